@@ -1,0 +1,163 @@
+# utrace: ftrace for user space.  `make demo`, `make check`.
+#
+#   make                build the CLI and the runtime into $(BUILD) (default build/)
+#   make demo           install missing Debian packages, build, trace examples/demo
+#   make check          install, build with gcc and clang, run the suite, then the
+#                       suite again under ASan+UBSan (build-asan/)
+#   make CC=clang BUILD=build-clang     another compiler, out of tree
+#   make SAN=1 BUILD=build-asan         sanitizers for the CLI and the unit tests
+#   make V=1            show the commands
+
+CC ?= gcc
+BUILD ?= build
+SAN ?=
+V ?=
+ARCH := x86_64
+
+Q := $(if $(V),,@)
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
+BASE_CFLAGS := -std=gnu11 -O2 -g -fPIC -D_GNU_SOURCE -Iinclude -I. -Iarch/$(ARCH) $(WARN)
+comma := ,
+SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+
+# Tools (CLI, unit tests): may be sanitized.
+TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lpthread -ldl -lm
+
+# The runtime injected into traced programs: never instrumented, never
+# sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
+# tracing path are also built with -mgeneral-regs-only so the trampolines need
+# not save vector registers, and without calls to memset/memcpy.
+LIB_CFLAGS := $(BASE_CFLAGS) -fvisibility=hidden -fno-stack-protector -fno-omit-frame-pointer \
+	-ftls-model=initial-exec $(CFLAGS)
+HOT_CFLAGS := -mgeneral-regs-only -fno-tree-loop-distribute-patterns -fno-builtin
+LIB_LDLIBS := -lelf -lpthread -ldl
+
+
+
+COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
+CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c)
+LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
+LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
+# Sources whose code runs inside the trampoline (see HOT_CFLAGS).
+HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/dispatch.c \
+	arch/$(ARCH)/patch.c
+# Common code the runtime needs too.
+LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c
+
+TOOL_OBJ := $(BUILD)/obj
+LIB_OBJ := $(BUILD)/libobj
+
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(TOOL_OBJ)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(TOOL_OBJ)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(LIB_OBJ)/%.o) $(LIB_ASM:%.S=$(LIB_OBJ)/%.o) \
+	$(filter $(LIB_COMMON_SRCS:%.c=$(LIB_OBJ)/%.o),$(COMMON_SRCS:%.c=$(LIB_OBJ)/%.o))
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
+
+# Test programs: every prog with every compiler and instrumentation style.
+PROG_SRCS := $(wildcard tests/progs/*.c)
+PROG_NAMES := $(basename $(notdir $(PROG_SRCS)))
+PROG_STYLES := gcc-pfe gcc-fentry gcc-mcount clang-pfe clang-fentry
+PROG_BINS := $(foreach p,$(PROG_NAMES),$(foreach s,$(PROG_STYLES),$(BUILD)/progs/$(p).$(s)))
+PROG_LIBS := $(foreach s,$(PROG_STYLES),$(BUILD)/progs/libtlib.$(s).so)
+
+CC_gcc := gcc
+CC_clang := clang
+STYLE_pfe := -fpatchable-function-entry=5
+STYLE_fentry := -pg -mfentry
+STYLE_mcount := -pg -mfentry -mrecord-mcount
+PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -fno-inline-functions-called-once -Wall -Werror \
+	-Wno-unused-result -Itests/progs
+
+all: $(BUILD)/utrace $(BUILD)/libutrace.so
+
+$(TOOL_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC [rt] $<")
+	$(Q)$(CC) $(LIB_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),$(HOT_CFLAGS)) -MMD -MP -c $< -o $@
+
+$(LIB_OBJ)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  AS      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libutrace.so: $(LIB_OBJS)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-z,now -Wl,-soname,libutrace.so -o $@ $^ $(LIB_LDLIBS)
+
+$(BUILD)/utrace: $(CLI_OBJS) $(COMMON_OBJS)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(TOOL_LDLIBS)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(TOOL_CFLAGS) -Itests/unit -o $@ $^ $(TOOL_LDLIBS)
+
+# tests/progs/NAME.c -> build/progs/NAME.<cc>-<style>; progs named *_lib* link libtlib.
+define prog_rule
+$(BUILD)/progs/%.$(1)-$(2): tests/progs/%.c $(BUILD)/progs/libtlib.$(1)-$(2).so
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  CC      $$@")
+	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -o $$@ $$< -L$$(BUILD)/progs \
+		-Wl,-rpath,'$$$$ORIGIN' -l:libtlib.$(1)-$(2).so -lpthread -ldl
+$(BUILD)/progs/libtlib.$(1)-$(2).so: tests/progs/lib/tlib.c
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -fPIC -shared -o $$@ $$<
+$(BUILD)/progs/libtplug.$(1)-$(2).so: tests/progs/lib/tplug.c
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -fPIC -shared -o $$@ $$<
+endef
+$(eval $(call prog_rule,gcc,pfe))
+$(eval $(call prog_rule,gcc,fentry))
+$(eval $(call prog_rule,gcc,mcount))
+$(eval $(call prog_rule,clang,pfe))
+$(eval $(call prog_rule,clang,fentry))
+
+PLUG_LIBS := $(foreach s,$(PROG_STYLES),$(BUILD)/progs/libtplug.$(s).so)
+$(BUILD)/progs/plain: tests/progs/plain/plain.c
+	@mkdir -p $(dir $@)
+	$(Q)gcc -O2 -o $@ $<
+
+progs: $(PROG_BINS) $(PLUG_LIBS) $(BUILD)/progs/plain
+units: $(UNIT_BINS)
+
+$(DEPS_STAMP):
+	@mkdir -p $(BUILD)
+	@./scripts/install-deps.sh
+	@touch $@
+
+deps: $(DEPS_STAMP)
+
+# Build order matters: the dependency check runs before anything compiles.
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/examples/demo
+	./scripts/demo.sh $(BUILD)
+
+$(BUILD)/examples/demo: examples/demo.c
+	@mkdir -p $(dir $@)
+	$(Q)gcc -O2 -g -fpatchable-function-entry=5 -fno-optimize-sibling-calls -o $@ $<
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all progs units
+	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build-clang all units
+	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=build-asan all units
+	./tests/run --build $(BUILD) --asan-build build-asan
+
+clean:
+	rm -rf build build-clang build-asan
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+.PHONY: all demo check deps clean format progs units
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

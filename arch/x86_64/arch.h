@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The arch contract: what portable code (libutrace/) needs from an
+ * architecture.  A new architecture supplies the same names in
+ * arch/<arch>/arch.h, patch.c and trampoline.S.  See docs/porting.md.
+ */
+#ifndef UT_ARCH_H
+#define UT_ARCH_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <ucontext.h>
+
+/* Longest site in bytes; every site is 5 or 6 bytes on x86-64. */
+#define UT_ARCH_SITE_MAX 6
+/* Size of a per-module trampoline stub (see ut_arch_make_stub). */
+#define UT_ARCH_STUB_SIZE 8
+/* How far a site's call instruction can reach (rel32). */
+#define UT_ARCH_CALL_REACH 0x7fff0000LL
+
+/* What the instrumentation compiler left at a function's entry. */
+enum ut_site_kind {
+	UT_SITE_NONE = 0,
+	UT_SITE_NOP5,      /* one 5-byte nop (clang -fpatchable-function-entry, or ours) */
+	UT_SITE_NOP1X5,    /* five 1-byte nops (gcc -fpatchable-function-entry=5) */
+	UT_SITE_CALL5,     /* call rel32 to __fentry__ (or its PLT stub) */
+	UT_SITE_CALL6,     /* call *rel32(%rip) through the GOT slot of __fentry__ */
+	UT_SITE_NOP5_NOP1, /* a 6-byte site already turned off by us */
+};
+
+/*
+ * ut_arch_site_kind - classify the bytes at a candidate site
+ * @code: at least UT_ARCH_SITE_MAX readable bytes at @addr
+ * @fentry: address __fentry__ resolves to (0 if none), @plt: its PLT stub (0 if none)
+ * @got: address of the GOT slot __fentry__ is called through (0 if none)
+ * Returns the kind and sets *@len to the site length, or UT_SITE_NONE.
+ */
+enum ut_site_kind ut_arch_site_kind(const uint8_t *code, uint64_t addr, uint64_t fentry,
+				    uint64_t plt, uint64_t got, unsigned *len);
+
+/* Skip an endbr64 at a function start: returns the offset of the site. */
+unsigned ut_arch_entry_offset(const uint8_t *code);
+
+/* The disabled form of a site of @len bytes: one 5-byte nop (+ a 1-byte nop). */
+void ut_arch_make_nop(uint8_t *buf, unsigned len);
+
+/* The enabled form: call @target from @site (the call returns to site + 5). */
+void ut_arch_make_call(uint8_t *buf, unsigned len, uint64_t site, uint64_t target);
+
+/* The breakpoint byte used while a site changes. */
+#define UT_ARCH_TRAP_BYTE 0xcc
+
+/*
+ * Write at @code (to be mapped at @code_addr) a stub that jumps to the address
+ * stored in the 8-byte slot at @slot_addr.  Stubs live within call reach of a
+ * module's sites; the slots are plain data, so retargeting a tracer is one
+ * aligned store.  UT_ARCH_STUB_SIZE bytes.
+ */
+void ut_arch_make_stub(uint8_t *code, uint64_t code_addr, uint64_t slot_addr);
+
+/* From a SIGTRAP context: the address of the trap instruction. */
+uint64_t ut_arch_trap_addr(const ucontext_t *uc);
+/* Make the interrupted thread resume at @pc. */
+void ut_arch_set_pc(ucontext_t *uc, uint64_t pc);
+
+/* Raw timestamp and CPU for the hot path. */
+static inline uint64_t ut_arch_cycles(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void *ut_arch_thread_pointer(void)
+{
+	void *tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
+
+/* The trampolines (trampoline.S). */
+void utrace_func_caller(void);
+
+#endif

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * x86-64 site encodings.  The portable patcher (libutrace/patch.c) decides
+ * what a site should become; this file only knows the bytes.
+ *
+ *   disabled, 5-byte site:  0f 1f 44 00 00          nopl 0x0(%rax,%rax,1)
+ *   disabled, 6-byte site:  0f 1f 44 00 00 90       the same + nop
+ *   enabled:                e8 <rel32> [90]         call <stub>
+ *
+ * A 6-byte site (gcc -pg -mfentry with PIC: `call *__fentry__@GOTPCREL(%rip)`)
+ * keeps a 1-byte nop at site + 5 in both states, so the address the call
+ * returns to is an instruction boundary whatever state the site is in when a
+ * thread comes back from the trampoline.
+ */
+#include <string.h>
+#include <sys/ucontext.h>
+
+#include "arch.h"
+
+static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+
+static int32_t rel32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+unsigned ut_arch_entry_offset(const uint8_t *code)
+{
+	static const uint8_t endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
+
+	return memcmp(code, endbr64, 4) ? 0 : 4;
+}
+
+enum ut_site_kind ut_arch_site_kind(const uint8_t *code, uint64_t addr, uint64_t fentry,
+				    uint64_t plt, uint64_t got, unsigned *len)
+{
+	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
+
+	if (!memcmp(code, nop5, 5) && code[5] == 0x90 && got) {
+		*len = 6;
+		return UT_SITE_NOP5_NOP1;
+	}
+	if (!memcmp(code, nop5, 4)) { /* 0f 1f 44 00 xx: any displacement */
+		*len = 5;
+		return UT_SITE_NOP5;
+	}
+	if (!memcmp(code, nop1x5, 5)) {
+		*len = 5;
+		return UT_SITE_NOP1X5;
+	}
+	if (code[0] == 0xe8) {
+		uint64_t target = addr + 5 + (int64_t)rel32(code + 1);
+
+		if ((fentry && target == fentry) || (plt && target == plt)) {
+			*len = 5;
+			return UT_SITE_CALL5;
+		}
+	}
+	if (code[0] == 0xff && code[1] == 0x15 && got) {
+		uint64_t slot = addr + 6 + (int64_t)rel32(code + 2);
+
+		if (slot == got) {
+			*len = 6;
+			return UT_SITE_CALL6;
+		}
+	}
+	return UT_SITE_NONE;
+}
+
+void ut_arch_make_nop(uint8_t *buf, unsigned len)
+{
+	memcpy(buf, nop5, 5);
+	if (len > 5)
+		buf[5] = 0x90;
+}
+
+void ut_arch_make_call(uint8_t *buf, unsigned len, uint64_t site, uint64_t target)
+{
+	int32_t rel = (int32_t)(int64_t)(target - (site + 5));
+
+	buf[0] = 0xe8;
+	memcpy(buf + 1, &rel, 4);
+	if (len > 5)
+		buf[5] = 0x90;
+}
+
+/* jmp *disp32(%rip) to the slot; then ud2 so nothing falls through. */
+void ut_arch_make_stub(uint8_t *code, uint64_t code_addr, uint64_t slot_addr)
+{
+	int32_t disp = (int32_t)(int64_t)(slot_addr - (code_addr + 6));
+
+	code[0] = 0xff;
+	code[1] = 0x25;
+	memcpy(code + 2, &disp, 4);
+	code[6] = 0x0f;
+	code[7] = 0x0b;
+}
+uint64_t ut_arch_trap_addr(const ucontext_t *uc)
+{
+	return (uint64_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
+}
+
+void ut_arch_set_pc(ucontext_t *uc, uint64_t pc)
+{
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/* utrace list -t | -o | -f PROGRAM */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/elfsites.h"
+#include "common/filter.h"
+#include "common/names.h"
+#include "common/output/output.h"
+
+const char ut_help_list[] =
+	"usage: utrace list -t | -o | -f PROGRAM\n"
+	"\n"
+	"  -t            available tracers (available_tracers)\n"
+	"  -o            trace options and their defaults (trace_options)\n"
+	"  -f PROGRAM    PROGRAM's traceable functions and those of the shared\n"
+	"                objects it loads (available_filter_functions: `name` for the\n"
+	"                program, `name [lib]` for a shared object)\n";
+
+static int list_functions(const char *prog)
+{
+	struct ut_ftable *t = ut_ftable_new();
+	char *text = NULL;
+	size_t len = 0;
+	int nobj, ret;
+
+	if (!t)
+		return 1;
+	ret = ut_elfsites_program(t, prog, &nobj);
+	if (ret) {
+		ut_ftable_free(t);
+		ut_usage_die("%s: %s", prog, ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	}
+	if (!nobj)
+		ut_err("warning: %s has no patchable functions: build it with "
+		       "-fpatchable-function-entry=5 or -pg -mfentry",
+		       prog);
+	if (!ut_ftable_format_available(t, &text, &len))
+		fwrite(text, 1, len, stdout);
+	free(text);
+	ut_ftable_free(t);
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct ut_opts opts;
+	int c;
+
+	optind = 1;
+	while ((c = getopt(argc, argv, "tof:h")) != -1) {
+		switch (c) {
+		case 't':
+			/* The kernel lists tracers newest first. */
+			for (int i = UT_NR_TRACERS - 1; i >= 0; i--)
+				printf("%s%s", ut_tracer_names[i], i ? " " : "\n");
+			return 0;
+		case 'o':
+			ut_opts_init(&opts, 0);
+			ut_opts_print(&opts, stdout, "function", 0);
+			return 0;
+		case 'f':
+			return list_functions(optarg);
+		case 'h':
+			fputs(ut_help_list, stdout);
+			return 0;
+		default:
+			ut_usage_die("bad usage (see 'utrace help list')");
+		}
+	}
+	ut_usage_die("list what? -t, -o or -f PROGRAM (see 'utrace help list')");
+}

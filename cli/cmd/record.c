@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * utrace record: run a program with the runtime preloaded, drain its threads'
+ * ring buffers while it runs, and write trace.dat when it ends.
+ *
+ * Sessions of the program and of every process it forks or execs appear in
+ * a private directory (UTRACE_DIR).  Each pass copies new ring data into one
+ * spool file per thread (on disk, next to the output, so memory stays
+ * bounded).  At the end the spools are decoded, merged in time order and
+ * written per CPU into trace.dat (common/tracedat.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/record.h"
+#include "common/elfsites.h"
+#include "common/filter.h"
+#include "common/names.h"
+#include "common/output/output.h"
+
+const char ut_help_record[] =
+	"usage: utrace record [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM with libutrace.so preloaded and record its trace (and that of\n"
+	"the processes it forks or execs) to a trace-cmd trace.dat file.\n"
+	"\n"
+	"  -p TRACER        function or nop (default: function)\n"
+	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable\n"
+	"  -n PATTERN       never trace matching functions (set_ftrace_notrace); repeatable\n"
+	"                   patterns: name, x*, *x, *x*, globs, !pat, pat:mod:LIB, :mod:LIB\n"
+	"  -b KB            ring buffer size per thread in KiB (default 1408)\n"
+	"  -C CLOCK         local (default), global, mono, mono_raw, boot, perf,\n"
+	"                   counter, uptime, x86-tsc\n"
+	"  -o FILE          output file (default trace.dat)\n"
+	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
+	"                   -O overwrite: flight-recorder buffers (default: keep all)\n"
+	"\n"
+	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
+	"utrace record exits with the program's status.  Lost events, if any, are\n"
+	"counted on stderr and in the file.\n";
+
+struct rec_opts {
+	const char *tracer;
+	int clock;
+	unsigned long buf_kb;
+	const char *output;
+	char *filter, *notrace;
+	bool overwrite;
+	struct ut_opts opts;
+};
+
+static char *append_word(char *list, const char *w)
+{
+	size_t a = list ? strlen(list) : 0, b = strlen(w);
+	char *n = realloc(list, a + b + 2);
+
+	if (!n) {
+		ut_err("out of memory");
+		exit(1);
+	}
+	if (a)
+		n[a++] = ' ';
+	memcpy(n + a, w, b + 1);
+	return n;
+}
+
+/* PROGRAM as execvp would find it, for the checks made before running it. */
+static int find_program(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(prog, '/')) {
+		snprintf(out, len, "%s", prog);
+		return access(out, X_OK) ? -errno : 0;
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		snprintf(out, len, "%.*s/%s", (int)n, p, prog);
+		if (!access(out, X_OK))
+			return 0;
+		p += n + (e ? 1 : 0);
+	}
+	return -ENOENT;
+}
+
+/* Check the filters against the program's functions before running anything. */
+static void check_filters(const char *prog, const struct rec_opts *o)
+{
+	struct ut_ftable *t = ut_ftable_new();
+	struct ut_fset *f, *n;
+	char bad[256];
+	int nobj = 0, ret;
+
+	if (!t)
+		return;
+	ret = ut_elfsites_program(t, prog, &nobj);
+	if (ret == -ENOEXEC)
+		ut_usage_die("%s: not an ELF program", prog);
+	if (!nobj && strcmp(o->tracer, "nop"))
+		ut_err("warning: %s has no patchable functions: build it with "
+		       "-fpatchable-function-entry=5 or -pg -mfentry",
+		       prog);
+	f = ut_fset_new(t, UT_FSET_FILTER);
+	n = ut_fset_new(t, UT_FSET_NOTRACE);
+	if (nobj && o->filter && ut_fset_set(f, o->filter, true, bad, sizeof(bad)) == -EINVAL)
+		ut_usage_die("set_ftrace_filter: '%s' matches no traceable function of %s", bad,
+			     prog);
+	if (nobj && o->notrace && ut_fset_set(n, o->notrace, true, bad, sizeof(bad)) == -EINVAL)
+		ut_usage_die("set_ftrace_notrace: '%s' matches no traceable function of %s", bad,
+			     prog);
+	ut_fset_free(f);
+	ut_fset_free(n);
+	ut_ftable_free(t);
+}
+
+/* libutrace.so next to the utrace binary, or in ../lib/utrace/. */
+static int find_runtime(char *out, size_t len)
+{
+	static const char *const rel[] = {"libutrace.so", "../lib/utrace/libutrace.so",
+					  "../lib/libutrace.so"};
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("UTRACE_LIB");
+	char *slash;
+
+	if (env && !access(env, R_OK)) {
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		slash[1] = '\0';
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(out, len, "%s%s", exe, rel[i]);
+		if (!access(out, R_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static pid_t child_pid;
+
+static void forward_signal(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static pid_t spawn(char **argv, const char *lib, const char *dir, const struct rec_opts *o)
+{
+	char preload[PATH_MAX * 2], num[32];
+	const char *old = getenv("LD_PRELOAD");
+	pid_t pid;
+
+	snprintf(preload, sizeof(preload), "%s%s%s", lib, old && *old ? ":" : "",
+		 old ? old : "");
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	setenv("LD_PRELOAD", preload, 1);
+	setenv("UTRACE_DIR", dir, 1);
+	setenv("UTRACE_TRACER", o->tracer, 1);
+	setenv("UTRACE_CLOCK", ut_clock_names[o->clock], 1);
+	snprintf(num, sizeof(num), "%lu", o->buf_kb);
+	setenv("UTRACE_BUF_KB", num, 1);
+	setenv("UTRACE_OVERWRITE", o->overwrite ? "1" : "0", 1);
+	if (o->filter)
+		setenv("UTRACE_FILTER", o->filter, 1);
+	if (o->notrace)
+		setenv("UTRACE_NOTRACE", o->notrace, 1);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	execvp(argv[0], argv);
+	ut_err("cannot run %s: %s", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void parse_args(int argc, char **argv, struct rec_opts *o)
+{
+	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int c;
+
+	o->tracer = "function";
+	o->clock = UT_CLOCK_LOCAL;
+	o->buf_kb = 1408;
+	o->output = "trace.dat";
+	ut_opts_init(&o->opts, 0);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:l:n:b:C:o:O:h", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'p':
+			if (ut_name_index(ut_tracer_names, UT_NR_TRACERS, optarg) < 0)
+				ut_usage_die("unknown tracer '%s' (available: function nop)", optarg);
+			o->tracer = optarg;
+			break;
+		case 'l':
+			o->filter = append_word(o->filter, optarg);
+			break;
+		case 'n':
+			o->notrace = append_word(o->notrace, optarg);
+			break;
+		case 'b':
+			errno = 0;
+			o->buf_kb = strtoul(optarg, &end, 10);
+			if (errno || *end || !o->buf_kb || o->buf_kb > (1ul << 20))
+				ut_usage_die("invalid buffer size '%s' (KiB, 1..1048576)", optarg);
+			break;
+		case 'C':
+			o->clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, optarg);
+			if (o->clock < 0)
+				ut_usage_die("unknown clock '%s'", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'O':
+			if (!strcmp(optarg, "overwrite") || !strcmp(optarg, "nooverwrite"))
+				o->overwrite = optarg[0] == 'o';
+			else if (ut_opts_parse(&o->opts, o->tracer, optarg))
+				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
+			break;
+		case 'h':
+			fputs(ut_help_record, stdout);
+			exit(0);
+		default:
+			ut_usage_die("bad usage (see 'utrace help record')");
+		}
+	}
+	if (optind >= argc)
+		ut_usage_die("no program given (see 'utrace help record')");
+}
+
+static int mkdirs_session(char *dir, size_t len)
+{
+	char base[64];
+
+	snprintf(base, sizeof(base), "/dev/shm/utrace-%u", (unsigned)getuid());
+	if (mkdir(base, 0700) && errno != EEXIST)
+		return -errno;
+	snprintf(dir, len, "%s/rec.XXXXXX", base);
+	return mkdtemp(dir) ? 0 : -errno;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_opts o = {0};
+	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX];
+	struct ut_recorder *rec;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward_signal};
+	int status = 0, ret, fd;
+
+	parse_args(argc, argv, &o);
+	if (find_program(argv[optind], prog, sizeof(prog)))
+		ut_usage_die("%s: %s", argv[optind], strerror(ENOENT));
+	check_filters(prog, &o);
+	if (find_runtime(lib, sizeof(lib)))
+		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
+	fd = open(o.output, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0)
+		ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
+	close(fd);
+	ret = mkdirs_session(dir, sizeof(dir));
+	if (ret)
+		ut_usage_die("cannot create a session directory: %s", strerror(-ret));
+	rec = ut_recorder_new(dir, o.output, o.clock, &o.opts);
+	if (!rec)
+		ut_usage_die("out of memory");
+
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGQUIT, &ign, NULL);
+	sigaction(SIGTERM, &fwd, NULL);
+	sigaction(SIGHUP, &fwd, NULL);
+	child_pid = spawn(argv + optind, lib, dir, &o);
+	if (child_pid < 0)
+		ut_usage_die("fork: %s", strerror(errno));
+	for (;;) {
+		pid_t p = waitpid(child_pid, &status, WNOHANG);
+
+		if (p == child_pid)
+			break;
+		if (p < 0 && errno != EINTR)
+			break;
+		if (ut_recorder_drain(rec) == 0) {
+			struct timespec ts = {0, 2 * 1000 * 1000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	ret = ut_recorder_finish(rec);
+	ut_recorder_free(rec);
+	if (ret)
+		ut_err("writing %s failed: %s", o.output, strerror(-ret));
+	free(o.filter);
+	free(o.notrace);
+	if (WIFSIGNALED(status)) {
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+		sigaction(WTERMSIG(status), &dfl, NULL);
+		kill(getpid(), WTERMSIG(status));
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/record.h"
+#include "common/names.h"
+#include "common/ring_buffer.h"
+#include "common/symbols.h"
+#include "common/tracedat.h"
+
+#define SPOOL_CHUNK 65536 /* decode granularity: bounds memory at merge time */
+
+struct spool_hdr {
+	uint64_t start, lost;
+	uint32_t len, pad;
+};
+
+struct thr {
+	int32_t tid;
+	char comm[17];
+	void *map;
+	size_t maplen;
+	struct ut_rb_reader rb;
+	int spool;            /* fd */
+	uint64_t records_in_stream_lost;
+};
+
+struct sess {
+	char name[64];
+	int32_t pid;
+	struct ut_ctl *ctl;
+	struct ut_clockconv clk;
+	struct thr *thr[UT_MAX_THREADS];
+	uint32_t nr_thr;
+};
+
+struct ut_recorder {
+	char dir[PATH_MAX / 2];
+	char output[PATH_MAX];
+	char spooldir[PATH_MAX / 2];
+	int clock;
+	struct sess **sess;
+	size_t nr_sess;
+	uint64_t lost_total;
+};
+
+struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
+				    const struct ut_opts *opts)
+{
+	struct ut_recorder *r = calloc(1, sizeof(*r));
+	char tmpl[PATH_MAX / 2];
+
+	(void)opts;
+	if (!r)
+		return NULL;
+	snprintf(r->dir, sizeof(r->dir), "%s", session_dir);
+	snprintf(r->output, sizeof(r->output), "%s", output);
+	if (snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", output) >= (int)sizeof(tmpl) ||
+	    !mkdtemp(tmpl)) {
+		free(r);
+		return NULL;
+	}
+	memcpy(r->spooldir, tmpl, sizeof(tmpl));
+	r->clock = clock;
+	return r;
+}
+
+static struct sess *find_sess(struct ut_recorder *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_sess; i++)
+		if (!strcmp(r->sess[i]->name, name))
+			return r->sess[i];
+	return NULL;
+}
+
+static void *map_file(const char *path, size_t *len, bool rw)
+{
+	int fd = open(path, rw ? O_RDWR : O_RDONLY);
+	struct stat st;
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd,
+		 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return p;
+}
+
+static struct sess *open_sess(struct ut_recorder *r, const char *name)
+{
+	char path[PATH_MAX];
+	struct sess *s, **n;
+	struct ut_ctl *ctl;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s/ctl", r->dir, name);
+	ctl = map_file(path, &len, false);
+	if (!ctl)
+		return NULL;
+	if (len < sizeof(*ctl) || ctl->magic != UT_ABI_MAGIC || ctl->version != UT_ABI_VERSION ||
+	    ctl->size != sizeof(*ctl)) {
+		munmap(ctl, len);
+		return NULL; /* not ready yet, or not ours */
+	}
+	s = calloc(1, sizeof(*s));
+	n = realloc(r->sess, (r->nr_sess + 1) * sizeof(*n));
+	if (!s || !n) {
+		free(s);
+		munmap(ctl, len);
+		return NULL;
+	}
+	r->sess = n;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->pid = ctl->pid;
+	s->ctl = ctl;
+	s->clk = (struct ut_clockconv){.clock = ctl->clock, .tsc0 = ctl->tsc0, .mono0 = ctl->mono0,
+				       .mult = ctl->tsc_mult, .shift = ctl->tsc_shift};
+	r->sess[r->nr_sess++] = s;
+	return s;
+}
+
+static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
+	char path[PATH_MAX];
+	struct thr *t;
+
+	if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s/buf.%u", r->dir, s->name, slot);
+	t->map = map_file(path, &t->maplen, true);
+	if (!t->map || ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite)) {
+		if (t->map)
+			munmap(t->map, t->maplen);
+		free(t);
+		return NULL;
+	}
+	t->tid = t->rb.hdr->tid;
+	memcpy(t->comm, ts->comm, 16);
+	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
+	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (t->spool < 0) {
+		munmap(t->map, t->maplen);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static long drain_thr(struct thr *t)
+{
+	struct ut_rb_chunk c;
+	long total = 0;
+
+	if (ut_rb_drain(&t->rb, &c))
+		return -EIO;
+	for (size_t off = 0; off < c.len || (c.lost && !c.len);) {
+		size_t n = c.len - off > SPOOL_CHUNK ? SPOOL_CHUNK : c.len - off;
+		struct spool_hdr h = {.start = c.start + off, .lost = off ? 0 : c.lost,
+				      .len = (uint32_t)n};
+
+		if (write(t->spool, &h, sizeof(h)) != sizeof(h) ||
+		    (n && write(t->spool, c.bytes + off, n) != (ssize_t)n)) {
+			free(c.bytes);
+			return -EIO;
+		}
+		off += n;
+		total += (long)n;
+		if (!n)
+			break;
+	}
+	free(c.bytes);
+	return total;
+}
+
+long ut_recorder_drain(struct ut_recorder *r)
+{
+	DIR *d = opendir(r->dir);
+	struct dirent *de;
+	long total = 0;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] != '.' && !find_sess(r, de->d_name))
+			open_sess(r, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+		uint32_t nr = __atomic_load_n(&s->ctl->nr_slots, __ATOMIC_ACQUIRE);
+
+		if (nr > UT_MAX_THREADS)
+			nr = UT_MAX_THREADS;
+		for (uint32_t j = 0; j < nr; j++) {
+			long n;
+
+			if (!s->thr[j]) {
+				s->thr[j] = open_thr(r, s, j);
+				if (!s->thr[j])
+					continue;
+				if (j >= s->nr_thr)
+					s->nr_thr = j + 1;
+			}
+			n = drain_thr(s->thr[j]);
+			if (n > 0)
+				total += n;
+		}
+	}
+	return total;
+}
+
+/* --- merge ------------------------------------------------------------- */
+
+struct cursor {
+	struct sess *s;
+	struct thr *t;
+	FILE *f;
+	struct ut_event *ev;  /* decoded events of the current chunk */
+	size_t nr, pos, cap;
+	uint64_t pending_lost;
+	uint64_t read;
+	uint8_t *buf;
+};
+
+static int collect(void *ctx, const struct ut_event *ev)
+{
+	struct cursor *c = ctx;
+
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct ut_event *n = realloc(c->ev, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		c->ev = n;
+		c->cap = cap;
+	}
+	c->ev[c->nr++] = *ev;
+	return 0;
+}
+
+/* Refill: decode the next spool chunk. Returns false at the end. */
+static bool cursor_fill(struct cursor *c)
+{
+	struct spool_hdr h;
+
+	while (c->pos >= c->nr) {
+		c->nr = c->pos = 0;
+		if (fread(&h, sizeof(h), 1, c->f) != 1 || h.len > SPOOL_CHUNK)
+			return false;
+		if (h.len && fread(c->buf, 1, h.len, c->f) != h.len)
+			return false;
+		if (h.lost)
+			c->pending_lost += UT_TRACEDAT_LOST_UNKNOWN == 0 ? 0 : 1;
+		ut_rb_decode(c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk, collect, c);
+	}
+	return true;
+}
+
+static int cmp_cursor(const struct cursor *a, const struct cursor *b)
+{
+	const struct ut_event *x = &a->ev[a->pos], *y = &b->ev[b->pos];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Symbols of every object any session loaded (each once). */
+static struct ut_symtab *load_symbols(struct ut_recorder *r)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	char **seen = NULL;
+	size_t nseen = 0;
+
+	for (size_t i = 0; st && i < r->nr_sess; i++) {
+		char path[PATH_MAX], line[PATH_MAX + 128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/modules", r->dir, r->sess[i]->name);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			char what[16], mod[128], obj[PATH_MAX], key[PATH_MAX + 32];
+			unsigned long long bias;
+			bool dup = false;
+
+			if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
+			    strcmp(what, "load"))
+				continue;
+			snprintf(key, sizeof(key), "%llx %s", bias, obj);
+			for (size_t k = 0; k < nseen && !dup; k++)
+				dup = !strcmp(seen[k], key);
+			if (dup)
+				continue;
+			char **n = realloc(seen, (nseen + 1) * sizeof(*n));
+			if (!n)
+				break;
+			seen = n;
+			seen[nseen++] = strdup(key);
+			ut_symtab_load_elf(st, obj, bias, strcmp(mod, "-") ? mod : NULL);
+		}
+		if (f)
+			fclose(f);
+	}
+	for (size_t k = 0; k < nseen; k++)
+		free(seen[k]);
+	free(seen);
+	if (st)
+		ut_symtab_finish(st);
+	return st;
+}
+
+static char *clock_line(int clock)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (int i = 0; i < UT_CLOCK_NR; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, i == clock ? "%s[%s]" : "%s%s",
+				      i ? " " : "", ut_clock_names[i]);
+	return buf;
+}
+
+static int write_trace(struct ut_recorder *r)
+{
+	struct ut_tracedat_meta m = {0};
+	struct ut_tracedat_writer *w;
+	struct cursor *cur = NULL;
+	size_t ncur = 0, nthr = 0;
+	int32_t *pids = NULL, *tgids = NULL;
+	const char **comms = NULL;
+	struct utsname uts;
+	char err[256], uname_buf[512];
+	int ret = 0;
+
+	for (size_t i = 0; i < r->nr_sess; i++)
+		nthr += r->sess[i]->nr_thr;
+	cur = calloc(nthr + 1, sizeof(*cur));
+	pids = calloc(nthr + 1, sizeof(*pids));
+	tgids = calloc(nthr + 1, sizeof(*tgids));
+	comms = calloc(nthr + 1, sizeof(*comms));
+	if (!cur || !pids || !tgids || !comms) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Sessions are in discovery order: a later exec image's comm wins. */
+	size_t ncmd = 0;
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+
+		for (uint32_t j = 0; j < s->nr_thr; j++) {
+			struct thr *t = s->thr[j];
+			size_t k;
+
+			if (!t)
+				continue;
+			for (k = 0; k < ncmd && pids[k] != t->tid; k++)
+				;
+			pids[k] = t->tid;
+			tgids[k] = s->pid;
+			comms[k] = t->comm;
+			if (k == ncmd)
+				ncmd++;
+			cur[ncur].s = s;
+			cur[ncur].t = t;
+			cur[ncur].buf = malloc(SPOOL_CHUNK);
+			lseek(t->spool, 0, SEEK_SET);
+			cur[ncur].f = fdopen(dup(t->spool), "r");
+			if (!cur[ncur].buf || !cur[ncur].f) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			ncur++;
+		}
+	}
+	m.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (m.nr_cpus < 1)
+		m.nr_cpus = 1;
+	m.clock = clock_line(r->clock);
+	m.syms = load_symbols(r);
+	m.nr_cmdlines = m.nr_tgids = ncmd;
+	m.cmd_pids = m.tgid_pids = pids;
+	m.cmd_comms = comms;
+	m.tgid_tgids = tgids;
+	if (!uname(&uts)) {
+		snprintf(uname_buf, sizeof(uname_buf), "%s %s %s %s", uts.sysname, uts.nodename,
+			 uts.release, uts.version);
+		m.uname = uname_buf;
+	}
+	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
+	if (!w) {
+		ut_err("%s", err);
+		ret = -EIO;
+		goto syms;
+	}
+	/* k-way merge: small k, a linear scan for the minimum is fine. */
+	for (;;) {
+		struct cursor *best = NULL;
+
+		for (size_t i = 0; i < ncur; i++) {
+			if (!cursor_fill(&cur[i]))
+				continue;
+			if (!best || cmp_cursor(&cur[i], best) < 0)
+				best = &cur[i];
+		}
+		if (!best)
+			break;
+		struct ut_event *ev = &best->ev[best->pos++];
+		if (ev->type == 0) {
+			ut_tracedat_lost(w, ev->cpu, ev->ip);
+			r->lost_total += ev->ip;
+			best->t->records_in_stream_lost += ev->ip;
+			continue;
+		}
+		if (best->pending_lost) {
+			/* Overwritten in a flight-recorder buffer: counted at the end. */
+			uint64_t missing = best->t->rb.hdr->written - best->t->rb.hdr->dropped;
+
+			missing = missing > best->read ? missing - best->read : 0;
+			(void)missing;
+			best->pending_lost = 0;
+		}
+		best->read++;
+		ret = ut_tracedat_write(w, ev);
+		if (ret)
+			break;
+	}
+	/* Whatever the streams could not tell: refused at the very end, or overwritten. */
+	for (size_t i = 0; i < ncur; i++) {
+		const struct ut_buf_hdr *h = cur[i].t->rb.hdr;
+		uint64_t accounted = cur[i].read + cur[i].t->records_in_stream_lost;
+		uint64_t total = h->written + h->dropped + h->nested;
+
+		if (total > accounted)
+			r->lost_total += total - accounted;
+	}
+	if (r->lost_total)
+		ut_err("%llu events lost (buffers full or overwritten; try a larger -b)",
+		       (unsigned long long)r->lost_total);
+	{
+		int cret = ut_tracedat_close(w);
+
+		if (!ret)
+			ret = cret;
+	}
+syms:
+	ut_symtab_free((struct ut_symtab *)m.syms);
+out:
+	for (size_t i = 0; i < ncur; i++) {
+		if (cur[i].f)
+			fclose(cur[i].f);
+		free(cur[i].ev);
+		free(cur[i].buf);
+	}
+	free(cur);
+	free(pids);
+	free(tgids);
+	free(comms);
+	return ret;
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[PATH_MAX];
+
+	while (d && (de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			remove_tree(path);
+		else
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+int ut_recorder_finish(struct ut_recorder *r)
+{
+	int ret;
+
+	ut_recorder_drain(r);
+	ut_recorder_drain(r);
+	ret = write_trace(r);
+	remove_tree(r->spooldir);
+	remove_tree(r->dir);
+	return ret;
+}
+
+void ut_recorder_free(struct ut_recorder *r)
+{
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+
+		for (uint32_t j = 0; j < s->nr_thr; j++) {
+			if (!s->thr[j])
+				continue;
+			munmap(s->thr[j]->map, s->thr[j]->maplen);
+			close(s->thr[j]->spool);
+			free(s->thr[j]);
+		}
+		munmap(s->ctl, sizeof(*s->ctl));
+		free(s);
+	}
+	free(r->sess);
+	free(r);
+}

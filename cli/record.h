@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recorder: drains every session under a directory into spool files
+ * while the traced programs run, then writes one trace.dat.
+ */
+#ifndef UT_RECORD_H
+#define UT_RECORD_H
+
+#include <stddef.h>
+
+struct ut_recorder;
+struct ut_opts;
+
+struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
+				    const struct ut_opts *opts);
+/* One pass over every thread of every session. Returns bytes copied, or <0. */
+long ut_recorder_drain(struct ut_recorder *r);
+/* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */
+int ut_recorder_finish(struct ut_recorder *r);
+void ut_recorder_free(struct ut_recorder *r);
+
+#endif

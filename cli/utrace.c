@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * utrace: the command-line front end.  One table maps each sub-command to
+ * cli/cmd/<name>.c, as trace-cmd does.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+const struct ut_command ut_commands[] = {
+	{"record", cmd_record, "run a program and record its trace to a file", ut_help_record},
+	{"report", cmd_report, "print a recorded trace in the kernel's format", ut_help_report},
+	{"list", cmd_list, "list tracers, options, or a program's traceable functions",
+	 ut_help_list},
+	{"help", cmd_help, "show help for a command", ut_help_help},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct ut_command *ut_command_find(const char *name)
+{
+	for (const struct ut_command *c = ut_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+void ut_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("utrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void ut_usage_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("utrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(UT_EXIT_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	const struct ut_command *c;
+
+	if (argc < 2) {
+		cmd_help(1, argv);
+		return UT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(1, argv);
+	if (!strcmp(argv[1], "--version")) {
+		puts("utrace 0.1");
+		return 0;
+	}
+	c = ut_command_find(argv[1]);
+	if (!c)
+		ut_usage_die("unknown command '%s' (see 'utrace help')", argv[1]);
+	return c->run(argc - 1, argv + 1);
+}

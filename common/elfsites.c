@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/elfsites.h"
+#include "common/symbols.h"
+
+/* Bytes of the file at virtual address @addr, from the section holding it. */
+static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (addr < sh.sh_addr || addr + need > sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || addr - sh.sh_addr + need > d->d_size)
+			return NULL;
+		return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
+	}
+	return NULL;
+}
+
+/* Does any relocation name __fentry__ (the object was built with -pg -mfentry)? */
+static bool uses_fentry(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; d && i < n; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (name && !strcmp(name, "__fentry__"))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool is_site(const uint8_t *c, bool fentry)
+{
+	static const uint8_t nop5[4] = {0x0f, 0x1f, 0x44, 0x00};
+	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
+	static const uint8_t endbr[4] = {0xf3, 0x0f, 0x1e, 0xfa};
+
+	if (!memcmp(c, endbr, 4))
+		c += 4;
+	if (!memcmp(c, nop5, 4) || !memcmp(c, nop1x5, 5))
+		return true;
+	return fentry && (c[0] == 0xe8 || (c[0] == 0xff && c[1] == 0x15));
+}
+
+int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	int fd, ret, n = 0;
+	Elf *elf;
+
+	if (!st)
+		return -ENOMEM;
+	ret = ut_symtab_load_elf(st, path, 0, module);
+	if (ret < 0) {
+		ut_symtab_free(st);
+		return ret;
+	}
+	ut_symtab_finish(st);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (!elf) {
+		ret = fd < 0 ? -errno : -ENOEXEC;
+		goto out;
+	}
+	bool fentry = uses_fentry(elf);
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+		const uint8_t *c = code_at(elf, s->addr, 12);
+
+		if (c && is_site(c, fentry)) {
+			if (ut_ftable_add(t, s->name, module) < 0) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			n++;
+		}
+	}
+	ret = n;
+out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	ut_symtab_free(st);
+	return ret;
+}
+
+/* Ask the dynamic loader which objects @prog loads (what ldd does): no program code runs. */
+static char *loader_list(const char *prog)
+{
+	int pfd[2];
+	char *out = NULL;
+	size_t len = 0;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(pfd))
+		return NULL;
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		int nul = open("/dev/null", O_WRONLY);
+		if (nul >= 0)
+			dup2(nul, 2);
+		setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
+		unsetenv("LD_PRELOAD");
+		execl(prog, prog, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	f = fdopen(pfd[0], "r");
+	if (f) {
+		char buf[4096];
+		size_t r;
+
+		while ((r = fread(buf, 1, sizeof(buf), f)) > 0) {
+			char *n = realloc(out, len + r + 1);
+
+			if (!n)
+				break;
+			out = n;
+			memcpy(out + len, buf, r);
+			len += r;
+			out[len] = '\0';
+		}
+		fclose(f);
+	}
+	waitpid(pid, NULL, 0);
+	return out;
+}
+
+int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
+{
+	char *list, *line, *save = NULL;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	*nr_objects = 0;
+	ret = ut_elfsites_file(t, prog, NULL);
+	if (ret < 0)
+		return ret;
+	*nr_objects += ret > 0;
+	list = loader_list(prog);
+	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(line, "=> "), *path, *sp, mod[64];
+
+		if (!arrow)
+			continue;
+		path = arrow + 3;
+		sp = strstr(path, " (");
+		if (sp)
+			*sp = '\0';
+		if (path[0] != '/')
+			continue;
+		ut_module_name(path, mod, sizeof(mod));
+		ret = ut_elfsites_file(t, path, mod);
+		if (ret > 0)
+			(*nr_objects)++;
+	}
+	free(list);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traceable functions of a program on disk, before it runs: what
+ * `utrace list -f` prints and what `utrace record` checks filters against.
+ * The runtime finds the exact set in memory; this is the same decision made
+ * from the files: a function is traceable if its entry (after endbr64) holds
+ * a patchable site (a 5-byte nop, five 1-byte nops, or a call to __fentry__).
+ */
+#ifndef UT_ELFSITES_H
+#define UT_ELFSITES_H
+
+#include "common/filter.h"
+
+/*
+ * Append to @t the traceable functions of @prog and of the shared objects it
+ * loads at start (as the dynamic loader resolves them), in load order, each
+ * object's functions by address.  @nr_objects receives how many objects
+ * had at least one.  Return: 0 or a negative errno (-ENOENT, -ENOEXEC).
+ */
+int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects);
+
+/* The same for one ELF file; @module is NULL for a main program. */
+int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The decoded event every reader works with: the ring-buffer reader produces
+ * it, the trace.dat writer encodes it in the kernel's page format, the
+ * trace.dat reader decodes it back, and the output formatter prints it.
+ */
+#ifndef UT_EVENT_H
+#define UT_EVENT_H
+
+#include <stdint.h>
+
+/* Kernel ftrace event ids (events/ftrace/<name>/id on Linux 6.x). */
+enum {
+	UT_EV_FUNCTION = 1,
+	UT_EV_KERNEL_STACK = 4,
+	UT_EV_PRINT = 5,
+	UT_EV_FUNCGRAPH_EXIT = 10,
+	UT_EV_FUNCGRAPH_ENTRY = 11,
+	UT_EV_USER_STACK = 13,
+};
+
+struct ut_event {
+	uint64_t ts;        /* in the trace clock's unit (ns for ns clocks) */
+	int32_t pid;        /* thread id (common_pid) */
+	int32_t tgid;       /* process id, 0 if unknown */
+	uint32_t cpu;
+	uint16_t type;      /* UT_EV_* */
+	uint8_t flags;      /* common_flags (0 in user space) */
+	uint8_t preempt;    /* common_preempt_count */
+	uint64_t ip;        /* function: ip; graph: func */
+	uint64_t parent_ip; /* function: parent_ip */
+	/* function_graph */
+	uint32_t depth;
+	uint32_t overrun;
+	uint64_t calltime, rettime;
+	uint64_t retval;
+	/* print (trace_marker) and stack traces */
+	const char *str;    /* NUL-terminated, not owned */
+	uint32_t nr_callers;
+	const uint64_t *callers;
+};
+
+#endif

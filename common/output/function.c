@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bodies of the events the function and nop tracers show: function calls
+ * (SPEC §12), trace_marker writes (§7) and stack traces (§8), in each
+ * output mode (normal, raw, hex, bin, fields).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "common/output/output.h"
+
+/*
+ * A symbol the way the kernel's %ps-style printer shows it.  Without
+ * sym-offset only the name is printed, even for a shared object (the kernel
+ * keeps " [module]" for sym-offset only); an unknown address prints as hex.
+ */
+static void print_sym_name(const struct ut_out *o, FILE *f, uint64_t addr)
+{
+	const struct ut_sym *sym = NULL;
+	int offset = ut_out_opt(o, UT_OPT_SYM_OFFSET);
+
+	if (o->cfg.syms)
+		sym = ut_symtab_lookup(o->cfg.syms, addr);
+	if (!sym || !sym->name || !*sym->name) {
+		/* the two kernel paths differ: sprint_symbol() does not pad */
+		fprintf(f, offset ? "0x%" PRIx64 : "0x%08" PRIx64, addr);
+		return;
+	}
+	fputs(sym->name, f);
+	if (!offset)
+		return;
+	fprintf(f, "+0x%" PRIx64 "/0x%" PRIx64, addr - sym->addr, sym->size);
+	if (sym->module)
+		fprintf(f, " [%s]", sym->module);
+}
+
+/**
+ * ut_out_print_sym() - print an address as a symbol, honouring the options
+ * @o: the formatter (sym-offset, sym-addr, symbol table)
+ * @f: where to
+ * @addr: the address; 0 prints "0"
+ *
+ * "name", "name+0xOFF/0xSIZE" with sym-offset, then " <%016lx>" with
+ * sym-addr.  Shared by every event printer, function_graph included.
+ */
+void ut_out_print_sym(const struct ut_out *o, FILE *f, uint64_t addr)
+{
+	if (!addr) {
+		fputc('0', f);
+		return;
+	}
+	print_sym_name(o, f, addr);
+	if (ut_out_opt(o, UT_OPT_SYM_ADDR))
+		fprintf(f, " <%016" PRIx64 ">", addr);
+}
+
+/**
+ * ut_out_print_hex_field() - one field of hex mode
+ * @f: where to
+ * @p: the value (native endian)
+ * @size: its size in bytes
+ *
+ * The value as a big-endian hex number, one group of up to 8 bytes at a
+ * time, each group followed by a space.
+ */
+void ut_out_print_hex_field(FILE *f, const void *p, unsigned size)
+{
+	const unsigned char *b = p;
+
+	while (size) {
+		unsigned n = size < 8 ? size : 8;
+		unsigned i;
+
+		/* little endian: the most significant byte comes last */
+		for (i = n; i-- > 0;)
+			fprintf(f, "%02x", b[i]);
+		fputc(' ', f);
+		b += n;
+		size -= n;
+	}
+}
+
+/* ---- function ---- */
+
+static void fn_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	ut_out_print_sym(o, f, ev->ip);
+	/* a zero parent means "unknown": the kernel prints no arrow then */
+	if (ut_out_opt(o, UT_OPT_PRINT_PARENT) && ev->parent_ip) {
+		fputs(" <-", f);
+		ut_out_print_sym(o, f, ev->parent_ip);
+	}
+	fputc('\n', f);
+}
+
+static void fn_raw(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	fprintf(f, "%" PRIx64 " %" PRIx64 "\n", ev->ip, ev->parent_ip);
+}
+
+static void fn_hex(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	ut_out_print_hex_field(f, &ev->ip, sizeof(ev->ip));
+	ut_out_print_hex_field(f, &ev->parent_ip, sizeof(ev->parent_ip));
+}
+
+static void fn_bin(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	fwrite(&ev->ip, sizeof(ev->ip), 1, f);
+	fwrite(&ev->parent_ip, sizeof(ev->parent_ip), 1, f);
+}
+
+static void print_u64_field(FILE *f, const char *name, uint64_t v)
+{
+	fprintf(f, " %s=0x%" PRIx64 " (%" PRIu64 ")", name, v, v);
+}
+
+/*
+ * fields=1: "function: ip=0x.. (..) parent_ip=0x.. (..)".  The kernel's
+ * function event also has an empty args[] field (function argument
+ * recording, off here); it is left out.
+ */
+static void fn_fields(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	fputs("function:", f);
+	print_u64_field(f, "ip", ev->ip);
+	print_u64_field(f, "parent_ip", ev->parent_ip);
+	fputc('\n', f);
+}
+
+/* ---- print (trace_marker) ---- */
+
+/* The marker text; the stored text should end in '\n', add it if not. */
+static void print_text(FILE *f, const char *s)
+{
+	size_t len;
+
+	if (!s)
+		s = "";
+	len = strlen(s);
+	fputs(s, f);
+	if (!len || s[len - 1] != '\n')
+		fputc('\n', f);
+}
+
+/*
+ * The kernel names the marker's writer: the ip of tracing_mark_write().  A
+ * user-space marker has no such ip (0), so print the kernel's name for it;
+ * a non-zero ip (e.g. a printk-like API) prints as its symbol.
+ */
+static void print_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	if (ev->ip)
+		ut_out_print_sym(o, f, ev->ip);
+	else
+		fputs("tracing_mark_write", f);
+	fputs(": ", f);
+	print_text(f, ev->str);
+}
+
+static void print_raw(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	fprintf(f, "# %" PRIx64 " ", ev->ip);
+	print_text(f, ev->str);
+}
+
+/* ---- kernel_stack / user_stack ---- */
+
+static void stack_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	uint32_t i;
+
+	fputs("<stack trace>\n", f);
+	for (i = 0; i < ev->nr_callers && ev->callers; i++) {
+		/* all-ones ends a short stack */
+		if (ev->callers[i] == UINT64_MAX)
+			break;
+		fputs(" => ", f);
+		ut_out_print_sym(o, f, ev->callers[i]);
+		fputc('\n', f);
+	}
+}
+
+/*
+ * User stacks print raw addresses: " => " followed by " <%016lx>".
+ * (sym-userobj's "/path[+0xOFF]" form needs the process maps; not done.)
+ */
+static void user_stack_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	uint32_t i;
+
+	fputs("<user stack trace>\n", f);
+	for (i = 0; i < ev->nr_callers && ev->callers; i++) {
+		if (!ev->callers[i])
+			break;
+		fprintf(f, " =>  <%016" PRIx64 ">\n", ev->callers[i]);
+	}
+}
+
+static const struct ut_out_event_ops function_ops[] = {
+	{
+		.type = UT_EV_FUNCTION,
+		.name = "function",
+		.trace = fn_trace,
+		.raw = fn_raw,
+		.hex = fn_hex,
+		.bin = fn_bin,
+		.fields = fn_fields,
+	},
+	{
+		.type = UT_EV_PRINT,
+		.name = "print",
+		.trace = print_trace,
+		.raw = print_raw,
+	},
+	{
+		.type = UT_EV_KERNEL_STACK,
+		.name = "kernel_stack",
+		.trace = stack_trace,
+	},
+	{
+		.type = UT_EV_USER_STACK,
+		.name = "user_stack",
+		.trace = user_stack_trace,
+	},
+};
+
+/**
+ * ut_out_function_ops() - the printers for an event type
+ * @type: UT_EV_*
+ *
+ * Return: the ops, or NULL for a type this file does not know.
+ */
+const struct ut_out_event_ops *ut_out_function_ops(uint16_t type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(function_ops) / sizeof(function_ops[0]); i++)
+		if (function_ops[i].type == type)
+			return &function_ops[i];
+	return NULL;
+}

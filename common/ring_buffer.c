@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ring_buffer.h"
+
+#define PAGE UT_PAGE_SIZE
+
+uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw)
+{
+	switch (c->clock) {
+	case UT_CLOCK_LOCAL:
+		return c->mono0 + (uint64_t)(((unsigned __int128)(raw - c->tsc0) * c->mult) >> c->shift);
+	case UT_CLOCK_UPTIME:
+		return raw / 10000000; /* jiffies at HZ=100 */
+	default:
+		return raw; /* ns clocks, counter, x86-tsc */
+	}
+}
+
+int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
+{
+	const struct ut_buf_hdr *h = map;
+	uint64_t size;
+
+	memset(r, 0, sizeof(*r));
+	if (map_len < UT_BUF_HDR_SIZE + 2 * PAGE)
+		return -EINVAL;
+	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UT_BUF_MAGIC ||
+	    h->version != UT_ABI_VERSION)
+		return -EINVAL;
+	size = h->buf_size;
+	if (size < 2 * PAGE || (size & (size - 1)) || size > map_len - UT_BUF_HDR_SIZE)
+		return -EINVAL;
+	r->hdr = h;
+	r->data = (const uint8_t *)map + UT_BUF_HDR_SIZE;
+	r->size = size;
+	r->consume = consume;
+	r->tail = consume ? __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) : 0;
+	return 0;
+}
+
+static void copy_out(const struct ut_rb_reader *r, uint8_t *dst, uint64_t from, size_t len)
+{
+	uint64_t off = from & (r->size - 1);
+	size_t first = len < r->size - off ? len : (size_t)(r->size - off);
+
+	memcpy(dst, r->data + off, first);
+	if (first < len)
+		memcpy(dst + first, r->data, len - first);
+}
+
+int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c)
+{
+	uint64_t head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE), start, oldest;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	if (head < r->tail)
+		return -EINVAL; /* the writer went backwards: corrupt */
+	start = r->tail;
+	/* Pages older than this may be (or are being) overwritten. */
+	oldest = (head & ~(uint64_t)(PAGE - 1)) + PAGE > r->size
+			 ? (head & ~(uint64_t)(PAGE - 1)) + PAGE - r->size
+			 : 0;
+	if (start < oldest) {
+		c->lost = 1; /* at least; ut_rb_reader users recount from hdr->written */
+		start = oldest;
+	}
+	len = (size_t)(head - start);
+	if (!len) {
+		r->tail = head;
+		return 0;
+	}
+	c->bytes = malloc(len);
+	if (!c->bytes)
+		return -ENOMEM;
+	copy_out(r, c->bytes, start, len);
+	/* Did the writer lap us while we copied?  Drop what may be torn. */
+	head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
+	if ((head & ~(uint64_t)(PAGE - 1)) + PAGE > r->size) {
+		uint64_t safe = (head & ~(uint64_t)(PAGE - 1)) + PAGE - r->size;
+
+		if (safe > start) {
+			uint64_t cut = safe - start < len ? safe - start : len;
+
+			memmove(c->bytes, c->bytes + cut, len - cut);
+			len -= cut;
+			start += cut;
+			c->lost = 1;
+		}
+	}
+	c->start = start;
+	c->len = len;
+	r->tail = start + len;
+	if (r->consume)
+		__atomic_store_n(&((struct ut_buf_hdr *)r->hdr)->tail, r->tail, __ATOMIC_RELEASE);
+	return 0;
+}
+
+long ut_rb_decode(const uint8_t *bytes, size_t len, uint64_t start, int32_t tid, int32_t tgid,
+		  const struct ut_clockconv *clk, ut_rb_fn fn, void *ctx)
+{
+	uint64_t pos = start, end = start + len;
+	long n = 0;
+
+	while (pos < end) {
+		uint64_t room = PAGE - (pos & (PAGE - 1)), w[3];
+		struct ut_event ev = {0};
+		unsigned type, size;
+
+		if (room < 16) {
+			pos += room;
+			continue;
+		}
+		if (end - pos < 8)
+			break;
+		memcpy(w, bytes + (pos - start), 8);
+		if (!w[0] || end - pos < 16) {
+			pos += room; /* end of this page */
+			continue;
+		}
+		memcpy(&w[1], bytes + (pos - start) + 8, 8);
+		type = (unsigned)(w[1] >> UT_REC_TYPE_SHIFT);
+		size = ut_rec_size(type);
+		if (!size || size > room || end - pos < size) {
+			pos += room; /* malformed: skip the rest of the page */
+			continue;
+		}
+		if (size > 16)
+			memcpy(&w[2], bytes + (pos - start) + 16, 8);
+		ev.ts = ut_clock_to_trace(clk, w[0]);
+		ev.pid = tid;
+		ev.tgid = tgid;
+		ev.cpu = (uint32_t)((w[1] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
+		switch (type) {
+		case UT_REC_FUNCTION:
+			ev.type = UT_EV_FUNCTION;
+			ev.ip = w[1] & UT_REC_ADDR_MASK;
+			ev.parent_ip = w[2];
+			break;
+		case UT_REC_LOST:
+			ev.type = 0;
+			ev.ip = w[2];
+			break;
+		}
+		if (fn(ctx, &ev))
+			return n;
+		n += type != UT_REC_LOST;
+		pos += size;
+	}
+	return n;
+}

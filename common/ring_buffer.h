@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader side of the per-thread ring buffers (include/utrace/abi.h):
+ * copying new data out of a live buffer, and decoding records into events.
+ * Everything read from shared memory is validated: the writer is another
+ * process and may be buggy, malicious or dead half-way through a write.
+ */
+#ifndef UT_RING_BUFFER_H
+#define UT_RING_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/event.h"
+#include "utrace/abi.h"
+
+/* The clock conversion of one session (from its control block). */
+struct ut_clockconv {
+	uint32_t clock;   /* UT_CLOCK_* */
+	uint64_t tsc0, mono0;
+	uint32_t mult, shift;
+};
+
+uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw);
+
+struct ut_rb_reader {
+	const struct ut_buf_hdr *hdr; /* mapped header */
+	const uint8_t *data;          /* mapped data */
+	uint64_t size;                /* validated data size */
+	uint64_t tail;                /* next position to read */
+	uint64_t read;                /* records handed out so far */
+	bool consume;                 /* advance hdr->tail (producer/consumer mode) */
+};
+
+/* Validate a mapped buffer of @map_len bytes and set up @r. Returns 0 or -EINVAL. */
+int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume);
+
+/*
+ * A chunk of raw ring data: bytes of the logical stream from position @start
+ * (page boundaries are at multiples of UT_PAGE_SIZE), with @lost records
+ * known to be missing before it.
+ */
+struct ut_rb_chunk {
+	uint64_t start;
+	uint64_t lost;
+	size_t len;
+	uint8_t *bytes;    /* malloc'd, owned by the caller */
+};
+
+/*
+ * Copy everything new since the last call into @c (c->len == 0 if nothing).
+ * Overwritten data is skipped and counted in c->lost.  Returns 0 or -errno.
+ */
+int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c);
+
+/*
+ * Decode the records of a chunk, calling @fn for each (and for LOST records
+ * with ev->type == 0 and the count in ev->ip).  Stops at the first malformed
+ * record of a page and goes on with the next page.  Returns the number of
+ * records decoded.
+ */
+typedef int (*ut_rb_fn)(void *ctx, const struct ut_event *ev);
+long ut_rb_decode(const uint8_t *bytes, size_t len, uint64_t start, int32_t tid, int32_t tgid,
+		  const struct ut_clockconv *clk, ut_rb_fn fn, void *ctx);
+
+#endif

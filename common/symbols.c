@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbol tables.  Names are interned in one string arena per table so the
+ * entries stay small; lookups are a binary search over a sorted array.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/symbols.h"
+
+struct ut_symtab {
+	struct ut_sym *syms;
+	size_t nr, cap;
+	/* interned strings: a list of chunks, never moved once handed out */
+	char **chunks;
+	size_t nr_chunks;
+	size_t chunk_used, chunk_cap;
+};
+
+struct ut_symtab *ut_symtab_new(void)
+{
+	return calloc(1, sizeof(struct ut_symtab));
+}
+
+void ut_symtab_free(struct ut_symtab *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nr_chunks; i++)
+		free(st->chunks[i]);
+	free(st->chunks);
+	free(st->syms);
+	free(st);
+}
+
+/* Copy @s into the table's arena; returns NULL on ENOMEM. */
+static const char *intern(struct ut_symtab *st, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	if (!st->nr_chunks || st->chunk_used + len > st->chunk_cap) {
+		size_t cap = len > 65536 ? len : 65536;
+		char **c = realloc(st->chunks, (st->nr_chunks + 1) * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		st->chunks = c;
+		c[st->nr_chunks] = malloc(cap);
+		if (!c[st->nr_chunks])
+			return NULL;
+		st->nr_chunks++;
+		st->chunk_used = 0;
+		st->chunk_cap = cap;
+	}
+	char *p = st->chunks[st->nr_chunks - 1] + st->chunk_used;
+	memcpy(p, s, len);
+	st->chunk_used += len;
+	return p;
+}
+
+int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
+		  const char *module)
+{
+	if (st->nr == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 1024;
+		struct ut_sym *s = realloc(st->syms, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		st->syms = s;
+		st->cap = cap;
+	}
+	struct ut_sym *s = &st->syms[st->nr];
+	s->addr = addr;
+	s->size = size;
+	s->name = intern(st, name);
+	s->module = module ? intern(st, module) : NULL;
+	if (!s->name || (module && !s->module))
+		return -ENOMEM;
+	st->nr++;
+	return 0;
+}
+
+/* Add the STT_FUNC symbols of one symbol-table section. */
+static int load_section(struct ut_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
+			uint64_t bias, const char *module)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n;
+	int added = 0;
+
+	if (!data || !sh->sh_entsize)
+		return 0;
+	n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		if (ut_symtab_add(st, sym.st_value + bias, sym.st_size, name, module))
+			return -ENOMEM;
+		added++;
+	}
+	return added;
+}
+
+int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias, const char *module)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh, symsh, dynsh;
+	int fd, ret;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			symtab = scn;
+			symsh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dynsym = scn;
+			dynsh = sh;
+		}
+	}
+	ret = 0;
+	if (symtab)
+		ret = load_section(st, elf, symtab, &symsh, bias, module);
+	if (ret == 0 && dynsym)
+		ret = load_section(st, elf, dynsym, &dynsh, bias, module);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct ut_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Prefer a sized symbol, then a global-looking name (no leading '_'). */
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1;
+	if ((x->name[0] == '_') != (y->name[0] == '_'))
+		return x->name[0] == '_' ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+void ut_symtab_finish(struct ut_symtab *st)
+{
+	size_t out = 0;
+
+	if (!st->nr)
+		return;
+	qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
+	for (size_t i = 0; i < st->nr; i++) {
+		if (out && st->syms[out - 1].addr == st->syms[i].addr)
+			continue; /* aliases: keep the preferred one */
+		st->syms[out++] = st->syms[i];
+	}
+	st->nr = out;
+}
+
+const struct ut_sym *ut_symtab_lookup(const struct ut_symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!st || !st->nr || addr < st->syms[0].addr)
+		return NULL;
+	hi = st->nr;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &st->syms[lo];
+}
+
+size_t ut_symtab_count(const struct ut_symtab *st)
+{
+	return st ? st->nr : 0;
+}
+
+const struct ut_sym *ut_symtab_at(const struct ut_symtab *st, size_t i)
+{
+	return i < st->nr ? &st->syms[i] : NULL;
+}
+
+void ut_module_name(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	const char *end;
+	size_t n;
+
+	if (!len)
+		return;
+	base = base ? base + 1 : path;
+	end = strstr(base, ".so");
+	n = end ? (size_t)(end - base) : strlen(base);
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, base, n);
+	out[n] = '\0';
+}

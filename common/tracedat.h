@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace-cmd's trace.dat file, version 6 ("flyrecord"): the format that
+ * `trace-cmd report` (trace-cmd 3.x) reads.  The writer lays events out in the
+ * kernel's ring-buffer page format, one stream of pages per CPU, so the file
+ * is indistinguishable from one recorded by trace-cmd from the kernel.  The
+ * reader takes such a file back apart; it treats the file as untrusted.
+ *
+ * docs/file-format.md describes the bytes.
+ */
+#ifndef UT_TRACEDAT_H
+#define UT_TRACEDAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/event.h"
+#include "common/symbols.h"
+
+/* Page size of the per-CPU streams (the kernel's sub-buffer size on x86-64). */
+#define UT_TRACEDAT_PAGE_SIZE 4096
+
+/*
+ * Private option holding the "pid tgid" table (the text of tracefs'
+ * saved_tgids).  trace-cmd 3.1 has no such option; it skips unknown ids.
+ */
+#define UT_TRACEDAT_OPT_TGIDS 0x7475
+
+/* Lost-event count when the kernel could not store it (no RB_MISSED_STORED). */
+#define UT_TRACEDAT_LOST_UNKNOWN UINT64_MAX
+
+struct ut_tracedat_meta {
+	int nr_cpus;                  /* number of per-CPU streams, >= 1 */
+	const char *clock;            /* trace_clock line, "[local] global ..."; NULL: "[local]" */
+	const struct ut_symtab *syms; /* kallsyms section; may be NULL */
+	/* cmdlines: pid -> comm; tgids: pid -> tgid */
+	size_t nr_cmdlines;
+	const int32_t *cmd_pids;
+	const char *const *cmd_comms;
+	size_t nr_tgids;
+	const int32_t *tgid_pids;
+	const int32_t *tgid_tgids;
+	const char *uname;            /* optional */
+};
+
+struct ut_tracedat_writer;
+struct ut_tracedat;
+
+/* --- writer --- */
+
+struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_tracedat_meta *m,
+					      char *err, size_t errlen);
+int ut_tracedat_update_meta(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m);
+int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev);
+int ut_tracedat_lost(struct ut_tracedat_writer *w, unsigned cpu, uint64_t nr);
+int ut_tracedat_close(struct ut_tracedat_writer *w);
+
+/* --- reader --- */
+
+struct ut_tracedat *ut_tracedat_open(const char *path, char *err, size_t errlen);
+int ut_tracedat_next(struct ut_tracedat *r, struct ut_event *ev, uint64_t *lost, char *err,
+		     size_t errlen);
+const struct ut_symtab *ut_tracedat_symbols(struct ut_tracedat *r);
+const char *ut_tracedat_comm(struct ut_tracedat *r, int32_t pid);
+int32_t ut_tracedat_tgid(struct ut_tracedat *r, int32_t pid);
+int ut_tracedat_nr_cpus(struct ut_tracedat *r);
+const char *ut_tracedat_clock(struct ut_tracedat *r);
+const char *ut_tracedat_uname(struct ut_tracedat *r);
+void ut_tracedat_close_reader(struct ut_tracedat *r);
+
+#endif

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * utrace shared-memory ABI: what the traced process (libutrace.so) writes and
+ * what readers in other processes (utrace record/show/extract, the tracefs
+ * mount) map.  Everything here is fixed-width, explicitly padded and
+ * size-asserted; no pointers, only offsets and indices.  Readers must treat
+ * every value as untrusted and validate it.  See docs/shm-abi.md.
+ *
+ * A session is a directory  $RUNDIR/<pid>.<start-ns>/  holding:
+ *   ctl        struct ut_ctl (the control block), mmap'ed by both sides
+ *   modules    text, append-only, one line per object loaded or unloaded:
+ *              "load|unload <bias-hex> <module-name or - for the program> <path>\n"
+ *   buf.<N>    the ring buffer of thread slot N: struct ut_buf_hdr + data pages
+ */
+#ifndef UTRACE_ABI_H
+#define UTRACE_ABI_H
+
+#include <stdint.h>
+#include <assert.h>
+
+#define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
+#define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
+#define UT_ABI_VERSION 1
+
+#define UT_MAX_THREADS 4096
+#define UT_PAGE_SIZE 4096u   /* ring-buffer page: records never straddle one */
+#define UT_BUF_HDR_SIZE 4096u
+
+/* Tracers (ut_ctl.tracer). */
+enum {
+	UT_TRACER_NOP = 0,
+	UT_TRACER_FUNCTION = 1,
+	UT_TRACER_FUNCTION_GRAPH = 2,
+};
+
+/* Clocks (ut_ctl.clock): the kernel's trace_clock names. */
+enum {
+	UT_CLOCK_LOCAL = 0,   /* TSC scaled to ns (mult/shift below) */
+	UT_CLOCK_GLOBAL = 1,  /* CLOCK_MONOTONIC */
+	UT_CLOCK_COUNTER = 2, /* a per-process event counter */
+	UT_CLOCK_UPTIME = 3,  /* jiffies (HZ=100) from CLOCK_MONOTONIC */
+	UT_CLOCK_PERF = 4,    /* CLOCK_MONOTONIC */
+	UT_CLOCK_MONO = 5,    /* CLOCK_MONOTONIC */
+	UT_CLOCK_MONO_RAW = 6,/* CLOCK_MONOTONIC_RAW */
+	UT_CLOCK_BOOT = 7,    /* CLOCK_BOOTTIME */
+	UT_CLOCK_X86_TSC = 8, /* raw TSC cycles */
+	UT_CLOCK_NR
+};
+
+/* Thread slot states. */
+enum { UT_SLOT_FREE = 0, UT_SLOT_ACTIVE = 1, UT_SLOT_EXITED = 2 };
+
+struct ut_thread_slot {
+	uint32_t state;   /* UT_SLOT_* */
+	int32_t tid;
+	char comm[16];    /* NUL padded */
+	uint64_t reserved[2];
+};
+static_assert(sizeof(struct ut_thread_slot) == 40, "ABI");
+
+struct ut_ctl {
+	uint64_t magic;         /* UT_ABI_MAGIC */
+	uint32_t version;       /* UT_ABI_VERSION */
+	uint32_t size;          /* sizeof(struct ut_ctl) */
+	int32_t pid;            /* tgid of the traced process */
+	uint32_t alive;         /* 1 while the process runs; 0 after a clean exit */
+	uint32_t tracer;        /* UT_TRACER_* in effect */
+	uint32_t clock;         /* UT_CLOCK_* used for the record timestamps */
+	uint32_t buf_size;      /* data bytes per thread buffer, power of two, >= 2 pages */
+	uint32_t overwrite;     /* 1: flight recorder; 0: producer/consumer, drop when full */
+	uint32_t nr_slots;      /* slots ever claimed (threads[0..nr_slots)) */
+	uint32_t tracing_on;    /* recording switch (tracing_on) */
+	/* local clock: ns = mono0 + ((tsc - tsc0) * tsc_mult) >> tsc_shift */
+	uint64_t tsc0;
+	uint64_t mono0;
+	uint32_t tsc_mult;
+	uint32_t tsc_shift;
+	uint64_t start_ns;      /* CLOCK_MONOTONIC at session start */
+	char comm[16];          /* process name at start */
+	uint64_t modules_gen;   /* bumped after each append to "modules" */
+	uint64_t reserved[19];
+	struct ut_thread_slot threads[UT_MAX_THREADS];
+};
+static_assert(sizeof(struct ut_ctl) == 256 + 40 * UT_MAX_THREADS, "ABI");
+
+/*
+ * Per-thread ring buffer: this header (one page) followed by buf_size bytes of
+ * data, made of UT_PAGE_SIZE pages.  Positions (head, tail) are byte counts
+ * that only grow; the data offset is pos & (buf_size - 1).
+ *
+ * The producer (the traced thread) writes a record at head, then publishes
+ * written += 1 and head += size (release).  A record never crosses a page; when
+ * the next record does not fit, a zero word (if room) marks the page's end and
+ * the record starts on the next page.
+ *
+ * overwrite=0: the producer refuses (dropped += 1) a record that would make
+ * head - tail exceed buf_size; the consumer advances tail.  overwrite=1: the
+ * producer never looks at tail; the consumer notices head - tail > buf_size,
+ * skips to the oldest whole page still intact and counts what it lost.
+ */
+struct ut_buf_hdr {
+	uint64_t magic;          /* UT_BUF_MAGIC */
+	uint32_t version;
+	uint32_t buf_size;       /* data bytes, power of two */
+	int32_t tid;
+	uint32_t slot;
+	uint64_t reserved0[5];
+	/* producer-owned cache line */
+	uint64_t head;           /* bytes written */
+	uint64_t written;        /* records written (committed) */
+	uint64_t dropped;        /* records refused because the buffer was full */
+	uint64_t nested;         /* records refused: the tracer was re-entered (signal) */
+	uint64_t reserved1[4];
+	/* consumer-owned cache line */
+	uint64_t tail;           /* bytes consumed */
+	uint64_t reserved2[7];
+};
+static_assert(sizeof(struct ut_buf_hdr) == 192, "ABI");
+
+/*
+ * Records: 8-byte words.  word0 is the raw timestamp (never 0; 0 marks the end
+ * of a page).  word1 packs the type, the CPU and an address:
+ *   bits  0..47  address (user-space addresses fit in 47 bits)
+ *   bits 48..59  CPU number the thread ran on
+ *   bits 60..63  record type (UT_REC_*)
+ */
+enum {
+	UT_REC_FUNCTION = 1,     /* +word2: parent_ip           (24 bytes) */
+	UT_REC_GRAPH_ENTRY = 2,  /* reserved for function_graph */
+	UT_REC_GRAPH_EXIT = 3,   /* reserved for function_graph */
+	UT_REC_MARKER = 4,       /* reserved for trace_marker */
+	UT_REC_LOST = 5,         /* +word2: records refused before this one (24 bytes) */
+};
+
+#define UT_REC_ADDR_MASK ((1ULL << 48) - 1)
+#define UT_REC_CPU_SHIFT 48
+#define UT_REC_CPU_MASK 0xfffULL
+#define UT_REC_TYPE_SHIFT 60
+
+static inline uint64_t ut_rec_word1(uint64_t type, uint64_t cpu, uint64_t addr)
+{
+	return (type << UT_REC_TYPE_SHIFT) | ((cpu & UT_REC_CPU_MASK) << UT_REC_CPU_SHIFT) |
+	       (addr & UT_REC_ADDR_MASK);
+}
+
+static inline unsigned ut_rec_size(unsigned type)
+{
+	switch (type) {
+	case UT_REC_FUNCTION:
+	case UT_REC_LOST:
+		return 24;
+	default:
+		return 0; /* unknown: the reader stops at this page */
+	}
+}
+
+#endif

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Start-up and life cycle of the runtime: read the configuration, open the
+ * session, find and disable every site, apply the filters, and follow the
+ * program through dlopen/dlclose and fork.
+ *
+ * Configuration comes from the environment (set by `utrace record`):
+ *   UTRACE_TRACER   nop | function            UTRACE_CLOCK    local | mono | ...
+ *   UTRACE_FILTER   set_ftrace_filter words   UTRACE_NOTRACE  set_ftrace_notrace words
+ *   UTRACE_BUF_KB   per-thread buffer (KiB)   UTRACE_OVERWRITE 0 | 1
+ *   UTRACE_DIR      where sessions are created
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "common/names.h"
+#include "libutrace/internal.h"
+
+struct ut_runtime ut_rt = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.dirfd = -1,
+	.memfd = -1,
+};
+
+extern __attribute__((weak)) const ptrdiff_t __rseq_offset;
+extern __attribute__((weak)) const unsigned int __rseq_size;
+
+static uint32_t round_buf_size(unsigned long kb)
+{
+	uint64_t bytes = (uint64_t)kb * 1024, size = 2 * UT_PAGE_SIZE;
+
+	while (size < bytes && size < (1ull << 30))
+		size <<= 1;
+	return (uint32_t)size;
+}
+
+static void read_config(struct ut_config *c)
+{
+	const char *v;
+
+	c->tracer = UT_TRACER_NOP;
+	c->clock = UT_CLOCK_LOCAL;
+	c->buf_size = round_buf_size(1408);
+	c->overwrite = 1;
+	v = getenv("UTRACE_TRACER");
+	if (v && ut_name_index(ut_tracer_names, UT_NR_TRACERS, v) > 0)
+		c->tracer = (uint32_t)ut_name_index(ut_tracer_names, UT_NR_TRACERS, v);
+	v = getenv("UTRACE_CLOCK");
+	if (v && ut_name_index(ut_clock_names, UT_CLOCK_NR, v) >= 0)
+		c->clock = (uint32_t)ut_name_index(ut_clock_names, UT_CLOCK_NR, v);
+	v = getenv("UTRACE_BUF_KB");
+	if (v && strtoul(v, NULL, 10) > 0)
+		c->buf_size = round_buf_size(strtoul(v, NULL, 10));
+	v = getenv("UTRACE_OVERWRITE");
+	if (v)
+		c->overwrite = *v == '1';
+	v = getenv("UTRACE_FILTER");
+	c->filter = v && *v ? strdup(v) : NULL;
+	v = getenv("UTRACE_NOTRACE");
+	c->notrace = v && *v ? strdup(v) : NULL;
+}
+
+static void update_locked(void)
+{
+	char err[256];
+
+	if (ut_select_apply(err, sizeof(err)) < 0)
+		ut_log("%s", err);
+	if (ut_patch_apply() < 0)
+		ut_log("patching failed: %s", strerror(errno));
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&ut_rt.lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&ut_rt.lock);
+}
+
+/* The child gets a session of its own; its copy of the parent's buffers is forgotten. */
+static void atfork_child(void)
+{
+	pthread_mutex_init(&ut_rt.lock, NULL);
+	ut_writer_forget();
+	if (ut_rt.dirfd >= 0)
+		close(ut_rt.dirfd);
+	ut_rt.dirfd = -1;
+	ut_rt.ctl = NULL;
+	if (ut_session_create()) {
+		ut_rt.ready = false;
+		return;
+	}
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
+		if (ut_rt.mods[i]->alive)
+			ut_session_log_module("load", ut_rt.mods[i]);
+}
+
+__attribute__((constructor(101))) static void ut_init(void)
+{
+	Dl_info self;
+	int ret;
+
+	if (getenv("UTRACE_DISABLE"))
+		return;
+	if (dladdr((void *)&ut_rt, &self))
+		ut_rt.self_base = (uint64_t)self.dli_fbase;
+	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
+		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
+	read_config(&ut_rt.cfg);
+	pthread_mutex_lock(&ut_rt.lock);
+	ret = ut_session_create();
+	if (ret) {
+		ut_log("cannot create the session (%s): tracing disabled", strerror(-ret));
+		goto out;
+	}
+	ret = ut_patch_init();
+	if (ret) {
+		ut_log("cannot patch text (%s): tracing disabled", strerror(-ret));
+		goto out;
+	}
+	ut_sites_scan_all();
+	ut_rt.ready = true;
+	update_locked();
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+out:
+	pthread_mutex_unlock(&ut_rt.lock);
+}
+
+__attribute__((destructor)) static void ut_fini(void)
+{
+	ut_session_exit();
+}
+
+/* dlopen/dlclose: exported, they interpose libc's. */
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	void *h;
+
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	h = real(file, mode);
+	if (h && ut_rt.ready) {
+		int saved = errno;
+
+		pthread_mutex_lock(&ut_rt.lock);
+		ut_sites_scan_all();
+		update_locked();
+		pthread_mutex_unlock(&ut_rt.lock);
+		errno = saved;
+	}
+	return h;
+}
+
+__attribute__((visibility("default"))) int dlclose(void *h)
+{
+	static int (*real)(void *);
+	int ret;
+
+	if (!real)
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	ret = real(h);
+	if (ut_rt.ready) {
+		int saved = errno;
+
+		pthread_mutex_lock(&ut_rt.lock);
+		ut_sites_forget_unloaded();
+		pthread_mutex_unlock(&ut_rt.lock);
+		errno = saved;
+	}
+	return ret;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libutrace internals: the runtime injected into traced programs.
+ *
+ * Two kinds of code live here.  Code on the tracing path (writer.c,
+ * dispatch.c, tracers/) runs inside the trampoline, in any thread, possibly
+ * inside a signal handler: no locks, no malloc, no stdio, no vector
+ * registers (built with -mgeneral-regs-only).  Everything else (init.c,
+ * sites.c, patch.c, session.c, select.c) runs at start-up, at dlopen/dlclose
+ * and when the configuration changes, under ut_rt.lock.
+ */
+#ifndef UT_INTERNAL_H
+#define UT_INTERNAL_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "utrace/abi.h"
+#include "arch.h"
+
+#define UT_HIDDEN __attribute__((visibility("hidden")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define barrier() __asm__ volatile("" ::: "memory")
+
+#define UT_MAX_MODULES 1024
+
+/* Site states. */
+enum { UT_SITE_OFF = 0, UT_SITE_FUNC = 1 };
+
+struct ut_site {
+	uint64_t addr;
+	uint32_t func;   /* index into ut_rt.funcs */
+	uint8_t len;     /* 5 or 6 */
+	uint8_t state;   /* UT_SITE_OFF / UT_SITE_FUNC: what the bytes are now */
+	uint8_t want;    /* what they should be after the next ut_patch_apply() */
+	uint8_t pad;
+};
+
+struct ut_module {
+	char path[PATH_MAX];
+	char name[64];        /* "" for the main program, else e.g. "libz" */
+	uint64_t bias;
+	uint64_t lo, hi;      /* address range covered by its sites */
+	struct ut_site *sites;/* sorted by address */
+	uint32_t nr_sites;
+	bool alive;
+	bool seen;            /* scratch: still mapped (ut_sites_forget_unloaded) */
+	void *stub_page;      /* code page (stub) + data page (slot), near the module */
+	uint64_t stub_addr;
+	uint64_t *stub_slot;
+};
+
+/* A traceable function: one per site (the filter engine's table row). */
+struct ut_func {
+	const char *name;
+	const char *module;   /* NULL for the main program */
+	uint32_t mod;         /* index into ut_rt.mods */
+	uint32_t site;        /* index into that module's sites */
+};
+
+struct ut_config {
+	uint32_t tracer;      /* UT_TRACER_* */
+	uint32_t clock;       /* UT_CLOCK_* */
+	uint32_t buf_size;    /* data bytes per thread */
+	uint32_t overwrite;
+	char *filter;         /* set_ftrace_filter text (words), NULL = all */
+	char *notrace;        /* set_ftrace_notrace text */
+};
+
+struct ut_runtime {
+	pthread_mutex_t lock;
+	bool ready;
+	bool disabled;        /* a fatal set-up error: never trace */
+	int memfd;            /* /proc/self/mem, for writing text */
+	uint64_t self_base;   /* libutrace.so's load address: never traced */
+	struct ut_config cfg;
+	/* session */
+	char dir[PATH_MAX];
+	int dirfd;
+	struct ut_ctl *ctl;
+	/* modules and functions */
+	struct ut_module *mods[UT_MAX_MODULES];
+	uint32_t nr_mods;
+	struct ut_func *funcs;
+	uint32_t nr_funcs, cap_funcs;
+	/* hot-path copies of the configuration */
+	long rseq_cpu_off;    /* thread-pointer offset of rseq cpu_id, 0 if none */
+	uint64_t counter;     /* the "counter" clock */
+};
+
+extern struct ut_runtime ut_rt UT_HIDDEN;
+
+/* Per-thread state, initial-exec TLS: the hot path reaches it with %fs. */
+struct ut_thread {
+	uint8_t *data;           /* ring data */
+	uint64_t mask;           /* buf_size - 1 */
+	uint64_t head;           /* producer position (private copy) */
+	uint64_t limit;          /* head may grow to this without the slow path */
+	struct ut_buf_hdr *hdr;
+	uint32_t busy;           /* recursion guard */
+	uint32_t failed;         /* buffer creation failed: never retry */
+	uint64_t dropped_told;   /* hdr->dropped already reported by a LOST record */
+};
+
+extern __thread struct ut_thread ut_self UT_HIDDEN;
+
+/* writer.c */
+bool ut_writer_slow(struct ut_thread *t, unsigned size) UT_HIDDEN;
+uint64_t ut_clock_slow(void) UT_HIDDEN;
+void ut_writer_forget(void) UT_HIDDEN;
+
+static inline uint64_t ut_now(void)
+{
+	if (likely(ut_rt.cfg.clock == UT_CLOCK_LOCAL || ut_rt.cfg.clock == UT_CLOCK_X86_TSC))
+		return ut_arch_cycles();
+	return ut_clock_slow();
+}
+
+static inline uint32_t ut_cpu(void)
+{
+	if (likely(ut_rt.rseq_cpu_off))
+		return *(volatile uint32_t *)((char *)ut_arch_thread_pointer() + ut_rt.rseq_cpu_off);
+	return 0;
+}
+
+/* session.c */
+int ut_session_create(void) UT_HIDDEN;
+void ut_session_log_module(const char *what, const struct ut_module *m) UT_HIDDEN;
+void ut_session_exit(void) UT_HIDDEN;
+void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;
+
+/* sites.c */
+int ut_sites_scan_all(void) UT_HIDDEN;
+int ut_sites_forget_unloaded(void) UT_HIDDEN;
+struct ut_site *ut_sites_find(uint64_t addr) UT_HIDDEN;
+
+/* patch.c */
+int ut_patch_init(void) UT_HIDDEN;
+int ut_patch_prepare_module(struct ut_module *m) UT_HIDDEN;
+int ut_patch_apply(void) UT_HIDDEN;
+
+/* select.c */
+int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
+
+/* log.c */
+void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2))) UT_HIDDEN;
+
+#endif

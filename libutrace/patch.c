@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The patcher: turns sites into calls and back while other threads run them.
+ *
+ * Text is written through /proc/self/mem, which needs no change of page
+ * protection: the text is never writable.  A site that changes goes through
+ * the kernel's text_poke_bp protocol:
+ *
+ *   1. write int3 over its first byte              sync all cores
+ *   2. write the rest of the new instruction       sync all cores
+ *   3. write the new first byte                    sync all cores
+ *
+ * A thread that reaches the site meanwhile traps; our SIGTRAP handler moves
+ * it past the site (as if it were the nop), so no thread ever executes a
+ * half-written instruction.  "sync" is membarrier(SYNC_CORE), which
+ * serialises instruction fetch on every CPU running this process.  All
+ * changing sites go through each phase together, written in chunks of up to
+ * 64 KiB, so 100k sites cost a few hundred writes and three syncs per phase.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/membarrier.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "libutrace/internal.h"
+#include "libutrace/signals.h"
+
+#define CHUNK 65536
+
+static bool have_membarrier;
+static uint8_t chunk_buf[CHUNK + 16];
+
+static void sync_cores(void)
+{
+	if (have_membarrier)
+		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+}
+
+/* Called by the SIGTRAP handler: true if the trap was one of our sites. */
+static bool site_trap(ucontext_t *uc)
+{
+	uint64_t a = ut_arch_trap_addr(uc);
+	struct ut_site *s = ut_sites_find(a);
+
+	if (!s)
+		return false;
+	ut_arch_set_pc(uc, a + s->len);
+	return true;
+}
+
+int ut_patch_init(void)
+{
+	ut_rt.memfd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	if (ut_rt.memfd < 0)
+		return -errno;
+	have_membarrier =
+		syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+	return ut_signals_init(site_trap);
+}
+
+/* Where the patcher is in a batch: which bytes of each site to write. */
+enum phase { PH_DIRECT, PH_TRAP, PH_TAIL, PH_HEAD };
+
+static void encode(const struct ut_module *m, const struct ut_site *s, uint8_t *out)
+{
+	if (s->want == UT_SITE_FUNC)
+		ut_arch_make_call(out, s->len, s->addr, m->stub_addr);
+	else
+		ut_arch_make_nop(out, s->len);
+}
+
+static void apply_site(const struct ut_module *m, const struct ut_site *s, enum phase ph,
+		       uint8_t *dst)
+{
+	uint8_t insn[UT_ARCH_SITE_MAX];
+
+	encode(m, s, insn);
+	switch (ph) {
+	case PH_DIRECT:
+		memcpy(dst, insn, s->len);
+		break;
+	case PH_TRAP:
+		dst[0] = UT_ARCH_TRAP_BYTE;
+		break;
+	case PH_TAIL:
+		memcpy(dst + 1, insn + 1, s->len - 1u);
+		break;
+	case PH_HEAD:
+		dst[0] = insn[0];
+		break;
+	}
+}
+
+static int write_chunk(uint64_t start, size_t len)
+{
+	ssize_t n = pwrite(ut_rt.memfd, chunk_buf, len, (off_t)start);
+
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * One phase over the changing sites of one module: sites are sorted, so
+ * neighbours share a chunk, read from the live text, edited, written back.
+ */
+static int run_phase(struct ut_module *m, enum phase ph, bool all)
+{
+	uint64_t start = 0;
+	size_t len = 0;
+	int ret;
+
+	for (uint32_t i = 0; i < m->nr_sites; i++) {
+		struct ut_site *s = &m->sites[i];
+
+		if (!all && s->want == s->state)
+			continue;
+		if (len && s->addr + s->len - start > CHUNK) {
+			ret = write_chunk(start, len);
+			if (ret)
+				return ret;
+			len = 0;
+		}
+		if (!len) {
+			start = s->addr;
+			len = s->len;
+			memcpy(chunk_buf, (const void *)start, len);
+		} else {
+			size_t end = s->addr + s->len - start;
+
+			if (end > len) {
+				memcpy(chunk_buf + len, (const void *)(start + len), end - len);
+				len = end;
+			}
+		}
+		apply_site(m, s, ph, chunk_buf + (s->addr - start));
+	}
+	return len ? write_chunk(start, len) : 0;
+}
+
+/* A stub within call reach of every site of @m: two pages, code then slot. */
+static int make_stub(struct ut_module *m)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t base = m->lo & ~(uint64_t)(pg - 1);
+
+	for (int64_t step = 1; step < 4096; step++) {
+		for (int dir = -1; dir <= 1; dir += 2) {
+			uint64_t hint = dir < 0 ? base - (uint64_t)step * 0x100000
+						: ((m->hi + (uint64_t)pg) & ~(uint64_t)(pg - 1)) +
+							  (uint64_t)step * 0x100000;
+			uint8_t *p;
+
+			if ((int64_t)(hint - m->lo) > UT_ARCH_CALL_REACH - 2 * pg ||
+			    (int64_t)(m->hi - hint) > UT_ARCH_CALL_REACH)
+				continue;
+			p = mmap((void *)hint, 2 * (size_t)pg, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			if (p == MAP_FAILED)
+				continue;
+			if ((uint64_t)p != hint) {
+				munmap(p, 2 * (size_t)pg);
+				continue;
+			}
+			m->stub_page = p;
+			m->stub_addr = hint;
+			m->stub_slot = (uint64_t *)(p + pg);
+			*m->stub_slot = (uint64_t)utrace_func_caller;
+			ut_arch_make_stub(p, hint, hint + (uint64_t)pg);
+			if (mprotect(p, (size_t)pg, PROT_READ | PROT_EXEC))
+				return -errno;
+			return 0;
+		}
+	}
+	return -ENOMEM;
+}
+
+/**
+ * ut_patch_prepare_module - get a newly found module ready for patching
+ *
+ * Rewrites every site into the canonical disabled form (one 5-byte nop, plus
+ * a 1-byte nop for 6-byte sites) in one direct write per chunk: this happens
+ * before the module's code can run concurrently (start-up, or dlopen before
+ * it returns), so no thread can be inside a multi-byte nop sequence.
+ */
+int ut_patch_prepare_module(struct ut_module *m)
+{
+	int ret = make_stub(m);
+
+	if (ret)
+		return ret;
+	for (uint32_t i = 0; i < m->nr_sites; i++)
+		m->sites[i].want = m->sites[i].state = UT_SITE_OFF;
+	ret = run_phase(m, PH_DIRECT, true);
+	sync_cores();
+	return ret;
+}
+
+/**
+ * ut_patch_apply - bring every site to its wanted state
+ *
+ * Only sites whose state changes are written.  Must hold ut_rt.lock.
+ * Return: number of sites changed, or a negative errno.
+ */
+int ut_patch_apply(void)
+{
+	static const enum phase phases[] = {PH_TRAP, PH_TAIL, PH_HEAD};
+	int changed = 0, ret;
+
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		for (uint32_t j = 0; m->alive && j < m->nr_sites; j++)
+			changed += m->sites[j].want != m->sites[j].state;
+	}
+	if (!changed)
+		return 0;
+	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+		for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+			struct ut_module *m = ut_rt.mods[i];
+
+			if (!m->alive)
+				continue;
+			ret = run_phase(m, phases[p], false);
+			if (ret)
+				return ret;
+		}
+		sync_cores();
+	}
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		for (uint32_t j = 0; j < m->nr_sites; j++)
+			m->sites[j].state = m->sites[j].want;
+	}
+	return changed;
+}

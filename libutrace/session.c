@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The session: this process's directory in the run-time dir, holding the
+ * control block and the per-thread buffers (include/utrace/abi.h).  Readers
+ * find it by name, map it, and keep reading it after the process has died.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libutrace/internal.h"
+
+static uint64_t mono_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The local clock converts TSC cycles to nanoseconds exactly as the kernel's
+ * sched_clock (trace_clock_local) does, using the conversion the kernel
+ * publishes in a perf_event mmap page (time_zero, time_mult, time_shift), so
+ * every process agrees and timestamps read as seconds since boot.  Without
+ * perf, calibrate against CLOCK_MONOTONIC over a short spin.
+ */
+static bool clock_from_perf(struct ut_ctl *ctl)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_event_mmap_page *pg;
+	bool ok = false;
+	int fd;
+
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	pg = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (pg != MAP_FAILED) {
+		if (pg->cap_user_time && pg->cap_user_time_zero) {
+			ctl->tsc0 = 0;
+			ctl->mono0 = pg->time_zero;
+			ctl->tsc_mult = pg->time_mult;
+			ctl->tsc_shift = pg->time_shift;
+			ok = true;
+		}
+		munmap(pg, (size_t)sysconf(_SC_PAGESIZE));
+	}
+	close(fd);
+	return ok;
+}
+
+static void clock_calibrate(struct ut_ctl *ctl)
+{
+	uint64_t c0 = ut_arch_cycles(), t0 = mono_ns(CLOCK_MONOTONIC), c1, t1;
+
+	do {
+		c1 = ut_arch_cycles();
+		t1 = mono_ns(CLOCK_MONOTONIC);
+	} while (t1 - t0 < 2000000);
+	ctl->tsc_shift = 24;
+	ctl->tsc_mult = (uint32_t)(((t1 - t0) << 24) / (c1 - c0 ? c1 - c0 : 1));
+	ctl->tsc0 = c0;
+	ctl->mono0 = t0;
+}
+
+void ut_clock_init(struct ut_ctl *ctl)
+{
+	if (!clock_from_perf(ctl))
+		clock_calibrate(ctl);
+}
+
+static int make_dir(char *path)
+{
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/**
+ * ut_session_create - create this process's session directory and control block
+ *
+ * The parent directory is $UTRACE_DIR (set by `utrace record`), else
+ * /dev/shm/utrace-<uid>.  The session is named <pid>.<monotonic ns> so an
+ * exec'd image (same pid) gets a fresh one.  Return: 0 or a negative errno.
+ */
+int ut_session_create(void)
+{
+	const char *base = getenv("UTRACE_DIR");
+	char parent[PATH_MAX - 64];
+	struct ut_ctl *ctl;
+	uint64_t now = mono_ns(CLOCK_MONOTONIC);
+	int fd, ret;
+
+	if (base && *base) {
+		snprintf(parent, sizeof(parent), "%s", base);
+	} else {
+		snprintf(parent, sizeof(parent), "/dev/shm/utrace-%u", (unsigned)getuid());
+	}
+	ret = make_dir(parent);
+	if (ret)
+		return ret;
+	if (snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/", parent) >= (int)sizeof(ut_rt.dir) - 40)
+		return -ENAMETOOLONG;
+	snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/%d.%llu", parent, (int)getpid(),
+		 (unsigned long long)now);
+	ret = make_dir(ut_rt.dir);
+	if (ret)
+		return ret;
+	ut_rt.dirfd = open(ut_rt.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ut_rt.dirfd < 0)
+		return -errno;
+	fd = openat(ut_rt.dirfd, "ctl", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, sizeof(struct ut_ctl))) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED)
+		return -errno;
+	ctl->version = UT_ABI_VERSION;
+	ctl->size = sizeof(*ctl);
+	ctl->pid = getpid();
+	ctl->alive = 1;
+	ctl->tracer = ut_rt.cfg.tracer;
+	ctl->clock = ut_rt.cfg.clock;
+	ctl->buf_size = ut_rt.cfg.buf_size;
+	ctl->overwrite = ut_rt.cfg.overwrite;
+	ctl->tracing_on = 1;
+	ctl->start_ns = now;
+	prctl(PR_GET_NAME, ctl->comm, 0, 0, 0);
+	ut_clock_init(ctl);
+	__atomic_store_n(&ctl->magic, UT_ABI_MAGIC, __ATOMIC_RELEASE);
+	ut_rt.ctl = ctl;
+	return 0;
+}
+
+/* Append a line to the session's "modules" file: readers rebuild symbols from it. */
+void ut_session_log_module(const char *what, const struct ut_module *m)
+{
+	char line[PATH_MAX + 64];
+	int fd, n;
+
+	if (ut_rt.dirfd < 0 || !ut_rt.ctl)
+		return;
+	fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s %llx %s %s\n", what, (unsigned long long)m->bias,
+		     m->name[0] ? m->name : "-", m->path);
+	if (n > 0 && write(fd, line, (size_t)n) < 0)
+		ut_log("cannot write the module list: %s", strerror(errno));
+	close(fd);
+	__atomic_add_fetch(&ut_rt.ctl->modules_gen, 1, __ATOMIC_RELEASE);
+}
+
+/* Clean exit: readers see alive=0 and know the buffers are final. */
+void ut_session_exit(void)
+{
+	if (ut_rt.ctl)
+		__atomic_store_n(&ut_rt.ctl->alive, 0, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Site discovery: every loaded object's patchable function entries.
+ *
+ *  -fpatchable-function-entry=N  the __patchable_function_entries section
+ *                                lists the sites (absolute addresses once
+ *                                relocated, so it is read from memory);
+ *  -pg -mfentry -mrecord-mcount  the __mcount_loc section, likewise;
+ *  -pg -mfentry                  no list: every function symbol whose first
+ *                                instruction (after endbr64) calls __fentry__.
+ *
+ * Names come from the object's ELF symbol tables (static functions too).
+ * An object with no sites is simply not traceable.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/symbols.h"
+#include "libutrace/internal.h"
+
+struct scan {
+	struct ut_module *m;
+	const struct dl_phdr_info *info;
+	uint64_t *addrs;
+	size_t nr, cap;
+	uint64_t fentry, fentry_plt, fentry_got, fentry_slot;
+};
+
+/* Is [addr, addr+len) inside an executable PT_LOAD of the object? */
+static bool in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
+		    addr + len <= lo + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+static int add_addr(struct scan *s, uint64_t a)
+{
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		uint64_t *n = realloc(s->addrs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->addrs = n;
+		s->cap = cap;
+	}
+	s->addrs[s->nr++] = a;
+	return 0;
+}
+
+/* Read a site list section (absolute addresses, relocated in memory). */
+static int read_list(struct scan *s, GElf_Shdr *sh)
+{
+	const uint64_t *p = (const uint64_t *)(s->m->bias + sh->sh_addr);
+	size_t n = sh->sh_size / 8;
+
+	if (sh->sh_type == SHT_NOBITS || !(sh->sh_flags & SHF_ALLOC))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = p[i];
+
+		/* Non-PIC objects may hold link-time addresses: relocate those. */
+		if (a && !in_text(s->info, a, 5) && in_text(s->info, a + s->m->bias, 5))
+			a += s->m->bias;
+		if (a && add_addr(s, a))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Find where __fentry__ calls go in this object (GOT slot, PLT stub). */
+static void find_fentry(struct scan *s, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		GElf_Shdr symsh;
+		Elf_Scn *symscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		symscn = elf_getscn(elf, sh.sh_link);
+		if (!symscn || !gelf_getshdr(symscn, &symsh))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			Elf_Data *symdata = elf_getdata(symscn, NULL);
+			GElf_Rela rela;
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getrela(data, (int)i, &rela) || !symdata)
+				continue;
+			if (!gelf_getsym(symdata, (int)GELF_R_SYM(rela.r_info), &sym))
+				continue;
+			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (!name || strcmp(name, "__fentry__"))
+				continue;
+			if (GELF_R_TYPE(rela.r_info) == R_X86_64_GLOB_DAT)
+				s->fentry_got = rela.r_offset + s->m->bias;
+			else if (GELF_R_TYPE(rela.r_info) == R_X86_64_JUMP_SLOT)
+				s->fentry_slot = rela.r_offset + s->m->bias;
+		}
+	}
+}
+
+/*
+ * The PLT stub that jumps through __fentry__'s JUMP_SLOT: the common call
+ * target of the first instruction of many functions.  Find it by looking at
+ * the call targets of function entries and checking the jump's GOT slot.
+ */
+static uint64_t plt_jump_slot(const uint8_t *code, uint64_t addr)
+{
+	unsigned off = ut_arch_entry_offset(code);
+
+	if (code[off] == 0xf2)
+		off++; /* bnd prefix */
+	if (code[off] == 0xff && code[off + 1] == 0x25) {
+		int32_t d;
+
+		memcpy(&d, code + off + 2, 4);
+		return addr + off + 6 + (int64_t)d;
+	}
+	return 0;
+}
+
+static int scan_fentry_calls(struct scan *s, const struct ut_symtab *st)
+{
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+		const struct ut_sym *sym = ut_symtab_at(st, i);
+		const uint8_t *code;
+		unsigned off, len;
+
+		if (!in_text(s->info, sym->addr, 16))
+			continue;
+		code = (const uint8_t *)sym->addr;
+		off = ut_arch_entry_offset(code);
+		if (!s->fentry_plt && s->fentry_slot && code[off] == 0xe8) {
+			int32_t rel;
+			uint64_t target;
+
+			memcpy(&rel, code + off + 1, 4);
+			target = sym->addr + off + 5 + (int64_t)rel;
+			if (in_text(s->info, target, 16) &&
+			    plt_jump_slot((const uint8_t *)target, target) == s->fentry_slot)
+				s->fentry_plt = target;
+		}
+		if (ut_arch_site_kind(code + off, sym->addr + off, s->fentry, s->fentry_plt,
+				      s->fentry_got, &len) != UT_SITE_NONE) {
+			if (add_addr(s, sym->addr + off))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int add_func(const char *name, const char *module, uint32_t mod, uint32_t site)
+{
+	if (ut_rt.nr_funcs == ut_rt.cap_funcs) {
+		uint32_t cap = ut_rt.cap_funcs ? ut_rt.cap_funcs * 2 : 1024;
+		struct ut_func *f = realloc(ut_rt.funcs, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		ut_rt.funcs = f;
+		ut_rt.cap_funcs = cap;
+	}
+	ut_rt.funcs[ut_rt.nr_funcs++] = (struct ut_func){
+		.name = name, .module = module, .mod = mod, .site = site};
+	return 0;
+}
+
+/* Build the module's site array: classify, name, and turn every site into a nop. */
+static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
+{
+	struct ut_module *m = s->m;
+	size_t n = 0;
+
+	qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
+	m->sites = calloc(s->nr ? s->nr : 1, sizeof(*m->sites));
+	if (!m->sites)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++) {
+		uint64_t a = s->addrs[i];
+		const struct ut_sym *sym;
+		unsigned len;
+
+		if ((n && m->sites[n - 1].addr == a) || !in_text(s->info, a, UT_ARCH_SITE_MAX))
+			continue;
+		if (ut_arch_site_kind((const uint8_t *)a, a, s->fentry, s->fentry_plt,
+				      s->fentry_got, &len) == UT_SITE_NONE)
+			continue;
+		sym = ut_symtab_lookup(st, a);
+		if (!sym || (sym->size && a >= sym->addr + sym->size))
+			continue;
+		if (add_func(sym->name, m->name[0] ? m->name : NULL, modidx, (uint32_t)n))
+			return -ENOMEM;
+		m->sites[n].addr = a;
+		m->sites[n].len = (uint8_t)len;
+		m->sites[n].func = ut_rt.nr_funcs - 1;
+		n++;
+	}
+	m->nr_sites = (uint32_t)n;
+	if (n) {
+		m->lo = m->sites[0].addr;
+		m->hi = m->sites[n - 1].addr + m->sites[n - 1].len;
+	}
+	return 0;
+}
+
+/* Symbol tables stay alive: ut_func.name points into them. */
+static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uint32_t modidx)
+{
+	struct scan s = {.m = m, .info = info};
+	struct ut_symtab *st = ut_symtab_new();
+	Elf_Scn *scn = NULL;
+	bool listed = false;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	Elf *elf = NULL;
+	int fd, ret;
+
+	if (!st)
+		return -ENOMEM;
+	ret = ut_symtab_load_elf(st, m->path, m->bias, m->name[0] ? m->name : NULL);
+	if (ret < 0)
+		goto out;
+	ut_symtab_finish(st);
+	fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	close(fd);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && (!strcmp(name, "__patchable_function_entries") ||
+			     !strcmp(name, "__mcount_loc"))) {
+			listed = true;
+			ret = read_list(&s, &sh);
+			if (ret)
+				goto out;
+		}
+	}
+	s.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
+	find_fentry(&s, elf);
+	if (!listed && (s.fentry_got || s.fentry_slot)) {
+		ret = scan_fentry_calls(&s, st);
+		if (ret)
+			goto out;
+	}
+	ret = build_sites(&s, st, modidx);
+out:
+	if (elf)
+		elf_end(elf);
+	free(s.addrs);
+	if (ret || !m->nr_sites)
+		ut_symtab_free(st); /* no function names point into it */
+	return ret;
+}
+
+static bool known(const struct dl_phdr_info *info, const char *path)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (m->alive && m->bias == info->dlpi_addr && !strcmp(m->path, path))
+			return true;
+	}
+	return false;
+}
+
+static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char *path = info->dlpi_name;
+	char exe[PATH_MAX];
+	struct ut_module *m;
+	bool main_prog = !path || !*path;
+	int *err = arg;
+
+	if (main_prog) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (n <= 0)
+			return 0;
+		exe[n] = '\0';
+		path = exe;
+	}
+	if (strstr(path, "linux-vdso") || path[0] != '/' || known(info, path))
+		return 0;
+	/* Never trace ourselves. */
+	if (info->dlpi_addr == ut_rt.self_base)
+		return 0;
+	if (ut_rt.nr_mods >= UT_MAX_MODULES)
+		return 0;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return 0;
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	if (!main_prog)
+		ut_module_name(path, m->name, sizeof(m->name));
+	m->bias = info->dlpi_addr;
+	m->alive = true;
+	/*
+	 * Objects without sites stay in the list too (never patched): readers
+	 * need every object's symbols to name parents such as libc's callers.
+	 */
+	if (scan_module(m, info, ut_rt.nr_mods) || (m->nr_sites && ut_patch_prepare_module(m))) {
+		free(m->sites);
+		m->sites = NULL;
+		m->nr_sites = 0;
+		m->lo = m->hi = 0;
+	}
+	ut_rt.mods[ut_rt.nr_mods] = m;
+	__atomic_store_n(&ut_rt.nr_mods, ut_rt.nr_mods + 1, __ATOMIC_RELEASE);
+	ut_session_log_module("load", m);
+	(void)size;
+	(void)err;
+	return 0;
+}
+
+/**
+ * ut_sites_scan_all - find the sites of every object not seen yet
+ *
+ * Called at start-up and after each dlopen, under ut_rt.lock.  New sites are
+ * turned into 5-byte nops before this returns (ut_patch_prepare_module).
+ */
+int ut_sites_scan_all(void)
+{
+	int err = 0;
+
+	elf_version(EV_CURRENT);
+	dl_iterate_phdr(visit, &err);
+	return err;
+}
+
+static int mark_alive(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (m->bias == info->dlpi_addr && m->lo >= info->dlpi_addr)
+			m->seen = true;
+	}
+	return 0;
+}
+
+/* After dlclose: modules no longer mapped lose their sites (never freed: a
+ * SIGTRAP handler may still be looking at them). */
+int ut_sites_forget_unloaded(void)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
+		ut_rt.mods[i]->seen = false;
+	dl_iterate_phdr(mark_alive, NULL);
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (m->alive && !m->seen) {
+			m->alive = false;
+			ut_session_log_module("unload", m);
+		}
+	}
+	return 0;
+}
+
+/* The site at exactly @addr in a live module, or NULL.  Async-signal-safe. */
+struct ut_site *ut_sites_find(uint64_t addr)
+{
+	uint32_t n = __atomic_load_n(&ut_rt.nr_mods, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+		uint32_t lo = 0, hi;
+
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		hi = m->nr_sites;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (m->sites[mid].addr == addr)
+				return &m->sites[mid];
+			if (m->sites[mid].addr < addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The slow half of the per-thread ring-buffer writer (the fast half is
+ * inlined in each tracer): creating a thread's buffer at its first event,
+ * and moving to the next page.  Runs on the tracing path, so only system
+ * calls, no malloc, no stdio; errno is preserved for the traced program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libutrace/internal.h"
+
+__thread struct ut_thread ut_self;
+
+/* "buf." + decimal slot, without snprintf. */
+static void buf_name(char *out, uint32_t slot)
+{
+	char digits[12];
+	int n = 0;
+
+	out[0] = 'b';
+	out[1] = 'u';
+	out[2] = 'f';
+	out[3] = '.';
+	do {
+		digits[n++] = (char)('0' + slot % 10);
+		slot /= 10;
+	} while (slot);
+	for (int i = 0; i < n; i++)
+		out[4 + i] = digits[n - 1 - i];
+	out[4 + n] = '\0';
+}
+
+/* Claim a thread slot in the control block and name it after the thread. */
+static int add_thread(struct ut_ctl *ctl, int tid, uint32_t *slotp)
+{
+	uint32_t slot = __atomic_fetch_add(&ctl->nr_slots, 1, __ATOMIC_ACQ_REL);
+	struct ut_thread_slot *s;
+	char comm[16] = {0};
+
+	if (slot >= UT_MAX_THREADS)
+		return -ENOSPC;
+	s = &ctl->threads[slot];
+	s->tid = tid;
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	for (int i = 0; i < 16; i++)
+		s->comm[i] = comm[i];
+	*slotp = slot;
+	return 0;
+}
+
+static bool create_buffer(struct ut_thread *t)
+{
+	struct ut_ctl *ctl = ut_rt.ctl;
+	uint32_t size = ctl->buf_size, slot;
+	int tid = (int)gettid();
+	char name[20];
+	void *map;
+	int fd;
+
+	if (add_thread(ctl, tid, &slot))
+		return false;
+	buf_name(name, slot);
+	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	if (ftruncate(fd, (off_t)UT_BUF_HDR_SIZE + size)) {
+		close(fd);
+		return false;
+	}
+	map = mmap(NULL, UT_BUF_HDR_SIZE + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	t->hdr = map;
+	t->hdr->version = UT_ABI_VERSION;
+	t->hdr->buf_size = size;
+	t->hdr->tid = tid;
+	t->hdr->slot = slot;
+	__atomic_store_n(&t->hdr->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
+	t->data = (uint8_t *)map + UT_BUF_HDR_SIZE;
+	t->mask = size - 1;
+	t->head = 0;
+	t->limit = UT_PAGE_SIZE;
+	/* Publish the slot only now that its buffer exists. */
+	__atomic_store_n(&ctl->threads[slot].state, UT_SLOT_ACTIVE, __ATOMIC_RELEASE);
+	return true;
+}
+
+/**
+ * ut_writer_slow - make room for a record of @size bytes at t->head
+ *
+ * Creates the thread's buffer at its first event, or closes the current page
+ * and opens the next one.  In producer/consumer mode (overwrite=0) a full
+ * buffer refuses the record and counts it in hdr->dropped.
+ *
+ * Return: true if t->head .. t->head + @size may now be written.
+ */
+bool ut_writer_slow(struct ut_thread *t, unsigned size)
+{
+	uint64_t pos, off;
+	int saved = errno;
+	bool ok = false;
+
+	if (!t->hdr) {
+		if (t->failed || !ut_rt.ready || !ut_rt.ctl)
+			goto out;
+		if (!create_buffer(t)) {
+			t->failed = 1;
+			goto out;
+		}
+		if (t->head + size <= t->limit) {
+			ok = true;
+			goto out;
+		}
+	}
+	pos = t->head;
+	off = pos & (UT_PAGE_SIZE - 1);
+	if (off) {
+		/* Close this page: a zero word tells the reader the rest is empty. */
+		if (UT_PAGE_SIZE - off >= 8)
+			*(uint64_t *)(t->data + (pos & t->mask)) = 0;
+		pos += UT_PAGE_SIZE - off;
+	}
+	if (!ut_rt.ctl->overwrite) {
+		uint64_t tail = __atomic_load_n(&t->hdr->tail, __ATOMIC_ACQUIRE);
+
+		if (pos + UT_PAGE_SIZE - tail > t->mask + 1) {
+			t->hdr->dropped++;
+			goto out;
+		}
+	}
+	if (t->hdr->dropped != t->dropped_told) {
+		/* Tell the reader, in the stream, how many records were refused. */
+		uint64_t *w = (uint64_t *)(t->data + (pos & t->mask));
+
+		w[0] = ut_now();
+		w[1] = ut_rec_word1(UT_REC_LOST, ut_cpu(), 0);
+		w[2] = t->hdr->dropped - t->dropped_told;
+		t->dropped_told = t->hdr->dropped;
+		pos += 24;
+	}
+	t->head = pos;
+	t->limit = (pos & ~(uint64_t)(UT_PAGE_SIZE - 1)) + UT_PAGE_SIZE;
+	__atomic_store_n(&t->hdr->head, pos, __ATOMIC_RELEASE);
+	ok = true;
+out:
+	errno = saved;
+	return ok;
+}
+
+/* Timestamps for the clocks that are not the TSC. */
+uint64_t ut_clock_slow(void)
+{
+	struct timespec ts;
+	clockid_t id;
+
+	switch (ut_rt.cfg.clock) {
+	case UT_CLOCK_COUNTER:
+		return __atomic_add_fetch(&ut_rt.counter, 1, __ATOMIC_RELAXED);
+	case UT_CLOCK_MONO_RAW:
+		id = CLOCK_MONOTONIC_RAW;
+		break;
+	case UT_CLOCK_BOOT:
+		id = CLOCK_BOOTTIME;
+		break;
+	default:
+		id = CLOCK_MONOTONIC;
+		break;
+	}
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* After fork: the child must not write into its parent's buffers. */
+void ut_writer_forget(void)
+{
+	ut_self.hdr = NULL;
+	ut_self.data = NULL;
+	ut_self.head = 0;
+	ut_self.limit = 0;
+	ut_self.failed = 0;
+	ut_self.dropped_told = 0;
+	ut_self.busy = 0;
+}

@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.dat writer and reader: round trip, truncation, random corruption,
+ * and (when trace-cmd is installed) what `trace-cmd report` makes of a file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "ut_test.h"
+#include "common/tracedat.h"
+
+#define NR_EV 1200
+#define BIG_PRINT 3000
+#define HUGE_PRINT 5000
+/* A print string is cut to fit a page: 4056 payload bytes - 16 - NUL. */
+#define MAX_PRINT 4039
+
+struct gen {
+	struct ut_event ev[NR_EV];
+	uint64_t lost[NR_EV];         /* lost before ev[i] on its CPU */
+	char str[NR_EV][64];
+	uint64_t callers[NR_EV][12];
+	char *big, *huge;
+	size_t n;
+};
+
+static struct gen G;
+static char dir[64];
+
+static struct ut_symtab *make_syms(void)
+{
+	struct ut_symtab *st = ut_symtab_new();
+
+	CHECK(st);
+	CHECK(!ut_symtab_add(st, 0x401000, 0x100, "main", NULL));
+	CHECK(!ut_symtab_add(st, 0x401100, 0x100, "parse_args", NULL));
+	CHECK(!ut_symtab_add(st, 0x401200, 0x100, "compute", NULL));
+	CHECK(!ut_symtab_add(st, 0x401300, 0x80, "helper", NULL));
+	CHECK(!ut_symtab_add(st, 0x7f1200001000, 0x200, "inflate", "libz"));
+	ut_symtab_finish(st);
+	return st;
+}
+
+static const uint64_t func_addrs[] = { 0x401010, 0x401104, 0x401220, 0x401308, 0x7f1200001040 };
+
+static uint32_t rnd_state;
+
+static uint32_t rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 8;
+}
+
+/*
+ * Build the events: mostly function events on 2 CPUs, plus prints (small,
+ * multi-word, page-sized, oversized), graph entries/exits, kernel and user
+ * stacks, equal timestamps across CPUs, gaps needing time extends and one
+ * needing a new page, a non-monotonic timestamp (clamped), and lost events.
+ */
+static void gen_events(void)
+{
+	uint64_t ts[2] = { 5000000000ULL, 5000000000ULL };
+	size_t i;
+
+	memset(&G, 0, sizeof(G));
+	rnd_state = 42;
+	G.big = malloc(BIG_PRINT + 1);
+	G.huge = malloc(HUGE_PRINT + 1);
+	CHECK(G.big && G.huge);
+	for (i = 0; i < BIG_PRINT; i++)
+		G.big[i] = (char)('a' + i % 26);
+	G.big[BIG_PRINT] = 0;
+	for (i = 0; i < HUGE_PRINT; i++)
+		G.huge[i] = (char)('A' + i % 26);
+	G.huge[HUGE_PRINT] = 0;
+
+	for (i = 0; i < NR_EV; i++) {
+		struct ut_event *e = &G.ev[i];
+		unsigned cpu = rnd() % 2;
+		uint32_t k = rnd() % 100;
+
+		e->cpu = cpu;
+		e->pid = cpu ? 2001 : 1000 + (int32_t)(rnd() % 3);
+		e->flags = (uint8_t)(rnd() % 4);
+		e->preempt = (uint8_t)(rnd() % 3);
+		/* small steps, sometimes equal, sometimes big gaps */
+		if (i == 600)
+			ts[cpu] += 1ULL << 40;         /* time extend */
+		else if (i == 700)
+			ts[cpu] += 1ULL << 60;         /* beyond an extend: new page */
+		else if (k < 5)
+			ts[cpu] += 200000000;          /* > 2^27 ns: extend */
+		else if (k >= 10)
+			ts[cpu] += rnd() % 2000;
+		e->ts = ts[cpu];
+		if (i == 5) {
+			/* equal across CPUs: lower CPU must come first */
+			ts[0] = ts[1] = ts[0] > ts[1] ? ts[0] : ts[1];
+			e->ts = ts[cpu];
+		}
+		if (k < 70) {
+			e->type = UT_EV_FUNCTION;
+			e->ip = func_addrs[rnd() % 5];
+			e->parent_ip = func_addrs[rnd() % 5] + 3;
+		} else if (k < 80) {
+			e->type = UT_EV_PRINT;
+			e->ip = 0x401000;
+			snprintf(G.str[i], sizeof(G.str[i]), "marker %zu: value=%u\n", i, rnd());
+			e->str = G.str[i];
+		} else if (k < 86) {
+			e->type = UT_EV_FUNCGRAPH_ENTRY;
+			e->ip = func_addrs[rnd() % 5];
+			e->depth = rnd() % 10;
+		} else if (k < 92) {
+			e->type = UT_EV_FUNCGRAPH_EXIT;
+			e->ip = func_addrs[rnd() % 5];
+			e->depth = rnd() % 10;
+			e->overrun = rnd() % 3;
+			e->calltime = e->ts - 1000;
+			e->rettime = e->ts;
+		} else if (k < 96) {
+			e->type = UT_EV_KERNEL_STACK;
+			e->nr_callers = rnd() % 12;
+			for (uint32_t j = 0; j < e->nr_callers; j++)
+				G.callers[i][j] = func_addrs[rnd() % 5] + j;
+			e->callers = G.callers[i];
+		} else {
+			e->type = UT_EV_USER_STACK;
+			e->tgid = 2000;
+			e->nr_callers = 1 + rnd() % 8;
+			for (uint32_t j = 0; j < e->nr_callers; j++)
+				G.callers[i][j] = func_addrs[rnd() % 5] + j;
+			e->callers = G.callers[i];
+		}
+		if (i == 300) {
+			e->type = UT_EV_PRINT;
+			e->str = G.big;
+		}
+		if (i == 301) {
+			e->type = UT_EV_PRINT;
+			e->str = G.huge;
+		}
+		if (i == 50 || i == 51 || i == 400 || i == 900)
+			G.lost[i] = 1000 + i;
+	}
+	G.n = NR_EV;
+}
+
+static void expect_tgid(struct ut_event *e)
+{
+	if (e->type == UT_EV_USER_STACK)
+		return;
+	e->tgid = e->pid == 2001 ? 2000 : e->pid == 1000 ? 1000 : 0;
+}
+
+static char *path_in_dir(const char *name)
+{
+	static char buf[8][128];
+	static int k;
+	char *p = buf[k++ % 8];
+
+	snprintf(p, 128, "%s/%s", dir, name);
+	return p;
+}
+
+static void make_dir(void)
+{
+	if (dir[0])
+		return;
+	strcpy(dir, "/tmp/ut_tracedat.XXXXXX");
+	CHECK(mkdtemp(dir));
+}
+
+static const int32_t cmd_pids[] = { 1000, 1001, 2001 };
+static const char *const cmd_comms[] = { "demo", "demo-helper", "worker" };
+static const int32_t tg_pids[] = { 1000, 2001 };
+static const int32_t tg_tgids[] = { 1000, 2000 };
+
+/* Write G to @path; ev[i].cpu ordering is as generated (per-CPU monotonic). */
+static void write_file(const char *path)
+{
+	struct ut_symtab *st = make_syms();
+	struct ut_tracedat_meta m = {
+		.nr_cpus = 2,
+		.clock = "[local] global counter uptime perf mono mono_raw boot x86-tsc",
+		.syms = st,
+		.nr_cmdlines = 3, .cmd_pids = cmd_pids, .cmd_comms = cmd_comms,
+		.nr_tgids = 2, .tgid_pids = tg_pids, .tgid_tgids = tg_tgids,
+		.uname = "Linux testhost 6.1.0 x86_64",
+	};
+	char err[256] = "";
+	struct ut_tracedat_writer *w = ut_tracedat_create(path, &m, err, sizeof(err));
+
+	if (!w)
+		fprintf(stderr, "%s\n", err);
+	CHECK(w);
+	for (size_t i = 0; i < G.n; i++) {
+		if (G.lost[i])
+			CHECK_EQ_INT(ut_tracedat_lost(w, G.ev[i].cpu, G.lost[i]), 0);
+		CHECK_EQ_INT(ut_tracedat_write(w, &G.ev[i]), 0);
+	}
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	ut_symtab_free(st);
+}
+
+/* The expected read order: by time, lower CPU first, per-CPU order kept. */
+static size_t order[NR_EV];
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct ut_event *x = &G.ev[*(const size_t *)a], *y = &G.ev[*(const size_t *)b];
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+static void make_order(void)
+{
+	for (size_t i = 0; i < G.n; i++)
+		order[i] = i;
+	qsort(order, G.n, sizeof(order[0]), cmp_order);
+}
+
+static void check_event(size_t idx, const struct ut_event *got, uint64_t lost)
+{
+	struct ut_event want = G.ev[idx];
+
+	expect_tgid(&want);
+	if (got->ts != want.ts || got->type != want.type || got->cpu != want.cpu)
+		fprintf(stderr, "event %zu: ts %llu/%llu type %u/%u cpu %u/%u\n", idx,
+			(unsigned long long)got->ts, (unsigned long long)want.ts, got->type, want.type,
+			got->cpu, want.cpu);
+	CHECK(got->ts == want.ts);
+	CHECK_EQ_INT(got->type, want.type);
+	CHECK_EQ_INT(got->cpu, want.cpu);
+	CHECK_EQ_INT(got->pid, want.pid);
+	CHECK_EQ_INT(got->tgid, want.tgid);
+	CHECK_EQ_INT(got->flags, want.flags);
+	CHECK_EQ_INT(got->preempt, want.preempt);
+	CHECK(lost == G.lost[idx]);
+	switch (want.type) {
+	case UT_EV_FUNCTION:
+		CHECK(got->ip == want.ip);
+		CHECK(got->parent_ip == want.parent_ip);
+		break;
+	case UT_EV_PRINT:
+		CHECK(got->ip == want.ip);
+		CHECK(got->str);
+		if (want.str == G.huge) {
+			CHECK_EQ_INT(strlen(got->str), MAX_PRINT);
+			CHECK(!strncmp(got->str, G.huge, MAX_PRINT));
+		} else {
+			CHECK_EQ_STR(got->str, want.str);
+		}
+		break;
+	case UT_EV_FUNCGRAPH_ENTRY:
+		CHECK(got->ip == want.ip);
+		CHECK_EQ_INT(got->depth, want.depth);
+		break;
+	case UT_EV_FUNCGRAPH_EXIT:
+		CHECK(got->ip == want.ip);
+		CHECK_EQ_INT(got->depth, want.depth);
+		CHECK_EQ_INT(got->overrun, want.overrun);
+		CHECK(got->calltime == want.calltime);
+		CHECK(got->rettime == want.rettime);
+		break;
+	case UT_EV_KERNEL_STACK:
+	case UT_EV_USER_STACK:
+		CHECK_EQ_INT(got->nr_callers, want.nr_callers);
+		for (uint32_t j = 0; j < want.nr_callers; j++)
+			CHECK(got->callers[j] == want.callers[j]);
+		break;
+	}
+}
+
+TEST(round_trip)
+{
+	const char *path;
+	struct ut_tracedat *r;
+	struct ut_event ev;
+	uint64_t lost;
+	char err[256] = "";
+	size_t n = 0;
+	int ret;
+
+	make_dir();
+	gen_events();
+	make_order();
+	path = path_in_dir("rt.dat");
+	write_file(path);
+
+	r = ut_tracedat_open(path, err, sizeof(err));
+	if (!r)
+		fprintf(stderr, "%s\n", err);
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_nr_cpus(r), 2);
+	CHECK_EQ_STR(ut_tracedat_clock(r), "local");
+	CHECK_EQ_STR(ut_tracedat_uname(r), "Linux testhost 6.1.0 x86_64");
+	CHECK_EQ_STR(ut_tracedat_comm(r, 1000), "demo");
+	CHECK_EQ_STR(ut_tracedat_comm(r, 1001), "demo-helper");
+	CHECK_EQ_STR(ut_tracedat_comm(r, 2001), "worker");
+	CHECK(ut_tracedat_comm(r, 5) == NULL);
+	CHECK_EQ_INT(ut_tracedat_tgid(r, 2001), 2000);
+	CHECK_EQ_INT(ut_tracedat_tgid(r, 1000), 1000);
+	CHECK_EQ_INT(ut_tracedat_tgid(r, 1001), -1);
+
+	const struct ut_symtab *st = ut_tracedat_symbols(r);
+
+	CHECK(st);
+	CHECK_EQ_INT(ut_symtab_count(st), 5);
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x401234)->name, "compute");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x7f1200001040)->name, "inflate");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x7f1200001040)->module, "libz");
+	CHECK(ut_symtab_lookup(st, 0x401000)->module == NULL);
+
+	while ((ret = ut_tracedat_next(r, &ev, &lost, err, sizeof(err))) == 1) {
+		CHECK(n < G.n);
+		check_event(order[n], &ev, lost);
+		n++;
+	}
+	if (ret < 0)
+		fprintf(stderr, "%s\n", err);
+	CHECK_EQ_INT(ret, 0);
+	CHECK_EQ_INT(n, G.n);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 0);
+	ut_tracedat_close_reader(r);
+}
+
+TEST(writer_edges)
+{
+	struct ut_tracedat_meta m = { .nr_cpus = 3 }; /* no clock, syms, tasks */
+	struct ut_event e = { .type = UT_EV_FUNCTION, .pid = 7, .ip = 1, .parent_ip = 2 };
+	struct ut_tracedat_writer *w;
+	struct ut_tracedat *r;
+	const char *path;
+	uint64_t lost;
+	char err[256];
+
+	make_dir();
+	path = path_in_dir("edges.dat");
+	CHECK(!ut_tracedat_create(path, &(struct ut_tracedat_meta){ .nr_cpus = 0 }, err,
+				  sizeof(err)));
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	e.cpu = 3;
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), -EINVAL);
+	CHECK_EQ_INT(ut_tracedat_lost(w, 3, 1), -EINVAL);
+	e.cpu = 2;
+	e.type = 99;
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), -EINVAL);
+	e.type = UT_EV_FUNCTION;
+	e.ts = 100;
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	e.ts = 50; /* goes backwards: clamped to 100 */
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	CHECK_EQ_INT(ut_tracedat_lost(w, 2, 5), 0); /* after the last event: dropped */
+	CHECK_EQ_INT(ut_tracedat_lost(w, 0, 5), 0); /* CPU with no events */
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_nr_cpus(r), 3);
+	CHECK_EQ_STR(ut_tracedat_clock(r), "local");
+	CHECK(ut_tracedat_uname(r) == NULL);
+	CHECK_EQ_INT(ut_symtab_count(ut_tracedat_symbols(r)), 0);
+	CHECK_EQ_INT(ut_tracedat_next(r, &e, &lost, err, sizeof(err)), 1);
+	CHECK(e.ts == 100 && e.cpu == 2 && e.pid == 7 && e.tgid == 0 && lost == 0);
+	CHECK_EQ_INT(ut_tracedat_next(r, &e, &lost, err, sizeof(err)), 1);
+	CHECK(e.ts == 100);
+	CHECK_EQ_INT(ut_tracedat_next(r, &e, &lost, err, sizeof(err)), 0);
+	ut_tracedat_close_reader(r);
+
+	/* a bare clock name is bracketed so trace-cmd finds it */
+	m.clock = "x86-tsc";
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_STR(ut_tracedat_clock(r), "x86-tsc");
+	CHECK_EQ_INT(ut_tracedat_next(r, &e, &lost, err, sizeof(err)), 0);
+	ut_tracedat_close_reader(r);
+
+	/* not a trace.dat */
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "hello world, not a trace", 24) == 24);
+	close(fd);
+	CHECK(!ut_tracedat_open(path, err, sizeof(err)));
+	CHECK(strstr(err, "offset 0x0"));
+	CHECK(!ut_tracedat_open(path_in_dir("missing.dat"), err, sizeof(err)));
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	unsigned char *p;
+	int fd = open(path, O_RDONLY);
+
+	CHECK(fd >= 0);
+	CHECK(!fstat(fd, &st));
+	p = malloc((size_t)st.st_size);
+	CHECK(p);
+	CHECK(read(fd, p, (size_t)st.st_size) == st.st_size);
+	close(fd);
+	*len = (size_t)st.st_size;
+	return p;
+}
+
+static void spit(const char *path, const unsigned char *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, p, len) == (ssize_t)len);
+	close(fd);
+}
+
+/*
+ * Read @path to the end.  Returns the number of events; *ret gets the final
+ * status, per_cpu[] the count per CPU.  With @check, each CPU's events must
+ * be the first ones written to it, merged in time order.
+ */
+static size_t read_all(const char *path, int *ret, char *err, size_t errlen, bool check,
+		       bool *opened, size_t per_cpu[2])
+{
+	struct ut_tracedat *r = ut_tracedat_open(path, err, errlen);
+	static size_t seq[2][NR_EV];
+	size_t nseq[2] = { 0, 0 };
+	struct ut_event ev;
+	uint64_t lost, last_ts = 0;
+	size_t n = 0;
+
+	per_cpu[0] = per_cpu[1] = 0;
+	for (size_t i = 0; i < G.n; i++)
+		seq[G.ev[i].cpu][nseq[G.ev[i].cpu]++] = i;
+	*opened = r != NULL;
+	if (!r) {
+		*ret = -1;
+		return 0;
+	}
+	/* bounded: corrupt files must not loop forever */
+	while ((*ret = ut_tracedat_next(r, &ev, &lost, err, errlen)) == 1 && n < 100000) {
+		if (check) {
+			CHECK(ev.cpu < 2 && per_cpu[ev.cpu] < nseq[ev.cpu]);
+			check_event(seq[ev.cpu][per_cpu[ev.cpu]], &ev, lost);
+			CHECK(ev.ts >= last_ts);
+			last_ts = ev.ts;
+		}
+		if (ev.cpu < 2)
+			per_cpu[ev.cpu]++;
+		if (ev.type == UT_EV_PRINT)
+			CHECK(ev.str && strlen(ev.str) < 65536);
+		n++;
+	}
+	ut_tracedat_close_reader(r);
+	return n;
+}
+
+TEST(truncation)
+{
+	const char *full = path_in_dir("full.dat"), *cut = path_in_dir("cut.dat");
+	unsigned char *data;
+	size_t len, cuts[40], nc = 0, n;
+	char err[256];
+	bool opened;
+	int ret;
+
+	make_dir();
+	gen_events();
+	make_order();
+	write_file(full);
+	data = slurp(full, &len);
+	CHECK(len % 4096 == 0 && len > 4 * 4096);
+
+	/* in the header, at the data start, inside pages, at page boundaries */
+	size_t fixed[] = { 0, 1, 3, 10, 12, 40, 200, 1000, 2000, 3000, 4095, 4096, 4097,
+			   4096 + 100, 8192 - 1, 8192, 8192 + 16, 8192 + 2000, 3 * 4096 };
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		cuts[nc++] = fixed[i];
+	for (size_t k = 1; k < 12; k++)
+		cuts[nc++] = len * k / 12;
+	cuts[nc++] = len - 4096;
+	cuts[nc++] = len - 1;
+
+	size_t prev[2] = { 0, 0 }, cnt[2], all[2] = { 0, 0 };
+	bool header_fail_seen = false, data_fail_seen = false;
+
+	for (size_t i = 0; i < G.n; i++)
+		all[G.ev[i].cpu]++;
+	/* cuts are visited in increasing order from here on */
+	for (size_t i = 0; i < nc; i++)
+		for (size_t j = i + 1; j < nc; j++)
+			if (cuts[j] < cuts[i]) {
+				size_t t = cuts[i];
+
+				cuts[i] = cuts[j];
+				cuts[j] = t;
+			}
+	for (size_t i = 0; i < nc; i++) {
+		if (cuts[i] >= len)
+			continue;
+		spit(cut, data, cuts[i]);
+		err[0] = 0;
+		n = read_all(cut, &ret, err, sizeof(err), true, &opened, cnt);
+		CHECK_EQ_INT(ret, -1);
+		if (!strstr(err, "offset 0x"))
+			fprintf(stderr, "cut %zu: no offset in \"%s\"\n", cuts[i], err);
+		CHECK(strstr(err, "offset 0x"));
+		CHECK(strstr(err, cut));
+		if (!opened) {
+			header_fail_seen = true;
+			CHECK(!data_fail_seen); /* the header comes first */
+			continue;
+		}
+		data_fail_seen = true;
+		/* a longer file never yields fewer events of a CPU */
+		CHECK(cnt[0] >= prev[0] && cnt[1] >= prev[1]);
+		prev[0] = cnt[0];
+		prev[1] = cnt[1];
+		CHECK_EQ_INT(n, cnt[0] + cnt[1]);
+	}
+	/* cut one byte short: CPU 0 (stored first) is whole, CPU 1 lacks one page */
+	CHECK_EQ_INT(prev[0], all[0]);
+	CHECK(prev[1] < all[1] && prev[1] + 200 > all[1]);
+	CHECK(header_fail_seen && data_fail_seen);
+	free(data);
+}
+
+TEST(random_corruption)
+{
+	const char *full = path_in_dir("full2.dat"), *bad = path_in_dir("bad.dat");
+	unsigned char *data, *copy;
+	size_t len;
+	char err[256];
+	bool opened;
+	int ret, fails = 0, oks = 0;
+
+	make_dir();
+	gen_events();
+	make_order();
+	write_file(full);
+	data = slurp(full, &len);
+	copy = malloc(len);
+	CHECK(copy);
+	rnd_state = 12345;
+	for (int iter = 0; iter < 400; iter++) {
+		int flips = 1 + (int)(rnd() % 8);
+
+		memcpy(copy, data, len);
+		for (int f = 0; f < flips; f++) {
+			size_t at;
+
+			/* half the flips hit the header, where every size lives */
+			if (rnd() % 2)
+				at = rnd() % 8192;
+			else
+				at = rnd() % len;
+			if (at >= len)
+				at = len - 1;
+			if (rnd() % 3 == 0)
+				copy[at] = (unsigned char)rnd();
+			else
+				copy[at] ^= (unsigned char)(1u << (rnd() % 8));
+		}
+		/* sometimes also cut it short */
+		size_t l = rnd() % 4 == 0 ? rnd() % len : len;
+
+		spit(bad, copy, l);
+		err[0] = 0;
+		size_t cnt[2];
+
+		read_all(bad, &ret, err, sizeof(err), false, &opened, cnt);
+		if (ret < 0) {
+			fails++;
+			CHECK(strstr(err, "offset 0x") || strstr(err, "out of memory"));
+		} else {
+			oks++;
+		}
+	}
+	fprintf(stderr, "random_corruption: %d rejected, %d read to the end\n", fails, oks);
+	CHECK(fails > 0);
+	free(copy);
+	free(data);
+}
+
+/* Run a shell command, return its stdout (malloc'd). */
+static char *run(const char *cmd)
+{
+	FILE *f = popen(cmd, "r");
+	size_t len = 0, cap = 1 << 16;
+	char *out = malloc(cap);
+	size_t got;
+
+	CHECK(f && out);
+	while ((got = fread(out + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len < 4096) {
+			cap *= 2;
+			out = realloc(out, cap);
+			CHECK(out);
+		}
+	}
+	out[len] = 0;
+	pclose(f);
+	return out;
+}
+
+static void expect_line(const char *out, const char *want)
+{
+	if (!strstr(out, want)) {
+		fprintf(stderr, "trace-cmd report output lacks \"%s\"; output:\n%s\n", want, out);
+		exit(1);
+	}
+}
+
+TEST(trace_cmd_report)
+{
+	struct ut_symtab *st;
+	struct ut_tracedat_writer *w;
+	char cmd[512], err[256], *out;
+	const char *path, *errpath;
+	struct stat sb;
+
+	if (system("command -v trace-cmd >/dev/null 2>&1")) {
+		fprintf(stderr, "# SKIP trace_cmd_report: trace-cmd is not installed\n");
+		return;
+	}
+	make_dir();
+	path = path_in_dir("report.dat");
+	errpath = path_in_dir("report.err");
+	st = make_syms();
+
+	struct ut_tracedat_meta m = {
+		.nr_cpus = 2, .clock = "[local] global counter uptime perf mono mono_raw boot x86-tsc",
+		.syms = st,
+		.nr_cmdlines = 3, .cmd_pids = cmd_pids, .cmd_comms = cmd_comms,
+		.nr_tgids = 2, .tgid_pids = tg_pids, .tgid_tgids = tg_tgids,
+	};
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+
+	struct ut_event e = { .type = UT_EV_FUNCTION, .cpu = 0, .pid = 1000 };
+	uint64_t stack[] = { 0x401208, 0x401104, 0x401010 };
+
+	e.ts = 1234567891000ULL;
+	e.ip = 0x401104;
+	e.parent_ip = 0x401010;
+	CHECK(!ut_tracedat_write(w, &e));
+	e.ts += 2000;
+	e.ip = 0x7f1200001040; /* the highest symbol must resolve too */
+	e.parent_ip = 0x401220;
+	CHECK(!ut_tracedat_write(w, &e));
+	e.cpu = 1;
+	e.pid = 2001;
+	e.ts += 1000;
+	e.ip = 0x401308;
+	e.parent_ip = 0x401104;
+	CHECK(!ut_tracedat_write(w, &e));
+	CHECK(!ut_tracedat_lost(w, 1, 42));
+	e.ts += 1000000;
+	CHECK(!ut_tracedat_write(w, &e));
+
+	struct ut_event p = { .type = UT_EV_PRINT, .cpu = 0, .pid = 1000, .ip = 0x401000,
+			      .ts = e.ts + 1000, .str = "hello from utrace" };
+
+	CHECK(!ut_tracedat_write(w, &p));
+
+	struct ut_event k = { .type = UT_EV_KERNEL_STACK, .cpu = 0, .pid = 1000, .ts = p.ts + 1,
+			      .callers = stack, .nr_callers = 3 };
+
+	CHECK(!ut_tracedat_write(w, &k));
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	ut_symtab_free(st);
+
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -O parent=1 '%s' 2>'%s'", path, errpath);
+	out = run(cmd);
+	fprintf(stderr, "%s", out);
+	/* trace-cmd prints microseconds for the local clock */
+	expect_line(out, "cpus=2");
+	expect_line(out, "demo-1000 ");
+	expect_line(out, "[000]  1234.567891: function:");
+	expect_line(out, "parse_args <-- main");
+	expect_line(out, "[000]  1234.567893: function:");
+	expect_line(out, "inflate <-- compute");
+	expect_line(out, "worker-2001 ");
+	expect_line(out, "[001]  1234.567894: function:");
+	expect_line(out, "helper <-- parse_args");
+	/* trace-cmd's wording for a page's lost events */
+	expect_line(out, "CPU:1 [42 EVENTS DROPPED]");
+	expect_line(out, "[001]  1234.568894: function:");
+	expect_line(out, "print:");
+	expect_line(out, "main: hello from utrace");
+	expect_line(out, "kernel_stack:");
+	expect_line(out, "=> compute (401208)");
+	expect_line(out, "=> parse_args (401104)");
+	expect_line(out, "=> main (401010)");
+	free(out);
+	/* no complaints, e.g. about our private tgid option */
+	CHECK(!stat(errpath, &sb));
+	if (sb.st_size) {
+		snprintf(cmd, sizeof(cmd), "cat '%s'", errpath);
+		out = run(cmd);
+		fprintf(stderr, "trace-cmd stderr: %s\n", out);
+		free(out);
+	}
+	CHECK_EQ_INT(sb.st_size, 0);
+
+	/* raw timestamps for a counter clock */
+	m.clock = "local global [counter] uptime";
+	m.syms = NULL;
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	e.ts = 987654321;
+	CHECK(!ut_tracedat_write(w, &e));
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	snprintf(cmd, sizeof(cmd), "trace-cmd report '%s' 2>/dev/null", path);
+	out = run(cmd);
+	expect_line(out, " 987654321: function:");
+	free(out);
+}
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	if (!dir[0])
+		return;
+	if (getenv("UT_KEEP")) {
+		fprintf(stderr, "# kept %s\n", dir);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+	make_dir();
+	RUN(round_trip);
+	RUN(writer_edges);
+	RUN(truncation);
+	RUN(random_corruption);
+	RUN(trace_cmd_report);
+	cleanup();
+	TEST_EXIT();
+}
