@@ -327,8 +327,10 @@ static struct ut_symtab *load_symbols(struct ut_recorder *r)
 	for (size_t k = 0; k < nseen; k++)
 		free(seen[k]);
 	free(seen);
-	if (st)
+	if (st) {
 		ut_symtab_finish(st);
+		ut_symtab_mark_gaps(st);
+	}
 	return st;
 }
 

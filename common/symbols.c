@@ -4,6 +4,7 @@
  * entries stay small; lookups are a binary search over a sorted array.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -183,6 +184,26 @@ void ut_symtab_finish(struct ut_symtab *st)
 		st->syms[out++] = st->syms[i];
 	}
 	st->nr = out;
+}
+
+void ut_symtab_mark_gaps(struct ut_symtab *st)
+{
+	size_t n = st->nr;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ut_sym *s = &st->syms[i];
+		uint64_t end = s->addr + s->size;
+		char name[80];
+
+		if (!s->size || (i + 1 < n && st->syms[i + 1].addr <= end))
+			continue;
+		snprintf(name, sizeof(name), "[%s]", s->module ? s->module : "unknown");
+		/* ut_symtab_add may move st->syms: copy what we need first. */
+		const char *module = s->module;
+		if (ut_symtab_add(st, end, 0, name, module))
+			return;
+	}
+	ut_symtab_finish(st);
 }
 
 const struct ut_sym *ut_symtab_lookup(const struct ut_symtab *st, uint64_t addr)

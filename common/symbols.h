@@ -39,6 +39,15 @@ int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias,
 void ut_symtab_finish(struct ut_symtab *st);
 
 /*
+ * After each sized symbol that is followed by a gap (code with no symbol,
+ * e.g. static functions of a stripped libc), add a marker symbol named
+ * "[module]" ("[unknown]" for the program), so that an address in the gap
+ * is not named after the function before it, by us or by trace-cmd (which
+ * applies the nearest-symbol rule to the same table).  Sorts again.
+ */
+void ut_symtab_mark_gaps(struct ut_symtab *st);
+
+/*
  * The symbol covering @addr: the one with the greatest address <= @addr (the
  * rule trace-cmd applies to kallsyms), or NULL if @addr is below them all.
  */

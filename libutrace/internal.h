@@ -73,7 +73,7 @@ struct ut_config {
 struct ut_runtime {
 	pthread_mutex_t lock;
 	bool ready;
-	bool disabled;        /* a fatal set-up error: never trace */
+	bool sites_off;       /* utrace_set_tracing(0): every site a nop */
 	int memfd;            /* /proc/self/mem, for writing text */
 	uint64_t self_base;   /* libutrace.so's load address: never traced */
 	struct ut_config cfg;

@@ -87,7 +87,8 @@ int ut_select_apply(char *err, size_t errlen)
 
 		if (!m || !m->alive || !m->sites)
 			continue;
-		on = ut_rt.cfg.tracer == UT_TRACER_FUNCTION && ut_fset_traced(filter, notrace, i);
+		on = ut_rt.cfg.tracer == UT_TRACER_FUNCTION && !ut_rt.sites_off &&
+		     ut_fset_traced(filter, notrace, i);
 		m->sites[f->site].want = on ? UT_SITE_FUNC : UT_SITE_OFF;
 	}
 	return ret;
