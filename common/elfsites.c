@@ -34,7 +34,7 @@ static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need)
 	return NULL;
 }
 
-/* Does any relocation name __fentry__ (the object was built with -pg -mfentry)? */
+/* Does the object import __fentry__ (built with -pg -mfentry)? */
 static bool uses_fentry(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -55,14 +55,35 @@ static bool uses_fentry(Elf *elf)
 			if (!gelf_getsym(d, (int)i, &s))
 				continue;
 			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (name && !strcmp(name, "__fentry__"))
+			if (name && s.st_shndx == SHN_UNDEF && !strcmp(name, "__fentry__"))
 				return true;
 		}
 	}
 	return false;
 }
 
-static bool is_site(const uint8_t *c, bool fentry)
+/* Was the object built with -fpatchable-function-entry? */
+static bool has_section(Elf *elf, const char *want)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, want))
+			return true;
+	}
+	return false;
+}
+
+static bool is_site(const uint8_t *c, bool pfe, bool fentry)
 {
 	static const uint8_t nop5[4] = {0x0f, 0x1f, 0x44, 0x00};
 	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
@@ -70,7 +91,7 @@ static bool is_site(const uint8_t *c, bool fentry)
 
 	if (!memcmp(c, endbr, 4))
 		c += 4;
-	if (!memcmp(c, nop5, 4) || !memcmp(c, nop1x5, 5))
+	if (pfe && (!memcmp(c, nop5, 4) || !memcmp(c, nop1x5, 5)))
 		return true;
 	return fentry && (c[0] == 0xe8 || (c[0] == 0xff && c[1] == 0x15));
 }
@@ -96,11 +117,12 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 		goto out;
 	}
 	bool fentry = uses_fentry(elf);
+	bool pfe = has_section(elf, "__patchable_function_entries");
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
 		const uint8_t *c = code_at(elf, s->addr, 12);
 
-		if (c && is_site(c, fentry)) {
+		if (c && is_site(c, pfe, fentry)) {
 			if (ut_ftable_add(t, s->name, module) < 0) {
 				ret = -ENOMEM;
 				goto out;
