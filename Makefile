@@ -32,7 +32,8 @@ TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lpthread -ldl -lm
 # not save vector registers, and without calls to memset/memcpy.
 LIB_CFLAGS := $(BASE_CFLAGS) -fvisibility=hidden -fno-stack-protector -fno-omit-frame-pointer \
 	-ftls-model=initial-exec $(CFLAGS)
-HOT_CFLAGS := -mgeneral-regs-only -fno-tree-loop-distribute-patterns -fno-builtin
+cc_has = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(1))
+HOT_CFLAGS := -mgeneral-regs-only -fno-builtin -fomit-frame-pointer $(call cc_has,-fno-tree-loop-distribute-patterns)
 LIB_LDLIBS := -lelf -lpthread -ldl
 
 

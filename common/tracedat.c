@@ -57,6 +57,8 @@
 #define TD_MAX_PAYLOAD (TD_DATA_SIZE - 24)
 #define TD_MAX_CALLERS ((TD_MAX_PAYLOAD - 16) / 8)
 #define TD_USER_STACK_SLOTS 8
+/* More CPUs than any kernel supports (NR_CPUS is at most 8192) is corruption. */
+#define TD_MAX_CPUS 8192
 
 /* Marker symbol after the last real one in kallsyms (see meta_kallsyms()). */
 #define TD_END_SYM "_utrace_end"
@@ -361,12 +363,31 @@ static void meta_kallsyms(struct td_buf *out, const struct ut_symtab *st)
 	buf_free(&ks);
 }
 
+/*
+ * The trace_clock line as tracefs prints it, newline-terminated; trace-cmd
+ * looks for the "[name]" token, so a bare clock name gets brackets.
+ */
+static char *clock_text(const char *clock)
+{
+	size_t len = strlen(clock);
+	bool nl = len && clock[len - 1] == '\n';
+	char *out;
+
+	if (strchr(clock, '['))
+		return asprintf(&out, "%s%s", clock, nl ? "" : "\n") < 0 ? NULL : out;
+	return asprintf(&out, "[%.*s]\n", (int)(nl ? len - 1 : len), clock) < 0 ? NULL : out;
+}
+
 /* Everything from the magic up to the saved cmdlines, into w->meta. */
 static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m)
 {
 	struct td_buf b = { 0 }, t = { 0 };
 	const char *clock = m->clock && *m->clock ? m->clock : "[local]";
 	size_t i;
+
+	if ((m->nr_cmdlines && (!m->cmd_pids || !m->cmd_comms)) ||
+	    (m->nr_tgids && (!m->tgid_pids || !m->tgid_tgids)))
+		return -EINVAL;
 
 	buf_put(&b, td_magic, sizeof(td_magic));
 	buf_put(&b, "6", 2);
@@ -391,7 +412,7 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	buf_num(&b, 0, 4);               /* no trace_printk formats */
 
 	for (i = 0; i < m->nr_cmdlines; i++) {
-		const char *comm = m->cmd_comms ? m->cmd_comms[i] : NULL;
+		const char *comm = m->cmd_comms[i];
 
 		if (!comm || !*comm || strchr(comm, '\n'))
 			continue;
@@ -406,20 +427,8 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	for (i = 0; i < m->nr_tgids; i++)
 		buf_printf(&t, "%d %d\n", (int)m->tgid_pids[i], (int)m->tgid_tgids[i]);
 
-	char *clk, *un = NULL;
-	size_t cl = strlen(clock);
+	char *clk = clock_text(clock), *un = NULL;
 
-	clk = malloc(cl + (clock[0] == '[' ? 2 : 4));
-	if (clk) {
-		/* trace-cmd looks for the "[name]" token: bracket a bare name */
-		if (clock[0] == '[' || strchr(clock, '['))
-			sprintf(clk, "%s", clock);
-		else
-			sprintf(clk, "[%s]", clock);
-		cl = strlen(clk);
-		if (!cl || clk[cl - 1] != '\n')
-			strcat(clk, "\n");
-	}
 	if (m->uname)
 		un = strdup(m->uname);
 	if (b.nomem || t.nomem || !clk || (m->uname && !un)) {
@@ -455,7 +464,7 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 	struct ut_tracedat_writer *w;
 	int ret;
 
-	if (!path || !m || m->nr_cpus < 1 || m->nr_cpus > 65536) {
+	if (!path || !m || m->nr_cpus < 1 || m->nr_cpus > TD_MAX_CPUS) {
 		set_err(err, errlen, "trace.dat: bad arguments (nr_cpus %d)", m ? m->nr_cpus : 0);
 		return NULL;
 	}
@@ -471,6 +480,10 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 	for (int i = 0; i < w->nr_cpus; i++)
 		w->cpus[i].fd = -1;
 	ret = meta_build(w, m);
+	if (ret == -EINVAL) {
+		set_err(err, errlen, "%s: cmdline or tgid table without its arrays", path);
+		goto fail;
+	}
 	if (ret)
 		goto nomem;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -504,7 +517,8 @@ fail:
  * Task names and symbols are often known only once tracing ends; this lets the
  * caller supply them before ut_tracedat_close().
  *
- * Return: 0, -EINVAL if the CPU count differs, or -ENOMEM.
+ * Return: 0, -EINVAL if the CPU count differs or a table lacks its arrays,
+ * or -ENOMEM.
  */
 int ut_tracedat_update_meta(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m)
 {
@@ -1340,7 +1354,7 @@ static int read_headers(struct ut_tracedat *r)
 		return -1;
 	}
 	/* each CPU needs 16 table bytes: a bogus count fails on EOF below */
-	if (nr_cpus > 65536 || nr_cpus * 16 > r->fsize - r->pos) {
+	if (nr_cpus > TD_MAX_CPUS || nr_cpus * 16 > r->fsize - r->pos) {
 		rd_err(r, "CPU table", r->pos, "%llu CPUs do not fit in the file",
 		       (unsigned long long)nr_cpus);
 		return -1;

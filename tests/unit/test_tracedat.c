@@ -17,6 +17,10 @@
 #define HUGE_PRINT 5000
 /* A print string is cut to fit a page: 4056 payload bytes - 16 - NUL. */
 #define MAX_PRINT 4039
+/* Corrupted copies to try; raise with -DFUZZ_ITERS=... for a longer run. */
+#ifndef FUZZ_ITERS
+#define FUZZ_ITERS 400
+#endif
 
 struct gen {
 	struct ut_event ev[NR_EV];
@@ -362,13 +366,30 @@ TEST(writer_edges)
 	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
 	CHECK_EQ_INT(ut_tracedat_lost(w, 2, 5), 0); /* after the last event: dropped */
 	CHECK_EQ_INT(ut_tracedat_lost(w, 0, 5), 0); /* CPU with no events */
+	/* task names learnt late */
+	CHECK_EQ_INT(ut_tracedat_update_meta(w, &(struct ut_tracedat_meta){ .nr_cpus = 2 }),
+		     -EINVAL);
+	m.nr_cmdlines = 1;
+	m.cmd_pids = cmd_pids;
+	m.cmd_comms = cmd_comms;
+	CHECK_EQ_INT(ut_tracedat_update_meta(w, &m), 0);
+	m.nr_cmdlines = 0;
 	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	if (!system("command -v trace-cmd >/dev/null 2>&1")) {
+		char cmd[256];
+
+		/* empty CPUs are fine for trace-cmd too */
+		snprintf(cmd, sizeof(cmd), "trace-cmd report '%s' 2>&1 | grep -q '<...>-7 .*\\[002\\]'",
+			 path);
+		CHECK_EQ_INT(system(cmd), 0);
+	}
 
 	r = ut_tracedat_open(path, err, sizeof(err));
 	CHECK(r);
 	CHECK_EQ_INT(ut_tracedat_nr_cpus(r), 3);
 	CHECK_EQ_STR(ut_tracedat_clock(r), "local");
 	CHECK(ut_tracedat_uname(r) == NULL);
+	CHECK_EQ_STR(ut_tracedat_comm(r, 1000), "demo");
 	CHECK_EQ_INT(ut_symtab_count(ut_tracedat_symbols(r)), 0);
 	CHECK_EQ_INT(ut_tracedat_next(r, &e, &lost, err, sizeof(err)), 1);
 	CHECK(e.ts == 100 && e.cpu == 2 && e.pid == 7 && e.tgid == 0 && lost == 0);
@@ -552,7 +573,7 @@ TEST(random_corruption)
 	copy = malloc(len);
 	CHECK(copy);
 	rnd_state = 12345;
-	for (int iter = 0; iter < 400; iter++) {
+	for (int iter = 0; iter < FUZZ_ITERS; iter++) {
 		int flips = 1 + (int)(rnd() % 8);
 
 		memcpy(copy, data, len);
