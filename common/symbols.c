@@ -243,7 +243,7 @@ void ut_module_name(const char *path, char *out, size_t len)
 	if (!len)
 		return;
 	base = base ? base + 1 : path;
-	end = strstr(base, ".so");
+	end = strchr(base, '.'); /* libz.so.1 -> libz, libfoo.gcc-pfe.so -> libfoo */
 	n = end ? (size_t)(end - base) : strlen(base);
 	if (n >= len)
 		n = len - 1;

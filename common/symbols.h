@@ -56,7 +56,8 @@ const struct ut_sym *ut_symtab_lookup(const struct ut_symtab *st, uint64_t addr)
 size_t ut_symtab_count(const struct ut_symtab *st);
 const struct ut_sym *ut_symtab_at(const struct ut_symtab *st, size_t i);
 
-/* "libz.so.1.2.13" -> "libz"; writes at most @len bytes including the NUL. */
+/* The module name of a shared object: its file name up to the first dot
+ * ("libz.so.1.2.13" -> "libz"), as :mod: filters name it; writes at most @len bytes including the NUL. */
 void ut_module_name(const char *path, char *out, size_t len);
 
 #endif
