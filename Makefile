@@ -70,8 +70,8 @@ CC_gcc := gcc
 CC_clang := clang
 STYLE_pfe := -fpatchable-function-entry=5
 STYLE_fentry := -pg -mfentry
-STYLE_mcount := -pg -mfentry -mrecord-mcount
-PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -fno-inline-functions-called-once -Wall -Werror \
+STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
+PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -Wall -Werror \
 	-Wno-unused-result -Itests/progs
 
 all: $(BUILD)/utrace $(BUILD)/libutrace.so
