@@ -19,7 +19,8 @@
 #include "common/symbols.h"
 #include "common/tracedat.h"
 
-#define SPOOL_CHUNK 65536 /* decode granularity: bounds memory at merge time */
+#define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
+#define COPYBUF (4u << 20)     /* bytes taken from one ring per pass */
 
 struct spool_hdr {
 	uint64_t start, lost;
@@ -53,6 +54,8 @@ struct ut_recorder {
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
+	unsigned passes;
+	uint8_t *copybuf;
 };
 
 struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
@@ -73,6 +76,12 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	}
 	memcpy(r->spooldir, tmpl, sizeof(tmpl));
 	r->clock = clock;
+	r->copybuf = malloc(COPYBUF);
+	if (!r->copybuf) {
+		rmdir(r->spooldir);
+		free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -169,12 +178,12 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	return t;
 }
 
-static long drain_thr(struct thr *t)
+static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
 {
 	struct ut_rb_chunk c;
 	long total = 0;
 
-	if (ut_rb_drain(&t->rb, &c))
+	if (ut_rb_drain(&t->rb, &c, all, buf, cap))
 		return -EIO;
 	for (size_t off = 0; off < c.len || (c.lost && !c.len);) {
 		size_t n = c.len - off > SPOOL_CHUNK ? SPOOL_CHUNK : c.len - off;
@@ -182,24 +191,20 @@ static long drain_thr(struct thr *t)
 				      .len = (uint32_t)n};
 
 		if (write(t->spool, &h, sizeof(h)) != sizeof(h) ||
-		    (n && write(t->spool, c.bytes + off, n) != (ssize_t)n)) {
-			free(c.bytes);
+		    (n && write(t->spool, c.bytes + off, n) != (ssize_t)n))
 			return -EIO;
-		}
 		off += n;
 		total += (long)n;
 		if (!n)
 			break;
 	}
-	free(c.bytes);
 	return total;
 }
 
-long ut_recorder_drain(struct ut_recorder *r)
+static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
 	struct dirent *de;
-	long total = 0;
 
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] != '.' && !find_sess(r, de->d_name))
@@ -207,6 +212,18 @@ long ut_recorder_drain(struct ut_recorder *r)
 	}
 	if (d)
 		closedir(d);
+}
+
+/*
+ * One pass.  Live passes take whole pages only and look for new sessions
+ * every 16th pass; the final pass (@all) takes everything.
+ */
+static long drain_pass(struct ut_recorder *r, bool all)
+{
+	long total = 0;
+
+	if (all || !(r->passes++ & 15))
+		find_sessions(r);
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
 		uint32_t nr = __atomic_load_n(&s->ctl->nr_slots, __ATOMIC_ACQUIRE);
@@ -223,7 +240,7 @@ long ut_recorder_drain(struct ut_recorder *r)
 				if (j >= s->nr_thr)
 					s->nr_thr = j + 1;
 			}
-			n = drain_thr(s->thr[j]);
+			n = drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
 			if (n > 0)
 				total += n;
 		}
@@ -505,12 +522,18 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+long ut_recorder_drain(struct ut_recorder *r)
+{
+	return drain_pass(r, false);
+}
+
 int ut_recorder_finish(struct ut_recorder *r)
 {
 	int ret;
 
-	ut_recorder_drain(r);
-	ut_recorder_drain(r);
+	/* Until nothing is left (the copy buffer may be smaller than a ring). */
+	while (drain_pass(r, true) > 0)
+		;
 	ret = write_trace(r);
 	remove_tree(r->spooldir);
 	remove_tree(r->dir);
@@ -533,5 +556,6 @@ void ut_recorder_free(struct ut_recorder *r)
 		free(s);
 	}
 	free(r->sess);
+	free(r->copybuf);
 	free(r);
 }

@@ -51,7 +51,8 @@ static void copy_out(const struct ut_rb_reader *r, uint8_t *dst, uint64_t from, 
 		memcpy(dst + first, r->data, len - first);
 }
 
-int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c)
+int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t *buf,
+		size_t cap)
 {
 	uint64_t head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE), start, oldest;
 	size_t len;
@@ -59,6 +60,11 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c)
 	memset(c, 0, sizeof(*c));
 	if (head < r->tail)
 		return -EINVAL; /* the writer went backwards: corrupt */
+	if (!all) {
+		head &= ~(uint64_t)(PAGE - 1);
+		if (head <= r->tail)
+			return 0;
+	}
 	start = r->tail;
 	/* Pages older than this may be (or are being) overwritten. */
 	oldest = (head & ~(uint64_t)(PAGE - 1)) + PAGE > r->size
@@ -73,9 +79,9 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c)
 		r->tail = head;
 		return 0;
 	}
-	c->bytes = malloc(len);
-	if (!c->bytes)
-		return -ENOMEM;
+	if (len > cap)
+		len = cap;
+	c->bytes = buf;
 	copy_out(r, c->bytes, start, len);
 	/* Did the writer lap us while we copied?  Drop what may be torn. */
 	head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);

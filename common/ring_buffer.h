@@ -45,14 +45,20 @@ struct ut_rb_chunk {
 	uint64_t start;
 	uint64_t lost;
 	size_t len;
-	uint8_t *bytes;    /* malloc'd, owned by the caller */
+	uint8_t *bytes;    /* the caller's buffer */
 };
 
 /*
- * Copy everything new since the last call into @c (c->len == 0 if nothing).
- * Overwritten data is skipped and counted in c->lost.  Returns 0 or -errno.
+ * Copy what is new since the last call into @buf (at most @cap bytes, a
+ * multiple of UT_PAGE_SIZE; the rest waits for the next call) and describe
+ * it in @c (c->len == 0 if nothing).
+ * Unless @all, only whole pages are taken: reading the page the producer is
+ * writing would bounce its cache lines between the two cores on every
+ * record.  Overwritten data is skipped and flagged in c->lost.  Returns 0 or
+ * -errno.
  */
-int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c);
+int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t *buf,
+		size_t cap);
 
 /*
  * Decode the records of a chunk, calling @fn for each (and for LOST records

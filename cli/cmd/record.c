@@ -301,8 +301,10 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (p < 0 && errno != EINTR)
 			break;
-		if (ut_recorder_drain(rec) == 0) {
-			struct timespec ts = {0, 2 * 1000 * 1000};
+		/* Keep passes apart so the reader does not fight the writers
+		 * for cache lines; hurry when a pass found much to do. */
+		if (ut_recorder_drain(rec) < 256 * 1024) {
+			struct timespec ts = {0, 1000 * 1000};
 
 			nanosleep(&ts, NULL);
 		}

@@ -25,8 +25,11 @@ struct prod {
 
 static void prod_init(struct prod *p, bool overwrite)
 {
+	static uint8_t map[UT_BUF_HDR_SIZE + SIZE] __attribute__((aligned(4096)));
+
 	memset(p, 0, sizeof(*p));
-	p->map = calloc(1, UT_BUF_HDR_SIZE + SIZE);
+	memset(map, 0, sizeof(map));
+	p->map = map;
 	p->hdr = (struct ut_buf_hdr *)p->map;
 	p->data = p->map + UT_BUF_HDR_SIZE;
 	p->hdr->magic = UT_BUF_MAGIC;
@@ -92,13 +95,13 @@ static const struct ut_clockconv raw_clock = {.clock = UT_CLOCK_COUNTER};
 
 static void drain_all(struct ut_rb_reader *r, struct got *g, uint64_t *lost)
 {
+	static uint8_t buf[SIZE];
 	struct ut_rb_chunk c;
 
-	CHECK(ut_rb_drain(r, &c) == 0);
+	CHECK(ut_rb_drain(r, &c, true, buf, sizeof(buf)) == 0);
 	if (lost)
 		*lost += c.lost;
 	ut_rb_decode(c.bytes, c.len, c.start, 42, 7, &raw_clock, collect, g);
-	free(c.bytes);
 }
 
 TEST(open_validates)
