@@ -46,7 +46,7 @@ LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/dispatch.c \
 	arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c
+LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c common/clock.c
 
 TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj

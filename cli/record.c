@@ -9,11 +9,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/record.h"
+#include "common/clock.h"
 #include "common/names.h"
 #include "common/ring_buffer.h"
 #include "common/symbols.h"
@@ -54,8 +57,9 @@ struct ut_recorder {
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
-	unsigned passes;
 	uint8_t *copybuf;
+	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
+	uint32_t mult, shift;       /* a first conversion, handed to the processes */
 };
 
 struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
@@ -76,6 +80,19 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	}
 	memcpy(r->spooldir, tmpl, sizeof(tmpl));
 	r->clock = clock;
+	/* A first conversion over 10 ms; finish() refines it over the whole run. */
+	{
+		struct ut_tsc_pair b;
+
+		ut_tsc_pair_read(&r->start);
+		do {
+			ut_tsc_pair_read(&b);
+		} while (b.mono - r->start.mono < 10000000);
+		if (!ut_tsc_mult(&r->start, &b, &r->mult, &r->shift)) {
+			r->mult = 1u << 24;
+			r->shift = 24;
+		}
+	}
 	r->copybuf = malloc(COPYBUF);
 	if (!r->copybuf) {
 		rmdir(r->spooldir);
@@ -83,6 +100,45 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 		return NULL;
 	}
 	return r;
+}
+
+void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu %llu %u %u", (unsigned long long)r->start.tsc,
+		 (unsigned long long)r->start.mono, r->mult, r->shift);
+}
+
+/*
+ * The TSC is one clock for every process (constant_tsc, nonstop_tsc), so one
+ * conversion measured over the whole run -- from before the first process
+ * started to after the last one ended -- orders every process's events
+ * correctly and drifts less than any per-process one.  Sessions that got the
+ * kernel's own conversion (perf mmap page: tsc0 == 0) keep it.
+ */
+static void fix_clocks(struct ut_recorder *r)
+{
+	struct ut_tsc_pair end;
+	uint32_t mult, shift;
+
+	ut_tsc_pair_read(&end);
+	while (end.mono - r->start.mono < 20000000) {
+		struct timespec ts = {0, 1000000};
+
+		nanosleep(&ts, NULL);
+		ut_tsc_pair_read(&end);
+	}
+	if (!ut_tsc_mult(&r->start, &end, &mult, &shift))
+		return;
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct ut_clockconv *c = &r->sess[i]->clk;
+
+		if (c->clock != UT_CLOCK_LOCAL || c->tsc0 == 0)
+			continue;
+		c->tsc0 = r->start.tsc;
+		c->mono0 = r->start.mono;
+		c->mult = mult;
+		c->shift = shift;
+	}
 }
 
 static struct sess *find_sess(struct ut_recorder *r, const char *name)
@@ -105,8 +161,10 @@ static void *map_file(const char *path, size_t *len, bool rw)
 		close(fd);
 		return NULL;
 	}
-	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd,
-		 0);
+	/* Populate: faulting the ring in 4 KiB at a time while the writer races
+	 * ahead costs more than the copy itself. */
+	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ,
+		 MAP_SHARED | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
 		return NULL;
@@ -178,27 +236,82 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	return t;
 }
 
-static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
+/*
+ * Append @len bytes of ring data that start at stream position @start, given
+ * as up to two segments, to the spool as SPOOL_CHUNK pieces, in one writev.
+ */
+static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+			const size_t seglen[2])
 {
-	struct ut_rb_chunk c;
-	long total = 0;
+	enum { MAXIOV = 3 * 64 };
+	struct spool_hdr hdrs[MAXIOV / 3];
+	struct iovec iov[MAXIOV];
+	size_t len = seglen[0] + seglen[1], off = 0;
+	int niov = 0, nh = 0;
+	ssize_t want = 0;
 
-	if (ut_rb_drain(&t->rb, &c, all, buf, cap))
-		return -EIO;
-	for (size_t off = 0; off < c.len || (c.lost && !c.len);) {
-		size_t n = c.len - off > SPOOL_CHUNK ? SPOOL_CHUNK : c.len - off;
-		struct spool_hdr h = {.start = c.start + off, .lost = off ? 0 : c.lost,
-				      .len = (uint32_t)n};
+	while (off < len || (lost && !len)) {
+		size_t n = len - off > SPOOL_CHUNK ? SPOOL_CHUNK : len - off;
+		struct spool_hdr *h = &hdrs[nh++];
 
-		if (write(t->spool, &h, sizeof(h)) != sizeof(h) ||
-		    (n && write(t->spool, c.bytes + off, n) != (ssize_t)n))
-			return -EIO;
+		*h = (struct spool_hdr){.start = start + off, .lost = off ? 0 : lost,
+					.len = (uint32_t)n};
+		iov[niov++] = (struct iovec){h, sizeof(*h)};
+		/* the piece may straddle the end of the first segment */
+		for (size_t done = 0; done < n;) {
+			size_t pos = off + done, s = pos < seglen[0] ? 0 : 1;
+			size_t in = s ? pos - seglen[0] : pos;
+			size_t take = seglen[s] - in < n - done ? seglen[s] - in : n - done;
+
+			iov[niov++] = (struct iovec){(void *)(seg[s] + in), take};
+			done += take;
+		}
+		want += (ssize_t)(sizeof(*h) + n);
 		off += n;
-		total += (long)n;
-		if (!n)
+		if (!n || niov + 3 > MAXIOV || nh == MAXIOV / 3)
 			break;
 	}
-	return total;
+	if (writev(t->spool, iov, niov) != want)
+		return -EIO;
+	return (long)off;
+}
+
+static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
+{
+	const uint8_t *seg[2];
+	size_t seglen[2];
+	struct ut_rb_chunk c;
+	uint64_t start;
+	long n, total = 0;
+
+	if (t->rb.consume) {
+		/* Zero copy: the producer will not touch unread data. */
+		while ((n = ut_rb_peek(&t->rb, all, &start, seg, seglen)) > 0) {
+			long done = spool_write(t, start, 0, seg, seglen);
+
+			if (done <= 0)
+				return -EIO;
+			ut_rb_consume(&t->rb, (size_t)done);
+			total += done;
+		}
+		return n < 0 ? -EIO : total;
+	}
+	if (ut_rb_drain(&t->rb, &c, all, buf, cap))
+		return -EIO;
+	if (!c.len && !c.lost)
+		return 0;
+	seg[0] = c.bytes;
+	seglen[0] = c.len;
+	seglen[1] = 0;
+	seg[1] = NULL;
+	n = spool_write(t, c.start, c.lost, seg, seglen);
+	/* spool_write takes at most 64 pieces: write the rest too */
+	for (size_t off = n > 0 ? (size_t)n : c.len; n > 0 && off < c.len; off += (size_t)n) {
+		seg[0] = c.bytes + off;
+		seglen[0] = c.len - off;
+		n = spool_write(t, c.start + off, 0, seg, seglen);
+	}
+	return n < 0 ? -EIO : (long)c.len;
 }
 
 static void find_sessions(struct ut_recorder *r)
@@ -215,15 +328,15 @@ static void find_sessions(struct ut_recorder *r)
 }
 
 /*
- * One pass.  Live passes take whole pages only and look for new sessions
- * every 16th pass; the final pass (@all) takes everything.
+ * One pass.  Live passes take whole pages only; the final pass (@all) takes
+ * everything.  New sessions are looked for every time: a process's first
+ * buffer fills in a millisecond or two at full speed.
  */
 static long drain_pass(struct ut_recorder *r, bool all)
 {
 	long total = 0;
 
-	if (all || !(r->passes++ & 15))
-		find_sessions(r);
+	find_sessions(r);
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
 		uint32_t nr = __atomic_load_n(&s->ctl->nr_slots, __ATOMIC_ACQUIRE);
@@ -259,6 +372,7 @@ struct cursor {
 	uint64_t pending_lost;
 	uint64_t read;
 	uint8_t *buf;
+	struct ut_rb_decoder dec;
 };
 
 static int collect(void *ctx, const struct ut_event *ev)
@@ -291,7 +405,8 @@ static bool cursor_fill(struct cursor *c)
 			return false;
 		if (h.lost)
 			c->pending_lost += UT_TRACEDAT_LOST_UNKNOWN == 0 ? 0 : 1;
-		ut_rb_decode(c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk, collect, c);
+		ut_rb_decode(&c->dec, c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk,
+			     collect, c);
 	}
 	return true;
 }
@@ -534,6 +649,7 @@ int ut_recorder_finish(struct ut_recorder *r)
 	/* Until nothing is left (the copy buffer may be smaller than a ring). */
 	while (drain_pass(r, true) > 0)
 		;
+	fix_clocks(r);
 	ret = write_trace(r);
 	remove_tree(r->spooldir);
 	remove_tree(r->dir);

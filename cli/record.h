@@ -13,6 +13,8 @@ struct ut_opts;
 
 struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
 				    const struct ut_opts *opts);
+/* The TSC conversion to hand to the traced processes (UT_CLOCK_ENV's format). */
+void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len);
 /* One pass over every thread of every session. Returns bytes copied, or <0. */
 long ut_recorder_drain(struct ut_recorder *r);
 /* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */

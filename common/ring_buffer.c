@@ -105,56 +105,86 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	return 0;
 }
 
-long ut_rb_decode(const uint8_t *bytes, size_t len, uint64_t start, int32_t tid, int32_t tgid,
-		  const struct ut_clockconv *clk, ut_rb_fn fn, void *ctx)
+long ut_rb_peek(struct ut_rb_reader *r, bool all, uint64_t *start, const uint8_t *seg[2],
+		size_t seglen[2])
 {
-	uint64_t pos = start, end = start + len;
+	uint64_t head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE), off;
+	size_t len;
+
+	if (!r->consume || head < r->tail || head - r->tail > r->size)
+		return -EINVAL; /* corrupt, or a mode where data may move under us */
+	if (!all)
+		head &= ~(uint64_t)(PAGE - 1);
+	if (head <= r->tail)
+		return 0;
+	len = (size_t)(head - r->tail);
+	off = r->tail & (r->size - 1);
+	*start = r->tail;
+	seg[0] = r->data + off;
+	seglen[0] = len < r->size - off ? len : (size_t)(r->size - off);
+	seg[1] = r->data;
+	seglen[1] = len - seglen[0];
+	return (long)len;
+}
+
+void ut_rb_consume(struct ut_rb_reader *r, size_t len)
+{
+	r->tail += len;
+	__atomic_store_n(&((struct ut_buf_hdr *)r->hdr)->tail, r->tail, __ATOMIC_RELEASE);
+}
+
+long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		  int32_t tid, int32_t tgid, const struct ut_clockconv *clk, ut_rb_fn fn,
+		  void *ctx)
+{
+	uint64_t pos = start, end = start + len, ts = d->ts;
+	bool have_ts = d->have_ts && d->pos == start;
 	long n = 0;
 
-	while (pos < end) {
-		uint64_t room = PAGE - (pos & (PAGE - 1)), w[3];
+	while (pos + UT_REC_SIZE <= end) {
+		uint64_t room = PAGE - (pos & (PAGE - 1)), w[2];
 		struct ut_event ev = {0};
-		unsigned type, size;
+		unsigned type;
 
-		if (room < 16) {
+		if (room == PAGE)
+			have_ts = false; /* a page decodes on its own */
+		if (room < UT_REC_SIZE || (pos & (UT_REC_SIZE - 1))) {
 			pos += room;
 			continue;
 		}
-		if (end - pos < 8)
-			break;
-		memcpy(w, bytes + (pos - start), 8);
-		if (!w[0] || end - pos < 16) {
-			pos += room; /* end of this page */
+		memcpy(w, bytes + (pos - start), sizeof(w));
+		type = (unsigned)(w[0] >> UT_REC_TYPE_SHIFT);
+		if (type == UT_REC_TIME) {
+			ts = w[1];
+			have_ts = true;
+			pos += UT_REC_SIZE;
 			continue;
 		}
-		memcpy(&w[1], bytes + (pos - start) + 8, 8);
-		type = (unsigned)(w[1] >> UT_REC_TYPE_SHIFT);
-		size = ut_rec_size(type);
-		if (!size || size > room || end - pos < size) {
-			pos += room; /* malformed: skip the rest of the page */
+		/* the end of the page, or garbage: go on with the next page */
+		if (!w[0] || !have_ts || (type != UT_REC_FUNCTION && type != UT_REC_LOST)) {
+			pos += room;
 			continue;
 		}
-		if (size > 16)
-			memcpy(&w[2], bytes + (pos - start) + 16, 8);
-		ev.ts = ut_clock_to_trace(clk, w[0]);
 		ev.pid = tid;
 		ev.tgid = tgid;
-		ev.cpu = (uint32_t)((w[1] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
-		switch (type) {
-		case UT_REC_FUNCTION:
+		ev.cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
+		if (type == UT_REC_FUNCTION) {
+			ts += w[1] >> UT_REC_DELTA_SHIFT;
 			ev.type = UT_EV_FUNCTION;
-			ev.ip = w[1] & UT_REC_ADDR_MASK;
-			ev.parent_ip = w[2];
-			break;
-		case UT_REC_LOST:
-			ev.type = 0;
-			ev.ip = w[2];
-			break;
+			ev.ip = w[0] & UT_REC_ADDR_MASK;
+			ev.parent_ip = w[1] & UT_REC_ADDR_MASK;
+		} else {
+			ev.type = 0; /* LOST: the count in ip */
+			ev.ip = w[1];
 		}
+		ev.ts = ut_clock_to_trace(clk, ts);
 		if (fn(ctx, &ev))
-			return n;
-		n += type != UT_REC_LOST;
-		pos += size;
+			break;
+		n += type == UT_REC_FUNCTION;
+		pos += UT_REC_SIZE;
 	}
+	d->pos = end;
+	d->ts = ts;
+	d->have_ts = have_ts;
 	return n;
 }

@@ -61,13 +61,36 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 		size_t cap);
 
 /*
+ * Producer/consumer mode only (the producer never overwrites unread data):
+ * the unread bytes in place, as up to two segments of the mapping (the ring
+ * may wrap), without copying.  Call ut_rb_consume() once they are saved.
+ * Returns the byte count (0 if nothing), or -EINVAL.
+ */
+long ut_rb_peek(struct ut_rb_reader *r, bool all, uint64_t *start, const uint8_t *seg[2],
+		size_t seglen[2]);
+void ut_rb_consume(struct ut_rb_reader *r, size_t len);
+
+/*
  * Decode the records of a chunk, calling @fn for each (and for LOST records
- * with ev->type == 0 and the count in ev->ip).  Stops at the first malformed
- * record of a page and goes on with the next page.  Returns the number of
- * records decoded.
+ * with ev->type == 0 and the count in ev->ip).  A page whose first record is
+ * not a TIME record, and the rest of a page after a malformed record, are
+ * skipped.  Returns the number of FUNCTION records decoded.
  */
 typedef int (*ut_rb_fn)(void *ctx, const struct ut_event *ev);
-long ut_rb_decode(const uint8_t *bytes, size_t len, uint64_t start, int32_t tid, int32_t tgid,
-		  const struct ut_clockconv *clk, ut_rb_fn fn, void *ctx);
+
+/*
+ * Decoder state carried from one chunk to the next of the same stream: a
+ * chunk may start in the middle of a page whose TIME record came in the
+ * previous one.  Zero-initialise; a gap in positions resets it.
+ */
+struct ut_rb_decoder {
+	uint64_t pos;  /* where the previous chunk ended */
+	uint64_t ts;   /* the running timestamp */
+	bool have_ts;
+};
+
+long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		  int32_t tid, int32_t tgid, const struct ut_clockconv *clk, ut_rb_fn fn,
+		  void *ctx);
 
 #endif

@@ -103,12 +103,14 @@ struct ut_thread {
 	uint32_t busy;           /* recursion guard */
 	uint32_t failed;         /* buffer creation failed: never retry */
 	uint64_t dropped_told;   /* hdr->dropped already reported by a LOST record */
+	uint64_t last_ts;        /* timestamp of the previous record (deltas) */
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
 
 /* writer.c */
 bool ut_writer_slow(struct ut_thread *t, unsigned size) UT_HIDDEN;
+void ut_writer_time(struct ut_thread *t, uint64_t ts) UT_HIDDEN;
 uint64_t ut_clock_slow(void) UT_HIDDEN;
 void ut_writer_forget(void) UT_HIDDEN;
 

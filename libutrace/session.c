@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "libutrace/internal.h"
 
 static uint64_t mono_ns(clockid_t id)
@@ -65,18 +66,36 @@ static bool clock_from_perf(struct ut_ctl *ctl)
 	return ok;
 }
 
+/*
+ * Without the kernel's conversion: take the one `utrace record` measured and
+ * passed in (shared by every process it traces), else measure one here over
+ * a short interval (good enough for one process; readers that see several
+ * processes should bring their own, as record does).
+ */
 static void clock_calibrate(struct ut_ctl *ctl)
 {
-	uint64_t c0 = ut_arch_cycles(), t0 = mono_ns(CLOCK_MONOTONIC), c1, t1;
+	const char *env = getenv(UT_CLOCK_ENV);
+	unsigned long long tsc0, mono0;
+	unsigned mult, shift;
+	struct ut_tsc_pair a, b;
 
+	if (env && sscanf(env, "%llu %llu %u %u", &tsc0, &mono0, &mult, &shift) == 4 && mult) {
+		ctl->tsc0 = tsc0;
+		ctl->mono0 = mono0;
+		ctl->tsc_mult = mult;
+		ctl->tsc_shift = shift;
+		return;
+	}
+	ut_tsc_pair_read(&a);
 	do {
-		c1 = ut_arch_cycles();
-		t1 = mono_ns(CLOCK_MONOTONIC);
-	} while (t1 - t0 < 2000000);
-	ctl->tsc_shift = 24;
-	ctl->tsc_mult = (uint32_t)(((t1 - t0) << 24) / (c1 - c0 ? c1 - c0 : 1));
-	ctl->tsc0 = c0;
-	ctl->mono0 = t0;
+		ut_tsc_pair_read(&b);
+	} while (b.mono - a.mono < 1000000);
+	ctl->tsc0 = a.tsc;
+	ctl->mono0 = a.mono;
+	if (!ut_tsc_mult(&a, &b, &ctl->tsc_mult, &ctl->tsc_shift)) {
+		ctl->tsc_mult = 1u << 24; /* 1 cycle = 1 ns: wrong scale, still ordered */
+		ctl->tsc_shift = 24;
+	}
 }
 
 void ut_clock_init(struct ut_ctl *ctl)

@@ -87,7 +87,7 @@ static bool create_buffer(struct ut_thread *t)
 	t->data = (uint8_t *)map + UT_BUF_HDR_SIZE;
 	t->mask = size - 1;
 	t->head = 0;
-	t->limit = UT_PAGE_SIZE;
+	t->limit = 0;
 	/* Publish the slot only now that its buffer exists. */
 	__atomic_store_n(&ctl->threads[slot].state, UT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 	return true;
@@ -115,10 +115,8 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 			t->failed = 1;
 			goto out;
 		}
-		if (t->head + size <= t->limit) {
-			ok = true;
-			goto out;
-		}
+		/* Open the first page like any other (it starts with a TIME record). */
+		t->limit = 0;
 	}
 	pos = t->head;
 	off = pos & (UT_PAGE_SIZE - 1);
@@ -136,23 +134,38 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 			goto out;
 		}
 	}
+	t->head = pos;
+	t->limit = pos + UT_PAGE_SIZE;
+	/* Every page starts with a full timestamp, so it decodes on its own. */
+	ut_writer_time(t, ut_now());
 	if (t->hdr->dropped != t->dropped_told) {
 		/* Tell the reader, in the stream, how many records were refused. */
-		uint64_t *w = (uint64_t *)(t->data + (pos & t->mask));
+		uint64_t *w = (uint64_t *)(t->data + (t->head & t->mask));
 
-		w[0] = ut_now();
-		w[1] = ut_rec_word1(UT_REC_LOST, ut_cpu(), 0);
-		w[2] = t->hdr->dropped - t->dropped_told;
+		w[0] = ut_rec_word0(UT_REC_LOST, ut_cpu(), 0);
+		w[1] = t->hdr->dropped - t->dropped_told;
 		t->dropped_told = t->hdr->dropped;
-		pos += 24;
+		t->head += UT_REC_SIZE;
 	}
-	t->head = pos;
-	t->limit = (pos & ~(uint64_t)(UT_PAGE_SIZE - 1)) + UT_PAGE_SIZE;
-	__atomic_store_n(&t->hdr->head, pos, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->hdr->head, t->head, __ATOMIC_RELEASE);
 	ok = true;
 out:
 	errno = saved;
 	return ok;
+}
+
+/*
+ * A TIME record at t->head (the caller made room): the base for the deltas
+ * of the records that follow.  Not published: the next record's commit does.
+ */
+void ut_writer_time(struct ut_thread *t, uint64_t ts)
+{
+	uint64_t *w = (uint64_t *)(t->data + (t->head & t->mask));
+
+	w[0] = ut_rec_word0(UT_REC_TIME, ut_cpu(), 0);
+	w[1] = ts;
+	t->last_ts = ts;
+	t->head += UT_REC_SIZE;
 }
 
 /* Timestamps for the clocks that are not the TSC. */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +28,7 @@
 
 #include "cli/cli.h"
 #include "cli/record.h"
+#include "common/clock.h"
 #include "common/elfsites.h"
 #include "common/filter.h"
 #include "common/names.h"
@@ -165,7 +167,8 @@ static void forward_signal(int sig)
 		kill(child_pid, sig);
 }
 
-static pid_t spawn(char **argv, const char *lib, const char *dir, const struct rec_opts *o)
+static pid_t spawn(char **argv, const char *lib, const char *dir, const struct rec_opts *o,
+		   const char *clock_env)
 {
 	char preload[PATH_MAX * 2], num[32];
 	const char *old = getenv("LD_PRELOAD");
@@ -183,6 +186,7 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 	snprintf(num, sizeof(num), "%lu", o->buf_kb);
 	setenv("UTRACE_BUF_KB", num, 1);
 	setenv("UTRACE_OVERWRITE", o->overwrite ? "1" : "0", 1);
+	setenv(UT_CLOCK_ENV, clock_env, 1);
 	if (o->filter)
 		setenv("UTRACE_FILTER", o->filter, 1);
 	if (o->notrace)
@@ -265,14 +269,15 @@ static int mkdirs_session(char *dir, size_t len)
 int cmd_record(int argc, char **argv)
 {
 	struct rec_opts o = {0};
-	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX];
+	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX], clock_env[128];
 	struct ut_recorder *rec;
 	struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward_signal};
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
-	if (find_program(argv[optind], prog, sizeof(prog)))
-		ut_usage_die("%s: %s", argv[optind], strerror(ENOENT));
+	ret = find_program(argv[optind], prog, sizeof(prog));
+	if (ret)
+		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
 	check_filters(prog, &o);
 	if (find_runtime(lib, sizeof(lib)))
 		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
@@ -287,11 +292,13 @@ int cmd_record(int argc, char **argv)
 	if (!rec)
 		ut_usage_die("out of memory");
 
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */
 	sigaction(SIGINT, &ign, NULL);
 	sigaction(SIGQUIT, &ign, NULL);
 	sigaction(SIGTERM, &fwd, NULL);
 	sigaction(SIGHUP, &fwd, NULL);
-	child_pid = spawn(argv + optind, lib, dir, &o);
+	ut_recorder_clock_env(rec, clock_env, sizeof(clock_env));
+	child_pid = spawn(argv + optind, lib, dir, &o, clock_env);
 	if (child_pid < 0)
 		ut_usage_die("fork: %s", strerror(errno));
 	for (;;) {
@@ -303,11 +310,11 @@ int cmd_record(int argc, char **argv)
 			break;
 		/* Keep passes apart so the reader does not fight the writers
 		 * for cache lines; hurry when a pass found much to do. */
-		if (ut_recorder_drain(rec) < 256 * 1024) {
-			struct timespec ts = {0, 1000 * 1000};
+		long got = ut_recorder_drain(rec);
+		struct timespec ts = {0, got > 64 * 1024 ? 100 * 1000 : 1000 * 1000};
 
+		if (got < 1024 * 1024)
 			nanosleep(&ts, NULL);
-		}
 	}
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);

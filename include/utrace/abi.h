@@ -118,40 +118,38 @@ struct ut_buf_hdr {
 static_assert(sizeof(struct ut_buf_hdr) == 192, "ABI");
 
 /*
- * Records: 8-byte words.  word0 is the raw timestamp (never 0; 0 marks the end
- * of a page).  word1 packs the type, the CPU and an address:
+ * Records: 16 bytes, two 8-byte words.  word0 packs the type, the CPU and an
+ * address; 0 marks the end of a page:
  *   bits  0..47  address (user-space addresses fit in 47 bits)
  *   bits 48..59  CPU number the thread ran on
- *   bits 60..63  record type (UT_REC_*)
+ *   bits 60..63  record type (UT_REC_*), never 0
+ * word1 is type-specific.  Timestamps are deltas: word1's top 16 bits hold
+ * the cycles since the previous record of the thread; a TIME record carries a
+ * full timestamp and starts every page (so a page decodes on its own, which
+ * the overwrite-mode reader needs), and is written whenever a delta would not
+ * fit in 16 bits -- only when events are rare, so its cost does not matter.
  */
 enum {
-	UT_REC_FUNCTION = 1,     /* +word2: parent_ip           (24 bytes) */
+	UT_REC_FUNCTION = 1,     /* word1: delta:16 | parent_ip:48 */
 	UT_REC_GRAPH_ENTRY = 2,  /* reserved for function_graph */
 	UT_REC_GRAPH_EXIT = 3,   /* reserved for function_graph */
 	UT_REC_MARKER = 4,       /* reserved for trace_marker */
-	UT_REC_LOST = 5,         /* +word2: records refused before this one (24 bytes) */
+	UT_REC_LOST = 5,         /* word1: records refused before the next one */
+	UT_REC_TIME = 6,         /* word1: the full timestamp */
 };
 
+#define UT_REC_SIZE 16
 #define UT_REC_ADDR_MASK ((1ULL << 48) - 1)
 #define UT_REC_CPU_SHIFT 48
 #define UT_REC_CPU_MASK 0xfffULL
 #define UT_REC_TYPE_SHIFT 60
+#define UT_REC_DELTA_SHIFT 48
+#define UT_REC_DELTA_MAX 0xffffULL
 
-static inline uint64_t ut_rec_word1(uint64_t type, uint64_t cpu, uint64_t addr)
+static inline uint64_t ut_rec_word0(uint64_t type, uint64_t cpu, uint64_t addr)
 {
 	return (type << UT_REC_TYPE_SHIFT) | ((cpu & UT_REC_CPU_MASK) << UT_REC_CPU_SHIFT) |
 	       (addr & UT_REC_ADDR_MASK);
-}
-
-static inline unsigned ut_rec_size(unsigned type)
-{
-	switch (type) {
-	case UT_REC_FUNCTION:
-	case UT_REC_LOST:
-		return 24;
-	default:
-		return 0; /* unknown: the reader stops at this page */
-	}
 }
 
 #endif

@@ -36,20 +36,28 @@ static void prod_init(struct prod *p, bool overwrite)
 	p->hdr->version = UT_ABI_VERSION;
 	p->hdr->buf_size = SIZE;
 	p->hdr->tid = 42;
-	p->limit = UT_PAGE_SIZE;
+	p->limit = 0;
 	p->overwrite = overwrite;
 	p->ts = 1000;
 }
 
-/* One FUNCTION record; returns false if refused (consumer mode, full). */
+static void put(struct prod *p, uint64_t w0, uint64_t w1)
+{
+	uint64_t *w = (uint64_t *)(p->data + (p->head & (SIZE - 1)));
+
+	w[0] = w0;
+	w[1] = w1;
+	p->head += UT_REC_SIZE;
+}
+
+/* One FUNCTION record, as libutrace writes it; false if refused (full). */
 static bool produce(struct prod *p, uint64_t ip)
 {
-	if (p->head + 24 > p->limit) {
+	if (p->head + 2 * UT_REC_SIZE > p->limit) {
 		uint64_t off = p->head & (UT_PAGE_SIZE - 1), pos = p->head;
 
 		if (off) {
-			if (UT_PAGE_SIZE - off >= 8)
-				*(uint64_t *)(p->data + (pos & (SIZE - 1))) = 0;
+			*(uint64_t *)(p->data + (pos & (SIZE - 1))) = 0;
 			pos += UT_PAGE_SIZE - off;
 		}
 		if (!p->overwrite && pos + UT_PAGE_SIZE - p->hdr->tail > SIZE) {
@@ -58,12 +66,10 @@ static bool produce(struct prod *p, uint64_t ip)
 		}
 		p->head = pos;
 		p->limit = pos + UT_PAGE_SIZE;
+		put(p, ut_rec_word0(UT_REC_TIME, 1, 0), p->ts);
 	}
-	uint64_t *w = (uint64_t *)(p->data + (p->head & (SIZE - 1)));
-	w[0] = p->ts++;
-	w[1] = ut_rec_word1(UT_REC_FUNCTION, 1, ip);
-	w[2] = ip + 1;
-	p->head += 24;
+	p->ts += 3;
+	put(p, ut_rec_word0(UT_REC_FUNCTION, 1, ip), (3ull << UT_REC_DELTA_SHIFT) | (ip + 1));
 	p->hdr->written++;
 	p->hdr->head = p->head;
 	return true;
@@ -95,13 +101,15 @@ static const struct ut_clockconv raw_clock = {.clock = UT_CLOCK_COUNTER};
 
 static void drain_all(struct ut_rb_reader *r, struct got *g, uint64_t *lost)
 {
+	static struct ut_rb_decoder d;
+
 	static uint8_t buf[SIZE];
 	struct ut_rb_chunk c;
 
 	CHECK(ut_rb_drain(r, &c, true, buf, sizeof(buf)) == 0);
 	if (lost)
 		*lost += c.lost;
-	ut_rb_decode(c.bytes, c.len, c.start, 42, 7, &raw_clock, collect, g);
+	ut_rb_decode(&d, c.bytes, c.len, c.start, 42, 7, &raw_clock, collect, g);
 }
 
 TEST(open_validates)
@@ -192,22 +200,28 @@ TEST(malformed_records)
 {
 	static struct got g = {.ordered = true};
 	uint8_t buf[3 * UT_PAGE_SIZE];
-	uint64_t w[3];
+	uint64_t w[2];
 
 	memset(buf, 0, sizeof(buf));
 	for (int i = 0; i < 3; i++) {
-		w[0] = 10 + (uint64_t)i;
-		w[1] = ut_rec_word1(UT_REC_FUNCTION, 1, 0x2000 + (uint64_t)i);
-		w[2] = w[1] + 1 - ((uint64_t)UT_REC_FUNCTION << UT_REC_TYPE_SHIFT) -
-		       (1ull << UT_REC_CPU_SHIFT);
-		memcpy(buf + (size_t)i * UT_PAGE_SIZE, w, 24);
+		w[0] = ut_rec_word0(UT_REC_TIME, 1, 0);
+		w[1] = 10 + (uint64_t)i * 100;
+		memcpy(buf + (size_t)i * UT_PAGE_SIZE, w, 16);
+		w[0] = ut_rec_word0(UT_REC_FUNCTION, 1, 0x2000 + (uint64_t)i);
+		w[1] = (1ull << UT_REC_DELTA_SHIFT) | (0x2001 + (uint64_t)i);
+		memcpy(buf + (size_t)i * UT_PAGE_SIZE + 16, w, 16);
 	}
-	/* page 1: an unknown type after the first record */
-	w[0] = 99;
-	w[1] = (uint64_t)15 << UT_REC_TYPE_SHIFT;
-	memcpy(buf + UT_PAGE_SIZE + 24, w, 16);
-	ut_rb_decode(buf, sizeof(buf), 0, 42, 7, &raw_clock, collect, &g);
-	CHECK_EQ_INT(g.n, 3);
+	/* page 1: an unknown type after the first record, then a valid one */
+	w[0] = (uint64_t)15 << UT_REC_TYPE_SHIFT;
+	memcpy(buf + UT_PAGE_SIZE + 32, w, 16);
+	w[0] = ut_rec_word0(UT_REC_FUNCTION, 1, 0x3000);
+	memcpy(buf + UT_PAGE_SIZE + 48, w, 16);
+	/* page 2 loses its TIME record: its records have no base, skipped */
+	memset(buf + 2 * UT_PAGE_SIZE, 0xff, 8);
+	ut_rb_decode(&(struct ut_rb_decoder){0}, buf, sizeof(buf), 0, 42, 7, &raw_clock, collect, &g);
+	CHECK_EQ_INT(g.n, 2);
+	CHECK_EQ_INT(g.ips[0], 0x2000);
+	CHECK_EQ_INT(g.last_ts, 111);
 	/* random bytes: no crash */
 	srand(1);
 	for (int round = 0; round < 200; round++) {
@@ -216,8 +230,8 @@ TEST(malformed_records)
 		for (size_t i = 0; i < sizeof(buf); i++)
 			buf[i] = (uint8_t)rand();
 		g2.n = 0;
-		ut_rb_decode(buf, sizeof(buf) - (size_t)(rand() % 100), (uint64_t)(rand() % 4096),
-			     42, 7, &raw_clock, collect, &g2);
+		ut_rb_decode(&(struct ut_rb_decoder){0}, buf, sizeof(buf) - (size_t)(rand() % 100),
+			     (uint64_t)(rand() % 4096), 42, 7, &raw_clock, collect, &g2);
 	}
 }
 
@@ -234,10 +248,10 @@ static int lost_cb(void *ctx, const struct ut_event *ev)
 TEST(lost_record)
 {
 	uint8_t buf[UT_PAGE_SIZE] = {0};
-	uint64_t w[3] = {5, ut_rec_word1(UT_REC_LOST, 0, 0), 17};
+	uint64_t w[4] = {ut_rec_word0(UT_REC_TIME, 0, 0), 5, ut_rec_word0(UT_REC_LOST, 0, 0), 17};
 
-	memcpy(buf, w, 24);
-	ut_rb_decode(buf, sizeof(buf), 0, 1, 1, &raw_clock, lost_cb, NULL);
+	memcpy(buf, w, sizeof(w));
+	ut_rb_decode(&(struct ut_rb_decoder){0}, buf, sizeof(buf), 0, 1, 1, &raw_clock, lost_cb, NULL);
 	CHECK_EQ_INT(lost_seen, 17);
 }
 
