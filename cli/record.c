@@ -53,6 +53,7 @@ struct ut_recorder {
 	char dir[PATH_MAX / 2];
 	char output[PATH_MAX];
 	char spooldir[PATH_MAX / 2];
+	char tracer[32];
 	int clock;
 	struct sess **sess;
 	size_t nr_sess;
@@ -62,8 +63,8 @@ struct ut_recorder {
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
 };
 
-struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
-				    const struct ut_opts *opts)
+struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
+				    const char *tracer, int clock, const struct ut_opts *opts)
 {
 	struct ut_recorder *r = calloc(1, sizeof(*r));
 	char tmpl[PATH_MAX / 2];
@@ -80,6 +81,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	}
 	memcpy(r->spooldir, tmpl, sizeof(tmpl));
 	r->clock = clock;
+	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	/* A first conversion over 10 ms; finish() refines it over the whole run. */
 	{
 		struct ut_tsc_pair b;
@@ -543,6 +545,7 @@ static int write_trace(struct ut_recorder *r)
 			 uts.release, uts.version);
 		m.uname = uname_buf;
 	}
+	m.tracer = r->tracer;
 	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
 	if (!w) {
 		ut_err("%s", err);
@@ -590,6 +593,9 @@ static int write_trace(struct ut_recorder *r)
 		if (total > accounted)
 			r->lost_total += total - accounted;
 	}
+	m.lost = r->lost_total;
+	if (ut_tracedat_update_meta(w, &m))
+		ut_err("cannot record the totals in %s", r->output);
 	if (r->lost_total)
 		ut_err("%llu events lost (buffers full or overwritten; try a larger -b)",
 		       (unsigned long long)r->lost_total);

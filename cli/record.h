@@ -11,8 +11,8 @@
 struct ut_recorder;
 struct ut_opts;
 
-struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output, int clock,
-				    const struct ut_opts *opts);
+struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
+				    const char *tracer, int clock, const struct ut_opts *opts);
 /* The TSC conversion to hand to the traced processes (UT_CLOCK_ENV's format). */
 void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len);
 /* One pass over every thread of every session. Returns bytes copied, or <0. */

@@ -184,6 +184,10 @@ void ut_symtab_finish(struct ut_symtab *st)
 		st->syms[out++] = st->syms[i];
 	}
 	st->nr = out;
+	/* Unsized symbols (kallsyms has no sizes) reach the next one, as in the kernel. */
+	for (size_t i = 0; i + 1 < st->nr; i++)
+		if (!st->syms[i].size)
+			st->syms[i].size = st->syms[i + 1].addr - st->syms[i].addr;
 }
 
 void ut_symtab_mark_gaps(struct ut_symtab *st)

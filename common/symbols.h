@@ -35,7 +35,10 @@ int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char
 int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias,
 		       const char *module);
 
-/* Sort and drop duplicates; call after adding and before looking up. */
+/*
+ * Sort, drop duplicates, and give unsized symbols the distance to the next
+ * one (as kallsyms does); call after adding and before looking up.
+ */
 void ut_symtab_finish(struct ut_symtab *st);
 
 /*

@@ -291,6 +291,7 @@ struct ut_tracedat_writer {
 	struct td_buf meta;      /* magic .. saved cmdlines */
 	char *clock;             /* trace_clock text, newline-terminated */
 	char *uname;
+	char *info;              /* the UT_TRACEDAT_OPT_INFO text */
 	struct td_buf tgids;     /* "pid tgid\n" lines */
 	int err;                 /* first error, sticky */
 };
@@ -427,17 +428,23 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	for (i = 0; i < m->nr_tgids; i++)
 		buf_printf(&t, "%d %d\n", (int)m->tgid_pids[i], (int)m->tgid_tgids[i]);
 
-	char *clk = clock_text(clock), *un = NULL;
+	char *clk = clock_text(clock), *un = NULL, *info = NULL;
 
 	if (m->uname)
 		un = strdup(m->uname);
-	if (b.nomem || t.nomem || !clk || (m->uname && !un)) {
+	if (asprintf(&info, "tracer %s\nlost %llu\n", m->tracer ? m->tracer : "nop",
+		     (unsigned long long)m->lost) < 0)
+		info = NULL;
+	if (b.nomem || t.nomem || !clk || (m->uname && !un) || !info) {
 		buf_free(&b);
 		buf_free(&t);
 		free(clk);
 		free(un);
+		free(info);
 		return -ENOMEM;
 	}
+	free(w->info);
+	w->info = info;
 	buf_free(&w->meta);
 	buf_free(&w->tgids);
 	free(w->clock);
@@ -502,6 +509,7 @@ fail:
 		buf_free(&w->tgids);
 		free(w->clock);
 		free(w->uname);
+		free(w->info);
 		free(w->cpus);
 		free(w->path);
 		free(w);
@@ -776,6 +784,11 @@ static int build_header(struct ut_tracedat_writer *w, struct td_buf *h)
 		buf_num(h, strlen(w->uname) + 1, 4);
 		buf_put(h, w->uname, strlen(w->uname) + 1);
 	}
+	if (w->info) {
+		buf_num(h, UT_TRACEDAT_OPT_INFO, 2);
+		buf_num(h, strlen(w->info) + 1, 4);
+		buf_put(h, w->info, strlen(w->info) + 1);
+	}
 	if (w->tgids.len) {
 		buf_num(h, UT_TRACEDAT_OPT_TGIDS, 2);
 		buf_num(h, w->tgids.len + 1, 4);
@@ -845,6 +858,7 @@ static void writer_free(struct ut_tracedat_writer *w)
 	buf_free(&w->tgids);
 	free(w->clock);
 	free(w->uname);
+	free(w->info);
 	free(w->cpus);
 	free(w->path);
 	free(w);
@@ -926,6 +940,8 @@ struct ut_tracedat {
 	size_t nr_comms, nr_tgids;
 	char clock[64];
 	char *uname;
+	char tracer[32];
+	uint64_t lost_total;
 	/* event id -> UT_EV_* for the ftrace formats found in the file */
 	struct { uint16_t id, type; } idmap[TD_NR_FORMATS];
 	size_t nr_idmap;
@@ -1321,6 +1337,17 @@ static int read_headers(struct ut_tracedat *r)
 				free(r->uname);
 				r->uname = strdup(text);
 				break;
+			case UT_TRACEDAT_OPT_INFO: {
+				unsigned long long lost;
+				const char *l = strstr(text, "lost ");
+
+				/* the blob is NUL-terminated by rd_blob */
+				if (sscanf(text, "tracer %31s", r->tracer) != 1)
+					r->tracer[0] = '\0';
+				if (l && sscanf(l, "lost %llu", &lost) == 1)
+					r->lost_total = lost;
+				break;
+			}
 			case TD_OPT_CPUCOUNT:
 				if (osize < 4) {
 					free(text);
@@ -1847,6 +1874,16 @@ const char *ut_tracedat_clock(struct ut_tracedat *r)
  *
  * Return: the text, or NULL if the file has none.
  */
+const char *ut_tracedat_tracer(struct ut_tracedat *r)
+{
+	return r && r->tracer[0] ? r->tracer : NULL;
+}
+
+uint64_t ut_tracedat_lost_total(struct ut_tracedat *r)
+{
+	return r ? r->lost_total : 0;
+}
+
 const char *ut_tracedat_uname(struct ut_tracedat *r)
 {
 	return r ? r->uname : NULL;

@@ -25,6 +25,8 @@
  * saved_tgids).  trace-cmd 3.1 has no such option; it skips unknown ids.
  */
 #define UT_TRACEDAT_OPT_TGIDS 0x7475
+/* Private option: "tracer NAME\nlost N\n" (what the trace's header prints). */
+#define UT_TRACEDAT_OPT_INFO 0x7476
 
 /* Lost-event count when the kernel could not store it (no RB_MISSED_STORED). */
 #define UT_TRACEDAT_LOST_UNKNOWN UINT64_MAX
@@ -41,6 +43,8 @@ struct ut_tracedat_meta {
 	const int32_t *tgid_pids;
 	const int32_t *tgid_tgids;
 	const char *uname;            /* optional */
+	const char *tracer;           /* optional: "function", "nop", ... */
+	uint64_t lost;                /* events lost in all, including those no page could record */
 };
 
 struct ut_tracedat_writer;
@@ -66,6 +70,9 @@ int32_t ut_tracedat_tgid(struct ut_tracedat *r, int32_t pid);
 int ut_tracedat_nr_cpus(struct ut_tracedat *r);
 const char *ut_tracedat_clock(struct ut_tracedat *r);
 const char *ut_tracedat_uname(struct ut_tracedat *r);
+/* The tracer recorded (NULL if the file does not say) and the total lost. */
+const char *ut_tracedat_tracer(struct ut_tracedat *r);
+uint64_t ut_tracedat_lost_total(struct ut_tracedat *r);
 void ut_tracedat_close_reader(struct ut_tracedat *r);
 
 #endif

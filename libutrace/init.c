@@ -172,6 +172,7 @@ __attribute__((visibility("default"))) int dlclose(void *h)
 
 		pthread_mutex_lock(&ut_rt.lock);
 		ut_sites_forget_unloaded();
+		update_locked();
 		pthread_mutex_unlock(&ut_rt.lock);
 		errno = saved;
 	}

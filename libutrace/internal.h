@@ -48,6 +48,7 @@ struct ut_module {
 	uint32_t nr_sites;
 	bool alive;
 	bool seen;            /* scratch: still mapped (ut_sites_forget_unloaded) */
+	bool unlisted;        /* its functions left the filter table (select.c) */
 	void *stub_page;      /* code page (stub) + data page (slot), near the module */
 	uint64_t stub_addr;
 	uint64_t *stub_slot;

@@ -16,10 +16,16 @@ static struct ut_ftable *table;
 static struct ut_fset *filter, *notrace;
 static bool configured;
 
-/* Bring the filter table up to date with ut_rt.funcs; new modules get their pending entries. */
+/*
+ * Bring the filter table up to date with ut_rt.funcs: functions of unloaded
+ * modules leave it (before new ones come, which may carry the same module
+ * name after a dlclose/dlopen cycle), new functions join it.  Returns 1 if
+ * the table changed, 0 if not, or -ENOMEM.
+ */
 static int sync_table(void)
 {
 	size_t have;
+	int changed = 0;
 
 	if (!table) {
 		table = ut_ftable_new();
@@ -28,19 +34,23 @@ static int sync_table(void)
 		if (!filter || !notrace)
 			return -ENOMEM;
 	}
-	have = ut_ftable_size(table);
-	while (have < ut_rt.nr_funcs) {
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (!m->alive && !m->unlisted && m->nr_sites) {
+			ut_ftable_remove_module(table, m->name);
+			changed = 1;
+		}
+		m->unlisted = !m->alive;
+	}
+	for (have = ut_ftable_size(table); have < ut_rt.nr_funcs; have++) {
 		const struct ut_func *f = &ut_rt.funcs[have];
 
 		if (ut_ftable_add(table, f->name, f->module) < 0)
 			return -ENOMEM;
-		if (f->module && (have == 0 || ut_rt.funcs[have - 1].mod != f->mod)) {
-			ut_fset_apply_pending(filter, f->module);
-			ut_fset_apply_pending(notrace, f->module);
-		}
-		have++;
+		changed = 1;
 	}
-	return 0;
+	return changed;
 }
 
 static int set_list(struct ut_fset *s, const char *text, const char *what, char *err,
@@ -68,17 +78,30 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
  */
 int ut_select_apply(char *err, size_t errlen)
 {
+	char ignored[256];
 	int ret = sync_table();
 
-	if (ret) {
+	if (ret < 0) {
 		snprintf(err, errlen, "filters: %s", strerror(-ret));
 		return ret;
 	}
-	if (!configured) {
+	/*
+	 * The filters are the configured texts applied to the functions there
+	 * are now: re-applying them after every dlopen/dlclose traces a plugin
+	 * matched by pattern or by :mod: each time it is loaded again, which a
+	 * one-shot pending :mod: entry would not.  Errors count the first time
+	 * only (later, a word may match nothing because its module is gone).
+	 */
+	if (ret > 0 || !configured) {
+		char *e = configured ? ignored : err;
+		size_t elen = configured ? sizeof(ignored) : errlen;
+		int r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen);
+		int r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen);
+
+		ret = configured ? 0 : (r1 ? r1 : r2);
 		configured = true;
-		ret = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", err, errlen);
-		if (!ret)
-			ret = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", err, errlen);
+	} else {
+		ret = 0;
 	}
 	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
 		struct ut_func *f = &ut_rt.funcs[i];

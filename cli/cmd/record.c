@@ -288,7 +288,7 @@ int cmd_record(int argc, char **argv)
 	ret = mkdirs_session(dir, sizeof(dir));
 	if (ret)
 		ut_usage_die("cannot create a session directory: %s", strerror(-ret));
-	rec = ut_recorder_new(dir, o.output, o.clock, &o.opts);
+	rec = ut_recorder_new(dir, o.output, o.tracer, o.clock, &o.opts);
 	if (!rec)
 		ut_usage_die("out of memory");
 

@@ -127,8 +127,11 @@ static int read_events(const char *file, struct report_ctx *ctx, struct ut_out *
 	free(strs[0]);
 	free(strs[1]);
 	if (ret < 0) {
-		fflush(stdout);
-		ut_err("%s: %s", file, err);
+		/* The counting pass stays quiet: the printing pass reports it. */
+		if (print) {
+			fflush(stdout);
+			ut_err("%s", err);
+		}
 		return -1;
 	}
 	return 0;
@@ -147,7 +150,7 @@ int cmd_report(int argc, char **argv)
 	struct ut_opts opts;
 	struct ut_out *out;
 	struct pass p = {0};
-	char err[256];
+	char err[256], tracer[32];
 	int c, ret, clock;
 
 	ut_opts_init(&opts, 0);
@@ -184,7 +187,9 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(ctx.td));
-	cfg.tracer = "function";
+	snprintf(tracer, sizeof(tracer), "%s",
+		 ut_tracedat_tracer(ctx.td) ? ut_tracedat_tracer(ctx.td) : "function");
+	cfg.tracer = tracer;
 	cfg.syms = ut_tracedat_symbols(ctx.td);
 	cfg.comm = comm_cb;
 	cfg.tgid = tgid_cb;
@@ -205,6 +210,9 @@ int cmd_report(int argc, char **argv)
 	if (!out)
 		ut_usage_die("out of memory");
 	ut_out_start(out, p.overrun);
+	/* Losses no page could carry (at the very end) are in the file's total. */
+	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus.n && !pids.n)
+		p.lost = ut_tracedat_lost_total(ctx.td);
 	ut_out_print_header(out, stdout, p.entries, p.entries + p.lost);
 	ret = read_events(file, &ctx, out, &cpus, &pids, &p, true);
 	ut_out_free(out);
