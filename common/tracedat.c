@@ -827,6 +827,14 @@ static int copy_pages(int out, int in, uint64_t size)
 		ret = -errno;
 		goto out;
 	}
+	/* In the kernel when it can: no trip through user space. */
+	while (size) {
+		ssize_t r = copy_file_range(in, NULL, out, NULL, (size_t)size, 0);
+
+		if (r <= 0)
+			break;
+		size -= (uint64_t)r;
+	}
 	while (size) {
 		size_t want = size < chunk ? (size_t)size : chunk;
 		ssize_t r = read(in, buf, want);
