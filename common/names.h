@@ -11,6 +11,7 @@
 static const char *const ut_tracer_names[] = {
 	[UT_TRACER_NOP] = "nop",
 	[UT_TRACER_FUNCTION] = "function",
+	[UT_TRACER_FUNCTION_GRAPH] = "function_graph",
 };
 #define UT_NR_TRACERS ((int)(sizeof(ut_tracer_names) / sizeof(ut_tracer_names[0])))
 

@@ -144,7 +144,7 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 	while (pos + UT_REC_SIZE <= end) {
 		uint64_t room = PAGE - (pos & (PAGE - 1)), w[2];
 		struct ut_event ev = {0};
-		unsigned type;
+		unsigned type, size;
 
 		if (room == PAGE)
 			have_ts = false; /* a page decodes on its own */
@@ -161,27 +161,53 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		if (!w[0] || !have_ts || (type != UT_REC_FUNCTION && type != UT_REC_LOST)) {
+		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_LOST ||
+		    type == UT_REC_MARKER) {
+			pos += room;
+			continue;
+		}
+		size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
+		if (size > room || pos + size > end) {
 			pos += room;
 			continue;
 		}
 		ev.pid = tid;
 		ev.tgid = tgid;
 		ev.cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
-		if (type == UT_REC_FUNCTION) {
+		ev.ip = w[0] & UT_REC_ADDR_MASK;
+		if (type != UT_REC_LOST)
 			ts += w[1] >> UT_REC_DELTA_SHIFT;
+		switch (type) {
+		case UT_REC_FUNCTION:
 			ev.type = UT_EV_FUNCTION;
-			ev.ip = w[0] & UT_REC_ADDR_MASK;
 			ev.parent_ip = w[1] & UT_REC_ADDR_MASK;
-		} else {
-			ev.type = 0; /* LOST: the count in ip */
+			break;
+		case UT_REC_GRAPH_ENTRY:
+			ev.type = UT_EV_FUNCGRAPH_ENTRY;
+			ev.depth = (uint32_t)w[1];
+			break;
+		case UT_REC_GRAPH_EXIT: {
+			uint64_t x[2];
+
+			memcpy(x, bytes + (pos - start) + 16, sizeof(x));
+			ev.type = UT_EV_FUNCGRAPH_EXIT;
+			ev.depth = (uint32_t)w[1];
+			ev.overrun = (uint32_t)((w[1] >> 32) & 0xffff);
+			ev.rettime = ut_clock_to_trace(clk, ts);
+			ev.calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
+			ev.retval = x[1];
+			break;
+		}
+		default: /* LOST: the count in ip */
+			ev.type = 0;
 			ev.ip = w[1];
+			break;
 		}
 		ev.ts = ut_clock_to_trace(clk, ts);
 		if (fn(ctx, &ev))
 			break;
-		n += type == UT_REC_FUNCTION;
-		pos += UT_REC_SIZE;
+		n += type != UT_REC_LOST;
+		pos += size;
 	}
 	d->pos = end;
 	d->ts = ts;

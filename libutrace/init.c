@@ -62,6 +62,14 @@ static void read_config(struct ut_config *c)
 	c->filter = v && *v ? strdup(v) : NULL;
 	v = getenv("UTRACE_NOTRACE");
 	c->notrace = v && *v ? strdup(v) : NULL;
+	v = getenv("UTRACE_GRAPH_FILTER");
+	c->graph_filter = v && *v ? strdup(v) : NULL;
+	v = getenv("UTRACE_GRAPH_NOTRACE");
+	c->graph_notrace = v && *v ? strdup(v) : NULL;
+	v = getenv("UTRACE_MAX_GRAPH_DEPTH");
+	c->max_graph_depth = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
+	v = getenv("UTRACE_THRESH_US");
+	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
 }
 
 static void update_locked(void)

@@ -36,8 +36,10 @@ struct ut_site {
 	uint8_t len;     /* 5 or 6 */
 	uint8_t state;   /* UT_SITE_OFF / UT_SITE_FUNC: what the bytes are now */
 	uint8_t want;    /* what they should be after the next ut_patch_apply() */
-	uint8_t pad;
+	uint8_t graph;   /* UT_GRAPH_*: set_graph_function / set_graph_notrace */
 };
+
+enum { UT_GRAPH_ROOT = 1, UT_GRAPH_NOTRACE = 2 };
 
 struct ut_module {
 	char path[PATH_MAX];
@@ -62,6 +64,29 @@ struct ut_func {
 	uint32_t site;        /* index into that module's sites */
 };
 
+/* function_graph: one frame per hooked call on the thread's shadow stack. */
+struct ut_shadow_frame {
+	uint64_t ret;      /* the real return address */
+	uint64_t slot;     /* where it was on the stack */
+	uint64_t func;
+	uint64_t calltime; /* raw timestamp */
+	uint32_t depth;
+	uint32_t flags;    /* UT_FRAME_* */
+};
+
+enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2 };
+
+#define UT_SHADOW_DEPTH 1024
+
+struct ut_shadow {
+	uint32_t top;      /* frames in use */
+	uint32_t roots;    /* set_graph_function frames among them */
+	uint32_t hidden;   /* set_graph_notrace frames among them */
+	uint32_t pad;
+	uint64_t overrun;  /* calls not hooked: the shadow stack was full */
+	struct ut_shadow_frame f[];
+};
+
 struct ut_config {
 	uint32_t tracer;      /* UT_TRACER_* */
 	uint32_t clock;       /* UT_CLOCK_* */
@@ -69,6 +94,18 @@ struct ut_config {
 	uint32_t overwrite;
 	char *filter;         /* set_ftrace_filter text (words), NULL = all */
 	char *notrace;        /* set_ftrace_notrace text */
+	char *graph_filter;   /* set_graph_function text */
+	char *graph_notrace;  /* set_graph_notrace text */
+	uint32_t max_graph_depth;
+	uint64_t thresh_us;   /* tracing_thresh */
+};
+
+/* Hot-path copy of the function_graph settings. */
+struct ut_graph_cfg {
+	bool filtered;        /* set_graph_function or set_graph_notrace in use */
+	bool roots;           /* set_graph_function in use: trace only below its functions */
+	uint32_t max_depth;   /* 0: unlimited */
+	uint64_t thresh;      /* in timestamp units; 0: off */
 };
 
 struct ut_runtime {
@@ -90,6 +127,7 @@ struct ut_runtime {
 	/* hot-path copies of the configuration */
 	long rseq_cpu_off;    /* thread-pointer offset of rseq cpu_id, 0 if none */
 	uint64_t counter;     /* the "counter" clock */
+	struct ut_graph_cfg graph;
 };
 
 extern struct ut_runtime ut_rt UT_HIDDEN;
@@ -105,6 +143,8 @@ struct ut_thread {
 	uint32_t failed;         /* buffer creation failed: never retry */
 	uint64_t dropped_told;   /* hdr->dropped already reported by a LOST record */
 	uint64_t last_ts;        /* timestamp of the previous record (deltas) */
+	uint64_t new_ts;         /* timestamp of the record being written */
+	struct ut_shadow *shadow;/* function_graph return stack (tracers/function_graph.c) */
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
@@ -120,6 +160,43 @@ static inline uint64_t ut_now(void)
 	if (likely(ut_rt.cfg.clock == UT_CLOCK_LOCAL || ut_rt.cfg.clock == UT_CLOCK_X86_TSC))
 		return ut_arch_cycles();
 	return ut_clock_slow();
+}
+
+/*
+ * Record writing, shared by the tracers: reserve @size bytes at t->head and
+ * get the time delta to store, write the words, then commit.  The fast
+ * reservation fails (NULL) for anything unusual; the slow one handles it.
+ * The caller holds t->busy.
+ */
+uint64_t *ut_rec_reserve_slow(struct ut_thread *t, unsigned size, uint64_t *delta) UT_HIDDEN;
+
+static inline uint64_t *ut_rec_reserve(struct ut_thread *t, unsigned size, uint64_t *delta)
+{
+	uint64_t pos = t->head, ts;
+
+	if (unlikely(pos + size > t->limit || ut_rt.cfg.clock != UT_CLOCK_LOCAL))
+		return ut_rec_reserve_slow(t, size, delta);
+	ts = ut_arch_cycles();
+	if (unlikely(ts - t->last_ts > UT_REC_DELTA_MAX))
+		return ut_rec_reserve_slow(t, size, delta);
+	t->new_ts = ts;
+	*delta = ts - t->last_ts;
+	return (uint64_t *)(t->data + (pos & t->mask));
+}
+
+static inline void ut_rec_commit(struct ut_thread *t, unsigned size)
+{
+	t->last_ts = t->new_ts;
+	t->head += size;
+	t->hdr->written++;
+	__atomic_store_n(&t->hdr->head, t->head, __ATOMIC_RELEASE);
+}
+
+static inline bool ut_tracing_on(void)
+{
+	const struct ut_ctl *ctl = ut_rt.ctl;
+
+	return likely(ctl != NULL) && likely(ctl->tracing_on);
 }
 
 static inline uint32_t ut_cpu(void)
@@ -147,6 +224,11 @@ int ut_patch_apply(void) UT_HIDDEN;
 
 /* select.c */
 int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
+
+/* function_graph: a return with no frame; prints and aborts. */
+void ut_graph_lost_frame(uint64_t sp) __attribute__((noreturn)) UT_HIDDEN;
+/* Put every hooked return address of this thread back (before unwinding). */
+void ut_graph_unhook_all(void) UT_HIDDEN;
 
 /* log.c */
 void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2))) UT_HIDDEN;

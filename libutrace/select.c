@@ -13,7 +13,7 @@
 #include "libutrace/internal.h"
 
 static struct ut_ftable *table;
-static struct ut_fset *filter, *notrace;
+static struct ut_fset *filter, *notrace, *gfilter, *gnotrace;
 static bool configured;
 
 /*
@@ -31,7 +31,9 @@ static int sync_table(void)
 		table = ut_ftable_new();
 		filter = table ? ut_fset_new(table, UT_FSET_FILTER) : NULL;
 		notrace = table ? ut_fset_new(table, UT_FSET_NOTRACE) : NULL;
-		if (!filter || !notrace)
+		gfilter = table ? ut_fset_new(table, UT_FSET_GRAPH) : NULL;
+		gnotrace = table ? ut_fset_new(table, UT_FSET_GRAPH_NOTRACE) : NULL;
+		if (!filter || !notrace || !gfilter || !gnotrace)
 			return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
@@ -69,6 +71,28 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
 	return ret;
 }
 
+/* The hot-path copy of the graph settings, and each module's trampoline. */
+static void set_graph_config(void)
+{
+	uint64_t target = ut_rt.cfg.tracer == UT_TRACER_FUNCTION_GRAPH
+				  ? (uint64_t)utrace_graph_caller
+				  : (uint64_t)utrace_func_caller;
+	struct ut_graph_cfg *g = &ut_rt.graph;
+	const struct ut_ctl *ctl = ut_rt.ctl;
+
+	g->roots = ut_fset_active(gfilter);
+	g->filtered = g->roots || ut_fset_active(gnotrace);
+	g->max_depth = ut_rt.cfg.max_graph_depth;
+	g->thresh = ut_rt.cfg.thresh_us * 1000;
+	/* TSC-based clocks count cycles: convert with the session's rate. */
+	if (ctl && ctl->tsc_mult &&
+	    (ut_rt.cfg.clock == UT_CLOCK_LOCAL || ut_rt.cfg.clock == UT_CLOCK_X86_TSC))
+		g->thresh = (uint64_t)(((unsigned __int128)g->thresh << ctl->tsc_shift) / ctl->tsc_mult);
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
+		if (ut_rt.mods[i]->stub_slot)
+			__atomic_store_n(ut_rt.mods[i]->stub_slot, target, __ATOMIC_RELEASE);
+}
+
 /**
  * ut_select_apply - recompute every site's wanted state
  *
@@ -97,8 +121,10 @@ int ut_select_apply(char *err, size_t errlen)
 		size_t elen = configured ? sizeof(ignored) : errlen;
 		int r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen);
 		int r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen);
+		int r3 = set_list(gfilter, ut_rt.cfg.graph_filter, "set_graph_function", e, elen);
+		int r4 = set_list(gnotrace, ut_rt.cfg.graph_notrace, "set_graph_notrace", e, elen);
 
-		ret = configured ? 0 : (r1 ? r1 : r2);
+		ret = configured ? 0 : (r1 ? r1 : r2 ? r2 : r3 ? r3 : r4);
 		configured = true;
 	} else {
 		ret = 0;
@@ -110,9 +136,12 @@ int ut_select_apply(char *err, size_t errlen)
 
 		if (!m || !m->alive || !m->sites)
 			continue;
-		on = ut_rt.cfg.tracer == UT_TRACER_FUNCTION && !ut_rt.sites_off &&
+		on = ut_rt.cfg.tracer != UT_TRACER_NOP && !ut_rt.sites_off &&
 		     ut_fset_traced(filter, notrace, i);
 		m->sites[f->site].want = on ? UT_SITE_FUNC : UT_SITE_OFF;
+		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
+						    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0));
 	}
+	set_graph_config();
 	return ret;
 }

@@ -114,7 +114,7 @@ static void find_fentry(struct scan *s, Elf *elf)
 			if (!gelf_getsym(symdata, (int)GELF_R_SYM(rela.r_info), &sym))
 				continue;
 			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-			if (!name || strcmp(name, "__fentry__"))
+			if (!name || strcmp(name, "__fentry__") != 0)
 				continue;
 			if (GELF_R_TYPE(rela.r_info) == R_X86_64_GLOB_DAT)
 				s->fentry_got = rela.r_offset + s->m->bias;
@@ -203,7 +203,9 @@ static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
 	struct ut_module *m = s->m;
 	size_t n = 0;
 
-	qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
+	/* s->addrs is NULL when no site was found: qsort's base must not be NULL */
+	if (s->nr)
+		qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
 	m->sites = calloc(s->nr ? s->nr : 1, sizeof(*m->sites));
 	if (!m->sites)
 		return -ENOMEM;

@@ -154,6 +154,28 @@ out:
 	return ok;
 }
 
+/**
+ * ut_rec_reserve_slow - reserve @size bytes when the fast path cannot
+ *
+ * Opens a page (first event, page full), writes a TIME record when the delta
+ * would not fit, and reads the clock when it is not the TSC.
+ * Return: where to write, with *@delta set, or NULL (buffer full or none).
+ */
+uint64_t *ut_rec_reserve_slow(struct ut_thread *t, unsigned size, uint64_t *delta)
+{
+	uint64_t ts;
+
+	/* Room for a TIME record and ours: a new page starts with a TIME record. */
+	if (t->head + UT_REC_SIZE + size > t->limit && !ut_writer_slow(t, UT_REC_SIZE + size))
+		return NULL;
+	ts = ut_now();
+	if (ts - t->last_ts > UT_REC_DELTA_MAX)
+		ut_writer_time(t, ts);
+	t->new_ts = ts;
+	*delta = ts - t->last_ts;
+	return (uint64_t *)(t->data + (t->head & t->mask));
+}
+
 /*
  * A TIME record at t->head (the caller made room): the base for the deltas
  * of the records that follow.  Not published: the next record's commit does.

@@ -82,5 +82,7 @@ static inline void *ut_arch_thread_pointer(void)
 
 /* The trampolines (trampoline.S). */
 void utrace_func_caller(void);
+void utrace_graph_caller(void);
+void utrace_graph_return(void);
 
 #endif

@@ -63,4 +63,54 @@ utrace_func_caller:
 	.cfi_endproc
 	.size	utrace_func_caller, .-utrace_func_caller
 
+/*
+ * utrace_graph_caller - function_graph entry.  ut_graph_entry(ip, slot) gets
+ * the address of the traced function's return address (FRAME+8(%rsp)) and
+ * may replace it with utrace_graph_return, saving the real one on the
+ * thread's shadow stack.
+ */
+	.globl	utrace_graph_caller
+	.hidden	utrace_graph_caller
+	.type	utrace_graph_caller, @function
+utrace_graph_caller:
+	.cfi_startproc
+	SAVE_ARGS
+	mov	FRAME(%rsp), %rdi
+	sub	$5, %rdi		/* ip */
+	lea	FRAME+8(%rsp), %rsi	/* where the return address lives */
+	call	ut_graph_entry
+	RESTORE_ARGS
+	ret
+	.cfi_endproc
+	.size	utrace_graph_caller, .-utrace_graph_caller
+
+/*
+ * utrace_graph_return - where a hooked function returns to.  %rsp is just
+ * above the slot that held its return address; rax and rdx hold its return
+ * value (xmm0/xmm1 and st0 are untouched: the C side uses no vector or x87
+ * registers).  ut_graph_return(sp) pops the shadow frame, records the exit
+ * and gives back the real return address, which we return to.
+ *
+ *     0(%rsp) rax   8(%rsp) rdx   16(%rsp) pad   24(%rsp) real return address
+ */
+	.globl	utrace_graph_return
+	.hidden	utrace_graph_return
+	.type	utrace_graph_return, @function
+utrace_graph_return:
+	.cfi_startproc
+	.cfi_undefined rip
+	sub	$32, %rsp
+	mov	%rax, 0(%rsp)
+	mov	%rdx, 8(%rsp)
+	lea	32(%rsp), %rdi
+	mov	%rax, %rsi		/* the return value, for funcgraph-retval */
+	call	ut_graph_return
+	mov	%rax, 24(%rsp)
+	mov	0(%rsp), %rax
+	mov	8(%rsp), %rdx
+	add	$24, %rsp
+	ret
+	.cfi_endproc
+	.size	utrace_graph_return, .-utrace_graph_return
+
 	.section .note.GNU-stack,"",@progbits

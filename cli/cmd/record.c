@@ -40,10 +40,17 @@ const char ut_help_record[] =
 	"Run PROGRAM with libutrace.so preloaded and record its trace (and that of\n"
 	"the processes it forks or execs) to a trace-cmd trace.dat file.\n"
 	"\n"
-	"  -p TRACER        function or nop (default: function)\n"
+	"  -p TRACER        function_graph, function or nop (default: function)\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable\n"
 	"  -n PATTERN       never trace matching functions (set_ftrace_notrace); repeatable\n"
 	"                   patterns: name, x*, *x, *x*, globs, !pat, pat:mod:LIB, :mod:LIB\n"
+	"  -g PATTERN       function_graph: only these functions and what they call\n"
+	"                   (set_graph_function); repeatable\n"
+	"  --graph-notrace PATTERN\n"
+	"                   function_graph: hide these functions and all below them\n"
+	"  --max-graph-depth N\n"
+	"                   function_graph: only calls at depth < N (0: unlimited)\n"
+	"  --thresh US      function_graph: only calls lasting at least US microseconds\n"
 	"  -b KB            ring buffer size per thread in KiB (default 1408)\n"
 	"  -C CLOCK         local (default), global, mono, mono_raw, boot, perf,\n"
 	"                   counter, uptime, x86-tsc\n"
@@ -60,7 +67,8 @@ struct rec_opts {
 	int clock;
 	unsigned long buf_kb;
 	const char *output;
-	char *filter, *notrace;
+	char *filter, *notrace, *gfilter, *gnotrace;
+	unsigned long max_depth, thresh_us;
 	bool overwrite;
 	struct ut_opts opts;
 };
@@ -128,6 +136,16 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 			     prog);
 	ut_fset_free(f);
 	ut_fset_free(n);
+	f = ut_fset_new(t, UT_FSET_GRAPH);
+	n = ut_fset_new(t, UT_FSET_GRAPH_NOTRACE);
+	if (nobj && o->gfilter && ut_fset_set(f, o->gfilter, true, bad, sizeof(bad)) == -EINVAL)
+		ut_usage_die("set_graph_function: '%s' matches no traceable function of %s", bad,
+			     prog);
+	if (nobj && o->gnotrace && ut_fset_set(n, o->gnotrace, true, bad, sizeof(bad)) == -EINVAL)
+		ut_usage_die("set_graph_notrace: '%s' matches no traceable function of %s", bad,
+			     prog);
+	ut_fset_free(f);
+	ut_fset_free(n);
 	ut_ftable_free(t);
 }
 
@@ -191,6 +209,14 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 		setenv("UTRACE_FILTER", o->filter, 1);
 	if (o->notrace)
 		setenv("UTRACE_NOTRACE", o->notrace, 1);
+	if (o->gfilter)
+		setenv("UTRACE_GRAPH_FILTER", o->gfilter, 1);
+	if (o->gnotrace)
+		setenv("UTRACE_GRAPH_NOTRACE", o->gnotrace, 1);
+	snprintf(num, sizeof(num), "%lu", o->max_depth);
+	setenv("UTRACE_MAX_GRAPH_DEPTH", num, 1);
+	snprintf(num, sizeof(num), "%lu", o->thresh_us);
+	setenv("UTRACE_THRESH_US", num, 1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	execvp(argv[0], argv);
@@ -200,7 +226,13 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 
 static void parse_args(int argc, char **argv, struct rec_opts *o)
 {
-	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"graph-notrace", required_argument, NULL, 'N'},
+		{"max-graph-depth", required_argument, NULL, 'D'},
+		{"thresh", required_argument, NULL, 'T'},
+		{NULL, 0, NULL, 0},
+	};
 	int c;
 
 	o->tracer = "function";
@@ -209,13 +241,14 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->output = "trace.dat";
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:l:n:b:C:o:O:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:l:n:g:b:C:o:O:h", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
 		case 'p':
 			if (ut_name_index(ut_tracer_names, UT_NR_TRACERS, optarg) < 0)
-				ut_usage_die("unknown tracer '%s' (available: function nop)", optarg);
+				ut_usage_die("unknown tracer '%s' (available: function_graph function nop)",
+					     optarg);
 			o->tracer = optarg;
 			break;
 		case 'l':
@@ -223,6 +256,28 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'n':
 			o->notrace = append_word(o->notrace, optarg);
+			break;
+		case 'g':
+			o->gfilter = append_word(o->gfilter, optarg);
+			break;
+		case 'N':
+			o->gnotrace = append_word(o->gnotrace, optarg);
+			break;
+		case 'D':
+		case 'T':
+			errno = 0;
+			{
+				unsigned long v = strtoul(optarg, &end, 10);
+
+				if (errno || *end || !*optarg || optarg[0] == '-')
+					ut_usage_die("invalid %s '%s'",
+						     c == 'D' ? "--max-graph-depth" : "--thresh",
+						     optarg);
+				if (c == 'D')
+					o->max_depth = v;
+				else
+					o->thresh_us = v;
+			}
 			break;
 		case 'b':
 			errno = 0;
@@ -322,6 +377,8 @@ int cmd_record(int argc, char **argv)
 		ut_err("writing %s failed: %s", o.output, strerror(-ret));
 	free(o.filter);
 	free(o.notrace);
+	free(o.gfilter);
+	free(o.gnotrace);
 	if (WIFSIGNALED(status)) {
 		struct sigaction dfl = {.sa_handler = SIG_DFL};
 

@@ -131,14 +131,16 @@ static_assert(sizeof(struct ut_buf_hdr) == 192, "ABI");
  */
 enum {
 	UT_REC_FUNCTION = 1,     /* word1: delta:16 | parent_ip:48 */
-	UT_REC_GRAPH_ENTRY = 2,  /* reserved for function_graph */
-	UT_REC_GRAPH_EXIT = 3,   /* reserved for function_graph */
+	UT_REC_GRAPH_ENTRY = 2,  /* word1: delta:16 | depth:32 */
+	UT_REC_GRAPH_EXIT = 3,   /* word1: delta:16 | overrun:16 | depth:32,
+				  * word2: duration (timestamp units), word3: return value */
 	UT_REC_MARKER = 4,       /* reserved for trace_marker */
 	UT_REC_LOST = 5,         /* word1: records refused before the next one */
 	UT_REC_TIME = 6,         /* word1: the full timestamp */
 };
 
-#define UT_REC_SIZE 16
+#define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */
+#define UT_REC_EXIT_SIZE 32      /* GRAPH_EXIT */
 #define UT_REC_ADDR_MASK ((1ULL << 48) - 1)
 #define UT_REC_CPU_SHIFT 48
 #define UT_REC_CPU_MASK 0xfffULL

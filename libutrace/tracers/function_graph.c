@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The function_graph tracer.  At a traced function's entry the return
+ * address on the stack is swapped for utrace_graph_return and the real one
+ * is pushed on the thread's shadow stack; the return lands in the
+ * trampoline, which pops it, records the exit with its duration and goes
+ * back to the real caller.
+ *
+ *   entry:  GRAPH_ENTRY {func, depth}                            (16 bytes)
+ *   exit:   GRAPH_EXIT  {func, depth, overrun, duration, retval} (32 bytes)
+ *
+ * Frames are matched by the address of the stack slot that held the return
+ * address, so a longjmp (or siglongjmp out of a signal handler) that skips
+ * frames is noticed at the next entry or return on that stack: the frames
+ * it skipped are dropped (their functions print entry-only).  A tail call
+ * finds its slot already hooked and chains to the frame below.  Before a
+ * C++ exception unwinds the stack the real return addresses are put back
+ * (libutrace/unwind.c).
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libutrace/internal.h"
+
+void ut_graph_entry(uint64_t ip, uint64_t *slot) UT_HIDDEN;
+uint64_t ut_graph_return(uint64_t sp, uint64_t retval) UT_HIDDEN;
+
+/* How far below a frame's slot a slot may be and still be on the same stack. */
+#define SAME_STACK (8u << 20)
+
+static struct ut_shadow *shadow_create(void)
+{
+	size_t size = sizeof(struct ut_shadow) + UT_SHADOW_DEPTH * sizeof(struct ut_shadow_frame);
+	struct ut_shadow *sh;
+
+	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return sh == MAP_FAILED ? NULL : sh;
+}
+
+static void pop_frame(struct ut_shadow *sh)
+{
+	const struct ut_shadow_frame *f = &sh->f[sh->top - 1];
+
+	sh->roots -= !!(f->flags & UT_FRAME_ROOT);
+	sh->hidden -= !!(f->flags & UT_FRAME_HIDDEN);
+	sh->top--;
+}
+
+/*
+ * Frames a longjmp skipped: on the same stack as @slot and at or below it,
+ * so their functions can no longer return.  Dropping them at the next entry
+ * keeps the depth right.  A frame with this very slot that is still hooked
+ * is the caller of a tail call, not stale.
+ */
+static void drop_stale(struct ut_shadow *sh, uint64_t slot)
+{
+	while (sh->top) {
+		const struct ut_shadow_frame *f = &sh->f[sh->top - 1];
+
+		if (f->slot > slot || slot - f->slot > SAME_STACK)
+			break;
+		if (f->slot == slot && *(uint64_t *)slot == (uint64_t)utrace_graph_return)
+			break;
+		pop_frame(sh);
+	}
+}
+
+static bool record_entry(struct ut_thread *t, uint64_t ip, uint32_t depth)
+{
+	uint64_t *w, delta;
+
+	w = ut_rec_reserve(t, UT_REC_SIZE, &delta);
+	if (!w)
+		return false;
+	w[0] = ut_rec_word0(UT_REC_GRAPH_ENTRY, ut_cpu(), ip);
+	w[1] = (delta << UT_REC_DELTA_SHIFT) | depth;
+	ut_rec_commit(t, UT_REC_SIZE);
+	return true;
+}
+
+static void record_exit(struct ut_thread *t, const struct ut_shadow_frame *f, uint64_t overrun,
+			uint64_t retval)
+{
+	uint64_t *w, delta, dur;
+
+	w = ut_rec_reserve(t, UT_REC_EXIT_SIZE, &delta);
+	if (!w)
+		return;
+	dur = t->new_ts - f->calltime;
+	if (ut_rt.graph.thresh && dur < ut_rt.graph.thresh)
+		return; /* reserved, never committed: nothing is written */
+	w[0] = ut_rec_word0(UT_REC_GRAPH_EXIT, ut_cpu(), f->func);
+	w[1] = (delta << UT_REC_DELTA_SHIFT) | ((overrun & 0xffff) << 32) | f->depth;
+	w[2] = dur;
+	w[3] = retval;
+	ut_rec_commit(t, UT_REC_EXIT_SIZE);
+}
+
+/* The filters' verdict for @ip: 0, UT_FRAME_ROOT and/or UT_FRAME_HIDDEN, or -1 to skip. */
+static int graph_filter(const struct ut_shadow *sh, uint64_t ip)
+{
+	const struct ut_site *s = ut_sites_find(ip);
+	uint8_t g = s ? s->graph : 0;
+	int flags = 0;
+
+	if (g & UT_GRAPH_NOTRACE)
+		flags |= UT_FRAME_HIDDEN;
+	else if (!sh->roots && ut_rt.graph.roots && !(g & UT_GRAPH_ROOT))
+		return -1; /* not inside a set_graph_function root */
+	if (g & UT_GRAPH_ROOT)
+		flags |= UT_FRAME_ROOT;
+	return flags;
+}
+
+void ut_graph_entry(uint64_t ip, uint64_t *slot)
+{
+	struct ut_thread *t = &ut_self;
+	struct ut_shadow_frame *f;
+	struct ut_shadow *sh;
+	int flags = 0;
+
+	if (unlikely(t->busy)) {
+		if (t->hdr)
+			t->hdr->nested++;
+		return;
+	}
+	t->busy = 1;
+	barrier();
+	if (!ut_tracing_on())
+		goto out;
+	sh = t->shadow;
+	if (unlikely(!sh)) {
+		sh = t->shadow = shadow_create();
+		if (!sh)
+			goto out;
+	}
+	drop_stale(sh, (uint64_t)slot);
+	if (sh->hidden)
+		goto out; /* below a set_graph_notrace function: nothing */
+	if (unlikely(ut_rt.graph.filtered)) {
+		flags = graph_filter(sh, ip);
+		if (flags < 0)
+			goto out;
+	}
+	if (ut_rt.graph.max_depth && sh->top >= ut_rt.graph.max_depth)
+		goto out;
+	if (unlikely(sh->top >= UT_SHADOW_DEPTH)) {
+		sh->overrun++;
+		goto out;
+	}
+	f = &sh->f[sh->top];
+	f->ret = *slot;
+	f->slot = (uint64_t)slot;
+	f->func = ip;
+	f->flags = (uint32_t)flags;
+	f->depth = sh->top;
+	sh->hidden += !!(flags & UT_FRAME_HIDDEN);
+	sh->roots += !!(flags & UT_FRAME_ROOT);
+	/* The call time is the entry record's timestamp, or read here. */
+	if ((flags & UT_FRAME_HIDDEN) || ut_rt.graph.thresh || !record_entry(t, ip, f->depth))
+		f->calltime = ut_now();
+	else
+		f->calltime = t->new_ts;
+	sh->top++;
+	*slot = (uint64_t)utrace_graph_return;
+out:
+	barrier();
+	t->busy = 0;
+}
+
+/*
+ * Called by utrace_graph_return with the stack pointer as it was just after
+ * the hooked function's `ret`: the slot that held the return address is
+ * right below it.  Must return the real return address whatever happens.
+ */
+uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
+{
+	struct ut_thread *t = &ut_self;
+	struct ut_shadow *sh = t->shadow;
+	uint64_t slot = sp - 8, ret;
+	bool record;
+	int i;
+
+	for (i = sh ? (int)sh->top - 1 : -1; i >= 0 && sh->f[i].slot != slot; i--)
+		;
+	if (unlikely(i < 0))
+		ut_graph_lost_frame(sp); /* does not return */
+	/* Frames above it were skipped by a longjmp: they will never return. */
+	while ((int)sh->top - 1 > i)
+		pop_frame(sh);
+	record = !t->busy;
+	if (record) {
+		t->busy = 1;
+		barrier();
+	}
+	/*
+	 * Pop it; a frame whose saved return address is the trampoline itself
+	 * was entered by a tail call from the frame below, which returns now too.
+	 */
+	do {
+		struct ut_shadow_frame f = sh->f[sh->top - 1];
+
+		pop_frame(sh);
+		if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on())
+			record_exit(t, &f, sh->overrun, retval);
+		ret = f.ret;
+	} while (ret == (uint64_t)utrace_graph_return && sh->top && sh->f[sh->top - 1].slot == slot);
+	if (record) {
+		barrier();
+		t->busy = 0;
+	}
+	if (unlikely(ret == (uint64_t)utrace_graph_return))
+		ut_graph_lost_frame(sp);
+	return ret;
+}
