@@ -16,19 +16,78 @@
 
 #include "libutrace/internal.h"
 
+static void unhook_keep(void);
+
 void ut_graph_unhook_all(void)
 {
 	struct ut_shadow *sh = ut_self.shadow;
 
 	if (!sh)
 		return;
-	for (uint32_t i = sh->top; i-- > 0;) {
+	unhook_keep();
+	sh->top = sh->roots = sh->hidden = 0;
+}
+
+/* Hook again what ut_graph_unhook_all(false) put back (frames kept). */
+static void rehook_all(void)
+{
+	struct ut_shadow *sh = ut_self.shadow;
+
+	for (uint32_t i = 0; sh && i < sh->top; i++) {
+		uint64_t *slot = (uint64_t *)sh->f[i].slot;
+
+		if (*slot == sh->f[i].ret)
+			*slot = (uint64_t)utrace_graph_return;
+	}
+}
+
+static void unhook_keep(void)
+{
+	struct ut_shadow *sh = ut_self.shadow;
+
+	for (uint32_t i = sh ? sh->top : 0; i-- > 0;) {
 		uint64_t *slot = (uint64_t *)sh->f[i].slot;
 
 		if (*slot == (uint64_t)utrace_graph_return)
 			*slot = sh->f[i].ret;
 	}
-	sh->top = sh->roots = sh->hidden = 0;
+}
+
+/*
+ * backtrace() and _Unwind_Backtrace() only look: show them the real return
+ * addresses, then hook the frames again, so the program sees its true stack
+ * and the graph loses nothing.
+ */
+__attribute__((visibility("default"))) int backtrace(void **buf, int size)
+{
+	static int (*real)(void **, int);
+	int n;
+
+	if (!real)
+		real = (int (*)(void **, int))dlsym(RTLD_NEXT, "backtrace");
+	if (!real)
+		return 0;
+	unhook_keep();
+	n = real(buf, size);
+	rehook_all();
+	return n;
+}
+
+__attribute__((visibility("default"))) _Unwind_Reason_Code
+_Unwind_Backtrace(_Unwind_Trace_Fn fn, void *arg)
+{
+	static _Unwind_Reason_Code (*real)(_Unwind_Trace_Fn, void *);
+	_Unwind_Reason_Code r;
+
+	if (!real)
+		real = (_Unwind_Reason_Code(*)(_Unwind_Trace_Fn, void *))dlsym(RTLD_NEXT,
+										"_Unwind_Backtrace");
+	if (!real)
+		return _URC_FATAL_PHASE1_ERROR;
+	unhook_keep();
+	r = real(fn, arg);
+	rehook_all();
+	return r;
 }
 
 void ut_graph_lost_frame(uint64_t sp)
