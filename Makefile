@@ -6,6 +6,7 @@
 #                       suite again under ASan+UBSan (build-asan/)
 #   make CC=clang BUILD=build-clang     another compiler, out of tree
 #   make SAN=1 BUILD=build-asan         sanitizers for the CLI and the unit tests
+#   make lint           cppcheck + clang-tidy over all sources (scripts/lint.sh)
 #   make V=1            show the commands
 
 CC ?= gcc
@@ -60,7 +61,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 
 # Test programs: every prog with every compiler and instrumentation style.
-PROG_SRCS := $(wildcard tests/progs/*.c)
+PROG_SRCS := $(wildcard tests/progs/*.c tests/progs/*.cpp)
 PROG_NAMES := $(basename $(notdir $(PROG_SRCS)))
 PROG_STYLES := gcc-pfe gcc-fentry gcc-mcount clang-pfe clang-fentry
 PROG_BINS := $(foreach p,$(PROG_NAMES),$(foreach s,$(PROG_STYLES),$(BUILD)/progs/$(p).$(s)))
@@ -68,6 +69,8 @@ PROG_LIBS := $(foreach s,$(PROG_STYLES),$(BUILD)/progs/libtlib.$(s).so)
 
 CC_gcc := gcc
 CC_clang := clang
+CXX_gcc := g++
+CXX_clang := clang++
 STYLE_pfe := -fpatchable-function-entry=5
 STYLE_fentry := -pg -mfentry
 STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
@@ -111,6 +114,10 @@ $(BUILD)/progs/%.$(1)-$(2): tests/progs/%.c $(BUILD)/progs/libtlib.$(1)-$(2).so
 	$$(if $$(Q),@echo "  CC      $$@")
 	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -o $$@ $$< -L$$(BUILD)/progs \
 		-Wl,-rpath,'$$$$ORIGIN' -l:libtlib.$(1)-$(2).so -lpthread -ldl
+$(BUILD)/progs/%.$(1)-$(2): tests/progs/%.cpp
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  CXX     $$@")
+	$$(Q)$$(CXX_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -o $$@ $$< -lpthread
 $(BUILD)/progs/libtlib.$(1)-$(2).so: tests/progs/lib/tlib.c
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -fPIC -shared -o $$@ $$<
@@ -153,6 +160,10 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build-clang all units
 	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=build-asan all units
 	./tests/run --build $(BUILD) --asan-build build-asan
+	scripts/lint.sh
+
+lint:
+	scripts/lint.sh
 
 clean:
 	rm -rf build build-clang build-asan
@@ -160,5 +171,5 @@ clean:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all demo check deps clean format progs units
+.PHONY: all demo check deps clean format lint progs units
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

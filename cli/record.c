@@ -190,14 +190,14 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 		munmap(ctl, len);
 		return NULL; /* not ready yet, or not ours */
 	}
-	s = calloc(1, sizeof(*s));
-	n = realloc(r->sess, (r->nr_sess + 1) * sizeof(*n));
-	if (!s || !n) {
-		free(s);
+	n = realloc(r->sess, (r->nr_sess + 1) * sizeof(struct sess *));
+	if (n)
+		r->sess = n;
+	s = n ? calloc(1, sizeof(*s)) : NULL;
+	if (!s) {
 		munmap(ctl, len);
 		return NULL;
 	}
-	r->sess = n;
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->pid = ctl->pid;
 	s->ctl = ctl;
@@ -441,7 +441,7 @@ static struct ut_symtab *load_symbols(struct ut_recorder *r)
 			bool dup = false;
 
 			if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
-			    strcmp(what, "load"))
+			    strcmp(what, "load") != 0)
 				continue;
 			snprintf(key, sizeof(key), "%llx %s", bias, obj);
 			for (size_t k = 0; k < nseen && !dup; k++)

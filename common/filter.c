@@ -484,7 +484,8 @@ struct ut_fset *ut_fset_new(struct ut_ftable *t, unsigned int flags)
 {
 	struct ut_fset *s;
 
-	if (grow((void **)&t->sets, &t->cap_sets, t->nr_sets + 1, sizeof(*t->sets)))
+	/* t->sets is an array of pointers: spell the element type out */
+	if (grow((void **)&t->sets, &t->cap_sets, t->nr_sets + 1, sizeof(struct ut_fset *)))
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)

@@ -25,13 +25,13 @@ int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
 	uint64_t size;
 
 	memset(r, 0, sizeof(*r));
-	if (map_len < UT_BUF_HDR_SIZE + 2 * PAGE)
+	if (map_len < UT_BUF_HDR_SIZE + (size_t)2 * PAGE)
 		return -EINVAL;
 	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UT_BUF_MAGIC ||
 	    h->version != UT_ABI_VERSION)
 		return -EINVAL;
 	size = h->buf_size;
-	if (size < 2 * PAGE || (size & (size - 1)) || size > map_len - UT_BUF_HDR_SIZE)
+	if (size < (uint64_t)2 * PAGE || (size & (size - 1)) || size > map_len - UT_BUF_HDR_SIZE)
 		return -EINVAL;
 	r->hdr = h;
 	r->data = (const uint8_t *)map + UT_BUF_HDR_SIZE;

@@ -39,7 +39,7 @@
 #define TD_TYPE_PADDING 29
 #define TD_TYPE_TIME_EXTEND 30
 #define TD_TYPE_TIME_STAMP 31
-#define TD_MAX_SMALL_DATA (28 * 4) /* larger payloads keep their length in array[0] */
+#define TD_MAX_SMALL_DATA ((size_t)28 * 4) /* larger payloads keep their length in array[0] */
 #define TD_DELTA_BITS 27
 #define TD_DELTA_MAX (1ULL << TD_DELTA_BITS)
 /* A time-extend holds 27 + 32 bits of delta. */
@@ -642,7 +642,7 @@ static int encode(const struct ut_event *ev, unsigned char *p)
 		if (n > TD_USER_STACK_SLOTS)
 			n = TD_USER_STACK_SLOTS;
 		put_le(p + 8, (uint32_t)ev->tgid, 4);
-		memset(p + 16, 0, 8 * TD_USER_STACK_SLOTS);
+		memset(p + 16, 0, (size_t)8 * TD_USER_STACK_SLOTS);
 		for (i = 0; i < n; i++)
 			put_le(p + 16 + 8 * i, ev->callers[i], 8);
 		return 16 + 8 * TD_USER_STACK_SLOTS;
@@ -1182,7 +1182,7 @@ static void parse_format(struct ut_tracedat *r, const char *text)
 	if (v <= 0 || v > 65535)
 		return;
 	for (size_t i = 0; i < TD_NR_FORMATS; i++) {
-		if (strlen(td_formats[i].name) != len || strncmp(td_formats[i].name, n, len))
+		if (strlen(td_formats[i].name) != len || strncmp(td_formats[i].name, n, len) != 0)
 			continue;
 		for (size_t j = 0; j < r->nr_idmap; j++)
 			if (r->idmap[j].type == td_formats[i].type)
@@ -1220,13 +1220,13 @@ static int read_headers(struct ut_tracedat *r)
 
 	if (rd(r, b, 10, "file header"))
 		return -1;
-	if (memcmp(b, td_magic, 10)) {
+	if (memcmp(b, td_magic, 10) != 0) {
 		rd_err(r, "file header", 0, "not a trace.dat file (bad magic)");
 		return -1;
 	}
 	if (rd_cstr(r, (char *)b, 16, "version string"))
 		return -1;
-	if (strcmp((char *)b, "6")) {
+	if (strcmp((char *)b, "6") != 0) {
 		rd_err(r, "version string", 10, "file version \"%.8s\" is not supported (only 6)",
 		       (char *)b);
 		return -1;
@@ -1247,14 +1247,14 @@ static int read_headers(struct ut_tracedat *r)
 	}
 	r->page_size = (uint32_t)v;
 
-	if (rd(r, b, 12, "header_page") || memcmp(b, "header_page", 12)) {
+	if (rd(r, b, 12, "header_page") || memcmp(b, "header_page", 12) != 0) {
 		if (!r->failed)
 			rd_err(r, "header_page", r->pos - 12, "missing header_page tag");
 		return -1;
 	}
 	if (rd_num(r, &size, 8, "header_page") || rd_skip(r, size, "header_page"))
 		return -1;
-	if (rd(r, b, 13, "header_event") || memcmp(b, "header_event", 13)) {
+	if (rd(r, b, 13, "header_event") || memcmp(b, "header_event", 13) != 0) {
 		if (!r->failed)
 			rd_err(r, "header_event", r->pos - 13, "missing header_event tag");
 		return -1;
@@ -1384,7 +1384,7 @@ static int read_headers(struct ut_tracedat *r)
 		if (rd(r, b, 10, "section tag"))
 			return -1;
 	}
-	if (memcmp(b, "flyrecord", 10)) {
+	if (memcmp(b, "flyrecord", 10) != 0) {
 		rd_err(r, "section tag", r->pos - 10, "expected \"flyrecord\" (latency files are not supported)");
 		return -1;
 	}
@@ -1571,7 +1571,7 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 				n = TD_USER_STACK_SLOTS;
 		}
 		for (i = 0; i < n; i++) {
-			uint64_t a = get_le(d + 16 + 8 * i, 8);
+			uint64_t a = get_le(d + 16 + (size_t)8 * i, 8);
 
 			if (a == UINT64_MAX)
 				break;

@@ -31,7 +31,7 @@ extern __attribute__((weak)) const unsigned int __rseq_size;
 
 static uint32_t round_buf_size(unsigned long kb)
 {
-	uint64_t bytes = (uint64_t)kb * 1024, size = 2 * UT_PAGE_SIZE;
+	uint64_t bytes = (uint64_t)kb * 1024, size = 2 * (uint64_t)UT_PAGE_SIZE;
 
 	while (size < bytes && size < (1ull << 30))
 		size <<= 1;

@@ -122,7 +122,7 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	ret = ut_elfsites_program(t, prog, &nobj);
 	if (ret == -ENOEXEC)
 		ut_usage_die("%s: not an ELF program", prog);
-	if (!nobj && strcmp(o->tracer, "nop"))
+	if (!nobj && strcmp(o->tracer, "nop") != 0)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry",
 		       prog);
@@ -366,9 +366,9 @@ int cmd_record(int argc, char **argv)
 		/* Keep passes apart so the reader does not fight the writers
 		 * for cache lines; hurry when a pass found much to do. */
 		long got = ut_recorder_drain(rec);
-		struct timespec ts = {0, got > 64 * 1024 ? 100 * 1000 : 1000 * 1000};
+		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
 
-		if (got < 1024 * 1024)
+		if (got < 1024L * 1024)
 			nanosleep(&ts, NULL);
 	}
 	ret = ut_recorder_finish(rec);

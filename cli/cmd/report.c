@@ -172,7 +172,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(ut_help_report, stdout);
-			return 0;
+			ret = 0;
+			goto out;
 		default:
 			ut_usage_die("bad usage (see 'utrace help report')");
 		}
@@ -184,7 +185,8 @@ int cmd_report(int argc, char **argv)
 	ctx.td = ut_tracedat_open(file, err, sizeof(err));
 	if (!ctx.td) {
 		ut_err("%s", err);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(ctx.td));
 	snprintf(tracer, sizeof(tracer), "%s",
@@ -203,7 +205,8 @@ int cmd_report(int argc, char **argv)
 	ctx.td = ut_tracedat_open(file, err, sizeof(err));
 	if (!ctx.td) {
 		ut_err("%s", err);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	cfg.syms = ut_tracedat_symbols(ctx.td);
 	out = ut_out_new(&cfg);
@@ -214,10 +217,11 @@ int cmd_report(int argc, char **argv)
 	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus.n && !pids.n)
 		p.lost = ut_tracedat_lost_total(ctx.td);
 	ut_out_print_header(out, stdout, p.entries, p.entries + p.lost);
-	ret = read_events(file, &ctx, out, &cpus, &pids, &p, true);
+	ret = read_events(file, &ctx, out, &cpus, &pids, &p, true) ? 1 : 0;
 	ut_out_free(out);
 	ut_tracedat_close_reader(ctx.td);
+out:
 	free(cpus.v);
 	free(pids.v);
-	return ret ? 1 : 0;
+	return ret;
 }

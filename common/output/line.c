@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -137,8 +138,8 @@ static int32_t event_tgid(const struct ut_out *o, const struct ut_event *ev)
 void ut_out_print_flags(FILE *f, const struct ut_event *ev)
 {
 	unsigned fl = ev->flags;
-	int nmi = fl & UT_FLAG_NMI, hard = fl & UT_FLAG_HARDIRQ;
-	int soft = fl & UT_FLAG_SOFTIRQ, bh = fl & UT_FLAG_BH_OFF;
+	bool nmi = fl & UT_FLAG_NMI, hard = fl & UT_FLAG_HARDIRQ;
+	bool soft = fl & UT_FLAG_SOFTIRQ, bh = fl & UT_FLAG_BH_OFF;
 	char irqs, resched, ctx;
 
 	if ((fl & UT_FLAG_IRQS_OFF) && bh)

@@ -12,7 +12,7 @@
 #include "common/ring_buffer.h"
 #include "ut_test.h"
 
-#define SIZE (4 * UT_PAGE_SIZE)
+#define SIZE ((size_t)4 * UT_PAGE_SIZE)
 
 struct prod {
 	uint8_t *map;
@@ -53,14 +53,14 @@ static void put(struct prod *p, uint64_t w0, uint64_t w1)
 /* One FUNCTION record, as libutrace writes it; false if refused (full). */
 static bool produce(struct prod *p, uint64_t ip)
 {
-	if (p->head + 2 * UT_REC_SIZE > p->limit) {
+	if (p->head + (uint64_t)2 * UT_REC_SIZE > p->limit) {
 		uint64_t off = p->head & (UT_PAGE_SIZE - 1), pos = p->head;
 
 		if (off) {
 			*(uint64_t *)(p->data + (pos & (SIZE - 1))) = 0;
 			pos += UT_PAGE_SIZE - off;
 		}
-		if (!p->overwrite && pos + UT_PAGE_SIZE - p->hdr->tail > SIZE) {
+		if (!p->overwrite && pos + UT_PAGE_SIZE - p->hdr->tail > (uint64_t)SIZE) {
 			p->hdr->dropped++;
 			return false;
 		}
@@ -149,7 +149,7 @@ TEST(consumer_wraps)
 	for (size_t i = 0; i < g.n; i++)
 		CHECK_EQ_INT(g.ips[i], 0x1000 + i);
 	CHECK_EQ_INT(p.hdr->dropped, 0);
-	CHECK(p.head > 10 * SIZE); /* really wrapped */
+	CHECK(p.head > (uint64_t)10 * SIZE); /* really wrapped */
 }
 
 /* Consumer mode, full: the producer refuses and counts; the reader gets the rest. */
@@ -217,7 +217,7 @@ TEST(malformed_records)
 	w[0] = ut_rec_word0(UT_REC_FUNCTION, 1, 0x3000);
 	memcpy(buf + UT_PAGE_SIZE + 48, w, 16);
 	/* page 2 loses its TIME record: its records have no base, skipped */
-	memset(buf + 2 * UT_PAGE_SIZE, 0xff, 8);
+	memset(buf + (size_t)2 * UT_PAGE_SIZE, 0xff, 8);
 	ut_rb_decode(&(struct ut_rb_decoder){0}, buf, sizeof(buf), 0, 42, 7, &raw_clock, collect, &g);
 	CHECK_EQ_INT(g.n, 2);
 	CHECK_EQ_INT(g.ips[0], 0x2000);

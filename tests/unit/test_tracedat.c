@@ -500,11 +500,11 @@ TEST(truncation)
 	make_order();
 	write_file(full);
 	data = slurp(full, &len);
-	CHECK(len % 4096 == 0 && len > 4 * 4096);
+	CHECK(len % 4096 == 0 && len > (size_t)4 * 4096);
 
 	/* in the header, at the data start, inside pages, at page boundaries */
 	size_t fixed[] = { 0, 1, 3, 10, 12, 40, 200, 1000, 2000, 3000, 4095, 4096, 4097,
-			   4096 + 100, 8192 - 1, 8192, 8192 + 16, 8192 + 2000, 3 * 4096 };
+			   4096 + 100, 8192 - 1, 8192, 8192 + 16, 8192 + 2000, (size_t)3 * 4096 };
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		cuts[nc++] = fixed[i];
 	for (size_t k = 1; k < 12; k++)
@@ -625,9 +625,11 @@ static char *run(const char *cmd)
 	while ((got = fread(out + len, 1, cap - len - 1, f)) > 0) {
 		len += got;
 		if (cap - len < 4096) {
+			char *bigger = realloc(out, cap * 2);
+
+			CHECK(bigger);
+			out = bigger;
 			cap *= 2;
-			out = realloc(out, cap);
-			CHECK(out);
 		}
 	}
 	out[len] = 0;

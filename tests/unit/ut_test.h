@@ -39,7 +39,7 @@ static int ut__fails, ut__n;
 #define CHECK_EQ_STR(a, b)                                                                       \
 	do {                                                                                     \
 		const char *ut__a = (a), *ut__b = (b);                                           \
-		if (!ut__a || !ut__b || strcmp(ut__a, ut__b)) {                                  \
+		if (!ut__a || !ut__b || strcmp(ut__a, ut__b) != 0) {                                  \
 			fprintf(stderr, "%s:%d: %s == %s failed:\n  got:  \"%s\"\n  want: \"%s\"\n", \
 				__FILE__, __LINE__, #a, #b, ut__a ? ut__a : "(null)",             \
 				ut__b ? ut__b : "(null)");                                       \
