@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "common/names.h"
+#include "common/output/graph.h"
 #include "common/output/output.h"
 #include "common/tracedat.h"
 
@@ -20,13 +21,16 @@ const char ut_help_report[] =
 	"usage: utrace report [-i FILE] [-O OPTION]... [--cpu N] [--pid TID]\n"
 	"\n"
 	"Print a trace file (default trace.dat) exactly as the kernel's `trace` file\n"
-	"prints the function tracer: header, then TASK-PID [CPU] flags TIMESTAMP: func\n"
-	"<-parent lines, merged in time order over all threads.\n"
+	"prints it: for the function tracer a header, then TASK-PID [CPU] flags\n"
+	"TIMESTAMP: func <-parent lines; for function_graph the call graph with\n"
+	"durations (funcgraph-* options); merged in time order over all threads.\n"
 	"\n"
 	"  -i FILE          input file (default trace.dat)\n"
 	"  -O OPTION        trace option, e.g. noprint-parent, sym-offset, sym-addr,\n"
 	"                   noirq-info, nocontext-info, record-tgid, latency-format,\n"
-	"                   raw, hex, verbose (see 'utrace list -o'); repeatable\n"
+	"                   raw, hex, verbose, funcgraph-proc, funcgraph-abstime,\n"
+	"                   funcgraph-tail, funcgraph-retval, nofuncgraph-cpu ...\n"
+	"                   (see 'utrace list -o'); repeatable\n"
 	"  --cpu N          only events of CPU N (repeatable)\n"
 	"  --pid TID        only events of thread TID (repeatable)\n";
 
@@ -81,60 +85,121 @@ struct pass {
 	bool overrun;
 };
 
+/*
+ * A window of events read ahead.  Printing an event may need the next event
+ * of the whole trace (latency-format's delay mark) or the next one of its
+ * CPU (function_graph: is this entry a leaf?), which in the merged stream
+ * can be some way ahead.
+ */
+#define WINDOW 4096
+
+struct queued {
+	struct ut_event ev;
+	uint64_t lost;
+	bool skip;   /* already printed as part of a leaf */
+	char *str;   /* owned copy of ev.str */
+};
+
+struct window {
+	struct queued q[WINDOW];
+	size_t head, n;
+	bool eof;
+	int err;     /* ut_tracedat_next's -1 once seen */
+	char errmsg[256];
+};
+
+static struct queued *wat(struct window *w, size_t i)
+{
+	return &w->q[(w->head + i) % WINDOW];
+}
+
+/* Read until the window holds @want events (or the file ends). */
+static void fill(struct window *w, struct ut_tracedat *td, size_t want, const struct idlist *cpus,
+		 const struct idlist *pids)
+{
+	while (w->n < want && w->n < WINDOW && !w->eof) {
+		struct queued *q = wat(w, w->n);
+		int ret = ut_tracedat_next(td, &q->ev, &q->lost, w->errmsg, sizeof(w->errmsg));
+
+		if (ret != 1) {
+			w->eof = true;
+			w->err = ret < 0;
+			break;
+		}
+		if (!idlist_has(cpus, q->ev.cpu) || !idlist_has(pids, q->ev.pid))
+			continue;
+		q->skip = false;
+		q->str = q->ev.str ? strdup(q->ev.str) : NULL;
+		q->ev.str = q->str;
+		q->ev.callers = NULL; /* reader-owned and reused: not kept */
+		q->ev.nr_callers = 0;
+		w->n++;
+	}
+}
+
+/* The next event on @cpu after window position 0, reading ahead as needed. */
+static struct queued *next_on_cpu(struct window *w, struct ut_tracedat *td, uint32_t cpu,
+				  const struct idlist *cpus, const struct idlist *pids)
+{
+	for (size_t i = 1;; i++) {
+		if (i >= w->n)
+			fill(w, td, i + 1, cpus, pids);
+		if (i >= w->n)
+			return NULL;
+		if (wat(w, i)->ev.cpu == cpu)
+			return wat(w, i);
+	}
+}
+
 /* One read of the file: counts (for the header) or printing. */
-static int read_events(const char *file, struct report_ctx *ctx, struct ut_out *out,
+static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_graph_out *graph,
 		       const struct idlist *cpus, const struct idlist *pids, struct pass *p,
 		       bool print)
 {
-	struct ut_event ev[2];
-	uint64_t lost[2];
-	char err[256];
-	char *strs[2] = {NULL, NULL};
-	int cur = 0, ret, have = 0;
 	struct ut_tracedat *td = ctx->td;
+	struct window *w = calloc(1, sizeof(*w));
+	int ret = 0;
 
-	/* One event of look-ahead: latency-format marks depend on the next one. */
-	for (;;) {
-		ret = ut_tracedat_next(td, &ev[cur], &lost[cur], err, sizeof(err));
-		if (ret == 1 && (!idlist_has(cpus, ev[cur].cpu) || !idlist_has(pids, ev[cur].pid)))
-			continue;
-		if (ret == 1 && ev[cur].str) {
-			free(strs[cur]);
-			strs[cur] = strdup(ev[cur].str);
-			ev[cur].str = strs[cur];
-		}
-		if (have) {
-			int prev = cur ^ 1;
-
-			if (print) {
-				if (lost[prev])
-					ut_out_print_lost(out, stdout, ev[prev].cpu, lost[prev]);
-				ut_out_print_event(out, stdout, &ev[prev], ret == 1 ? &ev[cur] : NULL);
-			} else {
-				p->entries++;
-				if (lost[prev]) {
-					p->overrun = true;
-					if (lost[prev] != UT_TRACEDAT_LOST_UNKNOWN)
-						p->lost += lost[prev];
-				}
-			}
-		}
-		if (ret != 1)
-			break;
-		have = 1;
-		cur ^= 1;
-	}
-	free(strs[0]);
-	free(strs[1]);
-	if (ret < 0) {
-		/* The counting pass stays quiet: the printing pass reports it. */
-		if (print) {
-			fflush(stdout);
-			ut_err("%s", err);
-		}
+	if (!w)
 		return -1;
+	for (;;) {
+		struct queued *q, *next;
+
+		fill(w, td, 2, cpus, pids);
+		if (!w->n)
+			break;
+		q = wat(w, 0);
+		if (!print) {
+			p->entries += !q->skip;
+			if (q->lost) {
+				p->overrun = true;
+				if (q->lost != UT_TRACEDAT_LOST_UNKNOWN)
+					p->lost += q->lost;
+			}
+		} else if (!q->skip) {
+			if (q->lost)
+				ut_out_print_lost(out, stdout, q->ev.cpu, q->lost);
+			if (graph) {
+				next = next_on_cpu(w, td, q->ev.cpu, cpus, pids);
+				ret = ut_graph_print_event(graph, stdout, &q->ev, next ? &next->ev : NULL);
+				if (ret == UT_GRAPH_CONSUMED)
+					next->skip = true;
+			}
+			if (!graph || ret == UT_GRAPH_UNHANDLED)
+				ut_out_print_event(out, stdout, &q->ev, w->n > 1 ? &wat(w, 1)->ev : NULL);
+		}
+		free(q->str);
+		w->head = (w->head + 1) % WINDOW;
+		w->n--;
 	}
-	return 0;
+	ret = w->err ? -1 : 0;
+	/* The counting pass stays quiet: the printing pass reports it. */
+	if (ret && print) {
+		fflush(stdout);
+		ut_err("%s", w->errmsg);
+	}
+	free(w);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)
@@ -149,6 +214,7 @@ int cmd_report(int argc, char **argv)
 	struct report_ctx ctx = {0};
 	struct ut_opts opts;
 	struct ut_out *out;
+	struct ut_graph_out *graph = NULL;
 	struct pass p = {0};
 	char err[256], tracer[32];
 	int c, ret, clock;
@@ -161,7 +227,8 @@ int cmd_report(int argc, char **argv)
 			file = optarg;
 			break;
 		case 'O':
-			if (ut_opts_parse(&opts, "function", optarg))
+			if (ut_opts_parse(&opts, "function", optarg) &&
+			    ut_opts_parse(&opts, "function_graph", optarg))
 				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
 			break;
 		case 'c':
@@ -199,7 +266,7 @@ int cmd_report(int argc, char **argv)
 	cfg.nr_cpus = ut_tracedat_nr_cpus(ctx.td);
 	cfg.clock_is_counter = ut_clock_is_counter(clock);
 	cfg.opts = &opts;
-	read_events(file, &ctx, NULL, &cpus, &pids, &p, false);
+	read_events(&ctx, NULL, NULL, &cpus, &pids, &p, false);
 	ut_tracedat_close_reader(ctx.td);
 
 	ctx.td = ut_tracedat_open(file, err, sizeof(err));
@@ -213,11 +280,21 @@ int cmd_report(int argc, char **argv)
 	if (!out)
 		ut_usage_die("out of memory");
 	ut_out_start(out, p.overrun);
+	if (!strcmp(tracer, "function_graph")) {
+		graph = ut_graph_out_new(out);
+		if (!graph)
+			ut_usage_die("out of memory");
+		ut_graph_start(graph);
+	}
 	/* Losses no page could carry (at the very end) are in the file's total. */
 	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus.n && !pids.n)
 		p.lost = ut_tracedat_lost_total(ctx.td);
-	ut_out_print_header(out, stdout, p.entries, p.entries + p.lost);
-	ret = read_events(file, &ctx, out, &cpus, &pids, &p, true) ? 1 : 0;
+	if (graph)
+		ut_graph_print_header(graph, stdout, p.entries, p.entries + p.lost);
+	else
+		ut_out_print_header(out, stdout, p.entries, p.entries + p.lost);
+	ret = read_events(&ctx, out, graph, &cpus, &pids, &p, true) ? 1 : 0;
+	ut_graph_out_free(graph);
 	ut_out_free(out);
 	ut_tracedat_close_reader(ctx.td);
 out:

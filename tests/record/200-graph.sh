@@ -1,0 +1,94 @@
+#!/bin/bash
+# function_graph: the kernel's graph output for a known program; graph
+# filters; and the robustness matrix: programs that leave functions by
+# longjmp, siglongjmp out of signal handlers, swapcontext, exceptions (in
+# threads too), pthread_exit, exit, fork/vfork, backtrace() and recursion
+# deeper than the shadow stack behave exactly as untraced, and their graph is
+# well formed.
+. "$(dirname "$0")/../lib/common.sh"
+
+# Durations and CPU numbers masked; the rest is the kernel's layout.
+gmask() {
+	sed -E -e 's/^ *[0-9]+\)/ N)/' -e 's/^ N\) [-+!#*@$ ] +[0-9]+(\.[0-9]+)? us +\|/ N) <DUR> us |/'
+}
+
+one() {
+	local s=$1 P
+	P=$(prog single "$s")
+	"$UTRACE" record -p function_graph -o g.dat -- "$P" >out 2>err
+	expect_eq "$s single: status" 0 $?
+	report g.dat | gmask >g.txt
+	expect "$s single: graph" g.txt <<'EOF'
+# tracer: function_graph
+#
+# CPU  DURATION                  FUNCTION CALLS
+# |     |   |                     |   |   |   |
+ N)               |  main() {
+ N)               |    s_top() {
+ N)               |      s_middle() {
+ N) <DUR> us |        s_leaf();
+ N) <DUR> us |        s_leaf();
+ N) <DUR> us |      }
+ N)               |      s_middle() {
+ N) <DUR> us |        s_leaf();
+ N) <DUR> us |        s_leaf();
+ N) <DUR> us |      }
+ N)               |      s_middle() {
+ N) <DUR> us |        s_leaf();
+ N) <DUR> us |        s_leaf();
+ N) <DUR> us |      }
+ N) <DUR> us |    }
+ N) <DUR> us |    s_leaf();
+ N) <DUR> us |  }
+EOF
+	# set_graph_function + max_graph_depth; set_graph_notrace; thresh
+	"$UTRACE" record -p function_graph -g s_middle --max-graph-depth 1 -o g.dat -- "$P" 1 >out 2>err
+	report g.dat | gmask | tail -n +5 >g.txt
+	expect "$s -g s_middle --max-graph-depth 1" g.txt <<'EOF'
+ N) <DUR> us |  s_middle();
+EOF
+	"$UTRACE" record -p function_graph --graph-notrace s_top -o g.dat -- "$P" 1 >out 2>err
+	report g.dat | gmask | tail -n +5 >g.txt
+	expect "$s --graph-notrace s_top" g.txt <<'EOF'
+ N)               |  main() {
+ N) <DUR> us |    s_leaf();
+ N) <DUR> us |  }
+EOF
+	"$UTRACE" record -p function_graph --thresh 1000000 -o g.dat -- "$P" 1 >out 2>err
+	report g.dat | gmask | tail -n +5 >g.txt
+	expect "$s --thresh 1000000: nothing that slow" g.txt </dev/null
+	report g.dat -O funcgraph-tail >/dev/null || fail "$s report -O funcgraph-tail"
+	# bad input
+	"$UTRACE" record -p function_graph -g no_such_fn -o g.dat -- "$P" >out 2>err
+	expect_eq "$s -g no_such_fn: status" 2 $?
+	grep -q "no_such_fn" err || fail "$s -g no_such_fn: message does not name it"
+	"$UTRACE" record -p function_graph --max-graph-depth x -o g.dat -- "$P" >out 2>err
+	expect_eq "$s --max-graph-depth x: status" 2 $?
+
+	# the robustness matrix
+	local c p st1 st2
+	for p in graph_robust graph_exceptions; do
+		P=$(prog $p "$s")
+		for c in longjmp signal context recurse backtrace fork thread exit; do
+			[ $p = graph_exceptions ] && [ $c != longjmp ] && continue
+			"$P" $c >plain.out 2>plain.err
+			st1=$?
+			"$UTRACE" record -p function_graph -o r.dat -- "$P" $c >rec.out 2>rec.err
+			st2=$?
+			expect_eq "$s $p $c: exit status" "$st1" "$st2"
+			cmp -s plain.out rec.out || fail "$s $p $c: stdout differs: $(diff plain.out rec.out)"
+			cmp -s plain.err rec.err || fail "$s $p $c: stderr differs: $(diff plain.err rec.err)"
+			report r.dat >r.txt || fail "$s $p $c: report failed"
+			no_crash r.dat.rerr
+			# every line is a header, a graph line or a task-switch block
+			if grep -vE '^(#|$| *[0-9]+\) | -+$)' r.txt | grep -q .; then
+				fail "$s $p $c: malformed lines: $(grep -vE '^(#|$| *[0-9]+\) | -+$)' r.txt | head -3)"
+			fi
+			grep -qE -- '-[0-9][0-9.]* us' r.txt && fail "$s $p $c: negative duration"
+			grep -qE 'g_|x_|main' r.txt || fail "$s $p $c: no traced functions"
+		done
+	done
+}
+
+for_styles one
+finish
