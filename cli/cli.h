@@ -24,10 +24,12 @@ void ut_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 int cmd_record(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_help[];
+extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_help[],
+	ut_help_profile[];
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "cli/record.h"
 #include "common/clock.h"
 #include "common/names.h"
+#include "common/output/graph.h"
 #include "common/ring_buffer.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
@@ -60,6 +62,9 @@ struct ut_recorder {
 	uint64_t lost_total;
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
+	FILE *profile;              /* profile mode: where the tables go */
+	bool graph_time;
+	uint64_t thresh_ns;
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
 };
 
@@ -648,6 +653,178 @@ long ut_recorder_drain(struct ut_recorder *r)
 	return drain_pass(r, false);
 }
 
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, uint64_t thresh_ns)
+{
+	r->profile = out;
+	r->graph_time = graph_time;
+	r->thresh_ns = thresh_ns;
+}
+
+/* --- the function profiler's tables ------------------------------------ */
+
+struct prow {
+	const char *name;   /* symbol name (owned by the symbol table) */
+	uint64_t hits;
+	long double time, sq; /* ns, ns^2 */
+};
+
+struct ptable {
+	struct prow *rows;
+	size_t n, cap;
+};
+
+static struct prow *prow_get(struct ptable *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->rows[i].name, name))
+			return &t->rows[i];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct prow *n = realloc(t->rows, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->rows = n;
+		t->cap = cap;
+	}
+	t->rows[t->n] = (struct prow){.name = name};
+	return &t->rows[t->n++];
+}
+
+static int cmp_prow(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* trace_stat/function: sorted by Time; s^2 as the kernel computes it. */
+static void print_ptable(struct ut_recorder *r, struct ptable *t)
+{
+	FILE *f = r->profile;
+
+	qsort(t->rows, t->n, sizeof(*t->rows), cmp_prow);
+	fputs("  Function                               Hit    Time            Avg             s^2\n"
+	      "  --------                               ---    ----            ---             ---\n",
+	      f);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct prow *p = &t->rows[i];
+		long double n = (long double)p->hits, avg = n > 0 ? p->time / n : 0, s2 = 0;
+
+		if (r->thresh_ns && avg < (long double)r->thresh_ns)
+			continue;
+		if (p->hits > 1)
+			s2 = (n * p->sq - p->time * p->time) / (n * (n - 1)) / 1000;
+		if (s2 < 0)
+			s2 = 0;
+		fprintf(f, "  %-30.30s  %10llu    ", p->name, (unsigned long long)p->hits);
+		ut_graph_print_duration(f, (uint64_t)p->time);
+		fputs("    ", f);
+		ut_graph_print_duration(f, (uint64_t)avg);
+		fputs("    ", f);
+		ut_graph_print_duration(f, (uint64_t)s2);
+		fputc('\n', f);
+	}
+}
+
+/* Add one thread's table (prof.<slot>) to @all and to @mine; untrusted input. */
+static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
+			const struct ut_symtab *st, struct ptable *all, struct ptable *mine)
+{
+	char path[PATH_MAX];
+	struct ut_prof_hdr *h;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
+	h = map_file(path, &len, false);
+	if (!h)
+		return;
+	if (len < sizeof(*h) || h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
+	    !h->nr_entries || (h->nr_entries & (h->nr_entries - 1)) ||
+	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) < h->nr_entries) {
+		munmap(h, len);
+		return;
+	}
+	const struct ut_prof_entry *e = (const struct ut_prof_entry *)(h + 1);
+	/* Times in TSC cycles for the local clock: ns = cycles * mult >> shift. */
+	long double k = 1;
+
+	if (!h->reserved[0] && s->clk.clock == UT_CLOCK_LOCAL && s->clk.mult)
+		k = (long double)s->clk.mult / (long double)(1ull << s->clk.shift);
+	for (uint32_t i = 0; i < h->nr_entries; i++) {
+		const struct ut_sym *sym;
+		long double t, sq;
+
+		if (!e[i].ip || !e[i].hits)
+			continue;
+		sym = ut_symtab_lookup(st, e[i].ip);
+		if (!sym)
+			continue;
+		t = (long double)(r->graph_time ? e[i].time : e[i].self) * k;
+		sq = (r->graph_time ? ldexpl((long double)e[i].time_sq[1], 64) + e[i].time_sq[0]
+				    : ldexpl((long double)e[i].self_sq[1], 64) + e[i].self_sq[0]) *
+		     k * k;
+		for (int w = 0; w < 2; w++) {
+			struct prow *p = prow_get(w ? mine : all, sym->name);
+
+			if (p) {
+				p->hits += e[i].hits;
+				p->time += t;
+				p->sq += sq;
+			}
+		}
+	}
+	munmap(h, len);
+}
+
+static int write_profile(struct ut_recorder *r)
+{
+	struct ut_symtab *st = load_symbols(r);
+	struct ptable all = {0}, *per = NULL;
+	size_t nthreads = 0, k = 0;
+
+	if (!st)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_sess; i++)
+		nthreads += r->sess[i]->ctl->nr_slots < UT_MAX_THREADS ? r->sess[i]->ctl->nr_slots
+								       : UT_MAX_THREADS;
+	per = calloc(nthreads + 1, sizeof(*per));
+	if (!per) {
+		ut_symtab_free(st);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+		uint32_t n = s->ctl->nr_slots < UT_MAX_THREADS ? s->ctl->nr_slots : UT_MAX_THREADS;
+
+		for (uint32_t j = 0; j < n && k < nthreads; j++)
+			read_ptable(r, s, j, st, &all, &per[k++]);
+	}
+	print_ptable(r, &all);
+	for (size_t i = 0, shown = 0; k > 1 && i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+		uint32_t n = s->ctl->nr_slots < UT_MAX_THREADS ? s->ctl->nr_slots : UT_MAX_THREADS;
+
+		for (uint32_t j = 0; j < n && shown < k; j++, shown++) {
+			char comm[17] = {0};
+
+			if (!per[shown].n)
+				continue;
+			memcpy(comm, s->ctl->threads[j].comm, 16);
+			fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, s->ctl->threads[j].tid);
+			print_ptable(r, &per[shown]);
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		free(per[i].rows);
+	free(per);
+	free(all.rows);
+	ut_symtab_free(st);
+	return 0;
+}
+
 int ut_recorder_finish(struct ut_recorder *r)
 {
 	int ret;
@@ -656,7 +833,7 @@ int ut_recorder_finish(struct ut_recorder *r)
 	while (drain_pass(r, true) > 0)
 		;
 	fix_clocks(r);
-	ret = write_trace(r);
+	ret = r->profile ? write_profile(r) : write_trace(r);
 	remove_tree(r->spooldir);
 	remove_tree(r->dir);
 	return ret;

@@ -6,7 +6,10 @@
 #ifndef UT_RECORD_H
 #define UT_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 struct ut_recorder;
 struct ut_opts;
@@ -15,6 +18,15 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 				    const char *tracer, int clock, const struct ut_opts *opts);
 /* The TSC conversion to hand to the traced processes (UT_CLOCK_ENV's format). */
 void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len);
+/*
+ * Profile mode: finish() prints the function profiler's tables (the kernel's
+ * trace_stat/function format, all threads merged, then one table per thread
+ * when there are several) to @out instead of writing a trace file.
+ * @graph_time: Time includes callees (graph-time); @thresh_ns hides rows
+ * whose average is below it (tracing_thresh).
+ */
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, uint64_t thresh_ns);
+
 /* One pass over every thread of every session. Returns bytes copied, or <0. */
 long ut_recorder_drain(struct ut_recorder *r);
 /* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */

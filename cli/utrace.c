@@ -11,6 +11,8 @@
 
 const struct ut_command ut_commands[] = {
 	{"record", cmd_record, "run a program and record its trace to a file", ut_help_record},
+	{"profile", cmd_profile, "run a program under the function profiler, print trace_stat",
+	 ut_help_profile},
 	{"report", cmd_report, "print a recorded trace in the kernel's format", ut_help_report},
 	{"list", cmd_list, "list tracers, options, or a program's traceable functions",
 	 ut_help_list},

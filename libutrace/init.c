@@ -68,6 +68,9 @@ static void read_config(struct ut_config *c)
 	c->graph_notrace = v && *v ? strdup(v) : NULL;
 	v = getenv("UTRACE_MAX_GRAPH_DEPTH");
 	c->max_graph_depth = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
+	v = getenv("UTRACE_PROFILE");
+	c->profile = v && *v == '1';
+	c->prof_cputime = v && !strcmp(v, "1-cputime");
 	v = getenv("UTRACE_THRESH_US");
 	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
 }

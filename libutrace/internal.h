@@ -72,6 +72,8 @@ struct ut_shadow_frame {
 	uint64_t calltime; /* raw timestamp */
 	uint32_t depth;
 	uint32_t flags;    /* UT_FRAME_* */
+	uint64_t child;    /* time spent in hooked callees (profiler self time) */
+	struct ut_prof_entry *prof; /* the profiler's row for func, or NULL */
 };
 
 enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2 };
@@ -98,6 +100,8 @@ struct ut_config {
 	char *graph_notrace;  /* set_graph_notrace text */
 	uint32_t max_graph_depth;
 	uint64_t thresh_us;   /* tracing_thresh */
+	bool profile;         /* function_profile_enabled */
+	bool prof_cputime;    /* profiler with nosleep-time: thread CPU time */
 };
 
 /* Hot-path copy of the function_graph settings. */
@@ -145,6 +149,9 @@ struct ut_thread {
 	uint64_t last_ts;        /* timestamp of the previous record (deltas) */
 	uint64_t new_ts;         /* timestamp of the record being written */
 	struct ut_shadow *shadow;/* function_graph return stack (tracers/function_graph.c) */
+	struct ut_prof_hdr *prof;/* profiler table (tracers/profiler.c) */
+	uint32_t slot;           /* thread slot in the control block, once claimed */
+	uint32_t has_slot;
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
@@ -224,6 +231,16 @@ int ut_patch_apply(void) UT_HIDDEN;
 
 /* select.c */
 int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
+
+/* writer.c: this thread's slot in the control block (claimed once). */
+int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;
+/* writer.c: create (or map) a session file for the thread. */
+void *ut_thread_file(const char *prefix, uint32_t slot, size_t size) UT_HIDDEN;
+
+/* tracers/profiler.c */
+struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;
+void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t self) UT_HIDDEN;
+uint64_t ut_prof_now(void) UT_HIDDEN;
 
 /* function_graph: a return with no frame; prints and aborts. */
 void ut_graph_lost_frame(uint64_t sp) __attribute__((noreturn)) UT_HIDDEN;

@@ -74,7 +74,7 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
 /* The hot-path copy of the graph settings, and each module's trampoline. */
 static void set_graph_config(void)
 {
-	uint64_t target = ut_rt.cfg.tracer == UT_TRACER_FUNCTION_GRAPH
+	uint64_t target = ut_rt.cfg.tracer == UT_TRACER_FUNCTION_GRAPH || ut_rt.cfg.profile
 				  ? (uint64_t)utrace_graph_caller
 				  : (uint64_t)utrace_func_caller;
 	struct ut_graph_cfg *g = &ut_rt.graph;
@@ -136,7 +136,7 @@ int ut_select_apply(char *err, size_t errlen)
 
 		if (!m || !m->alive || !m->sites)
 			continue;
-		on = ut_rt.cfg.tracer != UT_TRACER_NOP && !ut_rt.sites_off &&
+		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
 		     ut_fset_traced(filter, notrace, i);
 		m->sites[f->site].want = on ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |

@@ -16,72 +16,95 @@
 
 __thread struct ut_thread ut_self;
 
-/* "buf." + decimal slot, without snprintf. */
-static void buf_name(char *out, uint32_t slot)
+/* PREFIX + decimal slot, without snprintf. */
+static void slot_name(char *out, const char *prefix, uint32_t slot)
 {
 	char digits[12];
-	int n = 0;
+	int n = 0, p = 0;
 
-	out[0] = 'b';
-	out[1] = 'u';
-	out[2] = 'f';
-	out[3] = '.';
+	while (prefix[p]) {
+		out[p] = prefix[p];
+		p++;
+	}
 	do {
 		digits[n++] = (char)('0' + slot % 10);
 		slot /= 10;
 	} while (slot);
 	for (int i = 0; i < n; i++)
-		out[4 + i] = digits[n - 1 - i];
-	out[4 + n] = '\0';
+		out[p + i] = digits[n - 1 - i];
+	out[p + n] = '\0';
 }
 
-/* Claim a thread slot in the control block and name it after the thread. */
-static int add_thread(struct ut_ctl *ctl, int tid, uint32_t *slotp)
+/**
+ * ut_thread_slot - this thread's slot in the control block, claimed once
+ *
+ * The slot names the thread (tid, comm) for readers and numbers its files.
+ * Return: 0, or -ENOSPC when all UT_MAX_THREADS slots are taken.
+ */
+int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
 {
-	uint32_t slot = __atomic_fetch_add(&ctl->nr_slots, 1, __ATOMIC_ACQ_REL);
+	struct ut_ctl *ctl = ut_rt.ctl;
 	struct ut_thread_slot *s;
 	char comm[16] = {0};
+	uint32_t slot;
 
+	if (t->has_slot) {
+		*slotp = t->slot;
+		return 0;
+	}
+	slot = __atomic_fetch_add(&ctl->nr_slots, 1, __ATOMIC_ACQ_REL);
 	if (slot >= UT_MAX_THREADS)
 		return -ENOSPC;
 	s = &ctl->threads[slot];
-	s->tid = tid;
+	s->tid = (int)gettid();
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
 	for (int i = 0; i < 16; i++)
 		s->comm[i] = comm[i];
-	*slotp = slot;
+	t->slot = *slotp = slot;
+	t->has_slot = 1;
 	return 0;
+}
+
+/**
+ * ut_thread_file - create the session file PREFIX<slot> of @size bytes and map it
+ *
+ * Populated at once: a page fault per 4 KiB while tracing would cost more
+ * than everything else.  Return: the mapping, or NULL.
+ */
+void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
+{
+	char name[32];
+	void *map;
+	int fd;
+
+	slot_name(name, prefix, slot);
+	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)size)) {
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	close(fd);
+	return map == MAP_FAILED ? NULL : map;
 }
 
 static bool create_buffer(struct ut_thread *t)
 {
 	struct ut_ctl *ctl = ut_rt.ctl;
 	uint32_t size = ctl->buf_size, slot;
-	int tid = (int)gettid();
-	char name[20];
 	void *map;
-	int fd;
 
-	if (add_thread(ctl, tid, &slot))
+	if (ut_thread_slot(t, &slot))
 		return false;
-	buf_name(name, slot);
-	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return false;
-	if (ftruncate(fd, (off_t)UT_BUF_HDR_SIZE + size)) {
-		close(fd);
-		return false;
-	}
-	/* Populate now: a page fault per 4 KiB of events would dominate the cost. */
-	map = mmap(NULL, UT_BUF_HDR_SIZE + size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		   fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	map = ut_thread_file("buf.", slot, UT_BUF_HDR_SIZE + (size_t)size);
+	if (!map)
 		return false;
 	t->hdr = map;
 	t->hdr->version = UT_ABI_VERSION;
 	t->hdr->buf_size = size;
-	t->hdr->tid = tid;
+	t->hdr->tid = ctl->threads[slot].tid;
 	t->hdr->slot = slot;
 	__atomic_store_n(&t->hdr->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
 	t->data = (uint8_t *)map + UT_BUF_HDR_SIZE;
@@ -222,5 +245,7 @@ void ut_writer_forget(void)
 	ut_self.limit = 0;
 	ut_self.failed = 0;
 	ut_self.dropped_told = 0;
+	ut_self.has_slot = 0;
+	ut_self.prof = NULL; /* the parent's table is shared memory: not ours */
 	ut_self.busy = 0;
 }

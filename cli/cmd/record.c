@@ -62,6 +62,22 @@ const char ut_help_record[] =
 	"utrace record exits with the program's status.  Lost events, if any, are\n"
 	"counted on stderr and in the file.\n";
 
+const char ut_help_profile[] =
+	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM with the function profiler (function_profile_enabled) and print\n"
+	"its trace_stat/function table when it ends: per function the calls (Hit),\n"
+	"their total and average duration and its variance (s^2), sorted by Time;\n"
+	"all threads merged, then one table per thread if there are several.  No\n"
+	"events are written, so it costs less than function_graph.\n"
+	"\n"
+	"  -l PATTERN / -n PATTERN   which functions (set_ftrace_filter / notrace)\n"
+	"  -O nograph-time           Time excludes time spent in callees\n"
+	"  -O nosleep-time           Time counts the thread's CPU time only\n"
+	"  --thresh US               hide functions whose average is below US\n"
+	"  -o FILE                   write the tables to FILE (default: stdout, after\n"
+	"                            the program's own output)\n";
+
 struct rec_opts {
 	const char *tracer;
 	int clock;
@@ -70,6 +86,8 @@ struct rec_opts {
 	char *filter, *notrace, *gfilter, *gnotrace;
 	unsigned long max_depth, thresh_us;
 	bool overwrite;
+	bool profile;             /* utrace profile */
+	bool output_given;
 	struct ut_opts opts;
 };
 
@@ -209,6 +227,9 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 		setenv("UTRACE_FILTER", o->filter, 1);
 	if (o->notrace)
 		setenv("UTRACE_NOTRACE", o->notrace, 1);
+	if (o->profile)
+		setenv("UTRACE_PROFILE",
+		       ut_opts_get(&o->opts, UT_OPT_SLEEP_TIME) ? "1" : "1-cputime", 1);
 	if (o->gfilter)
 		setenv("UTRACE_GRAPH_FILTER", o->gfilter, 1);
 	if (o->gnotrace)
@@ -292,15 +313,17 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			o->output_given = true;
 			break;
 		case 'O':
 			if (!strcmp(optarg, "overwrite") || !strcmp(optarg, "nooverwrite"))
 				o->overwrite = optarg[0] == 'o';
-			else if (ut_opts_parse(&o->opts, o->tracer, optarg))
+			else if (ut_opts_parse(&o->opts, o->tracer, optarg) &&
+				 ut_opts_parse(&o->opts, "function_graph", optarg))
 				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
 			break;
 		case 'h':
-			fputs(ut_help_record, stdout);
+			fputs(o->profile ? ut_help_profile : ut_help_record, stdout);
 			exit(0);
 		default:
 			ut_usage_die("bad usage (see 'utrace help record')");
@@ -321,31 +344,59 @@ static int mkdirs_session(char *dir, size_t len)
 	return mkdtemp(dir) ? 0 : -errno;
 }
 
+static int run(int argc, char **argv, bool profile);
+
 int cmd_record(int argc, char **argv)
 {
-	struct rec_opts o = {0};
-	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX], clock_env[128];
+	return run(argc, argv, false);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	return run(argc, argv, true);
+}
+
+static int run(int argc, char **argv, bool profile)
+{
+	struct rec_opts o = {.profile = profile};
+	FILE *stats = NULL;
+	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX / 2], clock_env[128], spool[PATH_MAX];
 	struct ut_recorder *rec;
 	struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward_signal};
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
+	if (o.profile && strcmp(o.tracer, "function") != 0)
+		ut_usage_die("profile takes no tracer: the profiler runs on its own");
+	if (o.profile)
+		o.tracer = "nop";
 	ret = find_program(argv[optind], prog, sizeof(prog));
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
 	check_filters(prog, &o);
 	if (find_runtime(lib, sizeof(lib)))
 		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
-	fd = open(o.output, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	if (fd < 0)
-		ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
-	close(fd);
+	if (o.profile) {
+		stats = o.output_given ? fopen(o.output, "w") : stdout;
+		if (!stats)
+			ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
+	} else {
+		fd = open(o.output, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd < 0)
+			ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
+		close(fd);
+	}
 	ret = mkdirs_session(dir, sizeof(dir));
 	if (ret)
 		ut_usage_die("cannot create a session directory: %s", strerror(-ret));
-	rec = ut_recorder_new(dir, o.output, o.tracer, o.clock, &o.opts);
+	if (o.profile) /* no trace file: spool (empty) inside the session dir */
+		snprintf(spool, sizeof(spool), "%s/profile", dir);
+	rec = ut_recorder_new(dir, o.profile ? spool : o.output, o.tracer, o.clock, &o.opts);
 	if (!rec)
 		ut_usage_die("out of memory");
+	if (o.profile)
+		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME),
+					(uint64_t)o.thresh_us * 1000);
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */
 	sigaction(SIGINT, &ign, NULL);
@@ -371,10 +422,14 @@ int cmd_record(int argc, char **argv)
 		if (got < 1024L * 1024)
 			nanosleep(&ts, NULL);
 	}
+	fflush(stdout); /* the program's output (if shared) comes before the tables */
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);
 	if (ret)
-		ut_err("writing %s failed: %s", o.output, strerror(-ret));
+		ut_err("writing %s failed: %s", o.profile ? "the profile" : o.output,
+		       strerror(-ret));
+	if (stats && stats != stdout)
+		fclose(stats);
 	free(o.filter);
 	free(o.notrace);
 	free(o.gfilter);

@@ -154,4 +154,35 @@ static inline uint64_t ut_rec_word0(uint64_t type, uint64_t cpu, uint64_t addr)
 	       (addr & UT_REC_ADDR_MASK);
 }
 
+/*
+ * The function profiler's per-thread table: file prof.<slot>, this header
+ * then nr_entries entries, an open-addressing hash keyed by function address
+ * (ip 0 = empty).  Times are in timestamp units (converted by the reader);
+ * squares are 128-bit sums.  Hits are counted at entry, times at return, so
+ * a function left by longjmp or an exception still counts as called.
+ */
+#define UT_PROF_MAGIC 0x464f525054525455ULL /* "UTRTPROF" */
+#define UT_PROF_ENTRIES 8192u
+
+struct ut_prof_hdr {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t nr_entries;     /* power of two */
+	int32_t tid;
+	uint32_t slot;
+	uint64_t overflow;       /* calls not counted: the table was full */
+	uint64_t reserved[4];
+};
+static_assert(sizeof(struct ut_prof_hdr) == 64, "ABI");
+
+struct ut_prof_entry {
+	uint64_t ip;
+	uint64_t hits;
+	uint64_t time;           /* graph-time: including callees */
+	uint64_t self;           /* excluding callees */
+	uint64_t time_sq[2];     /* sum of time^2, low and high 64 bits */
+	uint64_t self_sq[2];
+};
+static_assert(sizeof(struct ut_prof_entry) == 64, "ABI");
+
 #endif

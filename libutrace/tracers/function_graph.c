@@ -116,6 +116,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 {
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow_frame *f;
+	struct ut_prof_entry *prof;
 	struct ut_shadow *sh;
 	int flags = 0;
 
@@ -137,6 +138,8 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	drop_stale(sh, (uint64_t)slot);
 	if (sh->hidden)
 		goto out; /* below a set_graph_notrace function: nothing */
+	/* The profiler counts every call, hooked or not (depth, overrun). */
+	prof = ut_rt.cfg.profile ? ut_prof_hit(t, ip) : NULL;
 	if (unlikely(ut_rt.graph.filtered)) {
 		flags = graph_filter(sh, ip);
 		if (flags < 0)
@@ -154,10 +157,15 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	f->func = ip;
 	f->flags = (uint32_t)flags;
 	f->depth = sh->top;
+	f->prof = prof;
+	f->child = 0;
 	sh->hidden += !!(flags & UT_FRAME_HIDDEN);
 	sh->roots += !!(flags & UT_FRAME_ROOT);
 	/* The call time is the entry record's timestamp, or read here. */
-	if ((flags & UT_FRAME_HIDDEN) || ut_rt.graph.thresh || !record_entry(t, ip, f->depth))
+	if (ut_rt.cfg.profile)
+		f->calltime = ut_prof_now();
+	else if ((flags & UT_FRAME_HIDDEN) || ut_rt.graph.thresh ||
+		 !record_entry(t, ip, f->depth))
 		f->calltime = ut_now();
 	else
 		f->calltime = t->new_ts;
@@ -166,6 +174,17 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 out:
 	barrier();
 	t->busy = 0;
+}
+
+/* The profiler's return: the call's time, and its share of the caller's. */
+static void profile_exit(struct ut_shadow *sh, const struct ut_shadow_frame *f)
+{
+	uint64_t dur = ut_prof_now() - f->calltime;
+
+	if (sh->top)
+		sh->f[sh->top - 1].child += dur;
+	if (f->prof)
+		ut_prof_time(f->prof, dur, dur > f->child ? dur - f->child : 0);
 }
 
 /*
@@ -201,7 +220,9 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 		struct ut_shadow_frame f = sh->f[sh->top - 1];
 
 		pop_frame(sh);
-		if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on())
+		if (ut_rt.cfg.profile)
+			profile_exit(sh, &f);
+		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on())
 			record_exit(t, &f, sh->overrun, retval);
 		ret = f.ret;
 	} while (ret == (uint64_t)utrace_graph_return && sh->top && sh->f[sh->top - 1].slot == slot);

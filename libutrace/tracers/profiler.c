@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The function profiler (function_profile_enabled, trace_stat/function):
+ * per function, the number of calls and the sum and sum of squares of their
+ * durations, with and without callees.  It rides on the function_graph
+ * hooks (tracers/function_graph.c) but writes no events: one hash-table
+ * update at entry (the hit) and one at return (the time), in a per-thread
+ * table in shared memory (prof.<slot>), so a crashed program's profile is
+ * still readable.
+ */
+#include <time.h>
+
+#include "libutrace/internal.h"
+
+static struct ut_prof_hdr *create_table(struct ut_thread *t)
+{
+	struct ut_prof_hdr *h;
+	uint32_t slot;
+
+	if (ut_thread_slot(t, &slot))
+		return NULL;
+	h = ut_thread_file("prof.", slot,
+			   sizeof(*h) + (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry));
+	if (!h)
+		return NULL;
+	h->version = UT_ABI_VERSION;
+	h->nr_entries = UT_PROF_ENTRIES;
+	h->tid = ut_rt.ctl->threads[slot].tid;
+	h->slot = slot;
+	h->reserved[0] = ut_rt.cfg.prof_cputime; /* 1: times are ns of CPU time */
+	__atomic_store_n(&h->magic, UT_PROF_MAGIC, __ATOMIC_RELEASE);
+	return h;
+}
+
+/* Count a call of @ip; returns its row (for the time at return) or NULL. */
+struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip)
+{
+	struct ut_prof_hdr *h = t->prof;
+	struct ut_prof_entry *tab;
+	uint32_t mask, i;
+
+	if (unlikely(!h)) {
+		if (t->failed)
+			return NULL;
+		h = t->prof = create_table(t);
+		if (!h) {
+			t->failed = 1;
+			return NULL;
+		}
+	}
+	tab = (struct ut_prof_entry *)(h + 1);
+	mask = h->nr_entries - 1;
+	i = (uint32_t)((ip * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+	for (uint32_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
+		if (tab[i].ip == ip) {
+			tab[i].hits++;
+			return &tab[i];
+		}
+		if (!tab[i].ip) {
+			tab[i].hits = 1;
+			__atomic_store_n(&tab[i].ip, ip, __ATOMIC_RELEASE);
+			return &tab[i];
+		}
+	}
+	h->overflow++;
+	return NULL;
+}
+
+static void add_sq(uint64_t sq[2], uint64_t v)
+{
+	unsigned __int128 s = ((unsigned __int128)sq[1] << 64) | sq[0];
+
+	s += (unsigned __int128)v * v;
+	sq[0] = (uint64_t)s;
+	sq[1] = (uint64_t)(s >> 64);
+}
+
+void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t self)
+{
+	e->time += time;
+	e->self += self;
+	add_sq(e->time_sq, time);
+	add_sq(e->self_sq, self);
+}
+
+/* The profiler's clock: the trace clock, or thread CPU time (nosleep-time). */
+uint64_t ut_prof_now(void)
+{
+	struct timespec ts;
+
+	if (!ut_rt.cfg.prof_cputime)
+		return ut_now();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
