@@ -161,12 +161,21 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_LOST ||
-		    type == UT_REC_MARKER) {
+		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_STACK ||
+		    type == UT_REC_MARKER || type == UT_REC_TIME) {
 			pos += room;
 			continue;
 		}
 		size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
+		if (type == UT_REC_STACK) {
+			uint64_t nr = w[0] & UT_REC_ADDR_MASK;
+
+			if (nr > UT_REC_STACK_MAX) {
+				pos += room;
+				continue;
+			}
+			size = (unsigned)(16 + ((8 * nr + 15) & ~15ull));
+		}
 		if (size > room || pos + size > end) {
 			pos += room;
 			continue;
@@ -198,6 +207,13 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			ev.retval = x[1];
 			break;
 		}
+		case UT_REC_STACK:
+			ev.type = UT_EV_KERNEL_STACK;
+			ev.ip = 0;
+			ev.nr_callers = (uint32_t)(w[0] & UT_REC_ADDR_MASK);
+			/* points into @bytes (8-aligned): valid while the caller's buffer is */
+			ev.callers = (const uint64_t *)(const void *)(bytes + (pos - start) + 16);
+			break;
 		default: /* LOST: the count in ip */
 			ev.type = 0;
 			ev.ip = w[1];

@@ -71,6 +71,8 @@ static void read_config(struct ut_config *c)
 	v = getenv("UTRACE_PROFILE");
 	c->profile = v && *v == '1';
 	c->prof_cputime = v && !strcmp(v, "1-cputime");
+	v = getenv("UTRACE_FUNC_STACK");
+	c->func_stack = v && *v == '1';
 	v = getenv("UTRACE_THRESH_US");
 	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
 }
@@ -125,6 +127,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
 		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
 	read_config(&ut_rt.cfg);
+	ut_arch_init_fpu();
 	pthread_mutex_lock(&ut_rt.lock);
 	ret = ut_session_create();
 	if (ret) {

@@ -102,6 +102,7 @@ struct ut_config {
 	uint64_t thresh_us;   /* tracing_thresh */
 	bool profile;         /* function_profile_enabled */
 	bool prof_cputime;    /* profiler with nosleep-time: thread CPU time */
+	bool func_stack;      /* options/func_stack_trace */
 };
 
 /* Hot-path copy of the function_graph settings. */
@@ -236,6 +237,9 @@ int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
 int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;
 /* writer.c: create (or map) a session file for the thread. */
 void *ut_thread_file(const char *prefix, uint32_t slot, size_t size) UT_HIDDEN;
+
+/* stack.c: a STACK record for the function at @site (func_stack_trace). */
+void ut_stack_record(struct ut_thread *t, uint64_t site) UT_HIDDEN;
 
 /* tracers/profiler.c */
 struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;

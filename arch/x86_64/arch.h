@@ -80,6 +80,12 @@ static inline void *ut_arch_thread_pointer(void)
 	return tp;
 }
 
+/* Call fn(arg) with all vector/x87 state saved around it (trampoline.S). */
+void ut_arch_call_fpu_safe(void (*fn)(void *), void *arg);
+/* Set once at start-up by ut_arch_init_fpu(): XSAVE area size, 0 = FXSAVE. */
+extern uint32_t ut_xsave_size;
+void ut_arch_init_fpu(void);
+
 /* The trampolines (trampoline.S). */
 void utrace_func_caller(void);
 void utrace_graph_caller(void);

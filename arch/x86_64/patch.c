@@ -12,6 +12,7 @@
  * returns to is an instruction boundary whatever state the site is in when a
  * thread comes back from the trampoline.
  */
+#include <cpuid.h>
 #include <string.h>
 #include <sys/ucontext.h>
 
@@ -106,4 +107,18 @@ uint64_t ut_arch_trap_addr(const ucontext_t *uc)
 void ut_arch_set_pc(ucontext_t *uc, uint64_t pc)
 {
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+}
+
+uint32_t ut_xsave_size __attribute__((visibility("hidden")));
+
+/* XSAVE area size for the features the OS enabled (CPUID leaf 0xD, EBX). */
+void ut_arch_init_fpu(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
+		return;
+	__cpuid_count(0xd, 0, a, b, c, d);
+	if (b >= 576)
+		ut_xsave_size = b + 64; /* room to align the area to 64 bytes */
 }

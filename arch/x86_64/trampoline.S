@@ -113,4 +113,67 @@ utrace_graph_return:
 	.cfi_endproc
 	.size	utrace_graph_return, .-utrace_graph_return
 
+/*
+ * ut_arch_call_fpu_safe(fn, arg) - call fn(arg) with the whole extended
+ * register state (x87, SSE, AVX, AVX-512: what XCR0 enables) saved around it.
+ * The tracers run with the traced function's vector arguments still live and
+ * compile without vector registers; code they call that may use them (the
+ * unwinder behind a stack trace) goes through here.  ut_xsave_size is the
+ * XSAVE area size from CPUID (0: no XSAVE, use FXSAVE's 512 bytes).
+ */
+	.globl	ut_arch_call_fpu_safe
+	.hidden	ut_arch_call_fpu_safe
+	.type	ut_arch_call_fpu_safe, @function
+ut_arch_call_fpu_safe:
+	.cfi_startproc
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -16
+	mov	%rsp, %rbp
+	.cfi_def_cfa_register rbp
+	push	%rbx
+	push	%r12
+	push	%r13
+	mov	%rdi, %r12		/* fn */
+	mov	%rsi, %r13		/* arg */
+	mov	ut_xsave_size(%rip), %ebx
+	test	%ebx, %ebx
+	jz	1f
+	/* XSAVE: a 64-byte aligned area whose 64-byte header starts zeroed */
+	sub	%rbx, %rsp
+	and	$-64, %rsp
+	xor	%eax, %eax
+	mov	%rax, 512(%rsp)
+	mov	%rax, 520(%rsp)
+	mov	%rax, 528(%rsp)
+	mov	%rax, 536(%rsp)
+	mov	%rax, 544(%rsp)
+	mov	%rax, 552(%rsp)
+	mov	%rax, 560(%rsp)
+	mov	%rax, 568(%rsp)
+	mov	$-1, %eax
+	mov	$-1, %edx
+	xsave	(%rsp)
+	mov	%r13, %rdi
+	call	*%r12
+	mov	$-1, %eax
+	mov	$-1, %edx
+	xrstor	(%rsp)
+	jmp	2f
+1:	sub	$512, %rsp
+	and	$-16, %rsp
+	fxsave	(%rsp)
+	mov	%r13, %rdi
+	call	*%r12
+	fxrstor	(%rsp)
+2:	lea	-24(%rbp), %rsp
+	pop	%r13
+	pop	%r12
+	pop	%rbx
+	pop	%rbp
+	.cfi_def_cfa rsp, 8
+	ret
+	.cfi_endproc
+	.size	ut_arch_call_fpu_safe, .-ut_arch_call_fpu_safe
+
 	.section .note.GNU-stack,"",@progbits

@@ -51,6 +51,8 @@ const char ut_help_record[] =
 	"  --max-graph-depth N\n"
 	"                   function_graph: only calls at depth < N (0: unlimited)\n"
 	"  --thresh US      function_graph: only calls lasting at least US microseconds\n"
+	"  --func-stack     function: a <stack trace> after each event\n"
+	"                   (options/func_stack_trace); unwinds with .eh_frame\n"
 	"  -b KB            ring buffer size per thread in KiB (default 1408)\n"
 	"  -C CLOCK         local (default), global, mono, mono_raw, boot, perf,\n"
 	"                   counter, uptime, x86-tsc\n"
@@ -87,6 +89,7 @@ struct rec_opts {
 	unsigned long max_depth, thresh_us;
 	bool overwrite;
 	bool profile;             /* utrace profile */
+	bool func_stack;          /* --func-stack, -O func_stack_trace */
 	bool output_given;
 	struct ut_opts opts;
 };
@@ -227,6 +230,8 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 		setenv("UTRACE_FILTER", o->filter, 1);
 	if (o->notrace)
 		setenv("UTRACE_NOTRACE", o->notrace, 1);
+	if (o->func_stack)
+		setenv("UTRACE_FUNC_STACK", "1", 1);
 	if (o->profile)
 		setenv("UTRACE_PROFILE",
 		       ut_opts_get(&o->opts, UT_OPT_SLEEP_TIME) ? "1" : "1-cputime", 1);
@@ -252,6 +257,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 		{"graph-notrace", required_argument, NULL, 'N'},
 		{"max-graph-depth", required_argument, NULL, 'D'},
 		{"thresh", required_argument, NULL, 'T'},
+		{"func-stack", no_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -280,6 +286,9 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'g':
 			o->gfilter = append_word(o->gfilter, optarg);
+			break;
+		case 'S':
+			o->func_stack = true;
 			break;
 		case 'N':
 			o->gnotrace = append_word(o->gnotrace, optarg);
@@ -370,6 +379,7 @@ static int run(int argc, char **argv, bool profile)
 		ut_usage_die("profile takes no tracer: the profiler runs on its own");
 	if (o.profile)
 		o.tracer = "nop";
+	o.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
 	ret = find_program(argv[optind], prog, sizeof(prog));
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));

@@ -98,6 +98,7 @@ struct queued {
 	uint64_t lost;
 	bool skip;   /* already printed as part of a leaf */
 	char *str;   /* owned copy of ev.str */
+	uint64_t *callers; /* owned copy of ev.callers */
 };
 
 struct window {
@@ -131,8 +132,17 @@ static void fill(struct window *w, struct ut_tracedat *td, size_t want, const st
 		q->skip = false;
 		q->str = q->ev.str ? strdup(q->ev.str) : NULL;
 		q->ev.str = q->str;
-		q->ev.callers = NULL; /* reader-owned and reused: not kept */
-		q->ev.nr_callers = 0;
+		q->callers = NULL;
+		if (q->ev.callers && q->ev.nr_callers) {
+			/* reader-owned and reused: keep a copy */
+			q->callers = malloc(q->ev.nr_callers * sizeof(*q->callers));
+			if (q->callers)
+				memcpy(q->callers, q->ev.callers,
+				       q->ev.nr_callers * sizeof(*q->callers));
+			else
+				q->ev.nr_callers = 0;
+		}
+		q->ev.callers = q->callers;
 		w->n++;
 	}
 }
@@ -189,6 +199,7 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 				ut_out_print_event(out, stdout, &q->ev, w->n > 1 ? &wat(w, 1)->ev : NULL);
 		}
 		free(q->str);
+		free(q->callers);
 		w->head = (w->head + 1) % WINDOW;
 		w->n--;
 	}

@@ -137,7 +137,12 @@ enum {
 	UT_REC_MARKER = 4,       /* reserved for trace_marker */
 	UT_REC_LOST = 5,         /* word1: records refused before the next one */
 	UT_REC_TIME = 6,         /* word1: the full timestamp */
+	UT_REC_STACK = 7,        /* address bits of word0: N; word1: delta:16;
+				  * then N return addresses, padded to 16 bytes
+				  * (func_stack_trace: the function, then its callers) */
 };
+
+#define UT_REC_STACK_MAX 32
 
 #define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */
 #define UT_REC_EXIT_SIZE 32      /* GRAPH_EXIT */

@@ -28,6 +28,8 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 		w[0] = ut_rec_word0(UT_REC_FUNCTION, ut_cpu(), ip);
 		w[1] = (delta << UT_REC_DELTA_SHIFT) | (parent_ip & UT_REC_ADDR_MASK);
 		ut_rec_commit(t, UT_REC_SIZE);
+		if (unlikely(ut_rt.cfg.func_stack))
+			ut_stack_record(t, ip);
 	}
 	barrier();
 	t->busy = 0;
