@@ -705,7 +705,8 @@ static void print_ptable(struct ut_recorder *r, struct ptable *t)
 {
 	FILE *f = r->profile;
 
-	qsort(t->rows, t->n, sizeof(*t->rows), cmp_prow);
+	if (t->n)
+		qsort(t->rows, t->n, sizeof(*t->rows), cmp_prow);
 	fputs("  Function                               Hit    Time            Avg             s^2\n"
 	      "  --------                               ---    ----            ---             ---\n",
 	      f);

@@ -192,7 +192,7 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 			if (graph) {
 				next = next_on_cpu(w, td, q->ev.cpu, cpus, pids);
 				ret = ut_graph_print_event(graph, stdout, &q->ev, next ? &next->ev : NULL);
-				if (ret == UT_GRAPH_CONSUMED)
+				if (ret == UT_GRAPH_CONSUMED && next)
 					next->skip = true;
 			}
 			if (!graph || ret == UT_GRAPH_UNHANDLED)
