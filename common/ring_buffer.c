@@ -162,7 +162,7 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 		}
 		/* the end of the page, or garbage: go on with the next page */
 		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_STACK ||
-		    type == UT_REC_MARKER || type == UT_REC_TIME) {
+		    type == UT_REC_TIME) {
 			pos += room;
 			continue;
 		}
@@ -175,6 +175,14 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 				continue;
 			}
 			size = (unsigned)(16 + ((8 * nr + 15) & ~15ull));
+		} else if (type == UT_REC_MARKER) {
+			uint64_t tlen = w[0] & UT_REC_ADDR_MASK;
+
+			if (tlen > UT_REC_MARKER_MAX) {
+				pos += room;
+				continue;
+			}
+			size = (unsigned)(16 + ((tlen + 1 + 15) & ~15ull));
 		}
 		if (size > room || pos + size > end) {
 			pos += room;
@@ -205,6 +213,18 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			ev.rettime = ut_clock_to_trace(clk, ts);
 			ev.calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
 			ev.retval = x[1];
+			break;
+		}
+		case UT_REC_MARKER: {
+			const char *text = (const char *)bytes + (pos - start) + 16;
+
+			if (text[w[0] & UT_REC_ADDR_MASK] != '\0') { /* untrusted: terminated? */
+				pos += room;
+				continue;
+			}
+			ev.type = UT_EV_PRINT;
+			ev.ip = 0;
+			ev.str = text;
 			break;
 		}
 		case UT_REC_STACK:

@@ -2,6 +2,7 @@
 /* The in-program API (include/utrace/utrace.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "libutrace/internal.h"
 #include "utrace/utrace.h"
@@ -20,4 +21,33 @@ __attribute__((visibility("default"))) int utrace_set_tracing(int on)
 		ret = ut_patch_apply();
 	pthread_mutex_unlock(&ut_rt.lock);
 	return ret < 0 ? ret : 0;
+}
+
+__attribute__((visibility("default"))) int utrace_marker(const char *text)
+{
+	struct ut_thread *t = &ut_self;
+	size_t n = text ? strnlen(text, UT_REC_MARKER_MAX) : 0;
+	unsigned size = 16 + (unsigned)((n + 1 + 15) & ~(size_t)15);
+	uint64_t *w, delta;
+	int ret = (int)n;
+
+	if (!ut_rt.ready || !ut_tracing_on())
+		return -EBADF;
+	if (t->busy)
+		return -EBUSY;
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	w = ut_rec_reserve(t, size, &delta);
+	if (w) {
+		w[0] = ut_rec_word0(UT_REC_MARKER, ut_cpu(), n);
+		w[1] = delta << UT_REC_DELTA_SHIFT;
+		memset(w + 2, 0, size - 16);
+		memcpy(w + 2, text ? text : "", n);
+		ut_rec_commit(t, size);
+	} else {
+		ret = -ENOSPC;
+	}
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+	return ret;
 }

@@ -134,7 +134,8 @@ enum {
 	UT_REC_GRAPH_ENTRY = 2,  /* word1: delta:16 | depth:32 */
 	UT_REC_GRAPH_EXIT = 3,   /* word1: delta:16 | overrun:16 | depth:32,
 				  * word2: duration (timestamp units), word3: return value */
-	UT_REC_MARKER = 4,       /* reserved for trace_marker */
+	UT_REC_MARKER = 4,       /* address bits of word0: N; word1: delta:16; then N
+				  * bytes of text and a NUL, padded to 16 (trace_marker) */
 	UT_REC_LOST = 5,         /* word1: records refused before the next one */
 	UT_REC_TIME = 6,         /* word1: the full timestamp */
 	UT_REC_STACK = 7,        /* address bits of word0: N; word1: delta:16;
@@ -143,6 +144,7 @@ enum {
 };
 
 #define UT_REC_STACK_MAX 32
+#define UT_REC_MARKER_MAX 4000   /* text bytes; the kernel's cap is 4054 */
 
 #define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */
 #define UT_REC_EXIT_SIZE 32      /* GRAPH_EXIT */

@@ -23,6 +23,16 @@ extern "C" {
  */
 int utrace_set_tracing(int on);
 
+/*
+ * utrace_marker - write @text into the trace (the kernel's trace_marker)
+ *
+ * It prints as "tracing_mark_write: text", and as a comment in a
+ * function_graph trace.  At most 4000 bytes are kept.
+ * Return: the number of bytes kept, or a negative errno (-EBADF while
+ * tracing is off or utrace is not running, -ENOSPC if the buffer is full).
+ */
+int utrace_marker(const char *text);
+
 #ifdef __cplusplus
 }
 #endif
