@@ -19,6 +19,7 @@
 #include "cli/record.h"
 #include "common/clock.h"
 #include "common/names.h"
+#include "common/output/output.h"
 #include "common/output/graph.h"
 #include "common/ring_buffer.h"
 #include "common/symbols.h"
@@ -56,6 +57,7 @@ struct ut_recorder {
 	char output[PATH_MAX];
 	char spooldir[PATH_MAX / 2];
 	char tracer[32];
+	uint64_t options;
 	int clock;
 	struct sess **sess;
 	size_t nr_sess;
@@ -74,7 +76,6 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	struct ut_recorder *r = calloc(1, sizeof(*r));
 	char tmpl[PATH_MAX / 2];
 
-	(void)opts;
 	if (!r)
 		return NULL;
 	snprintf(r->dir, sizeof(r->dir), "%s", session_dir);
@@ -87,6 +88,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	memcpy(r->spooldir, tmpl, sizeof(tmpl));
 	r->clock = clock;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
+	r->options = opts ? opts->bits : 0;
 	/* A first conversion over 10 ms; finish() refines it over the whole run. */
 	{
 		struct ut_tsc_pair b;
@@ -551,6 +553,8 @@ static int write_trace(struct ut_recorder *r)
 		m.uname = uname_buf;
 	}
 	m.tracer = r->tracer;
+	m.options = r->options;
+	m.has_options = true;
 	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
 	if (!w) {
 		ut_err("%s", err);
@@ -571,7 +575,7 @@ static int write_trace(struct ut_recorder *r)
 			break;
 		struct ut_event *ev = &best->ev[best->pos++];
 		if (ev->type == 0) {
-			ut_tracedat_lost(w, ev->cpu, ev->ip);
+			ut_tracedat_lost(w, ev->cpu < (uint32_t)m.nr_cpus ? ev->cpu : 0, ev->ip);
 			r->lost_total += ev->ip;
 			best->t->records_in_stream_lost += ev->ip;
 			continue;
@@ -585,6 +589,9 @@ static int write_trace(struct ut_recorder *r)
 			best->pending_lost = 0;
 		}
 		best->read++;
+		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
+		if (ev->cpu >= (uint32_t)m.nr_cpus)
+			ev->cpu = 0;
 		ret = ut_tracedat_write(w, ev);
 		if (ret)
 			break;

@@ -432,8 +432,9 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 
 	if (m->uname)
 		un = strdup(m->uname);
-	if (asprintf(&info, "tracer %s\nlost %llu\n", m->tracer ? m->tracer : "nop",
-		     (unsigned long long)m->lost) < 0)
+	if (asprintf(&info, "tracer %s\nlost %llu\n%s%llx\n", m->tracer ? m->tracer : "nop",
+		     (unsigned long long)m->lost, m->has_options ? "options " : "# ",
+		     (unsigned long long)m->options) < 0)
 		info = NULL;
 	if (b.nomem || t.nomem || !clk || (m->uname && !un) || !info) {
 		buf_free(&b);
@@ -950,6 +951,8 @@ struct ut_tracedat {
 	char *uname;
 	char tracer[32];
 	uint64_t lost_total;
+	uint64_t options;
+	bool has_options;
 	/* event id -> UT_EV_* for the ftrace formats found in the file */
 	struct { uint16_t id, type; } idmap[TD_NR_FORMATS];
 	size_t nr_idmap;
@@ -1354,6 +1357,11 @@ static int read_headers(struct ut_tracedat *r)
 					r->tracer[0] = '\0';
 				if (l && sscanf(l, "lost %llu", &lost) == 1)
 					r->lost_total = lost;
+				l = strstr(text, "options ");
+				if (l && sscanf(l, "options %llx", &lost) == 1) {
+					r->options = lost;
+					r->has_options = true;
+				}
 				break;
 			}
 			case TD_OPT_CPUCOUNT:
@@ -1890,6 +1898,14 @@ const char *ut_tracedat_tracer(struct ut_tracedat *r)
 uint64_t ut_tracedat_lost_total(struct ut_tracedat *r)
 {
 	return r ? r->lost_total : 0;
+}
+
+bool ut_tracedat_options(struct ut_tracedat *r, uint64_t *bits)
+{
+	if (!r || !r->has_options)
+		return false;
+	*bits = r->options;
+	return true;
 }
 
 const char *ut_tracedat_uname(struct ut_tracedat *r)

@@ -44,6 +44,8 @@ struct ut_tracedat_meta {
 	const int32_t *tgid_tgids;
 	const char *uname;            /* optional */
 	const char *tracer;           /* optional: "function", "nop", ... */
+	uint64_t options;             /* trace options when recorded (struct ut_opts bits) */
+	bool has_options;
 	uint64_t lost;                /* events lost in all, including those no page could record */
 };
 
@@ -73,6 +75,8 @@ const char *ut_tracedat_uname(struct ut_tracedat *r);
 /* The tracer recorded (NULL if the file does not say) and the total lost. */
 const char *ut_tracedat_tracer(struct ut_tracedat *r);
 uint64_t ut_tracedat_lost_total(struct ut_tracedat *r);
+/* The trace options recorded with the file; false if it has none. */
+bool ut_tracedat_options(struct ut_tracedat *r, uint64_t *bits);
 void ut_tracedat_close_reader(struct ut_tracedat *r);
 
 #endif

@@ -228,7 +228,8 @@ int cmd_report(int argc, char **argv)
 	struct ut_graph_out *graph = NULL;
 	struct pass p = {0};
 	char err[256], tracer[32];
-	int c, ret, clock;
+	const char *words[64];
+	int c, ret, clock, nwords = 0;
 
 	ut_opts_init(&opts, 0);
 	optind = 1;
@@ -241,6 +242,7 @@ int cmd_report(int argc, char **argv)
 			if (ut_opts_parse(&opts, "function", optarg) &&
 			    ut_opts_parse(&opts, "function_graph", optarg))
 				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
+			words[nwords++ % 64] = optarg;
 			break;
 		case 'c':
 			idlist_add(&cpus, optarg, "cpu");
@@ -276,6 +278,11 @@ int cmd_report(int argc, char **argv)
 	cfg.ctx = &ctx;
 	cfg.nr_cpus = ut_tracedat_nr_cpus(ctx.td);
 	cfg.clock_is_counter = ut_clock_is_counter(clock);
+	/* The options set when recording, then those given here. */
+	if (ut_tracedat_options(ctx.td, &opts.bits))
+		for (int i = 0; i < nwords && i < 64; i++)
+			if (ut_opts_parse(&opts, "function", words[i]))
+				ut_opts_parse(&opts, "function_graph", words[i]);
 	cfg.opts = &opts;
 	read_events(&ctx, NULL, NULL, &cpus, &pids, &p, false);
 	ut_tracedat_close_reader(ctx.td);

@@ -58,6 +58,16 @@ EOF
 	report g.dat | gmask | tail -n +5 >g.txt
 	expect "$s --thresh 1000000: nothing that slow" g.txt </dev/null
 	report g.dat -O funcgraph-tail >/dev/null || fail "$s report -O funcgraph-tail"
+	# options given to record are the file's defaults; report's -O override
+	"$UTRACE" record -p function_graph -O funcgraph-proc -O nofuncgraph-cpu -o o.dat -- "$P" 1 >out 2>err
+	report o.dat | sed -n 3p >h.txt
+	expect "$s record -O funcgraph-proc -O nofuncgraph-cpu: header" h.txt <<'EOF'
+#  TASK/PID         DURATION                  FUNCTION CALLS
+EOF
+	report o.dat -O funcgraph-cpu -O nofuncgraph-proc | sed -n 3p >h.txt
+	expect "$s report -O overrides the file's options" h.txt <<'EOF'
+# CPU  DURATION                  FUNCTION CALLS
+EOF
 	# bad input
 	"$UTRACE" record -p function_graph -g no_such_fn -o g.dat -- "$P" >out 2>err
 	expect_eq "$s -g no_such_fn: status" 2 $?
