@@ -170,10 +170,10 @@ static void *map_file(const char *path, size_t *len, bool rw)
 		close(fd);
 		return NULL;
 	}
-	/* Populate: faulting the ring in 4 KiB at a time while the writer races
-	 * ahead costs more than the copy itself. */
-	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ,
-		 MAP_SHARED | MAP_POPULATE, fd, 0);
+	/* Not populated: that would allocate every page of every thread's ring,
+	 * used or not (a program with many threads would pay for all of them). */
+	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
+		 fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
 		return NULL;
@@ -608,6 +608,11 @@ static int write_trace(struct ut_recorder *r)
 	m.lost = r->lost_total;
 	if (ut_tracedat_update_meta(w, &m))
 		ut_err("cannot record the totals in %s", r->output);
+	for (size_t i = 0; i < r->nr_sess; i++)
+		if (r->sess[i]->ctl->threads_untraced)
+			ut_err("warning: process %d: %llu threads not traced (more than %d threads)",
+			       r->sess[i]->pid,
+			       (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
 	if (r->lost_total)
 		ut_err("%llu events lost (buffers full or overwritten; try a larger -b)",
 		       (unsigned long long)r->lost_total);

@@ -53,8 +53,10 @@ int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
 		return 0;
 	}
 	slot = __atomic_fetch_add(&ctl->nr_slots, 1, __ATOMIC_ACQ_REL);
-	if (slot >= UT_MAX_THREADS)
+	if (slot >= UT_MAX_THREADS) {
+		__atomic_fetch_add(&ctl->threads_untraced, 1, __ATOMIC_RELAXED);
 		return -ENOSPC;
+	}
 	s = &ctl->threads[slot];
 	s->tid = (int)gettid();
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
@@ -68,8 +70,9 @@ int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
 /**
  * ut_thread_file - create the session file PREFIX<slot> of @size bytes and map it
  *
- * Populated at once: a page fault per 4 KiB while tracing would cost more
- * than everything else.  Return: the mapping, or NULL.
+ * Not populated: pages are allocated as the thread first writes them, so a
+ * program with many quiet threads does not pay for full rings (the first
+ * lap's page faults are a one-time cost).  Return: the mapping, or NULL.
  */
 void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 {
@@ -85,7 +88,7 @@ void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 		close(fd);
 		return NULL;
 	}
-	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	return map == MAP_FAILED ? NULL : map;
 }

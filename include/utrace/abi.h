@@ -78,7 +78,8 @@ struct ut_ctl {
 	uint64_t start_ns;      /* CLOCK_MONOTONIC at session start */
 	char comm[16];          /* process name at start */
 	uint64_t modules_gen;   /* bumped after each append to "modules" */
-	uint64_t reserved[19];
+	uint64_t threads_untraced; /* threads that found no free slot */
+	uint64_t reserved[18];
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 256 + 40 * UT_MAX_THREADS, "ABI");

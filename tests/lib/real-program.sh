@@ -24,8 +24,12 @@ REAL_CC=gcc
 # with ASLR'd addresses; table.sort may pick a clock()-based pivot): with a
 # random seed, hash collisions differ between runs and so does, e.g., the
 # number of calls of mainpositionTV (581, 583, 599 in three runs), and two
-# runs of the same script would not be comparable.  Nothing else is changed.
-REAL_CFLAGS="-O2 -fpatchable-function-entry=5 -DLUA_USE_LINUX -Dluai_makeseed(L)=0x5eedu -Dl_randomizePivot()=0x9e3779b9u -w"
+# runs of the same script would not be comparable.
+# STRCACHE_N=1: luaS_new's string cache picks its row from the C string's
+# *address* (mod 53), so which lookups hit depended on where things were
+# mapped (ASLR, the environment's size, valgrind's layout): one cache row
+# makes hits depend on contents only.
+REAL_CFLAGS="-O2 -fpatchable-function-entry=5 -DLUA_USE_LINUX -Dluai_makeseed(L)=0x5eedu -Dl_randomizePivot()=0x9e3779b9u -DSTRCACHE_N=1 -DSTRCACHE_M=2 -w"
 
 _real_log() { echo "real-program: $*"; }
 
