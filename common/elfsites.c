@@ -140,6 +140,25 @@ out:
 	return ret;
 }
 
+bool ut_elfsites_instrumented(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	bool yes = false;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf) {
+		yes = has_section(elf, "__patchable_function_entries") ||
+		      has_section(elf, "__mcount_loc") || uses_fentry(elf);
+		elf_end(elf);
+	}
+	close(fd);
+	return yes;
+}
+
 /* Ask the dynamic loader which objects @prog loads (what ldd does): no program code runs. */
 static char *loader_list(const char *prog)
 {

@@ -22,4 +22,7 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects);
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
 
+/* True if @path was built with sites (pfe section, or imports __fentry__). */
+bool ut_elfsites_instrumented(const char *path);
+
 #endif

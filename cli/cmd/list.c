@@ -35,7 +35,9 @@ static int list_functions(const char *prog)
 		ut_ftable_free(t);
 		ut_usage_die("%s: %s", prog, ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
 	}
-	if (!nobj)
+	if (!nobj && ut_elfsites_instrumented(prog))
+		ut_err("warning: %s is stripped: its functions have sites but no names", prog);
+	else if (!nobj)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry",
 		       prog);

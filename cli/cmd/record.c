@@ -143,10 +143,18 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	ret = ut_elfsites_program(t, prog, &nobj);
 	if (ret == -ENOEXEC)
 		ut_usage_die("%s: not an ELF program", prog);
-	if (!nobj && strcmp(o->tracer, "nop") != 0)
+	if (!nobj && ut_elfsites_instrumented(prog))
+		ut_err("warning: %s is stripped: its functions have sites but no names "
+		       "(no symbol table), so none can be traced; trace an unstripped build",
+		       prog);
+	else if (!nobj && strcmp(o->tracer, "nop") != 0)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry",
 		       prog);
+	/* A filter that can match nothing at all is still an error (nothing runs). */
+	if (!nobj && (o->filter || o->gfilter))
+		ut_usage_die("'%s' matches no traceable function of %s",
+			     o->filter ? o->filter : o->gfilter, prog);
 	f = ut_fset_new(t, UT_FSET_FILTER);
 	n = ut_fset_new(t, UT_FSET_NOTRACE);
 	if (nobj && o->filter && ut_fset_set(f, o->filter, true, bad, sizeof(bad)) == -EINVAL)
