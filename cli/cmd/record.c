@@ -143,7 +143,11 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	ret = ut_elfsites_program(t, prog, &nobj);
 	if (ret == -ENOEXEC)
 		ut_usage_die("%s: not an ELF program", prog);
-	if (!nobj && ut_elfsites_instrumented(prog))
+	size_t nmain = 0;
+
+	for (size_t i = 0; i < ut_ftable_size(t); i++)
+		nmain += ut_ftable_get(t, i) && !ut_ftable_get(t, i)->module;
+	if (!nmain && ut_elfsites_instrumented(prog))
 		ut_err("warning: %s is stripped: its functions have sites but no names "
 		       "(no symbol table), so none can be traced; trace an unstripped build",
 		       prog);
