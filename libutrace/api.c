@@ -33,10 +33,8 @@ __attribute__((visibility("default"))) int utrace_marker(const char *text)
 
 	if (!ut_rt.ready || !ut_tracing_on())
 		return -EBADF;
-	if (t->busy)
+	if (!ut_enter(t))
 		return -EBUSY;
-	t->busy = 1;
-	__asm__ volatile("" ::: "memory");
 	w = ut_rec_reserve(t, size, &delta);
 	if (w) {
 		w[0] = ut_rec_word0(UT_REC_MARKER, ut_cpu(), n);
@@ -47,7 +45,6 @@ __attribute__((visibility("default"))) int utrace_marker(const char *text)
 	} else {
 		ret = -ENOSPC;
 	}
-	__asm__ volatile("" ::: "memory");
-	t->busy = 0;
+	ut_leave(t);
 	return ret;
 }

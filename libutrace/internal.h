@@ -200,6 +200,30 @@ static inline void ut_rec_commit(struct ut_thread *t, unsigned size)
 	__atomic_store_n(&t->hdr->head, t->head, __ATOMIC_RELEASE);
 }
 
+/*
+ * The recursion guard around everything a tracer does for one call: false
+ * if this thread is already inside the tracer (a signal arrived there), in
+ * which case the event is counted as nested and dropped, never corrupting
+ * the buffer being written.
+ */
+static inline bool ut_enter(struct ut_thread *t)
+{
+	if (unlikely(t->busy)) {
+		if (t->hdr)
+			t->hdr->nested++;
+		return false;
+	}
+	t->busy = 1;
+	barrier();
+	return true;
+}
+
+static inline void ut_leave(struct ut_thread *t)
+{
+	barrier();
+	t->busy = 0;
+}
+
 static inline bool ut_tracing_on(void)
 {
 	const struct ut_ctl *ctl = ut_rt.ctl;

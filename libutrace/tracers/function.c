@@ -16,14 +16,8 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 	struct ut_thread *t = &ut_self;
 	uint64_t *w, delta;
 
-	if (unlikely(t->busy)) {
-		/* A signal arrived inside the tracer: count, never corrupt. */
-		if (t->hdr)
-			t->hdr->nested++;
+	if (!ut_enter(t))
 		return;
-	}
-	t->busy = 1;
-	barrier();
 	if (likely(ut_tracing_on()) && likely(w = ut_rec_reserve(t, UT_REC_SIZE, &delta))) {
 		w[0] = ut_rec_word0(UT_REC_FUNCTION, ut_cpu(), ip);
 		w[1] = (delta << UT_REC_DELTA_SHIFT) | (parent_ip & UT_REC_ADDR_MASK);
@@ -31,6 +25,5 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 		if (unlikely(ut_rt.cfg.func_stack))
 			ut_stack_record(t, ip);
 	}
-	barrier();
-	t->busy = 0;
+	ut_leave(t);
 }

@@ -120,13 +120,8 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	struct ut_shadow *sh;
 	int flags = 0;
 
-	if (unlikely(t->busy)) {
-		if (t->hdr)
-			t->hdr->nested++;
+	if (!ut_enter(t))
 		return;
-	}
-	t->busy = 1;
-	barrier();
 	if (!ut_tracing_on())
 		goto out;
 	sh = t->shadow;
@@ -172,8 +167,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	sh->top++;
 	*slot = (uint64_t)utrace_graph_return;
 out:
-	barrier();
-	t->busy = 0;
+	ut_leave(t);
 }
 
 /* The profiler's return: the call's time, and its share of the caller's. */
@@ -207,11 +201,8 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	/* Frames above it were skipped by a longjmp: they will never return. */
 	while ((int)sh->top - 1 > i)
 		pop_frame(sh);
-	record = !t->busy;
-	if (record) {
-		t->busy = 1;
-		barrier();
-	}
+	/* The frame is popped whatever happens; recording needs the guard. */
+	record = !t->busy && ut_enter(t);
 	/*
 	 * Pop it; a frame whose saved return address is the trampoline itself
 	 * was entered by a tail call from the frame below, which returns now too.
@@ -226,10 +217,8 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 			record_exit(t, &f, sh->overrun, retval);
 		ret = f.ret;
 	} while (ret == (uint64_t)utrace_graph_return && sh->top && sh->f[sh->top - 1].slot == slot);
-	if (record) {
-		barrier();
-		t->busy = 0;
-	}
+	if (record)
+		ut_leave(t);
 	if (unlikely(ret == (uint64_t)utrace_graph_return))
 		ut_graph_lost_frame(sp);
 	return ret;
