@@ -412,8 +412,7 @@ static bool cursor_fill(struct cursor *c)
 			return false;
 		if (h.len && fread(c->buf, 1, h.len, c->f) != h.len)
 			return false;
-		if (h.lost)
-			c->pending_lost += UT_TRACEDAT_LOST_UNKNOWN == 0 ? 0 : 1;
+		c->pending_lost += h.lost;
 		ut_rb_decode(&c->dec, c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk,
 			     collect, c);
 	}
@@ -581,11 +580,11 @@ static int write_trace(struct ut_recorder *r)
 			continue;
 		}
 		if (best->pending_lost) {
-			/* Overwritten in a flight-recorder buffer: counted at the end. */
-			uint64_t missing = best->t->rb.hdr->written - best->t->rb.hdr->dropped;
-
-			missing = missing > best->read ? missing - best->read : 0;
-			(void)missing;
+			/* Overwritten in a flight-recorder buffer, before this event. */
+			ut_tracedat_lost(w, ev->cpu < (uint32_t)m.nr_cpus ? ev->cpu : 0,
+					 best->pending_lost);
+			r->lost_total += best->pending_lost;
+			best->t->records_in_stream_lost += best->pending_lost;
 			best->pending_lost = 0;
 		}
 		best->read++;

@@ -51,15 +51,28 @@ static void copy_out(const struct ut_rb_reader *r, uint8_t *dst, uint64_t from, 
 		memcpy(dst + first, r->data, len - first);
 }
 
+static int count_one(void *ctx, const struct ut_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return 0;
+}
+
 int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t *buf,
 		size_t cap)
 {
+	/* `written` before `head`: it counts no record beyond head but one in flight. */
+	uint64_t written = __atomic_load_n(&r->hdr->written, __ATOMIC_ACQUIRE);
 	uint64_t head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE), start, oldest;
+	static const struct ut_clockconv raw = {.clock = UT_CLOCK_COUNTER};
+	uint64_t real_head;
 	size_t len;
+	long n;
 
 	memset(c, 0, sizeof(*c));
 	if (head < r->tail)
 		return -EINVAL; /* the writer went backwards: corrupt */
+	real_head = head;
 	if (!all) {
 		head &= ~(uint64_t)(PAGE - 1);
 		if (head <= r->tail)
@@ -100,6 +113,26 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	c->start = start;
 	c->len = len;
 	r->tail = start + len;
+	n = ut_rb_decode(&r->count, c->bytes, len, start, 0, 0, &raw, count_one, NULL);
+	if (c->lost) {
+		/*
+		 * What was overwritten: produced, but neither read before, nor
+		 * here, nor waiting in the page being written (left for later).
+		 */
+		uint64_t later = 0;
+
+		if (real_head > r->tail) { /* r->tail: the end of this chunk */
+			struct ut_rb_decoder d = {0};
+
+			later = (uint64_t)ut_rb_decode(&d, r->data + (r->tail & (r->size - 1)),
+						       (size_t)(real_head - r->tail), r->tail, 0, 0,
+						       &raw, count_one, NULL);
+		}
+		later += r->read + r->lost + (uint64_t)n;
+		c->lost = written > later ? written - later : 0;
+		r->lost += c->lost;
+	}
+	r->read += (uint64_t)n;
 	if (r->consume)
 		__atomic_store_n(&((struct ut_buf_hdr *)r->hdr)->tail, r->tail, __ATOMIC_RELEASE);
 	return 0;

@@ -24,13 +24,26 @@ struct ut_clockconv {
 
 uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw);
 
+/*
+ * Decoder state carried from one chunk to the next of the same stream: a
+ * chunk may start in the middle of a page whose TIME record came in the
+ * previous one.  Zero-initialise; a gap in positions resets it.
+ */
+struct ut_rb_decoder {
+	uint64_t pos;  /* where the previous chunk ended */
+	uint64_t ts;   /* the running timestamp */
+	bool have_ts;
+};
+
 struct ut_rb_reader {
 	const struct ut_buf_hdr *hdr; /* mapped header */
 	const uint8_t *data;          /* mapped data */
 	uint64_t size;                /* validated data size */
 	uint64_t tail;                /* next position to read */
-	uint64_t read;                /* records handed out so far */
+	uint64_t read;                /* records drained so far (overwrite mode) */
+	uint64_t lost;                /* records reported overwritten so far */
 	bool consume;                 /* advance hdr->tail (producer/consumer mode) */
+	struct ut_rb_decoder count;   /* for counting the records drained */
 };
 
 /* Validate a mapped buffer of @map_len bytes and set up @r. Returns 0 or -EINVAL. */
@@ -51,7 +64,9 @@ struct ut_rb_chunk {
 /*
  * Copy what is new since the last call into @buf (at most @cap bytes, a
  * multiple of UT_PAGE_SIZE; the rest waits for the next call) and describe
- * it in @c (c->len == 0 if nothing).
+ * it in @c (c->len == 0 if nothing).  In overwrite mode c->lost is the number of
+ * records overwritten before this chunk (from the writer's `written` counter:
+ * exact, or one too many if a record was being committed as we looked).
  * Unless @all, only whole pages are taken: reading the page the producer is
  * writing would bounce its cache lines between the two cores on every
  * record.  Overwritten data is skipped and flagged in c->lost.  Returns 0 or
@@ -77,17 +92,6 @@ void ut_rb_consume(struct ut_rb_reader *r, size_t len);
  * skipped.  Returns the number of FUNCTION records decoded.
  */
 typedef int (*ut_rb_fn)(void *ctx, const struct ut_event *ev);
-
-/*
- * Decoder state carried from one chunk to the next of the same stream: a
- * chunk may start in the middle of a page whose TIME record came in the
- * previous one.  Zero-initialise; a gap in positions resets it.
- */
-struct ut_rb_decoder {
-	uint64_t pos;  /* where the previous chunk ended */
-	uint64_t ts;   /* the running timestamp */
-	bool have_ts;
-};
 
 long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
 		  int32_t tid, int32_t tgid, const struct ut_clockconv *clk, ut_rb_fn fn,

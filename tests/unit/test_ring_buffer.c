@@ -193,6 +193,33 @@ TEST(overwrite_skips_and_counts)
 		CHECK_EQ_INT(g.ips[i], g.ips[i - 1] + 1);
 	/* The loss the recorder reports is written - read: the oldest events. */
 	CHECK_EQ_INT(p.hdr->written - g.n, g.ips[0] - 0x1000);
+	/* and the chunk said so itself */
+	CHECK_EQ_INT(lost, g.ips[0] - 0x1000);
+}
+
+/* Overwrite mode, drained now and then while the writer laps the reader:
+ * records read + records reported lost == records written, exactly. */
+TEST(overwrite_lost_accounting)
+{
+	static struct got g = {.ordered = true};
+	static uint8_t buf[SIZE];
+	static struct ut_rb_decoder d;
+	struct ut_rb_reader r;
+	struct prod p;
+	uint64_t lost = 0;
+
+	prod_init(&p, true);
+	CHECK(ut_rb_open(&r, p.map, UT_BUF_HDR_SIZE + SIZE, false) == 0);
+	for (int round = 0; round < 40; round++) {
+		struct ut_rb_chunk c;
+
+		for (int i = 0; i < 100 + (round % 7) * 250; i++)
+			CHECK(produce(&p, 0x1000 + p.hdr->written));
+		CHECK(ut_rb_drain(&r, &c, round == 39, buf, sizeof(buf)) == 0);
+		lost += c.lost;
+		ut_rb_decode(&d, c.bytes, c.len, c.start, 42, 7, &raw_clock, collect, &g);
+	}
+	CHECK_EQ_INT(g.n + lost, p.hdr->written);
 }
 
 /* Garbage in a page: the decoder skips the rest of that page, never crashes. */
@@ -272,6 +299,7 @@ int main(void)
 	RUN(consumer_wraps);
 	RUN(consumer_full_drops);
 	RUN(overwrite_skips_and_counts);
+	RUN(overwrite_lost_accounting);
 	RUN(malformed_records);
 	RUN(lost_record);
 	RUN(local_clock_conversion);
