@@ -79,13 +79,22 @@ struct ut_shadow_frame {
 enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2 };
 
 #define UT_SHADOW_DEPTH 1024
+#define UT_SHADOW_DROPPED 256
 
 struct ut_shadow {
 	uint32_t top;      /* frames in use */
 	uint32_t roots;    /* set_graph_function frames among them */
 	uint32_t hidden;   /* set_graph_notrace frames among them */
-	uint32_t pad;
+	uint32_t next_dropped;
 	uint64_t overrun;  /* calls not hooked: the shadow stack was full */
+	/*
+	 * The last frames dropped as stale (skipped by a longjmp, or so it
+	 * seemed): if one of them returns after all -- a coroutine on another
+	 * stack close by -- its real return address is still known here.
+	 */
+	struct {
+		uint64_t slot, ret;
+	} dropped[UT_SHADOW_DROPPED];
 	struct ut_shadow_frame f[];
 };
 

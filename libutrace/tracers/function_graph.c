@@ -37,10 +37,17 @@ static struct ut_shadow *shadow_create(void)
 	return sh == MAP_FAILED ? NULL : sh;
 }
 
-static void pop_frame(struct ut_shadow *sh)
+/* Pop the top frame; a @stale one is remembered in case it returns after all. */
+static void pop_frame(struct ut_shadow *sh, bool stale)
 {
 	const struct ut_shadow_frame *f = &sh->f[sh->top - 1];
 
+	if (stale) {
+		uint32_t i = sh->next_dropped++ % UT_SHADOW_DROPPED;
+
+		sh->dropped[i].slot = f->slot;
+		sh->dropped[i].ret = f->ret;
+	}
 	sh->roots -= !!(f->flags & UT_FRAME_ROOT);
 	sh->hidden -= !!(f->flags & UT_FRAME_HIDDEN);
 	sh->top--;
@@ -61,7 +68,7 @@ static void drop_stale(struct ut_shadow *sh, uint64_t slot)
 			break;
 		if (f->slot == slot && *(uint64_t *)slot == (uint64_t)utrace_graph_return)
 			break;
-		pop_frame(sh);
+		pop_frame(sh, true);
 	}
 }
 
@@ -182,6 +189,30 @@ static void profile_exit(struct ut_shadow *sh, const struct ut_shadow_frame *f)
 }
 
 /*
+ * A return whose frame is no longer on the shadow stack: one dropped as
+ * stale that was alive after all (coroutine stacks close together).  Its
+ * real return address is in the dropped list (a tail-call chain: follow it);
+ * no exit is recorded.  Not there either: nothing safe is left to do.
+ */
+static uint64_t dropped_return(struct ut_shadow *sh, uint64_t sp)
+{
+	uint64_t slot = sp - 8, ret = (uint64_t)utrace_graph_return;
+
+	for (uint32_t n = 0; sh && n < UT_SHADOW_DROPPED && ret == (uint64_t)utrace_graph_return;
+	     n++) {
+		uint32_t i = (sh->next_dropped - 1 - n) % UT_SHADOW_DROPPED;
+
+		if (sh->dropped[i].slot == slot) {
+			ret = sh->dropped[i].ret;
+			sh->dropped[i].slot = 0;
+		}
+	}
+	if (ret == (uint64_t)utrace_graph_return)
+		ut_graph_lost_frame(sp);
+	return ret;
+}
+
+/*
  * Called by utrace_graph_return with the stack pointer as it was just after
  * the hooked function's `ret`: the slot that held the return address is
  * right below it.  Must return the real return address whatever happens.
@@ -197,10 +228,10 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	for (i = sh ? (int)sh->top - 1 : -1; i >= 0 && sh->f[i].slot != slot; i--)
 		;
 	if (unlikely(i < 0))
-		ut_graph_lost_frame(sp); /* does not return */
+		return dropped_return(sh, sp);
 	/* Frames above it were skipped by a longjmp: they will never return. */
 	while ((int)sh->top - 1 > i)
-		pop_frame(sh);
+		pop_frame(sh, true);
 	/* The frame is popped whatever happens; recording needs the guard. */
 	record = !t->busy && ut_enter(t);
 	/*
@@ -210,7 +241,7 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	do {
 		struct ut_shadow_frame f = sh->f[sh->top - 1];
 
-		pop_frame(sh);
+		pop_frame(sh, false);
 		if (ut_rt.cfg.profile)
 			profile_exit(sh, &f);
 		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on())

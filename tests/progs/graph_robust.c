@@ -104,6 +104,50 @@ static void case_context(void)
 	printf("context: done\n");
 }
 
+/* two coroutines whose stacks are neighbours in one allocation: frames of
+ * one look stale (below the other's) when the other runs */
+static ucontext_t uc_a, uc_b, uc_m2;
+
+__attribute__((noinline)) void g_co_yield(ucontext_t *self, ucontext_t *next, int x)
+{
+	g_leaf(x);
+	swapcontext(self, next);
+	g_leaf(x + 1);
+}
+
+__attribute__((noinline)) void g_co_a(void)
+{
+	g_co_yield(&uc_a, &uc_b, 1);
+	printf("coroutines: a done\n");
+}
+
+__attribute__((noinline)) void g_co_b(void)
+{
+	g_co_yield(&uc_b, &uc_a, 10);
+	printf("coroutines: b done\n");
+}
+
+static void case_coroutines(void)
+{
+	char *block = malloc(2 << 16);
+
+	getcontext(&uc_a);
+	uc_a.uc_stack.ss_sp = block;
+	uc_a.uc_stack.ss_size = 1 << 16;
+	uc_a.uc_link = &uc_m2;
+	makecontext(&uc_a, g_co_a, 0);
+	getcontext(&uc_b);
+	uc_b.uc_stack.ss_sp = block + (1 << 16);
+	uc_b.uc_stack.ss_size = 1 << 16;
+	uc_b.uc_link = &uc_m2;
+	makecontext(&uc_b, g_co_b, 0);
+	swapcontext(&uc_m2, &uc_a);
+	printf("coroutines: main between\n");
+	swapcontext(&uc_m2, &uc_b);
+	printf("coroutines: main done\n");
+	free(block);
+}
+
 /* recursion deeper than the shadow stack */
 __attribute__((noinline)) int g_recurse(int n)
 {
@@ -187,6 +231,8 @@ int main(int argc, char **argv)
 		case_signal();
 	if (all || !strcmp(c, "context"))
 		case_context();
+	if (all || !strcmp(c, "coroutines"))
+		case_coroutines();
 	if (all || !strcmp(c, "recurse"))
 		printf("recurse: %d\n", g_recurse(3000));
 	if (all || !strcmp(c, "backtrace"))

@@ -79,7 +79,7 @@ EOF
 	local c p st1 st2
 	for p in graph_robust graph_exceptions; do
 		P=$(prog $p "$s")
-		for c in longjmp signal context recurse backtrace fork thread exit; do
+		for c in longjmp signal context coroutines recurse backtrace fork thread exit; do
 			[ $p = graph_exceptions ] && [ $c != longjmp ] && continue
 			"$P" $c >plain.out 2>plain.err
 			st1=$?
