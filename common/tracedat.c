@@ -281,7 +281,12 @@ struct td_wcpu {
 	uint64_t last_ts;        /* time of the last event: deltas count from it */
 	uint64_t page_lost;      /* lost count stored in this page */
 	uint64_t pending_lost;   /* lost before the next event */
+	unsigned char *wbuf;     /* finished pages not yet written (TD_WBUF_PAGES) */
+	size_t wpages;
 };
+
+/* Finished pages are written to the temp files this many at a time. */
+#define TD_WBUF_PAGES 64
 
 struct ut_tracedat_writer {
 	char *path;
@@ -557,22 +562,46 @@ static int cpu_tmpfile(struct ut_tracedat_writer *w, int cpu)
 	return fd;
 }
 
-/* Write the CPU's current page (header, data, lost count) to its temp file. */
-static int page_flush(struct ut_tracedat_writer *w, int cpu)
+/* Write the CPU's buffered finished pages to its temp file. */
+static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
-	unsigned char page[TD_PAGE_SIZE];
-	uint64_t commit = c->len;
 	int ret;
 
-	if (!c->open)
+	if (!c->wpages)
 		return 0;
 	if (c->fd < 0) {
 		c->fd = cpu_tmpfile(w, cpu);
 		if (c->fd < 0)
 			return c->fd;
 	}
-	memset(page, 0, sizeof(page));
+	ret = write_all(c->fd, c->wbuf, c->wpages * TD_PAGE_SIZE);
+	c->wpages = 0;
+	return ret;
+}
+
+/* Finish the CPU's current page (header, data, lost count) into its write buffer. */
+static int page_flush(struct ut_tracedat_writer *w, int cpu)
+{
+	struct td_wcpu *c = &w->cpus[cpu];
+	unsigned char *page;
+	uint64_t commit = c->len;
+	int ret;
+
+	if (!c->open)
+		return 0;
+	if (!c->wbuf) {
+		c->wbuf = malloc((size_t)TD_WBUF_PAGES * TD_PAGE_SIZE);
+		if (!c->wbuf)
+			return -ENOMEM;
+	}
+	if (c->wpages == TD_WBUF_PAGES) {
+		ret = wbuf_flush(w, cpu);
+		if (ret)
+			return ret;
+	}
+	page = c->wbuf + c->wpages * TD_PAGE_SIZE;
+	memset(page, 0, TD_PAGE_SIZE);
 	memcpy(page + TD_PAGE_HDR, c->data, c->len);
 	if (c->page_lost) {
 		/* the kernel appends the count after the data and flags the commit */
@@ -581,9 +610,7 @@ static int page_flush(struct ut_tracedat_writer *w, int cpu)
 	}
 	put_le(page, c->page_ts, 8);
 	put_le(page + 8, commit, 8);
-	ret = write_all(c->fd, page, sizeof(page));
-	if (ret)
-		return ret;
+	c->wpages++;
 	c->nr_pages++;
 	c->open = false;
 	c->len = 0;
@@ -858,9 +885,11 @@ out:
 
 static void writer_free(struct ut_tracedat_writer *w)
 {
-	for (int i = 0; i < w->nr_cpus; i++)
+	for (int i = 0; i < w->nr_cpus; i++) {
 		if (w->cpus[i].fd >= 0)
 			close(w->cpus[i].fd);
+		free(w->cpus[i].wbuf);
+	}
 	if (w->fd >= 0)
 		close(w->fd);
 	buf_free(&w->meta);
@@ -890,8 +919,11 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 	if (!w)
 		return -EINVAL;
 	ret = w->err;
-	for (i = 0; !ret && i < w->nr_cpus; i++)
+	for (i = 0; !ret && i < w->nr_cpus; i++) {
 		ret = page_flush(w, i);
+		if (!ret)
+			ret = wbuf_flush(w, i);
+	}
 	if (!ret)
 		ret = build_header(w, &h);
 	if (!ret)
@@ -899,8 +931,7 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 	for (i = 0; !ret && i < w->nr_cpus; i++)
 		if (w->cpus[i].nr_pages)
 			ret = copy_pages(w->fd, w->cpus[i].fd, w->cpus[i].nr_pages * TD_PAGE_SIZE);
-	if (!ret && fsync(w->fd) < 0 && errno != EINVAL && errno != EROFS)
-		ret = -errno;
+	/* No fsync: waiting for the disk cost seconds on big traces, for nothing. */
 	if (close(w->fd) < 0 && !ret)
 		ret = -errno;
 	w->fd = -1;
