@@ -131,11 +131,24 @@ static int find_program(const char *prog, char *out, size_t len)
 }
 
 /* Check the filters against the program's functions before running anything. */
+/* One list's words against the program's functions: exit 2 naming a word that matches none. */
+static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
+		       const char *prog)
+{
+	struct ut_fset *s;
+	char bad[256];
+
+	if (!words)
+		return;
+	s = ut_fset_new(t, flags);
+	if (s && ut_fset_set(s, words, true, bad, sizeof(bad)) == -EINVAL)
+		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
+	ut_fset_free(s);
+}
+
 static void check_filters(const char *prog, const struct rec_opts *o)
 {
 	struct ut_ftable *t = ut_ftable_new();
-	struct ut_fset *f, *n;
-	char bad[256];
 	int nobj = 0, ret;
 
 	if (!t)
@@ -159,26 +172,12 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	if (!nobj && (o->filter || o->gfilter))
 		ut_usage_die("'%s' matches no traceable function of %s",
 			     o->filter ? o->filter : o->gfilter, prog);
-	f = ut_fset_new(t, UT_FSET_FILTER);
-	n = ut_fset_new(t, UT_FSET_NOTRACE);
-	if (nobj && o->filter && ut_fset_set(f, o->filter, true, bad, sizeof(bad)) == -EINVAL)
-		ut_usage_die("set_ftrace_filter: '%s' matches no traceable function of %s", bad,
-			     prog);
-	if (nobj && o->notrace && ut_fset_set(n, o->notrace, true, bad, sizeof(bad)) == -EINVAL)
-		ut_usage_die("set_ftrace_notrace: '%s' matches no traceable function of %s", bad,
-			     prog);
-	ut_fset_free(f);
-	ut_fset_free(n);
-	f = ut_fset_new(t, UT_FSET_GRAPH);
-	n = ut_fset_new(t, UT_FSET_GRAPH_NOTRACE);
-	if (nobj && o->gfilter && ut_fset_set(f, o->gfilter, true, bad, sizeof(bad)) == -EINVAL)
-		ut_usage_die("set_graph_function: '%s' matches no traceable function of %s", bad,
-			     prog);
-	if (nobj && o->gnotrace && ut_fset_set(n, o->gnotrace, true, bad, sizeof(bad)) == -EINVAL)
-		ut_usage_die("set_graph_notrace: '%s' matches no traceable function of %s", bad,
-			     prog);
-	ut_fset_free(f);
-	ut_fset_free(n);
+	if (nobj) {
+		check_list(t, UT_FSET_FILTER, o->filter, "set_ftrace_filter", prog);
+		check_list(t, UT_FSET_NOTRACE, o->notrace, "set_ftrace_notrace", prog);
+		check_list(t, UT_FSET_GRAPH, o->gfilter, "set_graph_function", prog);
+		check_list(t, UT_FSET_GRAPH_NOTRACE, o->gnotrace, "set_graph_notrace", prog);
+	}
 	ut_ftable_free(t);
 }
 
