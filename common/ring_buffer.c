@@ -84,7 +84,7 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 			 ? (head & ~(uint64_t)(PAGE - 1)) + PAGE - r->size
 			 : 0;
 	if (start < oldest) {
-		c->lost = 1; /* at least; ut_rb_reader users recount from hdr->written */
+		c->lost = 1; /* flagged here, counted below */
 		start = oldest;
 	}
 	len = (size_t)(head - start);
@@ -117,16 +117,20 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	if (c->lost) {
 		/*
 		 * What was overwritten: produced, but neither read before, nor
-		 * here, nor waiting in the page being written (left for later).
+		 * here, nor still unread after this chunk (left for later).
 		 */
-		uint64_t later = 0;
+		uint64_t later = 0, pos = r->tail;
+		/* goes on from this chunk's end: a page's TIME record may be in it */
+		struct ut_rb_decoder d = r->count;
 
-		if (real_head > r->tail) { /* r->tail: the end of this chunk */
-			struct ut_rb_decoder d = {0};
+		while (pos < real_head) { /* the ring may wrap: one segment at a time */
+			uint64_t off = pos & (r->size - 1);
+			size_t seg = (size_t)(real_head - pos < r->size - off ? real_head - pos
+									   : r->size - off);
 
-			later = (uint64_t)ut_rb_decode(&d, r->data + (r->tail & (r->size - 1)),
-						       (size_t)(real_head - r->tail), r->tail, 0, 0,
-						       &raw, count_one, NULL);
+			later += (uint64_t)ut_rb_decode(&d, r->data + off, seg, pos, 0, 0, &raw,
+							count_one, NULL);
+			pos += seg;
 		}
 		later += r->read + r->lost + (uint64_t)n;
 		c->lost = written > later ? written - later : 0;
