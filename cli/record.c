@@ -52,6 +52,14 @@ struct sess {
 	uint32_t nr_thr;
 };
 
+/* Thread slots a session has used (the count is the writer's: bounded here). */
+static uint32_t nr_slots(const struct sess *s)
+{
+	uint32_t n = __atomic_load_n(&s->ctl->nr_slots, __ATOMIC_ACQUIRE);
+
+	return n < UT_MAX_THREADS ? n : UT_MAX_THREADS;
+}
+
 struct ut_recorder {
 	char dir[PATH_MAX / 2];
 	char output[PATH_MAX];
@@ -348,10 +356,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 	find_sessions(r);
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
-		uint32_t nr = __atomic_load_n(&s->ctl->nr_slots, __ATOMIC_ACQUIRE);
-
-		if (nr > UT_MAX_THREADS)
-			nr = UT_MAX_THREADS;
+		uint32_t nr = nr_slots(s);
 		for (uint32_t j = 0; j < nr; j++) {
 			long n;
 
@@ -682,6 +687,8 @@ struct prow {
 struct ptable {
 	struct prow *rows;
 	size_t n, cap;
+	const struct sess *s; /* whose thread (per-thread tables) */
+	uint32_t slot;
 };
 
 static struct prow *prow_get(struct ptable *t, const char *name)
@@ -800,8 +807,7 @@ static int write_profile(struct ut_recorder *r)
 	if (!st)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nr_sess; i++)
-		nthreads += r->sess[i]->ctl->nr_slots < UT_MAX_THREADS ? r->sess[i]->ctl->nr_slots
-								       : UT_MAX_THREADS;
+		nthreads += nr_slots(r->sess[i]);
 	per = calloc(nthreads + 1, sizeof(*per));
 	if (!per) {
 		ut_symtab_free(st);
@@ -809,25 +815,23 @@ static int write_profile(struct ut_recorder *r)
 	}
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
-		uint32_t n = s->ctl->nr_slots < UT_MAX_THREADS ? s->ctl->nr_slots : UT_MAX_THREADS;
 
-		for (uint32_t j = 0; j < n && k < nthreads; j++)
-			read_ptable(r, s, j, st, &all, &per[k++]);
+		for (uint32_t j = 0; j < nr_slots(s) && k < nthreads; j++, k++) {
+			per[k].s = s;
+			per[k].slot = j;
+			read_ptable(r, s, j, st, &all, &per[k]);
+		}
 	}
 	print_ptable(r, &all);
-	for (size_t i = 0, shown = 0; k > 1 && i < r->nr_sess; i++) {
-		struct sess *s = r->sess[i];
-		uint32_t n = s->ctl->nr_slots < UT_MAX_THREADS ? s->ctl->nr_slots : UT_MAX_THREADS;
+	for (size_t i = 0; k > 1 && i < k; i++) {
+		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
+		char comm[17] = {0};
 
-		for (uint32_t j = 0; j < n && shown < k; j++, shown++) {
-			char comm[17] = {0};
-
-			if (!per[shown].n)
-				continue;
-			memcpy(comm, s->ctl->threads[j].comm, 16);
-			fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, s->ctl->threads[j].tid);
-			print_ptable(r, &per[shown]);
-		}
+		if (!per[i].n)
+			continue;
+		memcpy(comm, ts->comm, 16);
+		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
+		print_ptable(r, &per[i]);
 	}
 	for (size_t i = 0; i < k; i++)
 		free(per[i].rows);
