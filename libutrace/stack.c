@@ -3,8 +3,9 @@
  * func_stack_trace: a <stack trace> after each function event, the traced
  * function first, then its callers.  The stack is unwound with glibc's
  * backtrace() (libgcc's unwinder, .eh_frame: no frame pointers needed),
- * which may use vector registers, so the tracer calls this through
- * ut_arch_call_fpu_safe().  Not async-signal-safe: the unwinder takes the
+ * which may use vector registers, so the tracer calls it through
+ * ut_arch_call_fpu_safe() (this file, on the tracing path, is built without
+ * them like the tracers).  Not async-signal-safe: the unwinder takes the
  * loader's lock the first time it meets an object; documented.
  */
 #include <execinfo.h>
@@ -21,7 +22,7 @@ static void capture(void *arg)
 	struct stack_req *req = arg;
 	struct ut_thread *t = req->t;
 	void *frames[UT_REC_STACK_MAX + 16];
-	uint64_t *w, delta, ret = req->site + 5;
+	uint64_t *w, delta, ret = req->site + UT_ARCH_CALL_SIZE;
 	int n, first = -1, nr;
 	unsigned size;
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <ucontext.h>
 
+/* An enabled site's call returns to site + UT_ARCH_CALL_SIZE. */
+#define UT_ARCH_CALL_SIZE 5
 /* Longest site in bytes; every site is 5 or 6 bytes on x86-64. */
 #define UT_ARCH_SITE_MAX 6
 /* Size of a per-module trampoline stub (see ut_arch_make_stub). */
