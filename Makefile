@@ -47,7 +47,7 @@ LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/stack.c \
 	arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c common/clock.c
+LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c common/clock.c common/config.c
 
 TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj
@@ -172,4 +172,5 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 .PHONY: all demo check deps clean format lint progs units
+include mk/fuzz.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -76,7 +76,20 @@ struct ut_recorder {
 	bool graph_time;
 	uint64_t thresh_ns;
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
+	/* live mode (extract, show, record -P): sessions of running processes */
+	bool live;
+	bool consume;               /* take what is read (producer/consumer buffers) */
+	const int32_t *pids;        /* only these processes; NULL = all */
+	size_t npids;
 };
+
+void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume)
+{
+	r->live = true;
+	r->consume = consume;
+	r->pids = pids;
+	r->npids = npids;
+}
 
 struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 				    const char *tracer, int clock, const struct ut_opts *opts)
@@ -205,6 +218,16 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 		munmap(ctl, len);
 		return NULL; /* not ready yet, or not ours */
 	}
+	if (r->pids) {
+		size_t k = 0;
+
+		while (k < r->npids && r->pids[k] != ctl->pid)
+			k++;
+		if (k == r->npids) {
+			munmap(ctl, len);
+			return NULL;
+		}
+	}
 	n = realloc(r->sess, (r->nr_sess + 1) * sizeof(struct sess *));
 	if (n)
 		r->sess = n;
@@ -235,7 +258,8 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 		return NULL;
 	snprintf(path, sizeof(path), "%s/%s/buf.%u", r->dir, s->name, slot);
 	t->map = map_file(path, &t->maplen, true);
-	if (!t->map || ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite)) {
+	if (!t->map ||
+	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
 		if (t->map)
 			munmap(t->map, t->maplen);
 		free(t);
@@ -301,7 +325,7 @@ static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
 	uint64_t start;
 	long n, total = 0;
 
-	if (t->rb.consume) {
+	if (t->rb.consume && t->rb.tail >= t->rb.from) {
 		/* Zero copy: the producer will not touch unread data. */
 		while ((n = ut_rb_peek(&t->rb, all, &start, seg, seglen)) > 0) {
 			long done = spool_write(t, start, 0, seg, seglen);
@@ -532,6 +556,7 @@ static int write_trace(struct ut_recorder *r)
 				ncmd++;
 			cur[ncur].s = s;
 			cur[ncur].t = t;
+			cur[ncur].dec.from = t->rb.from;
 			cur[ncur].buf = malloc(SPOOL_CHUNK);
 			lseek(t->spool, 0, SEEK_SET);
 			cur[ncur].f = fdopen(dup(t->spool), "r");
@@ -603,10 +628,10 @@ static int write_trace(struct ut_recorder *r)
 	/* Whatever the streams could not tell: refused at the very end, or overwritten. */
 	for (size_t i = 0; i < ncur; i++) {
 		const struct ut_buf_hdr *h = cur[i].t->rb.hdr;
-		uint64_t accounted = cur[i].read + cur[i].t->records_in_stream_lost;
+		uint64_t accounted = cur[i].t->rb.base + cur[i].read + cur[i].t->records_in_stream_lost;
 		uint64_t total = h->written + h->dropped + h->nested;
 
-		if (total > accounted)
+		if (total > accounted && cur[i].t->rb.base_known)
 			r->lost_total += total - accounted;
 	}
 	m.lost = r->lost_total;
@@ -848,10 +873,12 @@ int ut_recorder_finish(struct ut_recorder *r)
 	/* Until nothing is left (the copy buffer may be smaller than a ring). */
 	while (drain_pass(r, true) > 0)
 		;
-	fix_clocks(r);
+	if (!r->live)
+		fix_clocks(r);
 	ret = r->profile ? write_profile(r) : write_trace(r);
 	remove_tree(r->spooldir);
-	remove_tree(r->dir);
+	if (!r->live)
+		remove_tree(r->dir);
 	return ret;
 }
 

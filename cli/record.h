@@ -27,6 +27,15 @@ void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len);
  */
 void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, uint64_t thresh_ns);
 
+/*
+ * Live mode: read the sessions of running (or dead) processes in place --
+ * only those of @pids (NULL: all), keeping their clocks and never removing
+ * them.  @consume: take what is read from producer/consumer buffers (record
+ * -P, trace_pipe); otherwise a snapshot that leaves every buffer as it was.
+ * @pids must stay valid while @r is used.
+ */
+void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume);
+
 /* One pass over every thread of every session. Returns bytes copied, or <0. */
 long ut_recorder_drain(struct ut_recorder *r);
 /* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */

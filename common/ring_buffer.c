@@ -37,7 +37,14 @@ int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
 	r->data = (const uint8_t *)map + UT_BUF_HDR_SIZE;
 	r->size = size;
 	r->consume = consume;
-	r->tail = consume ? __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) : 0;
+	/* A cleared buffer (tail moved by a reader) starts at the clearing point. */
+	r->from = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+	if (r->from > __atomic_load_n(&h->head, __ATOMIC_ACQUIRE))
+		return -EINVAL;
+	r->tail = r->from & ~(uint64_t)(PAGE - 1);
+	r->count.from = r->from;
+	r->base = r->from ? __atomic_load_n(&h->tail_records, __ATOMIC_ACQUIRE) : 0;
+	r->base_known = !r->from || r->base;
 	return 0;
 }
 
@@ -132,7 +139,7 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 							count_one, NULL);
 			pos += seg;
 		}
-		later += r->read + r->lost + (uint64_t)n;
+		later += r->base + r->read + r->lost + (uint64_t)n;
 		c->lost = written > later ? written - later : 0;
 		r->lost += c->lost;
 	}
@@ -178,7 +185,8 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 	bool have_ts = d->have_ts && d->pos == start;
 	long n = 0;
 
-	while (pos + UT_REC_SIZE <= end) {
+	/* offsets from @start, not positions: these may wrap past 2^64 (corrupt) */
+	while (pos - start < len && len - (pos - start) >= UT_REC_SIZE) {
 		uint64_t room = PAGE - (pos & (PAGE - 1)), w[2];
 		struct ut_event ev = {0};
 		unsigned type, size;
@@ -221,8 +229,14 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			}
 			size = (unsigned)(16 + ((tlen + 1 + 15) & ~15ull));
 		}
-		if (size > room || pos + size > end) {
+		if (size > room || size > len - (pos - start)) {
 			pos += room;
+			continue;
+		}
+		if (pos < d->from) { /* before the reader's starting point */
+			if (type != UT_REC_LOST)
+				ts += w[1] >> UT_REC_DELTA_SHIFT;
+			pos += size;
 			continue;
 		}
 		ev.pid = tid;

@@ -33,6 +33,7 @@ struct ut_rb_decoder {
 	uint64_t pos;  /* where the previous chunk ended */
 	uint64_t ts;   /* the running timestamp */
 	bool have_ts;
+	uint64_t from; /* records before this position only set the time (a clear) */
 };
 
 struct ut_rb_reader {
@@ -40,8 +41,14 @@ struct ut_rb_reader {
 	const uint8_t *data;          /* mapped data */
 	uint64_t size;                /* validated data size */
 	uint64_t tail;                /* next position to read */
+	uint64_t from;                /* where reading really starts (the buffer's
+				       * tail when opened); tail starts at its page,
+				       * whose TIME record the decoder needs: give
+				       * it to the decoders as ut_rb_decoder.from */
 	uint64_t read;                /* records drained so far (overwrite mode) */
 	uint64_t lost;                /* records reported overwritten so far */
+	uint64_t base;                /* records before the starting point (a clear) */
+	bool base_known;              /* false: started mid-stream, count unknown */
 	bool consume;                 /* advance hdr->tail (producer/consumer mode) */
 	struct ut_rb_decoder count;   /* for counting the records drained */
 };

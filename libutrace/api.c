@@ -31,7 +31,7 @@ __attribute__((visibility("default"))) int utrace_marker(const char *text)
 	uint64_t *w, delta;
 	int ret = (int)n;
 
-	if (!ut_rt.ready || !ut_tracing_on())
+	if (!ut_rt.ready || !ut_tracing_on(t))
 		return -EBADF;
 	if (!ut_enter(t))
 		return -EBUSY;

@@ -12,11 +12,14 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "common/config.h"
 #include "common/names.h"
 #include "libutrace/internal.h"
 
@@ -77,6 +80,82 @@ static void read_config(struct ut_config *c)
 	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
 }
 
+void ut_config_free(struct ut_config *c)
+{
+	free(c->filter);
+	free(c->notrace);
+	free(c->graph_filter);
+	free(c->graph_notrace);
+	c->filter = c->notrace = c->graph_filter = c->graph_notrace = NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+/* The runtime's form of a configuration document (strings copied). */
+void ut_config_from_doc(struct ut_config *c, const struct ut_cfg *d)
+{
+	memset(c, 0, sizeof(*c));
+	c->tracer = d->tracer;
+	c->clock = d->clock;
+	c->buf_size = round_buf_size(d->buf_kb);
+	c->overwrite = d->overwrite;
+	c->filter = dup_or_null(d->filter);
+	c->notrace = dup_or_null(d->notrace);
+	c->graph_filter = dup_or_null(d->graph_function);
+	c->graph_notrace = dup_or_null(d->graph_notrace);
+	c->max_graph_depth = d->max_graph_depth;
+	c->thresh_us = d->thresh_us;
+	c->profile = d->profile;
+	c->prof_cputime = !d->sleep_time;
+	c->func_stack = d->func_stack;
+	c->lenient = d->lenient;
+	c->nr_pids = d->nr_pids < 64 ? d->nr_pids : 64;
+	memcpy(c->pids, d->pids, sizeof(c->pids[0]) * c->nr_pids);
+}
+
+/*
+ * A program started without `utrace record` takes the configuration every
+ * process of the user gets (the run-time directory's "config", written by
+ * `utrace start` and the mount's top level), leniently: its words name
+ * functions of any program.
+ */
+static void read_global_config(struct ut_config *c)
+{
+	char path[PATH_MAX], *text;
+	struct ut_cfg doc;
+	size_t len = 0;
+	int dirfd;
+
+	if (!ut_rt.ctl)
+		return;
+	if (snprintf(path, sizeof(path), "%s", ut_rt.dir) >= (int)sizeof(path) ||
+	    !strrchr(path, '/'))
+		return;
+	*strrchr(path, '/') = '\0';
+	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	text = ut_read_file_at(dirfd, "config", &len);
+	close(dirfd);
+	if (!text)
+		return;
+	if (!ut_cfg_parse(&doc, text, len, NULL, 0)) {
+		doc.lenient = true;
+		ut_config_free(c);
+		ut_config_from_doc(c, &doc);
+		ut_rt.ctl->tracer = c->tracer;
+		ut_rt.ctl->clock = c->clock;
+		ut_rt.ctl->buf_size = c->buf_size;
+		ut_rt.ctl->overwrite = c->overwrite;
+		ut_rt.ctl->tracing_on = doc.tracing_on;
+		ut_cfg_free(&doc);
+	}
+	free(text);
+}
+
 static void update_locked(void)
 {
 	char err[256];
@@ -113,6 +192,9 @@ static void atfork_child(void)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
 		if (ut_rt.mods[i]->alive)
 			ut_session_log_module("load", ut_rt.mods[i]);
+	ut_rt.pid = getpid();
+	ut_session_write_config();
+	ut_agent_start();
 }
 
 __attribute__((constructor(101))) static void ut_init(void)
@@ -122,6 +204,8 @@ __attribute__((constructor(101))) static void ut_init(void)
 
 	if (getenv("UTRACE_DISABLE"))
 		return;
+	ut_rt.pid = getpid();
+	ut_rt.from_env = getenv("UTRACE_TRACER") != NULL;
 	if (dladdr((void *)&ut_rt, &self))
 		ut_rt.self_base = (uint64_t)self.dli_fbase;
 	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
@@ -139,9 +223,13 @@ __attribute__((constructor(101))) static void ut_init(void)
 		ut_log("cannot patch text (%s): tracing disabled", strerror(-ret));
 		goto out;
 	}
+	if (!ut_rt.from_env)
+		read_global_config(&ut_rt.cfg);
 	ut_sites_scan_all();
 	ut_rt.ready = true;
 	update_locked();
+	ut_session_write_config();
+	ut_agent_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 out:
 	pthread_mutex_unlock(&ut_rt.lock);

@@ -112,6 +112,9 @@ struct ut_config {
 	bool profile;         /* function_profile_enabled */
 	bool prof_cputime;    /* profiler with nosleep-time: thread CPU time */
 	bool func_stack;      /* options/func_stack_trace */
+	bool lenient;         /* a configuration for all processes: skip words matching nothing */
+	int32_t pids[64];     /* set_ftrace_pid: process or thread ids, none = all */
+	uint32_t nr_pids;
 };
 
 /* Hot-path copy of the function_graph settings. */
@@ -142,6 +145,9 @@ struct ut_runtime {
 	long rseq_cpu_off;    /* thread-pointer offset of rseq cpu_id, 0 if none */
 	uint64_t counter;     /* the "counter" clock */
 	struct ut_graph_cfg graph;
+	uint32_t pid_gen;     /* bumped when cfg.pids changes (threads re-check) */
+	int32_t pid;          /* getpid(), kept current across fork */
+	bool from_env;        /* configured by `utrace record` (environment) */
 };
 
 extern struct ut_runtime ut_rt UT_HIDDEN;
@@ -162,6 +168,8 @@ struct ut_thread {
 	struct ut_prof_hdr *prof;/* profiler table (tracers/profiler.c) */
 	uint32_t slot;           /* thread slot in the control block, once claimed */
 	uint32_t has_slot;
+	uint32_t pid_gen;        /* ut_rt.pid_gen this thread was found wanted at */
+	int32_t tid;             /* cached gettid(), 0 = not yet */
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
@@ -233,11 +241,17 @@ static inline void ut_leave(struct ut_thread *t)
 	t->busy = 0;
 }
 
-static inline bool ut_tracing_on(void)
+/* writer.c: set_ftrace_pid changed; is this thread still wanted? */
+bool ut_pid_recheck(struct ut_thread *t) UT_HIDDEN;
+
+/* Record now? tracing_on, and this thread passes set_ftrace_pid. */
+static inline bool ut_tracing_on(struct ut_thread *t)
 {
 	const struct ut_ctl *ctl = ut_rt.ctl;
 
-	return likely(ctl != NULL) && likely(ctl->tracing_on);
+	return likely(ctl != NULL) && likely(ctl->tracing_on) &&
+	       (likely(t->pid_gen == __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_RELAXED)) ||
+		ut_pid_recheck(t));
 }
 
 static inline uint32_t ut_cpu(void)
@@ -265,6 +279,17 @@ int ut_patch_apply(void) UT_HIDDEN;
 
 /* select.c */
 int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
+void ut_select_reconfigure(void) UT_HIDDEN;
+
+/* init.c: the configuration document applied to the runtime (under ut_rt.lock) */
+struct ut_cfg;
+void ut_config_from_doc(struct ut_config *c, const struct ut_cfg *d) UT_HIDDEN;
+void ut_config_free(struct ut_config *c) UT_HIDDEN;
+
+/* agent.c */
+int ut_agent_start(void) UT_HIDDEN;
+int ut_session_write_config(void) UT_HIDDEN;
+char *ut_read_file_at(int dirfd, const char *name, size_t *lenp) UT_HIDDEN;
 
 /* writer.c: this thread's slot in the control block (claimed once). */
 int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;

@@ -15,6 +15,14 @@
 static struct ut_ftable *table;
 static struct ut_fset *filter, *notrace, *gfilter, *gnotrace;
 static bool configured;
+/* A list of patterns that matched nothing here (lenient mode): trace nothing. */
+static bool filter_nothing, graph_nothing;
+
+/* The configuration changed: parse the lists again at the next apply. */
+void ut_select_reconfigure(void)
+{
+	configured = false;
+}
 
 /*
  * Bring the filter table up to date with ut_rt.funcs: functions of unloaded
@@ -55,14 +63,65 @@ static int sync_table(void)
 	return changed;
 }
 
+/*
+ * Lenient mode (a configuration meant for every process, each with its own
+ * functions): words that match nothing here are skipped, the rest apply.
+ * Returns -EINVAL if any word was skipped; *@nothing tells whether positive
+ * patterns were given but none matched (then the list must select nothing,
+ * not fall back to "all functions" as an empty list would).
+ */
+static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing)
+{
+	bool positive = false;
+	int ret = 0, r;
+
+	*nothing = false;
+	r = ut_fset_begin(s, true);
+	if (r)
+		return r;
+	for (const char *p = text; p && *p;) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		positive |= *p != '!';
+		r = ut_fset_write(s, p, n, NULL, 0);
+		if (r == -EINVAL)
+			ret = -EINVAL;
+		else if (r)
+			ret = r;
+		p += n;
+	}
+	ut_fset_commit(s);
+	*nothing = positive && !ut_fset_active(s);
+	return ret;
+}
+
 static int set_list(struct ut_fset *s, const char *text, const char *what, char *err,
-		    size_t errlen)
+		    size_t errlen, bool *nothing)
 {
 	char bad[128];
 	int ret;
 
-	if (!text)
-		return 0;
+	if (nothing)
+		*nothing = false;
+	if (!text) {
+		/* an empty list: clear what a previous configuration left */
+		ret = ut_fset_set(s, "", true, NULL, 0);
+		return ret == -EINVAL ? 0 : ret;
+	}
+	if (ut_rt.cfg.lenient) {
+		bool dummy;
+
+		ret = set_list_lenient(s, text, nothing ? nothing : &dummy);
+		if (ret == -EINVAL)
+			snprintf(err, errlen, "%s: some words match no traceable function here",
+				 what);
+		return ret;
+	}
 	ret = ut_fset_set(s, text, true, bad, sizeof(bad));
 	if (ret == -EINVAL)
 		snprintf(err, errlen, "%s: '%s' matches no traceable function", what, bad);
@@ -80,7 +139,7 @@ static void set_graph_config(void)
 	struct ut_graph_cfg *g = &ut_rt.graph;
 	const struct ut_ctl *ctl = ut_rt.ctl;
 
-	g->roots = ut_fset_active(gfilter);
+	g->roots = ut_fset_active(gfilter) || graph_nothing;
 	g->filtered = g->roots || ut_fset_active(gnotrace);
 	g->max_depth = ut_rt.cfg.max_graph_depth;
 	g->thresh = ut_rt.cfg.thresh_us * 1000;
@@ -119,10 +178,13 @@ int ut_select_apply(char *err, size_t errlen)
 	if (ret > 0 || !configured) {
 		char *e = configured ? ignored : err;
 		size_t elen = configured ? sizeof(ignored) : errlen;
-		int r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen);
-		int r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen);
-		int r3 = set_list(gfilter, ut_rt.cfg.graph_filter, "set_graph_function", e, elen);
-		int r4 = set_list(gnotrace, ut_rt.cfg.graph_notrace, "set_graph_notrace", e, elen);
+		int r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen,
+				  &filter_nothing);
+		int r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen, NULL);
+		int r3 = set_list(gfilter, ut_rt.cfg.graph_filter, "set_graph_function", e, elen,
+				  &graph_nothing);
+		int r4 = set_list(gnotrace, ut_rt.cfg.graph_notrace, "set_graph_notrace", e, elen,
+				  NULL);
 
 		ret = configured ? 0 : (r1 ? r1 : r2 ? r2 : r3 ? r3 : r4);
 		configured = true;
@@ -137,7 +199,7 @@ int ut_select_apply(char *err, size_t errlen)
 		if (!m || !m->alive || !m->sites)
 			continue;
 		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
-		     ut_fset_traced(filter, notrace, i);
+		     !filter_nothing && ut_fset_traced(filter, notrace, i);
 		m->sites[f->site].want = on ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
 						    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0));

@@ -239,6 +239,28 @@ uint64_t ut_clock_slow(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/**
+ * ut_pid_recheck - set_ftrace_pid changed since this thread last looked
+ *
+ * Wanted: remember the generation, so the next events take the fast path.
+ * Not wanted: leave it stale and say no (the thread pays this check on every
+ * event it would have recorded; its sites stay patched for the others).
+ */
+bool ut_pid_recheck(struct ut_thread *t)
+{
+	uint32_t gen = __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_ACQUIRE);
+	uint32_t n = ut_rt.cfg.nr_pids;
+	bool wanted = n == 0;
+
+	if (!t->tid)
+		t->tid = (int32_t)gettid();
+	for (uint32_t i = 0; i < n && i < 64 && !wanted; i++)
+		wanted = ut_rt.cfg.pids[i] == t->tid || ut_rt.cfg.pids[i] == ut_rt.pid;
+	if (wanted)
+		t->pid_gen = gen;
+	return wanted;
+}
+
 /* After fork: the child must not write into its parent's buffers. */
 void ut_writer_forget(void)
 {
@@ -251,4 +273,6 @@ void ut_writer_forget(void)
 	ut_self.has_slot = 0;
 	ut_self.prof = NULL; /* the parent's table is shared memory: not ours */
 	ut_self.busy = 0;
+	ut_self.tid = 0;
+	ut_self.pid_gen = ut_rt.pid_gen - 1; /* check again: another pid */
 }

@@ -11,6 +11,19 @@
  *   modules    text, append-only, one line per object loaded or unloaded:
  *              "load|unload <bias-hex> <module-name or - for the program> <path>\n"
  *   buf.<N>    the ring buffer of thread slot N: struct ut_buf_hdr + data pages
+ *   prof.<N>   the function profiler's table of thread slot N
+ *   config     the configuration wanted (text, common/config.h); writers
+ *              hold flock(LOCK_EX) on it while they change it
+ *
+ * Changing a running process's configuration (the control protocol):
+ *   writer: flock(config), rewrite it, cfg_gen += 1, FUTEX_WAKE(&cfg_gen);
+ *           then wait (FUTEX_WAIT on cfg_applied, with a timeout, checking
+ *           that the process lives) until cfg_applied reaches its
+ *           generation; read cfg_error / cfg_errmsg; unlock.
+ *   agent:  (a thread in the process) waits on cfg_gen, reads "config",
+ *           applies it or keeps the previous configuration on error,
+ *           publishes cfg_error, cfg_errmsg and then cfg_applied,
+ *           FUTEX_WAKE(&cfg_applied).
  */
 #ifndef UTRACE_ABI_H
 #define UTRACE_ABI_H
@@ -20,7 +33,7 @@
 
 #define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
 #define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
-#define UT_ABI_VERSION 1
+#define UT_ABI_VERSION 2
 
 #define UT_MAX_THREADS 4096
 #define UT_PAGE_SIZE 4096u   /* ring-buffer page: records never straddle one */
@@ -79,7 +92,12 @@ struct ut_ctl {
 	char comm[16];          /* process name at start */
 	uint64_t modules_gen;   /* bumped after each append to "modules" */
 	uint64_t threads_untraced; /* threads that found no free slot */
-	uint64_t reserved[18];
+	uint32_t cfg_gen;       /* writers: bumped after rewriting "config" (futex word) */
+	uint32_t cfg_applied;   /* agent: the last generation applied (futex word) */
+	int32_t cfg_error;      /* agent: 0, or -errno of that generation */
+	int32_t agent_tid;      /* agent: its thread id, 0 before it runs */
+	char cfg_errmsg[112];   /* agent: why cfg_error, NUL-terminated */
+	uint64_t reserved[2];
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 256 + 40 * UT_MAX_THREADS, "ABI");
@@ -114,7 +132,9 @@ struct ut_buf_hdr {
 	uint64_t reserved1[4];
 	/* consumer-owned cache line */
 	uint64_t tail;           /* bytes consumed */
-	uint64_t reserved2[7];
+	uint64_t tail_records;   /* records before tail when a reader cleared the
+				  * buffer (tail = head: `echo > trace`) */
+	uint64_t reserved2[6];
 };
 static_assert(sizeof(struct ut_buf_hdr) == 192, "ABI");
 

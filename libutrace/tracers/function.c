@@ -18,7 +18,7 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 
 	if (!ut_enter(t))
 		return;
-	if (likely(ut_tracing_on()) && likely(w = ut_rec_reserve(t, UT_REC_SIZE, &delta))) {
+	if (likely(ut_tracing_on(t)) && likely(w = ut_rec_reserve(t, UT_REC_SIZE, &delta))) {
 		w[0] = ut_rec_word0(UT_REC_FUNCTION, ut_cpu(), ip);
 		w[1] = (delta << UT_REC_DELTA_SHIFT) | (parent_ip & UT_REC_ADDR_MASK);
 		ut_rec_commit(t, UT_REC_SIZE);

@@ -129,7 +129,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 
 	if (!ut_enter(t))
 		return;
-	if (!ut_tracing_on())
+	if (!ut_tracing_on(t))
 		goto out;
 	sh = t->shadow;
 	if (unlikely(!sh)) {
@@ -244,7 +244,7 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 		pop_frame(sh, false);
 		if (ut_rt.cfg.profile)
 			profile_exit(sh, &f);
-		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on())
+		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on(t))
 			record_exit(t, &f, sh->overrun, retval);
 		ret = f.ret;
 	} while (ret == (uint64_t)utrace_graph_return && sh->top && sh->f[sh->top - 1].slot == slot);

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/* The configuration document (common/config.h): parsing and formatting. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/config.h"
+#include "common/names.h"
+
+void ut_cfg_init(struct ut_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tracer = UT_TRACER_NOP;
+	c->clock = UT_CLOCK_LOCAL;
+	c->buf_kb = 1408;
+	c->overwrite = true;
+	c->tracing_on = true;
+	c->sleep_time = true;
+}
+
+void ut_cfg_free(struct ut_cfg *c)
+{
+	free(c->filter);
+	free(c->notrace);
+	free(c->graph_function);
+	free(c->graph_notrace);
+	ut_cfg_init(c);
+}
+
+static int dup_str(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
+int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
+{
+	*dst = *src;
+	dst->filter = dst->notrace = dst->graph_function = dst->graph_notrace = NULL;
+	if (dup_str(&dst->filter, src->filter) || dup_str(&dst->notrace, src->notrace) ||
+	    dup_str(&dst->graph_function, src->graph_function) ||
+	    dup_str(&dst->graph_notrace, src->graph_notrace)) {
+		ut_cfg_free(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int ut_cfg_set_words(char **list, const char *words, bool append)
+{
+	size_t old = append && *list ? strlen(*list) : 0, add;
+	char *n;
+
+	while (words && (*words == ' ' || *words == '\t' || *words == '\n'))
+		words++;
+	add = words ? strlen(words) : 0;
+	while (add && (words[add - 1] == ' ' || words[add - 1] == '\t' || words[add - 1] == '\n'))
+		add--;
+	if (!add) {
+		if (!append) {
+			free(*list);
+			*list = NULL;
+		}
+		return 0;
+	}
+	n = malloc(old + 1 + add + 1);
+	if (!n)
+		return -ENOMEM;
+	if (old)
+		memcpy(n, *list, old);
+	if (old)
+		n[old++] = ' ';
+	for (size_t i = 0; i < add; i++) /* one line: newlines become spaces */
+		n[old + i] = words[i] == '\n' || words[i] == '\t' ? ' ' : words[i];
+	n[old + add] = '\0';
+	free(*list);
+	*list = n;
+	return 0;
+}
+
+bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
+{
+	if (!c->nr_pids)
+		return true;
+	for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
+		if (c->pids[i] == pid || c->pids[i] == tid)
+			return true;
+	return false;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* A decimal number of at most @max; the whole value must be digits. */
+static bool parse_u64(const char *v, uint64_t max, uint64_t *out)
+{
+	uint64_t n = 0;
+
+	if (!*v)
+		return false;
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9' || n > (max - (uint64_t)(*v - '0')) / 10)
+			return false;
+		n = n * 10 + (uint64_t)(*v - '0');
+	}
+	*out = n;
+	return true;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return false;
+	*out = *v == '1';
+	return true;
+}
+
+static int parse_pids(struct ut_cfg *c, char *v)
+{
+	char *save = NULL;
+
+	c->nr_pids = 0;
+	for (char *w = strtok_r(v, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		uint64_t n;
+
+		if (!parse_u64(w, 0x7fffffff, &n) || !n || c->nr_pids == UT_CFG_MAX_PIDS)
+			return -EINVAL;
+		c->pids[c->nr_pids++] = (int32_t)n;
+	}
+	return 0;
+}
+
+/* One "key value" line (NUL-terminated, no newline). */
+static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
+{
+	char *v = strchr(line, ' ');
+	uint64_t n;
+	int i;
+
+	if (v)
+		*v++ = '\0';
+	else
+		v = line + strlen(line);
+	if (!strcmp(line, "tracer")) {
+		i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, v);
+		if (i < 0)
+			return fail(err, errlen, "unknown tracer '%s'", v);
+		c->tracer = (uint32_t)i;
+	} else if (!strcmp(line, "clock")) {
+		i = ut_name_index(ut_clock_names, UT_CLOCK_NR, v);
+		if (i < 0)
+			return fail(err, errlen, "unknown clock '%s'", v);
+		c->clock = (uint32_t)i;
+	} else if (!strcmp(line, "buffer_size_kb")) {
+		if (!parse_u64(v, 1u << 20, &n) || !n)
+			return fail(err, errlen, "bad buffer_size_kb '%s'", v);
+		c->buf_kb = (uint32_t)n;
+	} else if (!strcmp(line, "max_graph_depth")) {
+		if (!parse_u64(v, 0xffffffffu, &n))
+			return fail(err, errlen, "bad max_graph_depth '%s'", v);
+		c->max_graph_depth = (uint32_t)n;
+	} else if (!strcmp(line, "tracing_thresh")) {
+		if (!parse_u64(v, 1ull << 40, &n))
+			return fail(err, errlen, "bad tracing_thresh '%s'", v);
+		c->thresh_us = n;
+	} else if (!strcmp(line, "overwrite") || !strcmp(line, "tracing_on") ||
+		   !strcmp(line, "func_stack_trace") || !strcmp(line, "function_profile_enabled") ||
+		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient")) {
+		bool b;
+
+		if (!parse_bool(v, &b))
+			return fail(err, errlen, "bad %s '%s'", line, v);
+		if (!strcmp(line, "overwrite"))
+			c->overwrite = b;
+		else if (!strcmp(line, "tracing_on"))
+			c->tracing_on = b;
+		else if (!strcmp(line, "func_stack_trace"))
+			c->func_stack = b;
+		else if (!strcmp(line, "function_profile_enabled"))
+			c->profile = b;
+		else if (!strcmp(line, "lenient"))
+			c->lenient = b;
+		else
+			c->sleep_time = b;
+	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
+		   !strcmp(line, "graph_function") || !strcmp(line, "graph_notrace")) {
+		char **list = !strcmp(line, "filter")	       ? &c->filter
+			      : !strcmp(line, "notrace")       ? &c->notrace
+			      : !strcmp(line, "graph_function") ? &c->graph_function
+							       : &c->graph_notrace;
+
+		if (ut_cfg_set_words(list, v, false))
+			return -ENOMEM;
+	} else if (!strcmp(line, "ftrace_pid")) {
+		if (parse_pids(c, v))
+			return fail(err, errlen, "bad ftrace_pid '%s'", v);
+	} else {
+		return fail(err, errlen, "unknown setting '%s'", line);
+	}
+	return 0;
+}
+
+int ut_cfg_parse(struct ut_cfg *c, const char *text, size_t len, char *err, size_t errlen)
+{
+	char *copy;
+	size_t pos = 0;
+	int ret = 0;
+
+	ut_cfg_init(c);
+	if (err && errlen)
+		err[0] = '\0';
+	if (len > UT_CFG_MAX_TEXT)
+		return fail(err, errlen, "configuration larger than %u bytes", UT_CFG_MAX_TEXT);
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (strlen(copy) != len) {
+		free(copy);
+		return fail(err, errlen, "NUL byte in the configuration");
+	}
+	while (pos < len && !ret) {
+		char *line = copy + pos, *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		pos += strlen(line) + 1;
+		if (*line && *line != '#')
+			ret = parse_line(c, line, err, errlen);
+	}
+	free(copy);
+	if (ret)
+		ut_cfg_free(c);
+	return ret;
+}
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->failed)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = (b->cap ? b->cap : 256);
+		char *s;
+
+		while (n >= 0 && b->len + (size_t)n + 1 > cap)
+			cap *= 2;
+		s = n < 0 ? NULL : realloc(b->s, cap);
+		if (!s) {
+			b->failed = true;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+char *ut_cfg_format(const struct ut_cfg *c)
+{
+	struct strbuf b = {0};
+
+	sb_printf(&b, "tracer %s\n", c->tracer < (uint32_t)UT_NR_TRACERS ? ut_tracer_names[c->tracer]
+								      : "nop");
+	sb_printf(&b, "clock %s\n", c->clock < UT_CLOCK_NR ? ut_clock_names[c->clock] : "local");
+	sb_printf(&b, "buffer_size_kb %u\n", c->buf_kb);
+	sb_printf(&b, "overwrite %d\ntracing_on %d\nfunc_stack_trace %d\n", c->overwrite,
+		  c->tracing_on, c->func_stack);
+	sb_printf(&b, "function_profile_enabled %d\nsleep_time %d\n", c->profile, c->sleep_time);
+	if (c->lenient)
+		sb_printf(&b, "lenient 1\n");
+	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
+		  (unsigned long long)c->thresh_us);
+	if (c->filter)
+		sb_printf(&b, "filter %s\n", c->filter);
+	if (c->notrace)
+		sb_printf(&b, "notrace %s\n", c->notrace);
+	if (c->graph_function)
+		sb_printf(&b, "graph_function %s\n", c->graph_function);
+	if (c->graph_notrace)
+		sb_printf(&b, "graph_notrace %s\n", c->graph_notrace);
+	if (c->nr_pids) {
+		sb_printf(&b, "ftrace_pid");
+		for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
+			sb_printf(&b, " %d", c->pids[i]);
+		sb_printf(&b, "\n");
+	}
+	if (b.failed) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}

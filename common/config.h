@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tracing configuration as a text document: what a control file writer
+ * (utrace start, the tracefs mount) wants a process to do.  It is the file
+ * "config" of a session (one process) and of the run-time directory (the
+ * template every new process starts with).  One setting a line:
+ *
+ *   tracer function_graph
+ *   filter parse_* !parse_noise handle_*:traceoff:1
+ *   graph_function main
+ *   max_graph_depth 3
+ *
+ * Word lists (filter, notrace, graph_function, graph_notrace) are the words
+ * written to the control file, in order, replayed by the process over its
+ * own function table (">" starts a new list, ">>" appends words).  Unknown
+ * keys are errors, so a newer writer cannot silently be half understood.
+ *
+ * Shared by the runtime and the tools: malloc, no I/O, no global state.
+ * The text comes from another process: every value is validated.
+ */
+#ifndef UT_CONFIG_H
+#define UT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UT_CFG_MAX_TEXT (1u << 20)   /* a config document is at most 1 MiB */
+#define UT_CFG_MAX_PIDS 64           /* set_ftrace_pid entries */
+
+struct ut_cfg {
+	uint32_t tracer;          /* UT_TRACER_* */
+	uint32_t clock;           /* UT_CLOCK_* */
+	uint32_t buf_kb;          /* buffer_size_kb per thread */
+	bool overwrite;           /* options/overwrite */
+	bool tracing_on;
+	bool func_stack;          /* options/func_stack_trace */
+	bool profile;             /* function_profile_enabled */
+	bool sleep_time;          /* options/sleep-time (profiler: wall time) */
+	bool lenient;             /* meant for every process: words matching nothing
+				   * in one process are skipped there */
+	uint32_t max_graph_depth; /* 0: unlimited */
+	uint64_t thresh_us;       /* tracing_thresh */
+	char *filter;             /* set_ftrace_filter words, NULL = none */
+	char *notrace;
+	char *graph_function;
+	char *graph_notrace;
+	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
+	uint32_t nr_pids;
+};
+
+/* The kernel's defaults: nop, local clock, 1408 KiB, overwrite, on. */
+void ut_cfg_init(struct ut_cfg *c);
+void ut_cfg_free(struct ut_cfg *c);
+/* Deep copy. Returns 0 or -ENOMEM (@dst is then initialised and empty). */
+int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src);
+
+/*
+ * Parse @len bytes of @text over the defaults.  Returns 0, or -EINVAL with
+ * a message in @err (and @c holding the defaults), or -ENOMEM.
+ */
+int ut_cfg_parse(struct ut_cfg *c, const char *text, size_t len, char *err, size_t errlen);
+
+/* The document for @c, malloc'd and NUL-terminated; NULL on ENOMEM. */
+char *ut_cfg_format(const struct ut_cfg *c);
+
+/*
+ * Replace (@append false) or extend a word list, as ">" and ">>" do: the new
+ * words are appended after the old ones.  @words may be NULL or empty.
+ * Returns 0 or -ENOMEM.
+ */
+int ut_cfg_set_words(char **list, const char *words, bool append);
+
+/* True if set_ftrace_pid is empty or holds @pid or @tid. */
+bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid);
+
+#endif

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The agent: a thread in the traced process that applies configuration
+ * changes written by the tools (utrace start/stop, the tracefs mount) while
+ * the program runs.  The protocol is in include/utrace/abi.h: a writer
+ * rewrites the session's "config", bumps ctl->cfg_gen and wakes us; we
+ * apply it -- filters, patching -- or keep the previous configuration if it
+ * is refused, then publish the result and wake the writer.
+ *
+ * The agent never traces itself (its guard is held for good), blocks every
+ * signal (a process-directed signal must reach one of the program's own
+ * threads), and sleeps in FUTEX_WAIT between changes: an idle process pays
+ * nothing for it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/config.h"
+#include "libutrace/internal.h"
+
+static bool last_tracing_on = true;
+
+static void futex_wait(uint32_t *word, uint32_t val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* The whole file @name (at most UT_CFG_MAX_TEXT bytes), NUL-terminated, or NULL. */
+char *ut_read_file_at(int dirfd, const char *name, size_t *lenp)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *text = NULL;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && st.st_size >= 0 && st.st_size <= (off_t)UT_CFG_MAX_TEXT) {
+		text = malloc((size_t)st.st_size + 1);
+		n = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
+		if (n < 0) {
+			free(text);
+			text = NULL;
+		} else {
+			text[n] = '\0';
+			*lenp = (size_t)n;
+		}
+	}
+	close(fd);
+	return text;
+}
+
+/*
+ * Apply @doc under ut_rt.lock.  On error the previous configuration stays in
+ * force (re-applied as it was) and @msg says why.  Lenient documents (meant
+ * for every process) are applied even when some words match nothing here;
+ * the error is still reported so the writer can tell nobody matched.
+ */
+static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
+{
+	struct ut_config old = ut_rt.cfg, n;
+	char ignored[128];
+	bool pids_changed;
+	int ret;
+
+	ut_config_from_doc(&n, doc);
+	pids_changed = n.nr_pids != old.nr_pids ||
+		       memcmp(n.pids, old.pids, sizeof(n.pids[0]) * n.nr_pids);
+	ut_rt.cfg = n;
+	ut_select_reconfigure();
+	ret = ut_select_apply(msg, msglen);
+	if (ret < 0 && !n.lenient) {
+		ut_rt.cfg = old;
+		ut_select_reconfigure();
+		ut_select_apply(ignored, sizeof(ignored));
+		ut_config_free(&n);
+		ut_patch_apply();
+		return ret;
+	}
+	ut_config_free(&old);
+	if (pids_changed)
+		__atomic_add_fetch(&ut_rt.pid_gen, 1, __ATOMIC_RELEASE);
+	if (ut_patch_apply() < 0 && ret >= 0) {
+		ret = -errno;
+		snprintf(msg, msglen, "patching failed: %s", strerror(errno));
+	}
+	ut_rt.ctl->tracer = ut_rt.cfg.tracer;
+	ut_rt.ctl->clock = ut_rt.cfg.clock;
+	ut_rt.ctl->buf_size = ut_rt.cfg.buf_size;
+	ut_rt.ctl->overwrite = ut_rt.cfg.overwrite;
+	/* Only a change of tracing_on acts: a traceoff command may have turned it off. */
+	if (doc->tracing_on != last_tracing_on)
+		__atomic_store_n(&ut_rt.ctl->tracing_on, doc->tracing_on, __ATOMIC_RELEASE);
+	last_tracing_on = doc->tracing_on;
+	return ret;
+}
+
+static void apply(uint32_t gen)
+{
+	struct ut_ctl *ctl = ut_rt.ctl;
+	char msg[sizeof(ctl->cfg_errmsg)] = "";
+	struct ut_cfg doc;
+	size_t len = 0;
+	char *text = ut_read_file_at(ut_rt.dirfd, "config", &len);
+	int ret;
+
+	if (!text) {
+		ret = -errno ? -errno : -EIO;
+		snprintf(msg, sizeof(msg), "cannot read the configuration: %s", strerror(errno));
+	} else {
+		ret = ut_cfg_parse(&doc, text, len, msg, sizeof(msg));
+		free(text);
+		if (!ret) {
+			pthread_mutex_lock(&ut_rt.lock);
+			ret = apply_doc(&doc, msg, sizeof(msg));
+			pthread_mutex_unlock(&ut_rt.lock);
+			ut_cfg_free(&doc);
+		}
+	}
+	ctl->cfg_error = ret < 0 ? ret : 0;
+	memcpy(ctl->cfg_errmsg, msg, sizeof(msg));
+	__atomic_store_n(&ctl->cfg_applied, gen, __ATOMIC_RELEASE);
+	futex_wake(&ctl->cfg_applied);
+}
+
+static void *agent_main(void *arg)
+{
+	struct ut_ctl *ctl = arg;
+
+	ut_self.busy = 1; /* never traced */
+	prctl(PR_SET_NAME, "utrace-agent", 0, 0, 0);
+	__atomic_store_n(&ctl->agent_tid, (int32_t)gettid(), __ATOMIC_RELEASE);
+	for (;;) {
+		uint32_t gen = __atomic_load_n(&ctl->cfg_gen, __ATOMIC_ACQUIRE);
+
+		if (gen != __atomic_load_n(&ctl->cfg_applied, __ATOMIC_ACQUIRE))
+			apply(gen);
+		else
+			futex_wait(&ctl->cfg_gen, gen);
+	}
+	return NULL;
+}
+
+/**
+ * ut_agent_start - start this process's agent thread
+ *
+ * Called at start-up and in a fork child (threads do not survive fork).
+ * Return: 0 or a negative errno (the process then runs without live control).
+ */
+int ut_agent_start(void)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t th;
+	int ret;
+
+	if (getenv("UTRACE_NO_AGENT") || !ut_rt.ctl)
+		return 0;
+	/* The applied generation starts where the writers are. */
+	ut_rt.ctl->cfg_applied = ut_rt.ctl->cfg_gen;
+	last_tracing_on = ut_rt.ctl->tracing_on;
+	sigfillset(&all);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&th, &attr, agent_main, ut_rt.ctl);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return -ret;
+}
+
+/**
+ * ut_session_write_config - publish the configuration in force as "config"
+ *
+ * So readers (utrace ps, the mount) see what the process does, and the first
+ * writer edits from there.  Return: 0 or a negative errno.
+ */
+int ut_session_write_config(void)
+{
+	const struct ut_config *c = &ut_rt.cfg;
+	struct ut_cfg doc;
+	char *text;
+	int fd, ret = 0;
+
+	ut_cfg_init(&doc);
+	doc.tracer = c->tracer;
+	doc.clock = c->clock;
+	doc.buf_kb = c->buf_size / 1024;
+	doc.overwrite = c->overwrite;
+	doc.tracing_on = ut_rt.ctl ? ut_rt.ctl->tracing_on : 1;
+	doc.func_stack = c->func_stack;
+	doc.profile = c->profile;
+	doc.sleep_time = !c->prof_cputime;
+	doc.max_graph_depth = c->max_graph_depth;
+	doc.thresh_us = c->thresh_us;
+	doc.filter = c->filter;
+	doc.notrace = c->notrace;
+	doc.graph_function = c->graph_filter;
+	doc.graph_notrace = c->graph_notrace;
+	doc.lenient = c->lenient;
+	doc.nr_pids = c->nr_pids;
+	memcpy(doc.pids, c->pids, sizeof(doc.pids));
+	text = ut_cfg_format(&doc);
+	if (!text)
+		return -ENOMEM;
+	fd = openat(ut_rt.dirfd, "config", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		ret = -EIO;
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return ret;
+}
