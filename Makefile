@@ -24,8 +24,9 @@ comma := ,
 SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
 # Tools (CLI, unit tests): may be sanitized.
-TOOL_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lpthread -ldl -lm
+FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
+TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lfuse3 -lpthread -ldl -lm
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
@@ -40,7 +41,7 @@ LIB_LDLIBS := -lelf -lpthread -ldl
 
 
 COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
-CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c)
+CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 # Sources whose code runs inside the trampoline (see HOT_CFLAGS).

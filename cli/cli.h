@@ -23,13 +23,31 @@ void ut_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "utrace: <msg>" and exit with UT_EXIT_USAGE. */
 void ut_usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* A list of numbers given on the command line (--cpu, --pid). */
+struct ut_idlist {
+	long *v;
+	size_t n;
+};
+
+/* Print a trace file in the kernel's format (cli/cmd/report.c). */
+int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
+	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header);
+
 int cmd_record(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_restart(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_ps(int argc, char **argv);
 
 extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_help[],
-	ut_help_profile[];
+	ut_help_profile[], ut_help_start[], ut_help_stop[], ut_help_restart[], ut_help_show[],
+	ut_help_extract[], ut_help_reset[], ut_help_ps[];
 
 #endif

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/record.h"
 #include "common/clock.h"
+#include "common/control.h"
 #include "common/names.h"
 #include "common/output/output.h"
 #include "common/output/graph.h"
@@ -667,28 +668,6 @@ out:
 	return ret;
 }
 
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[PATH_MAX];
-
-	while (d && (de = readdir(d))) {
-		struct stat st;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
-			remove_tree(path);
-		else
-			unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 long ut_recorder_drain(struct ut_recorder *r)
 {
 	return drain_pass(r, false);
@@ -876,9 +855,9 @@ int ut_recorder_finish(struct ut_recorder *r)
 	if (!r->live)
 		fix_clocks(r);
 	ret = r->profile ? write_profile(r) : write_trace(r);
-	remove_tree(r->spooldir);
+	ut_live_remove(r->spooldir);
 	if (!r->live)
-		remove_tree(r->dir);
+		ut_live_remove(r->dir);
 	return ret;
 }
 

@@ -36,6 +36,7 @@ const char ut_help_report[] =
 
 struct report_ctx {
 	struct ut_tracedat *td;
+	FILE *f;              /* where the text goes */
 };
 
 static const char *comm_cb(void *ctx, int32_t pid)
@@ -48,12 +49,7 @@ static int32_t tgid_cb(void *ctx, int32_t pid)
 	return ut_tracedat_tgid(((struct report_ctx *)ctx)->td, pid);
 }
 
-struct idlist {
-	long *v;
-	size_t n;
-};
-
-static void idlist_add(struct idlist *l, const char *s, const char *what)
+static void idlist_add(struct ut_idlist *l, const char *s, const char *what)
 {
 	char *end;
 	long v;
@@ -70,7 +66,7 @@ static void idlist_add(struct idlist *l, const char *s, const char *what)
 	l->v[l->n++] = v;
 }
 
-static bool idlist_has(const struct idlist *l, long v)
+static bool idlist_has(const struct ut_idlist *l, long v)
 {
 	if (!l->n)
 		return true;
@@ -115,8 +111,8 @@ static struct queued *wat(struct window *w, size_t i)
 }
 
 /* Read until the window holds @want events (or the file ends). */
-static void fill(struct window *w, struct ut_tracedat *td, size_t want, const struct idlist *cpus,
-		 const struct idlist *pids)
+static void fill(struct window *w, struct ut_tracedat *td, size_t want, const struct ut_idlist *cpus,
+		 const struct ut_idlist *pids)
 {
 	while (w->n < want && w->n < WINDOW && !w->eof) {
 		struct queued *q = wat(w, w->n);
@@ -149,7 +145,7 @@ static void fill(struct window *w, struct ut_tracedat *td, size_t want, const st
 
 /* The next event on @cpu after window position 0, reading ahead as needed. */
 static struct queued *next_on_cpu(struct window *w, struct ut_tracedat *td, uint32_t cpu,
-				  const struct idlist *cpus, const struct idlist *pids)
+				  const struct ut_idlist *cpus, const struct ut_idlist *pids)
 {
 	for (size_t i = 1;; i++) {
 		if (i >= w->n)
@@ -163,7 +159,7 @@ static struct queued *next_on_cpu(struct window *w, struct ut_tracedat *td, uint
 
 /* One read of the file: counts (for the header) or printing. */
 static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_graph_out *graph,
-		       const struct idlist *cpus, const struct idlist *pids, struct pass *p,
+		       const struct ut_idlist *cpus, const struct ut_idlist *pids, struct pass *p,
 		       bool print)
 {
 	struct ut_tracedat *td = ctx->td;
@@ -188,15 +184,15 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 			}
 		} else if (!q->skip) {
 			if (q->lost)
-				ut_out_print_lost(out, stdout, q->ev.cpu, q->lost);
+				ut_out_print_lost(out, ctx->f, q->ev.cpu, q->lost);
 			if (graph) {
 				next = next_on_cpu(w, td, q->ev.cpu, cpus, pids);
-				ret = ut_graph_print_event(graph, stdout, &q->ev, next ? &next->ev : NULL);
+				ret = ut_graph_print_event(graph, ctx->f, &q->ev, next ? &next->ev : NULL);
 				if (ret == UT_GRAPH_CONSUMED && next)
 					next->skip = true;
 			}
 			if (!graph || ret == UT_GRAPH_UNHANDLED)
-				ut_out_print_event(out, stdout, &q->ev, w->n > 1 ? &wat(w, 1)->ev : NULL);
+				ut_out_print_event(out, ctx->f, &q->ev, w->n > 1 ? &wat(w, 1)->ev : NULL);
 		}
 		free(q->str);
 		free(q->callers);
@@ -206,10 +202,94 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 	ret = w->err ? -1 : 0;
 	/* The counting pass stays quiet: the printing pass reports it. */
 	if (ret && print) {
-		fflush(stdout);
+		fflush(ctx->f);
 		ut_err("%s", w->errmsg);
 	}
 	free(w);
+	return ret;
+}
+
+/**
+ * ut_report - print a trace file in the kernel's trace format
+ * @file: the trace.dat
+ * @f: where to print
+ * @words: -O option words applied over the file's own; @nwords of them
+ * @cpus, @pids: only these CPUs / threads (NULL: all)
+ * @header: print the header (trace); false for trace_pipe's bare lines
+ *
+ * Return: 0, or 1 after printing an error.
+ */
+int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
+	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header)
+{
+	static const struct ut_idlist none;
+	struct ut_out_cfg cfg = {0};
+	struct report_ctx ctx = {.f = f};
+	struct ut_opts opts;
+	struct ut_out *out;
+	struct ut_graph_out *graph = NULL;
+	struct pass p = {0};
+	char err[256], tracer[32];
+	int ret, clock;
+
+	if (!cpus)
+		cpus = &none;
+	if (!pids)
+		pids = &none;
+	ut_opts_init(&opts, 0);
+	/* First pass: the header's entries/written counts. */
+	ctx.td = ut_tracedat_open(file, err, sizeof(err));
+	if (!ctx.td) {
+		ut_err("%s", err);
+		return 1;
+	}
+	clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(ctx.td));
+	snprintf(tracer, sizeof(tracer), "%s",
+		 ut_tracedat_tracer(ctx.td) ? ut_tracedat_tracer(ctx.td) : "function");
+	cfg.tracer = tracer;
+	cfg.syms = ut_tracedat_symbols(ctx.td);
+	cfg.comm = comm_cb;
+	cfg.tgid = tgid_cb;
+	cfg.ctx = &ctx;
+	cfg.nr_cpus = ut_tracedat_nr_cpus(ctx.td);
+	cfg.clock_is_counter = ut_clock_is_counter(clock);
+	/* The options set when recording, then those given here. */
+	ut_tracedat_options(ctx.td, &opts.bits);
+	for (int i = 0; i < nwords; i++)
+		if (ut_opts_parse(&opts, "function", words[i]))
+			ut_opts_parse(&opts, "function_graph", words[i]);
+	cfg.opts = &opts;
+	if (header)
+		read_events(&ctx, NULL, NULL, cpus, pids, &p, false);
+	ut_tracedat_close_reader(ctx.td);
+
+	ctx.td = ut_tracedat_open(file, err, sizeof(err));
+	if (!ctx.td) {
+		ut_err("%s", err);
+		return 1;
+	}
+	cfg.syms = ut_tracedat_symbols(ctx.td);
+	out = ut_out_new(&cfg);
+	if (!out)
+		ut_usage_die("out of memory");
+	ut_out_start(out, p.overrun);
+	if (!strcmp(tracer, "function_graph")) {
+		graph = ut_graph_out_new(out);
+		if (!graph)
+			ut_usage_die("out of memory");
+		ut_graph_start(graph);
+	}
+	/* Losses no page could carry (at the very end) are in the file's total. */
+	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus->n && !pids->n)
+		p.lost = ut_tracedat_lost_total(ctx.td);
+	if (header && graph)
+		ut_graph_print_header(graph, f, p.entries, p.entries + p.lost);
+	else if (header)
+		ut_out_print_header(out, f, p.entries, p.entries + p.lost);
+	ret = read_events(&ctx, out, graph, cpus, pids, &p, true) ? 1 : 0;
+	ut_graph_out_free(graph);
+	ut_out_free(out);
+	ut_tracedat_close_reader(ctx.td);
 	return ret;
 }
 
@@ -219,17 +299,11 @@ int cmd_report(int argc, char **argv)
 						 {"pid", required_argument, NULL, 'P'},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
-	struct idlist cpus = {0}, pids = {0};
+	struct ut_idlist cpus = {0}, pids = {0};
 	const char *file = "trace.dat";
-	struct ut_out_cfg cfg = {0};
-	struct report_ctx ctx = {0};
 	struct ut_opts opts;
-	struct ut_out *out;
-	struct ut_graph_out *graph = NULL;
-	struct pass p = {0};
-	char err[256], tracer[32];
 	const char *words[64];
-	int c, ret, clock, nwords = 0;
+	int c, ret, nwords = 0;
 
 	ut_opts_init(&opts, 0);
 	optind = 1;
@@ -242,7 +316,9 @@ int cmd_report(int argc, char **argv)
 			if (ut_opts_parse(&opts, "function", optarg) &&
 			    ut_opts_parse(&opts, "function_graph", optarg))
 				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
-			words[nwords++ % 64] = optarg;
+			if (nwords == 64)
+				ut_usage_die("too many -O options");
+			words[nwords++] = optarg;
 			break;
 		case 'c':
 			idlist_add(&cpus, optarg, "cpu");
@@ -260,61 +336,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
-
-	/* First pass: the header's entries/written counts. */
-	ctx.td = ut_tracedat_open(file, err, sizeof(err));
-	if (!ctx.td) {
-		ut_err("%s", err);
-		ret = 1;
-		goto out;
-	}
-	clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(ctx.td));
-	snprintf(tracer, sizeof(tracer), "%s",
-		 ut_tracedat_tracer(ctx.td) ? ut_tracedat_tracer(ctx.td) : "function");
-	cfg.tracer = tracer;
-	cfg.syms = ut_tracedat_symbols(ctx.td);
-	cfg.comm = comm_cb;
-	cfg.tgid = tgid_cb;
-	cfg.ctx = &ctx;
-	cfg.nr_cpus = ut_tracedat_nr_cpus(ctx.td);
-	cfg.clock_is_counter = ut_clock_is_counter(clock);
-	/* The options set when recording, then those given here. */
-	if (ut_tracedat_options(ctx.td, &opts.bits))
-		for (int i = 0; i < nwords && i < 64; i++)
-			if (ut_opts_parse(&opts, "function", words[i]))
-				ut_opts_parse(&opts, "function_graph", words[i]);
-	cfg.opts = &opts;
-	read_events(&ctx, NULL, NULL, &cpus, &pids, &p, false);
-	ut_tracedat_close_reader(ctx.td);
-
-	ctx.td = ut_tracedat_open(file, err, sizeof(err));
-	if (!ctx.td) {
-		ut_err("%s", err);
-		ret = 1;
-		goto out;
-	}
-	cfg.syms = ut_tracedat_symbols(ctx.td);
-	out = ut_out_new(&cfg);
-	if (!out)
-		ut_usage_die("out of memory");
-	ut_out_start(out, p.overrun);
-	if (!strcmp(tracer, "function_graph")) {
-		graph = ut_graph_out_new(out);
-		if (!graph)
-			ut_usage_die("out of memory");
-		ut_graph_start(graph);
-	}
-	/* Losses no page could carry (at the very end) are in the file's total. */
-	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus.n && !pids.n)
-		p.lost = ut_tracedat_lost_total(ctx.td);
-	if (graph)
-		ut_graph_print_header(graph, stdout, p.entries, p.entries + p.lost);
-	else
-		ut_out_print_header(out, stdout, p.entries, p.entries + p.lost);
-	ret = read_events(&ctx, out, graph, &cpus, &pids, &p, true) ? 1 : 0;
-	ut_graph_out_free(graph);
-	ut_out_free(out);
-	ut_tracedat_close_reader(ctx.td);
+	ret = ut_report(file, stdout, words, nwords, &cpus, &pids, true);
 out:
 	free(cpus.v);
 	free(pids.v);

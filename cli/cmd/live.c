@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The live commands, trace-cmd's start/stop/restart/show/extract/reset for
+ * running processes, plus ps: they act on every traced process of the user
+ * (and the template new processes start with), or with -P on some of them,
+ * through each process's agent (common/control.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/live.h"
+#include "common/control.h"
+#include "common/names.h"
+#include "common/output/output.h"
+
+const char ut_help_start[] =
+	"usage: utrace start [-P PID]... [OPTIONS]\n"
+	"\n"
+	"Start tracing running processes (their libutrace agent applies the change\n"
+	"at once) and, without -P, every process of yours started from now on.\n"
+	"Like trace-cmd start, the configuration starts from the defaults and the\n"
+	"buffers are cleared.  Read the trace with 'utrace show' or 'utrace extract'.\n"
+	"\n"
+	"  -P PID           only this process (repeatable)\n"
+	"  -p TRACER        function_graph, function or nop (default: function)\n"
+	"  -l / -n PATTERN  set_ftrace_filter / set_ftrace_notrace words; repeatable\n"
+	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
+	"  --max-graph-depth N, --thresh US, --func-stack, --profile\n"
+	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
+	"  -b KB            buffer_size_kb for threads that start from now on\n"
+	"  -C CLOCK         trace_clock\n"
+	"  -O OPTION        overwrite / nooverwrite, func_stack_trace, sleep-time\n"
+	"\n"
+	"A pattern that matches no function exits with status 2 and changes nothing.\n";
+
+const char ut_help_stop[] =
+	"usage: utrace stop [-P PID]...\n\n"
+	"tracing_on = 0: stop recording (sites stay as they are; 'utrace restart'\n"
+	"resumes).  Without -P: every traced process of yours.\n";
+
+const char ut_help_restart[] =
+	"usage: utrace restart [-P PID]...\n\ntracing_on = 1 again after 'utrace stop'.\n";
+
+const char ut_help_show[] =
+	"usage: utrace show [-P PID]... [-O OPTION]... [--pipe]\n\n"
+	"Print the trace of running (or dead) traced processes in the kernel's\n"
+	"`trace` format, all processes merged in time order, without consuming it.\n"
+	"  --pipe     trace_pipe: consume what is printed, no header\n";
+
+const char ut_help_extract[] =
+	"usage: utrace extract [-P PID]... [-o FILE]\n\n"
+	"Write the trace of running or dead traced processes to a trace.dat (FILE,\n"
+	"default trace.dat), readable by 'utrace report' and 'trace-cmd report'.\n"
+	"The buffers stay as they are; sessions of processes that have exited are\n"
+	"removed once extracted.  This recovers the trace of a process that was\n"
+	"killed (even by SIGKILL).\n";
+
+const char ut_help_reset[] =
+	"usage: utrace reset [-P PID]...\n\n"
+	"Back to the defaults: tracer nop (every site a nop), filters cleared,\n"
+	"buffers emptied; removes the sessions of processes that have exited.\n";
+
+const char ut_help_ps[] =
+	"usage: utrace ps\n\nList traced processes: pid, command, tracer, tracing_on,\n"
+	"threads, and whether it still runs.\n";
+
+struct targets {
+	int32_t pids[256];
+	size_t n;
+};
+
+static void add_pid(struct targets *t, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || v <= 0 || v > 0x7fffffff)
+		ut_usage_die("bad pid '%s'", arg);
+	if (t->n == sizeof(t->pids) / sizeof(t->pids[0]))
+		ut_usage_die("too many -P");
+	t->pids[t->n++] = (int32_t)v;
+}
+
+/* The sessions of -P (each must exist), or of every live process. */
+static long resolve(const char *rundir, const struct targets *t, struct ut_live_sess **out,
+		    bool include_dead)
+{
+	struct ut_live_sess *v = NULL;
+	long n = 0;
+
+	if (t->n) {
+		v = calloc(t->n, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < t->n; i++) {
+			int r = ut_live_find(rundir, t->pids[i], &v[n]);
+
+			if (r == -EACCES) {
+				ut_err("process %d: permission denied (another user's process)",
+				       t->pids[i]);
+				free(v);
+				return r;
+			}
+			if (r) {
+				ut_err("process %d: no utrace session (not running with libutrace?)",
+				       t->pids[i]);
+				free(v);
+				return r;
+			}
+			n++;
+		}
+	} else {
+		struct ut_live_sess *all;
+		long m = ut_live_list(rundir, &all);
+
+		if (m < 0)
+			return m;
+		v = calloc((size_t)m + 1, sizeof(*v));
+		for (long i = 0; v && i < m; i++)
+			if (all[i].alive || include_dead)
+				v[n++] = all[i];
+		free(all);
+		if (!v)
+			return -ENOMEM;
+	}
+	*out = v;
+	return n;
+}
+
+static int exit_for(int err)
+{
+	return err == -EINVAL ? UT_EXIT_USAGE : 1;
+}
+
+/* Change one setting on the targets (each keeps the rest of its configuration). */
+static int toggle(int argc, char **argv, const char *help, void (*edit)(struct ut_cfg *))
+{
+	char rundir[PATH_MAX], err[256];
+	struct targets t = {0};
+	struct ut_live_sess *v;
+	struct ut_cfg c;
+	long n;
+	int opt, ret = 0;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "P:h")) != -1) {
+		if (opt == 'P')
+			add_pid(&t, optarg);
+		else if (opt == 'h')
+			return fputs(help, stdout) < 0;
+		else
+			ut_usage_die("bad usage (see 'utrace help %s')", argv[0]);
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	ut_rundir(rundir, sizeof(rundir));
+	n = resolve(rundir, &t, &v, false);
+	if (n < 0)
+		return exit_for((int)n);
+	for (long i = 0; i < n; i++) {
+		int r;
+
+		ut_live_get_config(v[i].dir, &c);
+		edit(&c);
+		r = ut_live_set_config(v[i].dir, &c, err, sizeof(err));
+		ut_cfg_free(&c);
+		if (r && r != -ESRCH) {
+			ut_err("process %d: %s", v[i].pid, err);
+			ret = exit_for(r);
+		}
+	}
+	if (!t.n) {
+		ut_live_get_config(rundir, &c);
+		edit(&c);
+		ut_live_set_template(rundir, &c);
+		ut_cfg_free(&c);
+	}
+	free(v);
+	return ret;
+}
+
+static void edit_stop(struct ut_cfg *c)
+{
+	c->tracing_on = false;
+}
+
+static void edit_restart(struct ut_cfg *c)
+{
+	c->tracing_on = true;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	return toggle(argc, argv, ut_help_stop, edit_stop);
+}
+
+int cmd_restart(int argc, char **argv)
+{
+	return toggle(argc, argv, ut_help_restart, edit_restart);
+}
+
+static void words(char **list, const char *w)
+{
+	if (ut_cfg_set_words(list, w, true))
+		ut_usage_die("out of memory");
+}
+
+static unsigned long number(const char *arg, const char *what)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || *arg == '-')
+		ut_usage_die("bad %s '%s'", what, arg);
+	return v;
+}
+
+int cmd_start(int argc, char **argv)
+{
+	enum { O_GNOTRACE = 256, O_DEPTH, O_THRESH, O_STACK, O_PROFILE, O_TID };
+	static const struct option longopts[] = {
+		{"graph-notrace", required_argument, NULL, O_GNOTRACE},
+		{"max-graph-depth", required_argument, NULL, O_DEPTH},
+		{"thresh", required_argument, NULL, O_THRESH},
+		{"func-stack", no_argument, NULL, O_STACK},
+		{"profile", no_argument, NULL, O_PROFILE},
+		{"pid", required_argument, NULL, O_TID},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	char rundir[PATH_MAX], err[256];
+	struct targets t = {0};
+	struct ut_live_sess *v;
+	struct ut_cfg c;
+	int opt, i, ret = 0;
+	long n;
+
+	ut_cfg_init(&c);
+	c.tracer = UT_TRACER_FUNCTION;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "P:p:l:n:g:b:C:O:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'P':
+			add_pid(&t, optarg);
+			break;
+		case 'p':
+			i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, optarg);
+			if (i < 0)
+				ut_usage_die("unknown tracer '%s' (see 'utrace list -t')", optarg);
+			c.tracer = (uint32_t)i;
+			break;
+		case 'l':
+			words(&c.filter, optarg);
+			break;
+		case 'n':
+			words(&c.notrace, optarg);
+			break;
+		case 'g':
+			words(&c.graph_function, optarg);
+			break;
+		case O_GNOTRACE:
+			words(&c.graph_notrace, optarg);
+			break;
+		case O_DEPTH:
+			c.max_graph_depth = (uint32_t)number(optarg, "depth");
+			break;
+		case O_THRESH:
+			c.thresh_us = number(optarg, "threshold");
+			break;
+		case O_STACK:
+			c.func_stack = true;
+			break;
+		case O_PROFILE:
+			c.profile = true;
+			break;
+		case O_TID:
+			if (c.nr_pids == UT_CFG_MAX_PIDS)
+				ut_usage_die("too many --pid");
+			c.pids[c.nr_pids++] = (int32_t)number(optarg, "pid");
+			break;
+		case 'b':
+			c.buf_kb = (uint32_t)number(optarg, "buffer size");
+			if (!c.buf_kb)
+				ut_usage_die("bad buffer size '%s'", optarg);
+			break;
+		case 'C':
+			i = ut_name_index(ut_clock_names, UT_CLOCK_NR, optarg);
+			if (i < 0)
+				ut_usage_die("unknown clock '%s'", optarg);
+			c.clock = (uint32_t)i;
+			break;
+		case 'O':
+			if (!strcmp(optarg, "overwrite") || !strcmp(optarg, "nooverwrite"))
+				c.overwrite = optarg[0] != 'n';
+			else if (!strcmp(optarg, "func_stack_trace"))
+				c.func_stack = true;
+			else if (!strcmp(optarg, "sleep-time") || !strcmp(optarg, "nosleep-time"))
+				c.sleep_time = optarg[0] != 'n';
+			else
+				ut_usage_die("unknown option '%s' for start", optarg);
+			break;
+		case 'h':
+			fputs(ut_help_start, stdout);
+			return 0;
+		default:
+			ut_usage_die("bad usage (see 'utrace help start')");
+		}
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	ut_rundir(rundir, sizeof(rundir));
+	if (!t.n) {
+		ret = ut_live_set_all(rundir, &c, err, sizeof(err));
+		if (ret) {
+			ut_err("%s", err[0] ? err : strerror(-ret));
+			ut_cfg_free(&c);
+			return exit_for(ret);
+		}
+	}
+	n = resolve(rundir, &t, &v, false);
+	if (n < 0) {
+		ut_cfg_free(&c);
+		return exit_for((int)n);
+	}
+	for (long k = 0; k < n; k++) {
+		int r = t.n ? ut_live_set_config(v[k].dir, &c, err, sizeof(err)) : 0;
+
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, err);
+			ret = exit_for(r);
+			continue;
+		}
+		ut_live_clear(v[k].dir);
+	}
+	free(v);
+	ut_cfg_free(&c);
+	return ret;
+}
+
+/* -P and -o/-O for show and extract. */
+static int read_out(int argc, char **argv, bool extract)
+{
+	static const struct option longopts[] = {{"pipe", no_argument, NULL, 'p'},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
+	char rundir[PATH_MAX];
+	const char *output = "trace.dat", *optwords[64];
+	struct targets t = {0};
+	struct ut_opts opts;
+	int opt, nwords = 0, ret;
+	bool pipe = false;
+
+	ut_opts_init(&opts, 0);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, extract ? "P:o:h" : "P:O:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'P':
+			add_pid(&t, optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'O':
+			if (ut_opts_parse(&opts, "function", optarg) &&
+			    ut_opts_parse(&opts, "function_graph", optarg))
+				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
+			if (nwords == 64)
+				ut_usage_die("too many -O");
+			optwords[nwords++] = optarg;
+			break;
+		case 'p':
+			if (extract)
+				ut_usage_die("--pipe is for show");
+			pipe = true;
+			break;
+		case 'h':
+			fputs(extract ? ut_help_extract : ut_help_show, stdout);
+			return 0;
+		default:
+			ut_usage_die("bad usage (see 'utrace help %s')", argv[0]);
+		}
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	ut_rundir(rundir, sizeof(rundir));
+	for (size_t i = 0; i < t.n; i++) {
+		struct ut_live_sess s;
+		int r = ut_live_find(rundir, t.pids[i], &s);
+
+		if (r) {
+			ut_err("process %d: %s", t.pids[i],
+			       r == -EACCES ? "permission denied (another user's process)"
+					    : "no utrace session");
+			return 1;
+		}
+	}
+	if (extract)
+		ret = ut_live_snapshot(rundir, t.n ? t.pids : NULL, t.n, false, output, opts.bits);
+	else
+		ret = ut_live_print(rundir, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords, nwords,
+				    !pipe);
+	if (ret == -ESRCH)
+		ut_err("no traced process");
+	else if (ret)
+		ut_err("%s", strerror(-ret));
+	if (!ret && extract) {
+		/* Dead processes' sessions are done with once extracted. */
+		struct ut_live_sess *v;
+		long n = resolve(rundir, &t, &v, true);
+
+		for (long i = 0; i < n; i++)
+			if (!v[i].alive)
+				ut_live_remove(v[i].dir);
+		if (n >= 0)
+			free(v);
+	}
+	return ret ? 1 : 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	return read_out(argc, argv, false);
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	return read_out(argc, argv, true);
+}
+
+int cmd_reset(int argc, char **argv)
+{
+	char rundir[PATH_MAX], err[256];
+	struct targets t = {0};
+	struct ut_live_sess *v;
+	struct ut_cfg c;
+	int opt, ret = 0;
+	long n;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "P:h")) != -1) {
+		if (opt == 'P')
+			add_pid(&t, optarg);
+		else if (opt == 'h')
+			return fputs(ut_help_reset, stdout) < 0;
+		else
+			ut_usage_die("bad usage (see 'utrace help reset')");
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	ut_rundir(rundir, sizeof(rundir));
+	ut_cfg_init(&c);
+	n = resolve(rundir, &t, &v, true);
+	if (n < 0)
+		return exit_for((int)n);
+	for (long i = 0; i < n; i++) {
+		if (!v[i].alive) {
+			ut_live_remove(v[i].dir);
+			continue;
+		}
+		int r = ut_live_set_config(v[i].dir, &c, err, sizeof(err));
+
+		if (r && r != -ESRCH) {
+			ut_err("process %d: %s", v[i].pid, err);
+			ret = 1;
+		}
+		ut_live_clear(v[i].dir);
+	}
+	if (!t.n)
+		ut_live_set_template(rundir, &c);
+	free(v);
+	return ret;
+}
+
+int cmd_ps(int argc, char **argv)
+{
+	char rundir[PATH_MAX];
+	struct ut_live_sess *v;
+	long n;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return fputs(ut_help_ps, stdout) < 0;
+	if (argc > 1)
+		ut_usage_die("unexpected argument '%s'", argv[1]);
+	ut_rundir(rundir, sizeof(rundir));
+	n = ut_live_list(rundir, &v);
+	if (n < 0) {
+		ut_err("%s: %s", rundir, strerror((int)-n));
+		return 1;
+	}
+	printf("%7s  %-16s %-15s %-10s %7s  %s\n", "PID", "COMMAND", "TRACER", "TRACING_ON",
+	       "THREADS", "STATE");
+	for (long i = 0; i < n; i++)
+		printf("%7d  %-16s %-15s %-10d %7u  %s\n", v[i].pid, v[i].comm,
+		       v[i].tracer < (uint32_t)UT_NR_TRACERS ? ut_tracer_names[v[i].tracer] : "?",
+		       v[i].tracing_on, v[i].nr_threads, v[i].alive ? "running" : "exited");
+	free(v);
+	return 0;
+}

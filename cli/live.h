@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading running processes' traces, for the live commands (show, extract,
+ * record -P) and the tracefs mount: the recorder in live mode over the
+ * run-time directory, writing a trace.dat that the report code prints.
+ */
+#ifndef UT_LIVE_H
+#define UT_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Write the trace of the sessions of @pids (NULL: every session) in
+ * @rundir to @output.  @consume takes what is read (trace_pipe); otherwise
+ * the buffers are left as they were.  @opts_bits: the trace options stored
+ * in the file.  Returns 0, -ESRCH if there is no session, or -errno.
+ */
+int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+		     const char *output, uint64_t opts_bits);
+
+/*
+ * The trace of those sessions printed to @f in the kernel's `trace` format
+ * (@header) or as trace_pipe's bare lines.  @words: -O option words.
+ */
+int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+		  FILE *f, const char *const *words, int nwords, bool header);
+
+#endif

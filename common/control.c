@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/* Live control, the writer side (common/control.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/control.h"
+#include "utrace/abi.h"
+
+#define APPLY_TIMEOUT_MS 5000
+
+char *ut_rundir(char *buf, size_t len)
+{
+	const char *env = getenv("UTRACE_DIR");
+
+	if (env && *env)
+		snprintf(buf, len, "%s", env);
+	else
+		snprintf(buf, len, "/dev/shm/utrace-%u", (unsigned)getuid());
+	return buf;
+}
+
+struct ut_ctl *ut_live_map_ctl(const char *sessdir)
+{
+	char path[PATH_MAX];
+	struct ut_ctl *ctl;
+	struct stat st;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/ctl", sessdir) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*ctl)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED)
+		return NULL;
+	if (__atomic_load_n(&ctl->magic, __ATOMIC_ACQUIRE) != UT_ABI_MAGIC ||
+	    ctl->version != UT_ABI_VERSION || ctl->size != sizeof(*ctl) || ctl->pid <= 0) {
+		munmap(ctl, sizeof(*ctl));
+		errno = EINVAL;
+		return NULL;
+	}
+	return ctl;
+}
+
+void ut_live_unmap_ctl(struct ut_ctl *ctl)
+{
+	if (ctl)
+		munmap(ctl, sizeof(*ctl));
+}
+
+/* Does the process of @ctl still run?  A recycled pid has no session of ours. */
+static bool ctl_alive(const struct ut_ctl *ctl)
+{
+	if (!__atomic_load_n(&ctl->alive, __ATOMIC_ACQUIRE))
+		return false;
+	return kill(ctl->pid, 0) == 0 || errno == EPERM;
+}
+
+static int cmp_sess(const void *a, const void *b)
+{
+	const struct ut_live_sess *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->pid - y->pid;
+}
+
+long ut_live_list(const char *rundir, struct ut_live_sess **out)
+{
+	DIR *d = opendir(rundir);
+	struct ut_live_sess *v = NULL;
+	struct dirent *de;
+	long n = 0;
+
+	*out = NULL;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		struct ut_live_sess s = {0}, *nv;
+		struct ut_ctl *ctl;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+		    strlen(de->d_name) >= sizeof(s.name))
+			continue;
+		snprintf(s.dir, sizeof(s.dir), "%s/%s", rundir, de->d_name);
+		ctl = ut_live_map_ctl(s.dir);
+		if (!ctl)
+			continue;
+		snprintf(s.name, sizeof(s.name), "%s", de->d_name);
+		s.pid = ctl->pid;
+		memcpy(s.comm, ctl->comm, 16);
+		s.comm[16] = '\0';
+		s.alive = ctl_alive(ctl);
+		s.tracer = ctl->tracer;
+		s.clock = ctl->clock < UT_CLOCK_NR ? ctl->clock : UT_CLOCK_LOCAL;
+		s.tracing_on = ctl->tracing_on;
+		s.nr_threads = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
+		s.start_ns = ctl->start_ns;
+		ut_live_unmap_ctl(ctl);
+		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+		if (!nv) {
+			free(v);
+			closedir(d);
+			return -ENOMEM;
+		}
+		v = nv;
+		v[n++] = s;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, (size_t)n, sizeof(*v), cmp_sess);
+	*out = v;
+	return n;
+}
+
+int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out)
+{
+	struct ut_live_sess *v;
+	long n = ut_live_list(rundir, &v);
+	char path[64];
+	struct stat st;
+	int ret = -ESRCH;
+
+	if (n < 0)
+		return (int)n;
+	for (long i = n - 1; i >= 0; i--) { /* the newest image of that pid */
+		if (v[i].pid == pid) {
+			*out = v[i];
+			ret = 0;
+			break;
+		}
+	}
+	free(v);
+	if (ret) {
+		/* Someone else's process: say so rather than "not traced". */
+		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+		if (!stat(path, &st) && getuid() != 0 && st.st_uid != getuid())
+			ret = -EACCES;
+	}
+	return ret;
+}
+
+/* Read a whole small text file. NUL-terminated malloc'd text, or NULL (errno). */
+static char *read_text(int fd, size_t *lenp)
+{
+	struct stat st;
+	char *text;
+	ssize_t n;
+
+	if (fstat(fd, &st))
+		return NULL;
+	if (st.st_size < 0 || st.st_size > (off_t)UT_CFG_MAX_TEXT) {
+		errno = EFBIG;
+		return NULL;
+	}
+	text = malloc((size_t)st.st_size + 1);
+	if (!text)
+		return NULL;
+	n = pread(fd, text, (size_t)st.st_size, 0);
+	if (n < 0) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	*lenp = (size_t)n;
+	return text;
+}
+
+int ut_live_get_config(const char *dir, struct ut_cfg *c)
+{
+	char path[PATH_MAX], *text;
+	size_t len = 0;
+	int fd, ret;
+
+	ut_cfg_init(c);
+	snprintf(path, sizeof(path), "%s/config", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	text = read_text(fd, &len);
+	close(fd);
+	if (!text)
+		return -errno;
+	ret = ut_cfg_parse(c, text, len, NULL, 0);
+	free(text);
+	return ret;
+}
+
+static int write_text(int fd, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (ftruncate(fd, 0) || pwrite(fd, text, len, 0) != (ssize_t)len)
+		return -EIO;
+	return 0;
+}
+
+static int futex_wait_ms(uint32_t *word, uint32_t val, int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+
+	return (int)syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+
+/* Bump the generation, wake the agent, wait for its answer. */
+static int kick_and_wait(struct ut_ctl *ctl, char *err, size_t errlen)
+{
+	uint32_t gen = __atomic_add_fetch(&ctl->cfg_gen, 1, __ATOMIC_ACQ_REL);
+	int waited = 0;
+
+	syscall(SYS_futex, &ctl->cfg_gen, FUTEX_WAKE, 1, NULL, NULL, 0);
+	for (;;) {
+		uint32_t applied = __atomic_load_n(&ctl->cfg_applied, __ATOMIC_ACQUIRE);
+
+		if ((int32_t)(applied - gen) >= 0)
+			break;
+		if (!ctl_alive(ctl)) {
+			snprintf(err, errlen, "process %d has exited", ctl->pid);
+			return -ESRCH;
+		}
+		if (waited >= APPLY_TIMEOUT_MS) {
+			snprintf(err, errlen, "process %d does not answer (no agent?)", ctl->pid);
+			return -ETIMEDOUT;
+		}
+		futex_wait_ms(&ctl->cfg_applied, applied, 50);
+		waited += 50;
+	}
+	if (ctl->cfg_error) {
+		char msg[sizeof(ctl->cfg_errmsg) + 1];
+
+		memcpy(msg, ctl->cfg_errmsg, sizeof(ctl->cfg_errmsg));
+		msg[sizeof(ctl->cfg_errmsg)] = '\0';
+		snprintf(err, errlen, "%s", msg[0] ? msg : strerror(-ctl->cfg_error));
+		return ctl->cfg_error < 0 && ctl->cfg_error > -4096 ? ctl->cfg_error : -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * One session: under the config file's lock, write @c, apply, and put the old
+ * text back if it is refused (unless @keep_on_error: lenient documents apply
+ * what they can and report EINVAL only so the caller can tell).
+ */
+static int set_config(const char *sessdir, const struct ut_cfg *c, bool keep_on_error, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX], *old = NULL, *text = NULL;
+	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
+	size_t oldlen = 0;
+	int fd = -1, ret;
+
+	if (!ctl) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", sessdir, strerror(errno));
+		return ret;
+	}
+	if (!ctl_alive(ctl)) {
+		snprintf(err, errlen, "process %d has exited", ctl->pid);
+		ut_live_unmap_ctl(ctl);
+		return -ESRCH;
+	}
+	snprintf(path, sizeof(path), "%s/config", sessdir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	old = read_text(fd, &oldlen);
+	text = ut_cfg_format(c);
+	if (!old || !text) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = write_text(fd, text);
+	if (!ret)
+		ret = kick_and_wait(ctl, err, errlen);
+	if (ret && ret != -ESRCH && !(keep_on_error && ret == -EINVAL)) {
+		char ignored[128];
+
+		/* The agent kept the old configuration: so does the file. */
+		write_text(fd, old);
+		if (ret == -ETIMEDOUT)
+			kick_and_wait(ctl, ignored, sizeof(ignored));
+	}
+out:
+	free(old);
+	free(text);
+	if (fd >= 0)
+		close(fd); /* drops the lock */
+	ut_live_unmap_ctl(ctl);
+	return ret;
+}
+
+int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	return set_config(sessdir, c, false, err, errlen);
+}
+
+int ut_live_set_template(const char *rundir, const struct ut_cfg *c)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], *text = ut_cfg_format(c);
+	int fd, ret = 0;
+
+	if (!text)
+		return -ENOMEM;
+	if (mkdir(rundir, 0700) && errno != EEXIST) {
+		free(text);
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/config", rundir);
+	snprintf(tmp, sizeof(tmp), "%s/.config.%d", rundir, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || write_text(fd, text) || rename(tmp, path))
+		ret = -errno ? -errno : -EIO;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		unlink(tmp);
+	free(text);
+	return ret;
+}
+
+int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen)
+{
+	struct ut_live_sess *v;
+	struct ut_cfg lenient, *olds = NULL;
+	long n = ut_live_list(rundir, &v);
+	int ret = 0, tried = 0, refused = 0;
+
+	err[0] = '\0';
+	if (n < 0)
+		return (int)n;
+	if (ut_cfg_copy(&lenient, c)) {
+		free(v);
+		return -ENOMEM;
+	}
+	lenient.lenient = true;
+	olds = calloc((size_t)n + 1, sizeof(*olds));
+	for (long i = 0; olds && i < n; i++) {
+		char e[256];
+		int r;
+
+		ut_cfg_init(&olds[i]);
+		if (!v[i].alive)
+			continue;
+		ut_live_get_config(v[i].dir, &olds[i]);
+		r = set_config(v[i].dir, &lenient, true, e, sizeof(e));
+		if (r == -ESRCH)
+			continue;
+		tried++;
+		if (r == -EINVAL) {
+			refused++;
+			snprintf(err, errlen, "%s", e);
+		} else if (r) {
+			ret = r;
+			snprintf(err, errlen, "process %d: %s", v[i].pid, e);
+		}
+	}
+	if (!olds)
+		ret = -ENOMEM;
+	if (!ret && tried && refused == tried) {
+		/* Nothing matched anywhere: the kernel's EINVAL; undo. */
+		for (long i = 0; i < n; i++) {
+			char e[256];
+
+			if (v[i].alive)
+				set_config(v[i].dir, &olds[i], true, e, sizeof(e));
+		}
+		ret = -EINVAL;
+	} else if (!ret) {
+		err[0] = '\0';
+		ret = ut_live_set_template(rundir, c);
+	}
+	for (long i = 0; olds && i < n; i++)
+		ut_cfg_free(&olds[i]);
+	free(olds);
+	ut_cfg_free(&lenient);
+	free(v);
+	return ret;
+}
+
+int ut_live_clear(const char *sessdir)
+{
+	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
+	uint32_t nr;
+
+	if (!ctl)
+		return -errno;
+	nr = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
+	for (uint32_t i = 0; i < nr; i++) {
+		char path[PATH_MAX];
+		struct ut_buf_hdr *h;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/buf.%u", sessdir, i);
+		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (h == MAP_FAILED)
+			continue;
+		if (h->magic == UT_BUF_MAGIC) {
+			/* `written` first: it never counts a record beyond head */
+			uint64_t written = __atomic_load_n(&h->written, __ATOMIC_ACQUIRE);
+			uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+
+			__atomic_store_n(&h->tail_records, written, __ATOMIC_RELEASE);
+			__atomic_store_n(&h->tail, head, __ATOMIC_RELEASE);
+		}
+		munmap(h, UT_BUF_HDR_SIZE);
+	}
+	ut_live_unmap_ctl(ctl);
+	return 0;
+}
+
+int ut_live_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[PATH_MAX];
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			ut_live_remove(path);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	return rmdir(dir) ? -errno : 0;
+}

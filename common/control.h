@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writer side of live control (include/utrace/abi.h, common/config.h):
+ * finding the sessions of traced processes, reading and changing their
+ * configuration, and clearing their buffers.  Used by the CLI (start, stop,
+ * show, extract, reset, ps, record -P) and by the tracefs mount.
+ *
+ * Every control block and file read here belongs to another process:
+ * validated before use.
+ */
+#ifndef UT_CONTROL_H
+#define UT_CONTROL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/config.h"
+
+struct ut_ctl;
+
+/* One session (one process image) in the run-time directory. */
+struct ut_live_sess {
+	char dir[PATH_MAX];     /* the session directory */
+	char name[64];          /* <pid>.<ns> */
+	int32_t pid;
+	char comm[17];
+	bool alive;             /* the process still runs */
+	uint32_t tracer;        /* UT_TRACER_* in force */
+	uint32_t clock;         /* UT_CLOCK_* of its timestamps */
+	bool tracing_on;
+	uint32_t nr_threads;    /* thread slots used */
+	uint64_t start_ns;
+};
+
+/* $UTRACE_DIR, else /dev/shm/utrace-<uid>.  Returns @buf. */
+char *ut_rundir(char *buf, size_t len);
+
+/*
+ * The sessions in @rundir, oldest first (malloc'd array in *@out).
+ * Returns the count, or -errno.
+ */
+long ut_live_list(const char *rundir, struct ut_live_sess **out);
+
+/*
+ * The newest session of process @pid: 0, -ESRCH (no session: not traced, or
+ * not started with libutrace), or -EACCES (the process belongs to another
+ * user: its sessions are not ours to see).
+ */
+int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out);
+
+/* Map a session's control block read-write (validated).  NULL on error (errno). */
+struct ut_ctl *ut_live_map_ctl(const char *sessdir);
+void ut_live_unmap_ctl(struct ut_ctl *ctl);
+
+/* The configuration a session (or, with a run-time dir, the template) holds. */
+int ut_live_get_config(const char *dir, struct ut_cfg *c);
+
+/*
+ * Change a running process's configuration and wait until its agent applied
+ * it.  On error (-EINVAL for a pattern that matches nothing, -ESRCH if the
+ * process is gone, -ETIMEDOUT if its agent does not answer in 5 s) the
+ * process keeps its previous configuration, and @err says why.
+ */
+int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, size_t errlen);
+
+/* Write the template new processes start with (the run-time dir's "config"). */
+int ut_live_set_template(const char *rundir, const struct ut_cfg *c);
+
+/*
+ * Apply @c to every live session in @rundir (leniently: each process skips
+ * words that match none of its functions) and make it the template.  Fails
+ * with -EINVAL only if some process was there and the words matched nothing
+ * in any of them; everything is then put back as it was.
+ */
+int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen);
+
+/* `echo > trace`: every buffer of the session starts empty from here. */
+int ut_live_clear(const char *sessdir);
+
+/* Remove a dead session's directory (reset/extract of a dead process). */
+int ut_live_remove(const char *sessdir);
+
+#endif

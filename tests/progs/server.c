@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * server: a long-running program for the live-control tests, driven line by
+ * line on stdin so a test knows exactly which calls happened while tracing
+ * was on:
+ *   run N       handle_request(0..N-1); prints "ran N <sum>"
+ *               handle_request -> parse_request -> parse_header x2,
+ *                                                  parse_noise
+ *   hammer N    4 threads each call st_step N times; prints "hammered <sum>"
+ *   ping        prints "pong"
+ *   crash       SIGKILLs itself
+ *   quit / EOF  exits 0
+ * Every reply is flushed at once: the test reads it through a pipe.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "progs.h"
+
+DEFINE_SINK;
+
+NOINLINE int parse_header(int x)
+{
+	SINK(x);
+	return x * 3 + 1;
+}
+
+NOINLINE int parse_noise(int x)
+{
+	SINK(x);
+	return x & 7;
+}
+
+NOINLINE int parse_request(int x)
+{
+	return parse_header(x) + parse_header(x + 1) + parse_noise(x);
+}
+
+NOINLINE int handle_request(int x)
+{
+	return parse_request(x) % 1000;
+}
+
+NOINLINE long st_leaf(long x)
+{
+	SINK(1);
+	return (x * 7) % 1009;
+}
+
+NOINLINE long st_step(long x)
+{
+	return st_leaf(x) + st_leaf(x + 3);
+}
+
+static long hammer_iters;
+
+NOINLINE void *hammer_thread(void *arg)
+{
+	long s = 0, id = (long)arg;
+
+	for (long i = 0; i < hammer_iters; i++)
+		s += st_step(i + id);
+	return (void *)s;
+}
+
+int main(void)
+{
+	char line[256];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), stdin)) {
+		long n = 0;
+
+		if (sscanf(line, "run %ld", &n) == 1) {
+			long s = 0;
+
+			for (long i = 0; i < n; i++)
+				s += handle_request((int)i);
+			printf("ran %ld %ld\n", n, s);
+		} else if (sscanf(line, "hammer %ld", &n) == 1) {
+			pthread_t th[4];
+			long s = 0;
+
+			hammer_iters = n;
+			for (long i = 0; i < 4; i++)
+				pthread_create(&th[i], NULL, hammer_thread, (void *)i);
+			for (int i = 0; i < 4; i++) {
+				void *r;
+
+				pthread_join(th[i], &r);
+				s += (long)r;
+			}
+			printf("hammered %ld\n", s);
+		} else if (!strncmp(line, "ping", 4)) {
+			printf("pong\n");
+		} else if (!strncmp(line, "crash", 5)) {
+			kill(getpid(), SIGKILL);
+		} else if (!strncmp(line, "quit", 4)) {
+			break;
+		}
+	}
+	return 0;
+}
