@@ -29,6 +29,7 @@
 #include "cli/cli.h"
 #include "cli/record.h"
 #include "common/clock.h"
+#include "common/control.h"
 #include "common/elfsites.h"
 #include "common/filter.h"
 #include "common/names.h"
@@ -36,10 +37,15 @@
 
 const char ut_help_record[] =
 	"usage: utrace record [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"       utrace record [OPTIONS] -P PID...\n"
 	"\n"
 	"Run PROGRAM with libutrace.so preloaded and record its trace (and that of\n"
 	"the processes it forks or execs) to a trace-cmd trace.dat file.\n"
+	"With -P, record running processes (started with libutrace.so) instead,\n"
+	"until they exit or utrace gets Ctrl-C; their configuration is put back\n"
+	"as it was afterwards.\n"
 	"\n"
+	"  -P PID           a running process to record (repeatable)\n"
 	"  -p TRACER        function_graph, function or nop (default: function)\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable\n"
 	"  -n PATTERN       never trace matching functions (set_ftrace_notrace); repeatable\n"
@@ -92,6 +98,8 @@ struct rec_opts {
 	bool func_stack;          /* --func-stack, -O func_stack_trace */
 	bool output_given;
 	struct ut_opts opts;
+	int32_t pids[64];         /* -P */
+	size_t npids;
 };
 
 static char *append_word(char *list, const char *w)
@@ -279,7 +287,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->output = "trace.dat";
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:l:n:g:b:C:o:O:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:l:n:g:b:C:o:O:P:h", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -342,6 +350,16 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 				 ut_opts_parse(&o->opts, "function_graph", optarg))
 				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
 			break;
+		case 'P': {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v <= 0 || v > 0x7fffffff || o->profile)
+				ut_usage_die("bad -P '%s'", optarg);
+			if (o->npids == sizeof(o->pids) / sizeof(o->pids[0]))
+				ut_usage_die("too many -P");
+			o->pids[o->npids++] = (int32_t)v;
+			break;
+		}
 		case 'h':
 			fputs(o->profile ? ut_help_profile : ut_help_record, stdout);
 			exit(0);
@@ -349,8 +367,96 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			ut_usage_die("bad usage (see 'utrace help record')");
 		}
 	}
-	if (optind >= argc)
+	if (o->npids && optind < argc)
+		ut_usage_die("-P records running processes: no program to run");
+	if (!o->npids && optind >= argc)
 		ut_usage_die("no program given (see 'utrace help record')");
+}
+
+static volatile sig_atomic_t stop_recording;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_recording = 1;
+}
+
+/* record -P: the processes' configuration becomes @o's until the end. */
+static int record_running(struct rec_opts *o)
+{
+	struct sigaction act = {.sa_handler = on_stop_signal};
+	struct ut_live_sess sess[64];
+	struct ut_cfg want, old[64];
+	char rundir[PATH_MAX], err[256];
+	struct ut_recorder *rec;
+	int ret = 0;
+
+	ut_rundir(rundir, sizeof(rundir));
+	for (size_t i = 0; i < o->npids; i++) {
+		ret = ut_live_find(rundir, o->pids[i], &sess[i]);
+		if (ret || !sess[i].alive) {
+			ut_err("process %d: %s", o->pids[i],
+			       ret == -EACCES ? "permission denied (another user's process)"
+					      : "not running with libutrace");
+			return 1;
+		}
+	}
+	ut_cfg_init(&want);
+	want.tracer = (uint32_t)ut_name_index(ut_tracer_names, UT_NR_TRACERS, o->tracer);
+	want.clock = (uint32_t)o->clock;
+	want.buf_kb = (uint32_t)o->buf_kb;
+	want.overwrite = o->overwrite;
+	want.func_stack = o->func_stack;
+	want.max_graph_depth = (uint32_t)o->max_depth;
+	want.thresh_us = o->thresh_us;
+	want.filter = o->filter;
+	want.notrace = o->notrace;
+	want.graph_function = o->gfilter;
+	want.graph_notrace = o->gnotrace;
+	for (size_t i = 0; i < o->npids; i++) {
+		ut_live_get_config(sess[i].dir, &old[i]);
+		ret = ut_live_set_config(sess[i].dir, &want, err, sizeof(err));
+		if (ret) {
+			ut_err("process %d: %s", o->pids[i], err);
+			for (size_t k = 0; k <= i; k++) {
+				if (k < i)
+					ut_live_set_config(sess[k].dir, &old[k], err, sizeof(err));
+				ut_cfg_free(&old[k]);
+			}
+			return ret == -EINVAL ? UT_EXIT_USAGE : 1;
+		}
+		ut_live_clear(sess[i].dir);
+	}
+	rec = ut_recorder_new(rundir, o->output, o->tracer, o->clock, &o->opts);
+	if (!rec)
+		ut_usage_die("out of memory");
+	ut_recorder_set_live(rec, o->pids, o->npids, true);
+	sigaction(SIGINT, &act, NULL);
+	sigaction(SIGTERM, &act, NULL);
+	sigaction(SIGHUP, &act, NULL);
+	while (!stop_recording) {
+		struct timespec ts = {0, 1000 * 1000};
+		bool any = false;
+
+		for (size_t i = 0; i < o->npids; i++) {
+			struct ut_live_sess now;
+
+			any |= !ut_live_find(rundir, o->pids[i], &now) && now.alive;
+		}
+		if (!any)
+			break;
+		if (ut_recorder_drain(rec) < 1024L * 1024)
+			nanosleep(&ts, NULL);
+	}
+	for (size_t i = 0; i < o->npids; i++) {
+		ut_live_set_config(sess[i].dir, &old[i], err, sizeof(err));
+		ut_cfg_free(&old[i]);
+	}
+	ret = ut_recorder_finish(rec);
+	ut_recorder_free(rec);
+	if (ret)
+		ut_err("writing %s failed: %s", o->output, strerror(-ret));
+	return ret ? 1 : 0;
 }
 
 static int mkdirs_session(char *dir, size_t len)
@@ -386,6 +492,15 @@ static int run(int argc, char **argv, bool profile)
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
+	if (o.npids) {
+		o.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
+		ret = record_running(&o);
+		free(o.filter);
+		free(o.notrace);
+		free(o.gfilter);
+		free(o.gnotrace);
+		return ret;
+	}
 	if (o.profile && strcmp(o.tracer, "function") != 0)
 		ut_usage_die("profile takes no tracer: the profiler runs on its own");
 	if (o.profile)

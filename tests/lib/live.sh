@@ -19,6 +19,7 @@ _srv_lines=0
 server_start() {
 	local style=$1
 	rm -f srv.in srv.out
+	: >srv.out
 	mkfifo srv.in
 	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog server "$style")" <srv.in >srv.out 2>srv.err &
 	SERVER_PID=$!
