@@ -45,9 +45,10 @@ int cmd_show(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_ps(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_help[],
 	ut_help_profile[], ut_help_start[], ut_help_stop[], ut_help_restart[], ut_help_show[],
-	ut_help_extract[], ut_help_reset[], ut_help_ps[];
+	ut_help_extract[], ut_help_reset[], ut_help_ps[], ut_help_stat[];
 
 #endif

@@ -22,6 +22,7 @@ const struct ut_command ut_commands[] = {
 	 ut_help_extract},
 	{"reset", cmd_reset, "every site back to a nop, buffers emptied", ut_help_reset},
 	{"ps", cmd_ps, "list traced processes", ut_help_ps},
+	{"stat", cmd_stat, "print running processes' function profiler tables", ut_help_stat},
 	{"list", cmd_list, "list tracers, options, or a program's traceable functions",
 	 ut_help_list},
 	{"help", cmd_help, "show help for a command", ut_help_help},

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/live.h"
+#include "cli/record.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/output.h"
@@ -64,6 +66,12 @@ const char ut_help_reset[] =
 	"usage: utrace reset [-P PID]...\n\n"
 	"Back to the defaults: tracer nop (every site a nop), filters cleared,\n"
 	"buffers emptied; removes the sessions of processes that have exited.\n";
+
+const char ut_help_stat[] =
+	"usage: utrace stat [-P PID]... [-O nograph-time]\n\n"
+	"Print the function profiler's tables (trace_stat/function: Function, Hit,\n"
+	"Time, Avg, s^2) of running or dead processes that have the profiler on\n"
+	"('utrace start --profile'): all threads merged, then one table per thread.\n";
 
 const char ut_help_ps[] =
 	"usage: utrace ps\n\nList traced processes: pid, command, tracer, tracing_on,\n"
@@ -473,6 +481,52 @@ int cmd_reset(int argc, char **argv)
 		ut_live_set_template(rundir, &c);
 	free(v);
 	return ret;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	char rundir[PATH_MAX / 2], spool[PATH_MAX];
+	struct targets t = {0};
+	struct ut_recorder *rec;
+	bool graph_time = true;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "P:O:h")) != -1) {
+		if (opt == 'P')
+			add_pid(&t, optarg);
+		else if (opt == 'O' && !strcmp(optarg, "nograph-time"))
+			graph_time = false;
+		else if (opt == 'O' && !strcmp(optarg, "graph-time"))
+			graph_time = true;
+		else if (opt == 'h')
+			return fputs(ut_help_stat, stdout) < 0;
+		else
+			ut_usage_die("bad usage (see 'utrace help stat')");
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	ut_rundir(rundir, sizeof(rundir));
+	for (size_t i = 0; i < t.n; i++) {
+		struct ut_live_sess s;
+
+		if (ut_live_find(rundir, t.pids[i], &s)) {
+			ut_err("process %d: no utrace session", t.pids[i]);
+			return 1;
+		}
+	}
+	snprintf(spool, sizeof(spool), "%s/.stat.%d", rundir, (int)getpid());
+	rec = ut_recorder_new(rundir, spool, "nop", UT_CLOCK_LOCAL, NULL);
+	if (!rec) {
+		ut_err("%s: %s", rundir, strerror(errno));
+		return 1;
+	}
+	ut_recorder_set_live(rec, t.n ? t.pids : NULL, t.n, false);
+	ut_recorder_set_profile(rec, stdout, graph_time, 0);
+	ret = ut_recorder_finish(rec);
+	ut_recorder_free(rec);
+	unlink(spool);
+	return ret ? 1 : 0;
 }
 
 int cmd_ps(int argc, char **argv)
