@@ -402,6 +402,17 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 	return ret;
 }
 
+int ut_live_set_tracing_on(const char *sessdir, bool on)
+{
+	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
+
+	if (!ctl)
+		return -errno;
+	__atomic_store_n(&ctl->tracing_on, on ? 1u : 0u, __ATOMIC_RELEASE);
+	ut_live_unmap_ctl(ctl);
+	return 0;
+}
+
 int ut_live_clear(const char *sessdir)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);

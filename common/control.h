@@ -76,6 +76,9 @@ int ut_live_set_template(const char *rundir, const struct ut_cfg *c);
  */
 int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen);
 
+/* tracing_on of a session (a flag in its control block, no agent needed). */
+int ut_live_set_tracing_on(const char *sessdir, bool on);
+
 /* `echo > trace`: every buffer of the session starts empty from here. */
 int ut_live_clear(const char *sessdir);
 

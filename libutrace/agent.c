@@ -29,8 +29,6 @@
 #include "common/config.h"
 #include "libutrace/internal.h"
 
-static bool last_tracing_on = true;
-
 static void futex_wait(uint32_t *word, uint32_t val)
 {
 	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
@@ -104,10 +102,11 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 	ut_rt.ctl->clock = ut_rt.cfg.clock;
 	ut_rt.ctl->buf_size = ut_rt.cfg.buf_size;
 	ut_rt.ctl->overwrite = ut_rt.cfg.overwrite;
-	/* Only a change of tracing_on acts: a traceoff command may have turned it off. */
-	if (doc->tracing_on != last_tracing_on)
-		__atomic_store_n(&ut_rt.ctl->tracing_on, doc->tracing_on, __ATOMIC_RELEASE);
-	last_tracing_on = doc->tracing_on;
+	/*
+	 * tracing_on is not the document's: writers set ctl->tracing_on directly
+	 * (ut_live_set_tracing_on), like the kernel's flag, so that changing a
+	 * filter does not undo a traceoff command.
+	 */
 	return ret;
 }
 
@@ -174,7 +173,6 @@ int ut_agent_start(void)
 		return 0;
 	/* The applied generation starts where the writers are. */
 	ut_rt.ctl->cfg_applied = ut_rt.ctl->cfg_gen;
-	last_tracing_on = ut_rt.ctl->tracing_on;
 	sigfillset(&all);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 * 1024);

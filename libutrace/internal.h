@@ -39,7 +39,21 @@ struct ut_site {
 	uint8_t graph;   /* UT_GRAPH_*: set_graph_function / set_graph_notrace */
 };
 
-enum { UT_GRAPH_ROOT = 1, UT_GRAPH_NOTRACE = 2 };
+enum {
+	UT_GRAPH_ROOT = 1,      /* set_graph_function */
+	UT_GRAPH_NOTRACE = 2,   /* set_graph_notrace */
+	UT_GRAPH_CMD = 4,       /* has a function command (ut_rt.cmds) */
+	UT_GRAPH_UNTRACED = 8,  /* enabled for its command only: record nothing */
+};
+
+/* A function command of set_ftrace_filter, for the hot path. */
+struct ut_cmd {
+	uint64_t ip;          /* the function's site */
+	int type;             /* enum ut_fcmd_type (common/filter.h) */
+	long count;           /* times left to act; -1: unlimited */
+};
+
+#define UT_MAX_CMDS 64
 
 struct ut_module {
 	char path[PATH_MAX];
@@ -146,6 +160,8 @@ struct ut_runtime {
 	uint64_t counter;     /* the "counter" clock */
 	struct ut_graph_cfg graph;
 	uint32_t pid_gen;     /* bumped when cfg.pids changes (threads re-check) */
+	uint32_t nr_cmds;     /* function commands in cmds[] */
+	struct ut_cmd cmds[UT_MAX_CMDS];
 	int32_t pid;          /* getpid(), kept current across fork */
 	bool from_env;        /* configured by `utrace record` (environment) */
 };
@@ -243,6 +259,9 @@ static inline void ut_leave(struct ut_thread *t)
 
 /* writer.c: set_ftrace_pid changed; is this thread still wanted? */
 bool ut_pid_recheck(struct ut_thread *t) UT_HIDDEN;
+
+/* commands.c: run @ip's function commands; false if the call must not be recorded. */
+bool ut_cmd_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;
 
 /* Record now? tracing_on, and this thread passes set_ftrace_pid. */
 static inline bool ut_tracing_on(struct ut_thread *t)

@@ -18,10 +18,62 @@ static bool configured;
 /* A list of patterns that matched nothing here (lenient mode): trace nothing. */
 static bool filter_nothing, graph_nothing;
 
-/* The configuration changed: parse the lists again at the next apply. */
+/*
+ * The configuration changed: parse the lists again at the next apply, from
+ * new sets (the old ones' function commands are not part of the new text).
+ */
 void ut_select_reconfigure(void)
 {
 	configured = false;
+	if (!table)
+		return;
+	ut_fset_free(filter);
+	ut_fset_free(notrace);
+	ut_fset_free(gfilter);
+	ut_fset_free(gnotrace);
+	filter = ut_fset_new(table, UT_FSET_FILTER);
+	notrace = ut_fset_new(table, UT_FSET_NOTRACE);
+	gfilter = ut_fset_new(table, UT_FSET_GRAPH);
+	gnotrace = ut_fset_new(table, UT_FSET_GRAPH_NOTRACE);
+}
+
+/*
+ * The function commands of set_ftrace_filter (FUNC:traceon/traceoff/
+ * stacktrace/dump/cpudump[:N]) as the hot path's table: their functions'
+ * sites are enabled whatever the tracer, and flagged so the tracers look
+ * them up.  Returns whether function @i has a command.
+ */
+static void build_commands(void)
+{
+	size_t n = 0;
+	struct ut_fcmd *c = filter ? ut_fset_cmds(filter, &n) : NULL;
+	uint32_t k = 0;
+
+	__atomic_store_n(&ut_rt.nr_cmds, 0, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < n && k < UT_MAX_CMDS; i++) {
+		const struct ut_func *f;
+		const struct ut_module *m;
+
+		if (c[i].func >= ut_rt.nr_funcs)
+			continue;
+		f = &ut_rt.funcs[c[i].func];
+		m = ut_rt.mods[f->mod];
+		if (!m || !m->alive || !m->sites)
+			continue;
+		ut_rt.cmds[k].ip = m->sites[f->site].addr;
+		ut_rt.cmds[k].type = c[i].type;
+		ut_rt.cmds[k].count = c[i].counted ? c[i].count : -1;
+		k++;
+	}
+	__atomic_store_n(&ut_rt.nr_cmds, k, __ATOMIC_RELEASE);
+}
+
+static bool has_command(uint64_t addr)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_cmds; i++)
+		if (ut_rt.cmds[i].ip == addr)
+			return true;
+	return false;
 }
 
 /*
@@ -191,18 +243,22 @@ int ut_select_apply(char *err, size_t errlen)
 	} else {
 		ret = 0;
 	}
+	build_commands();
 	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
 		struct ut_func *f = &ut_rt.funcs[i];
 		struct ut_module *m = ut_rt.mods[f->mod];
-		bool on;
+		bool on, cmd;
 
 		if (!m || !m->alive || !m->sites)
 			continue;
 		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
 		     !filter_nothing && ut_fset_traced(filter, notrace, i);
-		m->sites[f->site].want = on ? UT_SITE_FUNC : UT_SITE_OFF;
+		cmd = !ut_rt.sites_off && has_command(m->sites[f->site].addr);
+		m->sites[f->site].want = on || cmd ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
-						    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0));
+						    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0) |
+						    (cmd ? UT_GRAPH_CMD : 0) |
+						    (cmd && !on ? UT_GRAPH_UNTRACED : 0));
 	}
 	set_graph_config();
 	return ret;

@@ -145,10 +145,10 @@ static int exit_for(int err)
 	return err == -EINVAL ? UT_EXIT_USAGE : 1;
 }
 
-/* Change one setting on the targets (each keeps the rest of its configuration). */
-static int toggle(int argc, char **argv, const char *help, void (*edit)(struct ut_cfg *))
+/* tracing_on of the targets (and of the template, without -P). */
+static int toggle(int argc, char **argv, const char *help, bool on)
 {
-	char rundir[PATH_MAX], err[256];
+	char rundir[PATH_MAX];
 	struct targets t = {0};
 	struct ut_live_sess *v;
 	struct ut_cfg c;
@@ -171,20 +171,16 @@ static int toggle(int argc, char **argv, const char *help, void (*edit)(struct u
 	if (n < 0)
 		return exit_for((int)n);
 	for (long i = 0; i < n; i++) {
-		int r;
+		int r = ut_live_set_tracing_on(v[i].dir, on);
 
-		ut_live_get_config(v[i].dir, &c);
-		edit(&c);
-		r = ut_live_set_config(v[i].dir, &c, err, sizeof(err));
-		ut_cfg_free(&c);
-		if (r && r != -ESRCH) {
-			ut_err("process %d: %s", v[i].pid, err);
-			ret = exit_for(r);
+		if (r) {
+			ut_err("process %d: %s", v[i].pid, strerror(-r));
+			ret = 1;
 		}
 	}
 	if (!t.n) {
 		ut_live_get_config(rundir, &c);
-		edit(&c);
+		c.tracing_on = on;
 		ut_live_set_template(rundir, &c);
 		ut_cfg_free(&c);
 	}
@@ -192,24 +188,14 @@ static int toggle(int argc, char **argv, const char *help, void (*edit)(struct u
 	return ret;
 }
 
-static void edit_stop(struct ut_cfg *c)
-{
-	c->tracing_on = false;
-}
-
-static void edit_restart(struct ut_cfg *c)
-{
-	c->tracing_on = true;
-}
-
 int cmd_stop(int argc, char **argv)
 {
-	return toggle(argc, argv, ut_help_stop, edit_stop);
+	return toggle(argc, argv, ut_help_stop, false);
 }
 
 int cmd_restart(int argc, char **argv)
 {
-	return toggle(argc, argv, ut_help_restart, edit_restart);
+	return toggle(argc, argv, ut_help_restart, true);
 }
 
 static void words(char **list, const char *w)

@@ -18,6 +18,8 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 
 	if (!ut_enter(t))
 		return;
+	if (unlikely(ut_rt.nr_cmds) && !ut_cmd_hit(t, ip))
+		goto out;
 	if (likely(ut_tracing_on(t)) && likely(w = ut_rec_reserve(t, UT_REC_SIZE, &delta))) {
 		w[0] = ut_rec_word0(UT_REC_FUNCTION, ut_cpu(), ip);
 		w[1] = (delta << UT_REC_DELTA_SHIFT) | (parent_ip & UT_REC_ADDR_MASK);
@@ -25,5 +27,6 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 		if (unlikely(ut_rt.cfg.func_stack))
 			ut_stack_record(t, ip);
 	}
+out:
 	ut_leave(t);
 }
