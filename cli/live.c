@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* Live traces as trace.dat and as text (cli/live.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -12,7 +16,10 @@
 #include "cli/record.h"
 #include "common/control.h"
 #include "common/names.h"
+#include "common/output/graph.h"
 #include "common/output/output.h"
+#include "common/ring_buffer.h"
+#include "common/symbols.h"
 
 /* The tracer the sessions run (the newest wanted one): names the file's format. */
 static const char *live_tracer(const char *rundir, const int32_t *pids, size_t npids,
@@ -68,6 +75,17 @@ int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool co
 	struct ut_opts opts;
 	int fd, ret;
 
+	if (consume && !header) { /* trace_pipe: straight from the buffers */
+		struct ut_live_stream *st = ut_live_stream_new(rundir, pids, npids, words, nwords);
+		bool alive;
+		long n;
+
+		if (!st)
+			return -ENOMEM;
+		n = ut_live_stream_read(st, f, true, &alive);
+		ut_live_stream_free(st);
+		return n < 0 ? (int)n : 0;
+	}
 	snprintf(tmp, sizeof(tmp), "%s/utrace-show.XXXXXX",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	fd = mkstemp(tmp);
@@ -80,4 +98,416 @@ int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool co
 		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header) ? -EIO : 0;
 	unlink(tmp);
 	return ret;
+}
+
+/* --- trace_pipe: a consuming reader that formats events directly ------------ */
+
+#define STREAM_COPY (1u << 20)
+
+struct sthread {
+	void *map;
+	size_t maplen;
+	struct ut_rb_reader rb;
+	struct ut_rb_decoder dec;
+	int32_t tid;
+	char comm[17];
+	uint64_t lost;           /* to print before its next event */
+};
+
+struct ssess {
+	char dir[PATH_MAX];
+	struct ut_ctl *ctl;
+	struct ut_clockconv clk;
+	int32_t pid;
+	uint64_t modules_gen;
+	struct sthread *thr[UT_MAX_THREADS];
+	uint32_t nr_thr;
+	bool alive;
+};
+
+struct pending {
+	struct ut_event ev;
+	uint64_t lost;           /* events lost before this one on its thread */
+	char *str;               /* owned copies of the event's text and stack */
+	uint64_t *callers;
+};
+
+struct ut_live_stream {
+	char rundir[PATH_MAX];
+	int32_t *pids;
+	size_t npids;
+	struct ssess **sess;
+	size_t nr_sess;
+	struct ut_symtab *syms;
+	bool syms_stale;
+	struct ut_opts opts;
+	struct ut_out *out;      /* function-tracer events */
+	struct ut_out *gout;     /* function_graph events, through graph */
+	struct ut_graph_out *graph;
+	bool graph_mode;         /* the sessions run function_graph now */
+	struct pending *ev;      /* this read's events, then the held-back rest */
+	size_t nr_ev, cap_ev;
+	struct sthread *cur;     /* the thread being decoded */
+	struct ssess *cur_sess;
+	uint8_t *copy;
+};
+
+static struct sthread *find_thread(const struct ut_live_stream *s, int32_t tid)
+{
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
+			if (s->sess[i]->thr[j] && s->sess[i]->thr[j]->tid == tid)
+				return s->sess[i]->thr[j];
+	return NULL;
+}
+
+static const char *stream_comm(void *ctx, int32_t tid)
+{
+	const struct sthread *t = find_thread(ctx, tid);
+
+	return t ? t->comm : NULL;
+}
+
+static int32_t stream_tgid(void *ctx, int32_t tid)
+{
+	const struct ut_live_stream *s = ctx;
+
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
+			if (s->sess[i]->thr[j] && s->sess[i]->thr[j]->tid == tid)
+				return s->sess[i]->pid;
+	return 0;
+}
+
+struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
+					  const char *const *words, int nwords)
+{
+	struct ut_live_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
+	s->pids = npids ? calloc(npids, sizeof(*pids)) : NULL;
+	s->copy = malloc(STREAM_COPY);
+	if ((npids && !s->pids) || !s->copy) {
+		ut_live_stream_free(s);
+		return NULL;
+	}
+	if (npids)
+		memcpy(s->pids, pids, npids * sizeof(*pids));
+	s->npids = npids;
+	ut_opts_init(&s->opts, 0);
+	for (int i = 0; i < nwords; i++)
+		if (ut_opts_parse(&s->opts, "function", words[i]))
+			ut_opts_parse(&s->opts, "function_graph", words[i]);
+	return s;
+}
+
+static void free_pending(struct pending *p)
+{
+	free(p->str);
+	free(p->callers);
+}
+
+void ut_live_stream_free(struct ut_live_stream *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_sess; i++) {
+		struct ssess *ss = s->sess[i];
+
+		for (uint32_t j = 0; j < ss->nr_thr; j++) {
+			if (!ss->thr[j])
+				continue;
+			munmap(ss->thr[j]->map, ss->thr[j]->maplen);
+			free(ss->thr[j]);
+		}
+		ut_live_unmap_ctl(ss->ctl);
+		free(ss);
+	}
+	for (size_t i = 0; i < s->nr_ev; i++)
+		free_pending(&s->ev[i]);
+	free(s->ev);
+	free(s->sess);
+	ut_graph_out_free(s->graph);
+	ut_out_free(s->gout);
+	ut_out_free(s->out);
+	ut_symtab_free(s->syms);
+	free(s->pids);
+	free(s->copy);
+	free(s);
+}
+
+static bool wanted(const struct ut_live_stream *s, int32_t pid)
+{
+	for (size_t i = 0; i < s->npids; i++)
+		if (s->pids[i] == pid)
+			return true;
+	return !s->npids;
+}
+
+/* New sessions of the run-time dir, and the state of the known ones. */
+static void scan_sessions(struct ut_live_stream *s)
+{
+	struct ut_live_sess *v;
+	long n = ut_live_list(s->rundir, &v);
+
+	for (long i = 0; i < n; i++) {
+		struct ssess *ss = NULL, **nv;
+
+		for (size_t k = 0; k < s->nr_sess && !ss; k++)
+			if (!strcmp(s->sess[k]->dir, v[i].dir))
+				ss = s->sess[k];
+		if (ss || !wanted(s, v[i].pid))
+			continue;
+		nv = realloc(s->sess, (s->nr_sess + 1) * sizeof(*nv));
+		if (!nv)
+			break;
+		s->sess = nv;
+		ss = calloc(1, sizeof(*ss));
+		if (!ss)
+			break;
+		snprintf(ss->dir, sizeof(ss->dir), "%s", v[i].dir);
+		ss->ctl = ut_live_map_ctl(ss->dir);
+		if (!ss->ctl) {
+			free(ss);
+			continue;
+		}
+		ss->pid = ss->ctl->pid;
+		ss->clk = (struct ut_clockconv){.clock = ss->ctl->clock, .tsc0 = ss->ctl->tsc0,
+						.mono0 = ss->ctl->mono0, .mult = ss->ctl->tsc_mult,
+						.shift = ss->ctl->tsc_shift};
+		ss->modules_gen = (uint64_t)-1;
+		s->sess[s->nr_sess++] = ss;
+	}
+	if (n > 0)
+		free(v);
+	for (size_t k = 0; k < s->nr_sess; k++) {
+		struct ssess *ss = s->sess[k];
+		uint64_t gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
+
+		ss->alive = __atomic_load_n(&ss->ctl->alive, __ATOMIC_ACQUIRE) &&
+			    (kill(ss->pid, 0) == 0 || errno == EPERM);
+		if (gen != ss->modules_gen) {
+			ss->modules_gen = gen;
+			s->syms_stale = true;
+		}
+	}
+}
+
+static void open_threads(struct ssess *ss)
+{
+	uint32_t nr = __atomic_load_n(&ss->ctl->nr_slots, __ATOMIC_ACQUIRE);
+
+	if (nr > UT_MAX_THREADS)
+		nr = UT_MAX_THREADS;
+	for (uint32_t j = 0; j < nr; j++) {
+		const struct ut_thread_slot *ts = &ss->ctl->threads[j];
+		char path[PATH_MAX + 32];
+		struct sthread *t;
+		struct stat st;
+		int fd;
+
+		if (ss->thr[j] || __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
+			continue;
+		snprintf(path, sizeof(path), "%s/buf.%u", ss->dir, j);
+		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		t = calloc(1, sizeof(*t));
+		if (t && !fstat(fd, &st) && st.st_size > 0) {
+			t->maplen = (size_t)st.st_size;
+			t->map = mmap(NULL, t->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		}
+		close(fd);
+		if (!t || !t->map || t->map == MAP_FAILED ||
+		    ut_rb_open(&t->rb, t->map, t->maplen, true)) {
+			if (t && t->map && t->map != MAP_FAILED)
+				munmap(t->map, t->maplen);
+			free(t);
+			continue;
+		}
+		t->dec.from = t->rb.from;
+		t->tid = t->rb.hdr->tid;
+		memcpy(t->comm, ts->comm, 16);
+		ss->thr[j] = t;
+		if (j >= ss->nr_thr)
+			ss->nr_thr = j + 1;
+	}
+}
+
+static int collect_event(void *ctx, const struct ut_event *ev)
+{
+	struct ut_live_stream *s = ctx;
+	struct pending *p;
+
+	if (ev->type == 0) { /* a LOST record: the count in ip */
+		s->cur->lost += ev->ip;
+		return 0;
+	}
+	if (s->nr_ev == s->cap_ev) {
+		size_t cap = s->cap_ev ? 2 * s->cap_ev : 4096;
+		struct pending *n = realloc(s->ev, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		s->ev = n;
+		s->cap_ev = cap;
+	}
+	p = &s->ev[s->nr_ev++];
+	memset(p, 0, sizeof(*p));
+	p->ev = *ev;
+	p->lost = s->cur->lost;
+	s->cur->lost = 0;
+	if (ev->str) {
+		p->str = strdup(ev->str);
+		p->ev.str = p->str ? p->str : "";
+	}
+	if (ev->nr_callers && ev->callers) {
+		p->callers = malloc(ev->nr_callers * sizeof(uint64_t));
+		if (p->callers)
+			memcpy(p->callers, ev->callers, ev->nr_callers * sizeof(uint64_t));
+		p->ev.callers = p->callers;
+		p->ev.nr_callers = p->callers ? ev->nr_callers : 0;
+	}
+	return 0;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->ev.ts != y->ev.ts)
+		return x->ev.ts < y->ev.ts ? -1 : 1;
+	if (x->ev.pid != y->ev.pid)
+		return x->ev.pid < y->ev.pid ? -1 : 1;
+	return 0;
+}
+
+/* The formatters, made at the first event (function and function_graph). */
+static int setup_output(struct ut_live_stream *s)
+{
+	struct ut_out_cfg cfg = {0};
+
+	cfg.syms = s->syms;
+	cfg.comm = stream_comm;
+	cfg.tgid = stream_tgid;
+	cfg.ctx = s;
+	cfg.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	cfg.clock_is_counter = s->nr_sess && ut_clock_is_counter((int)s->sess[0]->ctl->clock);
+	cfg.opts = &s->opts;
+	cfg.tracer = "function";
+	s->out = ut_out_new(&cfg);
+	cfg.tracer = "function_graph";
+	s->gout = ut_out_new(&cfg);
+	s->graph = s->gout ? ut_graph_out_new(s->gout) : NULL;
+	if (!s->out || !s->graph)
+		return -ENOMEM;
+	ut_out_start(s->out, 0);
+	ut_out_start(s->gout, 0);
+	ut_graph_start(s->graph);
+	return 0;
+}
+
+static void reload_symbols(struct ut_live_stream *s)
+{
+	const char **dirs = calloc(s->nr_sess + 1, sizeof(*dirs));
+
+	if (!dirs)
+		return;
+	for (size_t i = 0; i < s->nr_sess; i++)
+		dirs[i] = s->sess[i]->dir;
+	ut_symtab_free(s->syms);
+	s->syms = ut_live_symbols(dirs, s->nr_sess);
+	free(dirs);
+	s->syms_stale = false;
+	if (s->out)
+		s->out->cfg.syms = s->syms;
+	if (s->gout)
+		s->gout->cfg.syms = s->syms;
+}
+
+long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
+{
+	size_t printed = 0, held;
+
+	scan_sessions(s);
+	*alive = false;
+	s->graph_mode = false;
+	for (size_t i = 0; i < s->nr_sess; i++) {
+		struct ssess *ss = s->sess[i];
+
+		*alive |= ss->alive;
+		s->graph_mode |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
+		open_threads(ss);
+		s->cur_sess = ss;
+		for (uint32_t j = 0; j < ss->nr_thr; j++) {
+			struct sthread *t = ss->thr[j];
+			struct ut_rb_chunk c;
+
+			if (!t)
+				continue;
+			s->cur = t;
+			/* Up to the last record published: a pipe reader wants it now. */
+			while (!ut_rb_drain(&t->rb, &c, true, s->copy, STREAM_COPY) &&
+			       (c.len || c.lost)) {
+				t->lost += c.lost;
+				ut_rb_decode(&t->dec, c.bytes, c.len, c.start, t->tid, ss->pid, &ss->clk,
+					     collect_event, s);
+				if (c.len < STREAM_COPY)
+					break;
+			}
+			/* what this reader took is gone for every reader (`trace` too) */
+			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
+					 t->rb.base + t->rb.read + t->rb.lost, __ATOMIC_RELEASE);
+		}
+	}
+	if (s->syms_stale)
+		reload_symbols(s);
+	if (!s->nr_ev)
+		return 0;
+	if (!s->out && setup_output(s))
+		return -ENOMEM;
+	qsort(s->ev, s->nr_ev, sizeof(*s->ev), cmp_pending);
+	/*
+	 * function_graph prints a leaf when an entry's next event on its CPU is
+	 * its return: an event whose successor has not arrived waits.
+	 */
+	held = s->nr_ev;
+	for (size_t i = 0; i < s->nr_ev; i++) {
+		struct pending *p = &s->ev[i];
+		const struct ut_event *next = NULL;
+		bool is_graph;
+
+		if (p->ev.type == 0xffff)
+			continue; /* consumed as the previous line's leaf */
+		for (size_t k = i + 1; k < s->nr_ev && !next; k++)
+			if (s->ev[k].ev.cpu == p->ev.cpu)
+				next = &s->ev[k].ev;
+		if (!next && !flush && p->ev.type == UT_EV_FUNCGRAPH_ENTRY) {
+			held = i;
+			break;
+		}
+		is_graph = p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_FUNCGRAPH_EXIT ||
+			   (s->graph_mode && p->ev.type != UT_EV_FUNCTION);
+		if (p->lost)
+			ut_out_print_lost(is_graph ? s->gout : s->out, f, p->ev.cpu, p->lost);
+		if (is_graph) {
+			int r = ut_graph_print_event(s->graph, f, &p->ev, next);
+
+			if (r == UT_GRAPH_CONSUMED && next)
+				((struct ut_event *)next)->type = 0xffff;
+			if (r != UT_GRAPH_UNHANDLED) {
+				printed++;
+				continue;
+			}
+		}
+		ut_out_print_event(s->out, f, &p->ev, next);
+		printed++;
+	}
+	for (size_t i = 0; i < held; i++)
+		free_pending(&s->ev[i]);
+	memmove(s->ev, s->ev + held, (s->nr_ev - held) * sizeof(*s->ev));
+	s->nr_ev -= held;
+	return (long)printed;
 }

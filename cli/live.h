@@ -28,4 +28,23 @@ int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool
 int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header);
 
+/*
+ * A trace_pipe reader: each read consumes what the sessions' buffers got
+ * since the previous one and prints it, merged in time order, without a
+ * header and without going through a trace file.  Events whose successor
+ * is not known yet (function_graph needs it to print leaves) wait for the
+ * next read, unless @flush.  Created once per open; keeps each thread's
+ * position, so it follows processes as they come and go.
+ */
+struct ut_live_stream;
+
+struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
+					  const char *const *words, int nwords);
+/*
+ * Print what is new to @f.  *@alive: whether a wanted process still runs.
+ * Returns the number of events printed, or -errno.
+ */
+long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive);
+void ut_live_stream_free(struct ut_live_stream *s);
+
 #endif

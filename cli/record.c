@@ -458,49 +458,22 @@ static int cmp_cursor(const struct cursor *a, const struct cursor *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* Symbols of every object any session loaded (each once). */
+/* Symbols of every object any session loaded. */
 static struct ut_symtab *load_symbols(struct ut_recorder *r)
 {
-	struct ut_symtab *st = ut_symtab_new();
-	char **seen = NULL;
-	size_t nseen = 0;
+	char (*dirs)[PATH_MAX] = calloc(r->nr_sess + 1, PATH_MAX);
+	const char **v = calloc(r->nr_sess + 1, sizeof(*v));
+	struct ut_symtab *st = NULL;
 
-	for (size_t i = 0; st && i < r->nr_sess; i++) {
-		char path[PATH_MAX], line[PATH_MAX + 128];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s/modules", r->dir, r->sess[i]->name);
-		f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f)) {
-			char what[16], mod[128], obj[PATH_MAX], key[PATH_MAX + 32];
-			unsigned long long bias;
-			bool dup = false;
-
-			if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
-			    strcmp(what, "load") != 0)
-				continue;
-			snprintf(key, sizeof(key), "%llx %s", bias, obj);
-			for (size_t k = 0; k < nseen && !dup; k++)
-				dup = !strcmp(seen[k], key);
-			if (dup)
-				continue;
-			char **n = realloc(seen, (nseen + 1) * sizeof(*n));
-			if (!n)
-				break;
-			seen = n;
-			seen[nseen++] = strdup(key);
-			ut_symtab_load_elf(st, obj, bias, strcmp(mod, "-") ? mod : NULL);
+	if (dirs && v) {
+		for (size_t i = 0; i < r->nr_sess; i++) {
+			snprintf(dirs[i], PATH_MAX, "%s/%s", r->dir, r->sess[i]->name);
+			v[i] = dirs[i];
 		}
-		if (f)
-			fclose(f);
+		st = ut_live_symbols(v, r->nr_sess);
 	}
-	for (size_t k = 0; k < nseen; k++)
-		free(seen[k]);
-	free(seen);
-	if (st) {
-		ut_symtab_finish(st);
-		ut_symtab_mark_gaps(st);
-	}
+	free(dirs);
+	free(v);
 	return st;
 }
 

@@ -82,6 +82,13 @@ int ut_live_set_tracing_on(const char *sessdir, bool on);
 /* `echo > trace`: every buffer of the session starts empty from here. */
 int ut_live_clear(const char *sessdir);
 
+/*
+ * The symbols of every object the sessions in @dirs loaded (their "modules"
+ * files), each object once.  NULL on ENOMEM.
+ */
+struct ut_symtab;
+struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
+
 /* Remove a dead session's directory (reset/extract of a dead process). */
 int ut_live_remove(const char *sessdir);
 

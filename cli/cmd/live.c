@@ -6,6 +6,8 @@
  * through each process's agent (common/control.c).
  */
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -52,7 +54,8 @@ const char ut_help_show[] =
 	"usage: utrace show [-P PID]... [-O OPTION]... [--pipe]\n\n"
 	"Print the trace of running (or dead) traced processes in the kernel's\n"
 	"`trace` format, all processes merged in time order, without consuming it.\n"
-	"  --pipe     trace_pipe: consume what is printed, no header\n";
+	"  --pipe     trace_pipe: print events as they come, consuming them, no\n"
+	"             header; until the processes exit or Ctrl-C\n";
 
 const char ut_help_extract[] =
 	"usage: utrace extract [-P PID]... [-o FILE]\n\n"
@@ -335,6 +338,45 @@ int cmd_start(int argc, char **argv)
 	return ret;
 }
 
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* show --pipe: trace_pipe until the processes are gone or Ctrl-C. */
+static int follow(const char *rundir, const struct targets *t, const char *const *words,
+		  int nwords)
+{
+	struct sigaction act = {.sa_handler = on_interrupt};
+	struct ut_live_stream *st = ut_live_stream_new(rundir, t->n ? t->pids : NULL, t->n, words,
+						       nwords);
+	bool alive = true;
+	long n = 0;
+
+	if (!st)
+		return -ENOMEM;
+	sigaction(SIGINT, &act, NULL);
+	sigaction(SIGTERM, &act, NULL);
+	while (!interrupted && n >= 0) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+
+		n = ut_live_stream_read(st, stdout, false, &alive);
+		fflush(stdout);
+		if (!alive && n == 0)
+			break;
+		if (n == 0)
+			nanosleep(&ts, NULL);
+	}
+	if (n >= 0)
+		n = ut_live_stream_read(st, stdout, true, &alive);
+	fflush(stdout);
+	ut_live_stream_free(st);
+	return n < 0 ? (int)n : 0;
+}
+
 /* -P and -o/-O for show and extract. */
 static int read_out(int argc, char **argv, bool extract)
 {
@@ -392,7 +434,9 @@ static int read_out(int argc, char **argv, bool extract)
 			return 1;
 		}
 	}
-	if (extract)
+	if (pipe)
+		ret = follow(rundir, &t, optwords, nwords);
+	else if (extract)
 		ret = ut_live_snapshot(rundir, t.n ? t.pids : NULL, t.n, false, output, opts.bits);
 	else
 		ret = ut_live_print(rundir, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords, nwords,
