@@ -112,6 +112,10 @@ struct sthread {
 	int32_t tid;
 	char comm[17];
 	uint64_t lost;           /* to print before its next event */
+	uint64_t stream_lost;    /* LOST records seen */
+	bool final_done;         /* its process is gone and everything was told */
+	uint64_t final_lost;     /* to print at the end of this read */
+	uint32_t last_cpu;
 };
 
 struct ssess {
@@ -341,8 +345,10 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 	struct ut_live_stream *s = ctx;
 	struct pending *p;
 
+	s->cur->last_cpu = ev->cpu;
 	if (ev->type == 0) { /* a LOST record: the count in ip */
 		s->cur->lost += ev->ip;
+		s->cur->stream_lost += ev->ip;
 		return 0;
 	}
 	if (s->nr_ev == s->cap_ev) {
@@ -371,6 +377,21 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		p->ev.nr_callers = p->callers ? ev->nr_callers : 0;
 	}
 	return 0;
+}
+
+/*
+ * The process is gone and its buffer drained: what it refused when the
+ * buffer was full and could no longer tell in the stream is still lost.
+ */
+static void final_losses(struct sthread *t)
+{
+	const struct ut_buf_hdr *h = t->rb.hdr;
+	uint64_t total = h->written + h->dropped + h->nested;
+	uint64_t told = t->rb.base + t->rb.read + t->rb.lost + t->stream_lost;
+
+	t->final_done = true;
+	if (t->rb.base_known && total > told)
+		t->final_lost = total - told;
 }
 
 static int cmp_pending(const void *a, const void *b)
@@ -407,6 +428,29 @@ static int setup_output(struct ut_live_stream *s)
 	ut_out_start(s->gout, 0);
 	ut_graph_start(s->graph);
 	return 0;
+}
+
+static bool lost_at_end(const struct ut_live_stream *s)
+{
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
+			if (s->sess[i]->thr[j] && s->sess[i]->thr[j]->final_lost)
+				return true;
+	return false;
+}
+
+static void print_final_losses(struct ut_live_stream *s, FILE *f)
+{
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++) {
+			struct sthread *t = s->sess[i]->thr[j];
+
+			if (t && t->final_lost) {
+				ut_out_print_lost(s->graph_mode ? s->gout : s->out, f, t->last_cpu,
+						  t->final_lost);
+				t->final_lost = 0;
+			}
+		}
 }
 
 static void reload_symbols(struct ut_live_stream *s)
@@ -460,11 +504,13 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 			/* what this reader took is gone for every reader (`trace` too) */
 			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
 					 t->rb.base + t->rb.read + t->rb.lost, __ATOMIC_RELEASE);
+			if (!ss->alive && !t->final_done)
+				final_losses(t);
 		}
 	}
 	if (s->syms_stale)
 		reload_symbols(s);
-	if (!s->nr_ev)
+	if (!s->nr_ev && !lost_at_end(s))
 		return 0;
 	if (!s->out && setup_output(s))
 		return -ENOMEM;
@@ -505,6 +551,8 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 		ut_out_print_event(s->out, f, &p->ev, next);
 		printed++;
 	}
+	if (held == s->nr_ev)
+		print_final_losses(s, f);
 	for (size_t i = 0; i < held; i++)
 		free_pending(&s->ev[i]);
 	memmove(s->ev, s->ev + held, (s->nr_ev - held) * sizeof(*s->ev));

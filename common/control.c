@@ -116,6 +116,7 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		s.tracer = ctl->tracer;
 		s.clock = ctl->clock < UT_CLOCK_NR ? ctl->clock : UT_CLOCK_LOCAL;
 		s.tracing_on = ctl->tracing_on;
+		s.apply_ns = ctl->cfg_apply_ns;
 		s.nr_threads = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
 		s.start_ns = ctl->start_ns;
 		ut_live_unmap_ctl(ctl);

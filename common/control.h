@@ -30,6 +30,7 @@ struct ut_live_sess {
 	uint32_t tracer;        /* UT_TRACER_* in force */
 	uint32_t clock;         /* UT_CLOCK_* of its timestamps */
 	bool tracing_on;
+	uint64_t apply_ns;      /* its agent's last configuration change took */
 	uint32_t nr_threads;    /* thread slots used */
 	uint64_t start_ns;
 };

@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/config.h"
@@ -123,6 +124,9 @@ static void apply(uint32_t gen)
 		ret = -errno ? -errno : -EIO;
 		snprintf(msg, sizeof(msg), "cannot read the configuration: %s", strerror(errno));
 	} else {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = ut_cfg_parse(&doc, text, len, msg, sizeof(msg));
 		free(text);
 		if (!ret) {
@@ -131,6 +135,9 @@ static void apply(uint32_t gen)
 			pthread_mutex_unlock(&ut_rt.lock);
 			ut_cfg_free(&doc);
 		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ctl->cfg_apply_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+				    (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
 	}
 	ctl->cfg_error = ret < 0 ? ret : 0;
 	memcpy(ctl->cfg_errmsg, msg, sizeof(msg));

@@ -55,7 +55,7 @@ const char ut_help_show[] =
 	"Print the trace of running (or dead) traced processes in the kernel's\n"
 	"`trace` format, all processes merged in time order, without consuming it.\n"
 	"  --pipe     trace_pipe: print events as they come, consuming them, no\n"
-	"             header; until the processes exit or Ctrl-C\n";
+	"             header; until Ctrl-C (with -P: or until those processes exit)\n";
 
 const char ut_help_extract[] =
 	"usage: utrace extract [-P PID]... [-o FILE]\n\n"
@@ -77,8 +77,9 @@ const char ut_help_stat[] =
 	"('utrace start --profile'): all threads merged, then one table per thread.\n";
 
 const char ut_help_ps[] =
-	"usage: utrace ps\n\nList traced processes: pid, command, tracer, tracing_on,\n"
-	"threads, and whether it still runs.\n";
+	"usage: utrace ps [-v]\n\nList traced processes: pid, command, tracer, tracing_on,\n"
+	"threads, and whether it still runs.  -v adds how long the process took to\n"
+	"apply its last configuration change (patching included), in microseconds.\n";
 
 struct targets {
 	int32_t pids[256];
@@ -365,8 +366,8 @@ static int follow(const char *rundir, const struct targets *t, const char *const
 
 		n = ut_live_stream_read(st, stdout, false, &alive);
 		fflush(stdout);
-		if (!alive && n == 0)
-			break;
+		if (t->n && !alive && n == 0)
+			break; /* -P: its processes are gone (else: wait for new ones) */
 		if (n == 0)
 			nanosleep(&ts, NULL);
 	}
@@ -563,11 +564,14 @@ int cmd_ps(int argc, char **argv)
 {
 	char rundir[PATH_MAX];
 	struct ut_live_sess *v;
+	bool verbose = false;
 	long n;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return fputs(ut_help_ps, stdout) < 0;
-	if (argc > 1)
+	if (argc > 1 && !strcmp(argv[1], "-v"))
+		verbose = true;
+	else if (argc > 1)
 		ut_usage_die("unexpected argument '%s'", argv[1]);
 	ut_rundir(rundir, sizeof(rundir));
 	n = ut_live_list(rundir, &v);
@@ -576,11 +580,15 @@ int cmd_ps(int argc, char **argv)
 		return 1;
 	}
 	printf("%7s  %-16s %-15s %-10s %7s  %s\n", "PID", "COMMAND", "TRACER", "TRACING_ON",
-	       "THREADS", "STATE");
-	for (long i = 0; i < n; i++)
-		printf("%7d  %-16s %-15s %-10d %7u  %s\n", v[i].pid, v[i].comm,
+	       "THREADS", verbose ? "STATE    APPLY_US" : "STATE");
+	for (long i = 0; i < n; i++) {
+		printf("%7d  %-16s %-15s %-10d %7u  %s", v[i].pid, v[i].comm,
 		       v[i].tracer < (uint32_t)UT_NR_TRACERS ? ut_tracer_names[v[i].tracer] : "?",
 		       v[i].tracing_on, v[i].nr_threads, v[i].alive ? "running" : "exited");
+		if (verbose)
+			printf("%s  %8.1f", v[i].alive ? "" : " ", (double)v[i].apply_ns / 1000);
+		putchar('\n');
+	}
 	free(v);
 	return 0;
 }

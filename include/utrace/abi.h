@@ -98,7 +98,7 @@ struct ut_ctl {
 	int32_t agent_tid;      /* agent: its thread id, 0 before it runs */
 	char cfg_errmsg[112];   /* agent: why cfg_error, NUL-terminated */
 	uint64_t dumps;         /* dump/cpudump function commands that fired */
-	uint64_t reserved[1];
+	uint64_t cfg_apply_ns;  /* agent: how long applying the last generation took */
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 256 + 40 * UT_MAX_THREADS, "ABI");

@@ -1,7 +1,7 @@
 #!/bin/bash
 # show --pipe (trace_pipe): events as they come, consumed (a later show does
-# not see them), no header; function_graph leaves across reads; ends when
-# the process exits.
+# not see them), no header; function_graph leaves across reads; with -P it
+# ends when the process exits.
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
 
@@ -10,7 +10,7 @@ one() {
 	rm -rf run
 	server_start "$s"
 	check "$s start" "$UTRACE" start -p function -l 'parse_*'
-	"$UTRACE" show --pipe >pipe.txt 2>pipe.err &
+	"$UTRACE" show --pipe -P "$SERVER_PID" >pipe.txt 2>pipe.err &
 	rd=$!
 	server_cmd "run 1"
 	sleep 0.2
