@@ -3,7 +3,8 @@
 #   make                build the CLI and the runtime into $(BUILD) (default build/)
 #   make demo           install missing Debian packages, build, trace examples/demo
 #   make check          install, build with gcc and clang, run the suite, then the
-#                       suite again under ASan+UBSan (build-asan/)
+#                       suite again under ASan+UBSan (build-asan/), lint, and
+#                       the fuzz targets for a bounded time (mk/fuzz.mk)
 #   make CC=clang BUILD=build-clang     another compiler, out of tree
 #   make SAN=1 BUILD=build-asan         sanitizers for the CLI and the unit tests
 #   make lint           cppcheck + clang-tidy over all sources (scripts/lint.sh)
@@ -162,12 +163,13 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=build-asan all units
 	./tests/run --build $(BUILD) --asan-build build-asan
 	scripts/lint.sh
+	$(Q)$(MAKE) --no-print-directory fuzz-check
 
 lint:
 	scripts/lint.sh
 
 clean:
-	rm -rf build build-clang build-asan
+	rm -rf build build-clang build-asan build-fuzz
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -30,7 +30,7 @@ static const char *live_tracer(const char *rundir, const int32_t *pids, size_t n
 	const char *name = "nop";
 
 	*found = false;
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; v && i < n; i++) {
 		size_t k = 0;
 
 		while (pids && k < npids && pids[k] != v[i].pid)
@@ -72,6 +72,7 @@ int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool co
 		  FILE *f, const char *const *words, int nwords, bool header)
 {
 	char tmp[PATH_MAX];
+	const char *tmpdir;
 	struct ut_opts opts;
 	int fd, ret;
 
@@ -86,8 +87,8 @@ int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool co
 		ut_live_stream_free(st);
 		return n < 0 ? (int)n : 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/utrace-show.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	tmpdir = getenv("TMPDIR");
+	snprintf(tmp, sizeof(tmp), "%s/utrace-show.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
@@ -264,7 +265,7 @@ static void scan_sessions(struct ut_live_stream *s)
 				ss = s->sess[k];
 		if (ss || !wanted(s, v[i].pid))
 			continue;
-		nv = realloc(s->sess, (s->nr_sess + 1) * sizeof(*nv));
+		nv = realloc(s->sess, (s->nr_sess + 1) * sizeof(struct ssess *));
 		if (!nv)
 			break;
 		s->sess = nv;

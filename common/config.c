@@ -75,8 +75,13 @@ int ut_cfg_set_words(char **list, const char *words, bool append)
 		memcpy(n, *list, old);
 	if (old)
 		n[old++] = ' ';
-	for (size_t i = 0; i < add; i++) /* one line: newlines become spaces */
-		n[old + i] = words[i] == '\n' || words[i] == '\t' ? ' ' : words[i];
+	for (size_t i = 0; i < add; i++) { /* one line: newlines become spaces */
+		char ch = words[i];
+
+		if (ch == '\n' || ch == '\t')
+			ch = ' ';
+		n[old + i] = ch;
+	}
 	n[old + add] = '\0';
 	free(*list);
 	*list = n;
@@ -123,7 +128,7 @@ static bool parse_u64(const char *v, uint64_t max, uint64_t *out)
 
 static bool parse_bool(const char *v, bool *out)
 {
-	if (strcmp(v, "0") && strcmp(v, "1"))
+	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
 		return false;
 	*out = *v == '1';
 	return true;

@@ -361,7 +361,7 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 	}
 	lenient.lenient = true;
 	olds = calloc((size_t)n + 1, sizeof(*olds));
-	for (long i = 0; olds && i < n; i++) {
+	for (long i = 0; olds && v && i < n; i++) {
 		char e[256];
 		int r;
 

@@ -24,15 +24,15 @@ struct ut_ctl;
 struct ut_live_sess {
 	char dir[PATH_MAX];     /* the session directory */
 	char name[64];          /* <pid>.<ns> */
+	uint64_t start_ns;
+	uint64_t apply_ns;      /* its agent's last configuration change took */
 	int32_t pid;
-	char comm[17];
-	bool alive;             /* the process still runs */
 	uint32_t tracer;        /* UT_TRACER_* in force */
 	uint32_t clock;         /* UT_CLOCK_* of its timestamps */
-	bool tracing_on;
-	uint64_t apply_ns;      /* its agent's last configuration change took */
 	uint32_t nr_threads;    /* thread slots used */
-	uint64_t start_ns;
+	char comm[17];
+	bool alive;             /* the process still runs */
+	bool tracing_on;
 };
 
 /* $UTRACE_DIR, else /dev/shm/utrace-<uid>.  Returns @buf. */

@@ -11,6 +11,9 @@ uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw)
 {
 	switch (c->clock) {
 	case UT_CLOCK_LOCAL:
+		/* shift comes from the traced process's control block: untrusted */
+		if (c->shift >= 128)
+			return c->mono0;
 		return c->mono0 + (uint64_t)(((unsigned __int128)(raw - c->tsc0) * c->mult) >> c->shift);
 	case UT_CLOCK_UPTIME:
 		return raw / 10000000; /* jiffies at HZ=100 */
@@ -65,6 +68,18 @@ static int count_one(void *ctx, const struct ut_event *ev)
 	return 0;
 }
 
+/*
+ * The start of the oldest page a writer at @head has not begun to overwrite:
+ * (head's page) + PAGE - size, computed so that it does not wrap for a
+ * (corrupt) head near 2^64, which would make the copy longer than the ring.
+ */
+static uint64_t oldest_intact(const struct ut_rb_reader *r, uint64_t head)
+{
+	uint64_t page = head & ~(uint64_t)(PAGE - 1);
+
+	return page > r->size - PAGE ? page - (r->size - PAGE) : 0;
+}
+
 int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t *buf,
 		size_t cap)
 {
@@ -87,9 +102,7 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	}
 	start = r->tail;
 	/* Pages older than this may be (or are being) overwritten. */
-	oldest = (head & ~(uint64_t)(PAGE - 1)) + PAGE > r->size
-			 ? (head & ~(uint64_t)(PAGE - 1)) + PAGE - r->size
-			 : 0;
+	oldest = oldest_intact(r, head);
 	if (start < oldest) {
 		c->lost = 1; /* flagged here, counted below */
 		start = oldest;
@@ -105,17 +118,14 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	copy_out(r, c->bytes, start, len);
 	/* Did the writer lap us while we copied?  Drop what may be torn. */
 	head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
-	if ((head & ~(uint64_t)(PAGE - 1)) + PAGE > r->size) {
-		uint64_t safe = (head & ~(uint64_t)(PAGE - 1)) + PAGE - r->size;
+	if (oldest_intact(r, head) > start) {
+		uint64_t safe = oldest_intact(r, head);
+		uint64_t cut = safe - start < len ? safe - start : len;
 
-		if (safe > start) {
-			uint64_t cut = safe - start < len ? safe - start : len;
-
-			memmove(c->bytes, c->bytes + cut, len - cut);
-			len -= cut;
-			start += cut;
-			c->lost = 1;
-		}
+		memmove(c->bytes, c->bytes + cut, len - cut);
+		len -= cut;
+		start += cut;
+		c->lost = 1;
 	}
 	c->start = start;
 	c->len = len;
@@ -278,13 +288,24 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			ev.str = text;
 			break;
 		}
-		case UT_REC_STACK:
+		case UT_REC_STACK: {
+			const uint8_t *at = bytes + (pos - start) + 16;
+
+			/*
+			 * A stream position that is not a multiple of 16 (a
+			 * corrupt head or tail) misaligns the array: malformed.
+			 */
+			if ((uintptr_t)at & (sizeof(uint64_t) - 1)) {
+				pos += room;
+				continue;
+			}
 			ev.type = UT_EV_KERNEL_STACK;
 			ev.ip = 0;
 			ev.nr_callers = (uint32_t)(w[0] & UT_REC_ADDR_MASK);
 			/* points into @bytes (8-aligned): valid while the caller's buffer is */
-			ev.callers = (const uint64_t *)(const void *)(bytes + (pos - start) + 16);
+			ev.callers = (const uint64_t *)(const void *)at;
 			break;
+		}
 		default: /* LOST: the count in ip */
 			ev.type = 0;
 			ev.ip = w[1];

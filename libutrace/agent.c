@@ -80,7 +80,7 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 
 	ut_config_from_doc(&n, doc);
 	pids_changed = n.nr_pids != old.nr_pids ||
-		       memcmp(n.pids, old.pids, sizeof(n.pids[0]) * n.nr_pids);
+		       memcmp(n.pids, old.pids, sizeof(n.pids[0]) * n.nr_pids) != 0;
 	ut_rt.cfg = n;
 	ut_select_reconfigure();
 	ret = ut_select_apply(msg, msglen);
@@ -182,7 +182,7 @@ int ut_agent_start(void)
 	ut_rt.ctl->cfg_applied = ut_rt.ctl->cfg_gen;
 	sigfillset(&all);
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
+	pthread_attr_setstacksize(&attr, (size_t)256 * 1024);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&th, &attr, agent_main, ut_rt.ctl);

@@ -134,6 +134,15 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 	int saved = errno;
 	bool ok = false;
 
+	if (unlikely(t->hdr && ut_rt.ctl->buf_size != t->mask + 1)) {
+		/*
+		 * buffer_size_kb changed: go on in a new buffer of the new size,
+		 * in a new slot (same thread).  The old one stays for readers.
+		 */
+		t->hdr = NULL;
+		t->has_slot = 0;
+		t->dropped_told = 0;
+	}
 	if (!t->hdr) {
 		if (t->failed || !ut_rt.ready || !ut_rt.ctl)
 			goto out;

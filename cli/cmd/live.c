@@ -105,6 +105,7 @@ static long resolve(const char *rundir, const struct targets *t, struct ut_live_
 	struct ut_live_sess *v = NULL;
 	long n = 0;
 
+	*out = NULL;
 	if (t->n) {
 		v = calloc(t->n, sizeof(*v));
 		if (!v)
@@ -362,7 +363,7 @@ static int follow(const char *rundir, const struct targets *t, const char *const
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);
 	while (!interrupted && n >= 0) {
-		struct timespec ts = {0, 10 * 1000 * 1000};
+		struct timespec ts = {0, 10L * 1000 * 1000};
 
 		n = ut_live_stream_read(st, stdout, false, &alive);
 		fflush(stdout);
@@ -495,7 +496,7 @@ int cmd_reset(int argc, char **argv)
 	n = resolve(rundir, &t, &v, true);
 	if (n < 0)
 		return exit_for((int)n);
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; v && i < n; i++) {
 		if (!v[i].alive) {
 			ut_live_remove(v[i].dir);
 			continue;

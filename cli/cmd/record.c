@@ -435,7 +435,7 @@ static int record_running(struct rec_opts *o)
 	sigaction(SIGTERM, &act, NULL);
 	sigaction(SIGHUP, &act, NULL);
 	while (!stop_recording) {
-		struct timespec ts = {0, 1000 * 1000};
+		struct timespec ts = {0, 1000L * 1000};
 		bool any = false;
 
 		for (size_t i = 0; i < o->npids; i++) {
