@@ -116,6 +116,7 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		s.tracer = ctl->tracer;
 		s.clock = ctl->clock < UT_CLOCK_NR ? ctl->clock : UT_CLOCK_LOCAL;
 		s.tracing_on = ctl->tracing_on;
+		s.markers = (ctl->flags & UT_CTL_MARKERS) != 0;
 		s.apply_ns = ctl->cfg_apply_ns;
 		s.nr_threads = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
 		s.start_ns = ctl->start_ns;
@@ -147,7 +148,7 @@ int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out)
 	if (n < 0)
 		return (int)n;
 	for (long i = n - 1; i >= 0; i--) { /* the newest image of that pid */
-		if (v[i].pid == pid) {
+		if (v[i].pid == pid && !v[i].markers) {
 			*out = v[i];
 			ret = 0;
 			break;
@@ -282,6 +283,11 @@ static int set_config(const char *sessdir, const struct ut_cfg *c, bool keep_on_
 		ut_live_unmap_ctl(ctl);
 		return -ESRCH;
 	}
+	if (ctl->flags & UT_CTL_MARKERS) {
+		snprintf(err, errlen, "a markers-only session has no configuration");
+		ut_live_unmap_ctl(ctl);
+		return -EOPNOTSUPP;
+	}
 	snprintf(path, sizeof(path), "%s/config", sessdir);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
@@ -366,7 +372,7 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 		int r;
 
 		ut_cfg_init(&olds[i]);
-		if (!v[i].alive)
+		if (!v[i].alive || v[i].markers)
 			continue;
 		ut_live_get_config(v[i].dir, &olds[i]);
 		r = set_config(v[i].dir, &lenient, true, e, sizeof(e));

@@ -33,6 +33,7 @@ struct ut_live_sess {
 	char comm[17];
 	bool alive;             /* the process still runs */
 	bool tracing_on;
+	bool markers;           /* a tool's markers-only session: no agent */
 };
 
 /* $UTRACE_DIR, else /dev/shm/utrace-<uid>.  Returns @buf. */
@@ -89,6 +90,19 @@ int ut_live_clear(const char *sessdir);
  */
 struct ut_symtab;
 struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
+
+/*
+ * trace_marker from outside (common/marker.c): @text as a marker event of
+ * thread @tid (@comm) in the session @sessdir.  0, -ENOSPC when the marker
+ * buffer is full (producer/consumer mode), or -errno.
+ */
+int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const char *text);
+
+/*
+ * The calling tool's markers-only session in @rundir (created on first use):
+ * where top-level trace_marker writes go.  Its directory in @dir.
+ */
+int ut_live_marker_session(const char *rundir, char *dir, size_t len);
 
 /* Remove a dead session's directory (reset/extract of a dead process). */
 int ut_live_remove(const char *sessdir);

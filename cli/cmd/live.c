@@ -20,6 +20,7 @@
 #include "cli/record.h"
 #include "common/control.h"
 #include "common/names.h"
+#include "utrace/abi.h"
 #include "common/output/output.h"
 
 const char ut_help_start[] =
@@ -75,6 +76,12 @@ const char ut_help_stat[] =
 	"Print the function profiler's tables (trace_stat/function: Function, Hit,\n"
 	"Time, Avg, s^2) of running or dead processes that have the profiler on\n"
 	"('utrace start --profile'): all threads merged, then one table per thread.\n";
+
+const char ut_help_marker[] =
+	"usage: utrace marker [-P PID] TEXT...\n\n"
+	"trace_marker: write TEXT (the words joined by spaces) into the trace as\n"
+	"the kernel's tracing_mark_write event of this shell's task -- into process\n"
+	"PID's trace, or without -P into the user's (shown with every process).\n";
 
 const char ut_help_ps[] =
 	"usage: utrace ps [-v]\n\nList traced processes: pid, command, tracer, tracing_on,\n"
@@ -135,7 +142,7 @@ static long resolve(const char *rundir, const struct targets *t, struct ut_live_
 			return m;
 		v = calloc((size_t)m + 1, sizeof(*v));
 		for (long i = 0; v && i < m; i++)
-			if (all[i].alive || include_dead)
+			if ((all[i].alive || include_dead) && !all[i].markers)
 				v[n++] = all[i];
 		free(all);
 		if (!v)
@@ -561,6 +568,54 @@ int cmd_stat(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+int cmd_marker(int argc, char **argv)
+{
+	char rundir[PATH_MAX], dir[PATH_MAX], text[UT_REC_MARKER_MAX + 1] = "", comm[17] = "";
+	struct targets t = {0};
+	size_t len = 0;
+	int opt, ret;
+	FILE *f;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "+P:h")) != -1) {
+		if (opt == 'P')
+			add_pid(&t, optarg);
+		else if (opt == 'h')
+			return fputs(ut_help_marker, stdout) < 0;
+		else
+			ut_usage_die("bad usage (see 'utrace help marker')");
+	}
+	if (optind >= argc)
+		ut_usage_die("no text (see 'utrace help marker')");
+	if (t.n > 1)
+		ut_usage_die("one -P at most");
+	for (int i = optind; i < argc; i++)
+		len += (size_t)snprintf(text + len, len < sizeof(text) ? sizeof(text) - len : 0,
+					"%s%s", i > optind ? " " : "", argv[i]);
+	ut_rundir(rundir, sizeof(rundir));
+	if (t.n) {
+		struct ut_live_sess s;
+
+		ret = ut_live_find(rundir, t.pids[0], &s);
+		if (!ret)
+			snprintf(dir, sizeof(dir), "%s", s.dir);
+	} else {
+		ret = ut_live_marker_session(rundir, dir, sizeof(dir));
+	}
+	/* the writing task is the one that ran us, as for `echo > trace_marker` */
+	f = fopen("/proc/self/comm", "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!ret)
+		ret = ut_live_marker(dir, (int32_t)getpid(), comm, text);
+	if (ret)
+		ut_err("marker: %s", strerror(-ret));
+	return ret ? 1 : 0;
+}
+
 int cmd_ps(int argc, char **argv)
 {
 	char rundir[PATH_MAX];
@@ -583,6 +638,8 @@ int cmd_ps(int argc, char **argv)
 	printf("%7s  %-16s %-15s %-10s %7s  %s\n", "PID", "COMMAND", "TRACER", "TRACING_ON",
 	       "THREADS", verbose ? "STATE    APPLY_US" : "STATE");
 	for (long i = 0; i < n; i++) {
+		if (v[i].markers)
+			continue;
 		printf("%7d  %-16s %-15s %-10d %7u  %s", v[i].pid, v[i].comm,
 		       v[i].tracer < (uint32_t)UT_NR_TRACERS ? ut_tracer_names[v[i].tracer] : "?",
 		       v[i].tracing_on, v[i].nr_threads, v[i].alive ? "running" : "exited");

@@ -60,6 +60,14 @@ enum {
 	UT_CLOCK_NR
 };
 
+/* ut_ctl.flags */
+enum {
+	UT_CTL_MARKERS = 1,   /* a markers-only session of a tool (no agent, no sites) */
+};
+
+/* ut_thread_slot.reserved[0] of a slot a tool writes trace_marker text into */
+#define UT_SLOT_MARKER 0x4b52414d54525455ULL /* "UTRTMARK" */
+
 /* Thread slot states. */
 enum { UT_SLOT_FREE = 0, UT_SLOT_ACTIVE = 1, UT_SLOT_EXITED = 2 };
 
@@ -96,7 +104,9 @@ struct ut_ctl {
 	uint32_t cfg_applied;   /* agent: the last generation applied (futex word) */
 	int32_t cfg_error;      /* agent: 0, or -errno of that generation */
 	int32_t agent_tid;      /* agent: its thread id, 0 before it runs */
-	char cfg_errmsg[112];   /* agent: why cfg_error, NUL-terminated */
+	char cfg_errmsg[104];   /* agent: why cfg_error, NUL-terminated */
+	uint32_t flags;         /* UT_CTL_* */
+	uint32_t pad;
 	uint64_t dumps;         /* dump/cpudump function commands that fired */
 	uint64_t cfg_apply_ns;  /* agent: how long applying the last generation took */
 	struct ut_thread_slot threads[UT_MAX_THREADS];

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace_marker written from outside the traced process (the mount's
+ * trace_marker file): the text goes into a buffer of the writer's own, a
+ * thread slot it claims in the session's control block (the claim is the
+ * same atomic increment the process's threads use), tagged UT_SLOT_MARKER
+ * and reused by the same writer.  Readers see a thread of the writer's pid
+ * and comm, like the kernel shows the task that wrote to trace_marker.
+ *
+ * Each marker is a TIME record (the full timestamp, in the session's clock)
+ * followed by the MARKER record, both in one page.  Writers of one buffer are
+ * serialised with flock on its file.
+ *
+ * The top level (every process) writes into a markers-only session of the
+ * writing tool (UT_CTL_MARKERS: no agent, no sites), created on first use.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "common/clock.h"
+#include "common/control.h"
+#include "utrace/abi.h"
+
+#define MARKER_BUF (16u * UT_PAGE_SIZE)
+
+static uint64_t now_in(uint32_t clock)
+{
+	struct timespec ts;
+	clockid_t id = CLOCK_MONOTONIC;
+
+	if (clock == UT_CLOCK_LOCAL || clock == UT_CLOCK_X86_TSC)
+		return ut_arch_cycles();
+	if (clock == UT_CLOCK_MONO_RAW)
+		id = CLOCK_MONOTONIC_RAW;
+	else if (clock == UT_CLOCK_BOOT)
+		id = CLOCK_BOOTTIME;
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The writer's slot in @ctl: an existing marker slot of @tid, or a new one. */
+static int marker_slot(struct ut_ctl *ctl, const char *sessdir, int32_t tid, const char *comm)
+{
+	uint32_t nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE), slot;
+	struct ut_thread_slot *s;
+	struct ut_buf_hdr *h;
+	char path[PATH_MAX + 32];
+	int fd;
+
+	if (nr > UT_MAX_THREADS)
+		nr = UT_MAX_THREADS;
+	for (uint32_t i = 0; i < nr; i++)
+		if (ctl->threads[i].reserved[0] == UT_SLOT_MARKER && ctl->threads[i].tid == tid &&
+		    __atomic_load_n(&ctl->threads[i].state, __ATOMIC_ACQUIRE) == UT_SLOT_ACTIVE)
+			return (int)i;
+	slot = __atomic_fetch_add(&ctl->nr_slots, 1, __ATOMIC_ACQ_REL);
+	if (slot >= UT_MAX_THREADS)
+		return -ENOSPC;
+	s = &ctl->threads[slot];
+	s->tid = tid;
+	memset(s->comm, 0, sizeof(s->comm));
+	strncpy(s->comm, comm, sizeof(s->comm) - 1);
+	s->reserved[0] = UT_SLOT_MARKER;
+	snprintf(path, sizeof(path), "%s/buf.%u", sessdir, slot);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, UT_BUF_HDR_SIZE + MARKER_BUF)) {
+		close(fd);
+		return -errno;
+	}
+	h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (h == MAP_FAILED)
+		return -errno;
+	h->version = UT_ABI_VERSION;
+	h->buf_size = MARKER_BUF;
+	h->tid = tid;
+	h->slot = slot;
+	__atomic_store_n(&h->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
+	munmap(h, UT_BUF_HDR_SIZE);
+	__atomic_store_n(&s->state, UT_SLOT_ACTIVE, __ATOMIC_RELEASE);
+	return (int)slot;
+}
+
+int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const char *text)
+{
+	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
+	size_t n = strnlen(text, UT_REC_MARKER_MAX);
+	uint64_t size = 16 + ((n + 1 + 15) & ~(uint64_t)15), need = UT_REC_SIZE + size;
+	char path[PATH_MAX + 32];
+	struct ut_buf_hdr *h;
+	uint8_t *data;
+	uint64_t head, off, *w, ts;
+	size_t maplen;
+	int slot, fd, ret = 0;
+
+	if (!ctl)
+		return -errno;
+	slot = marker_slot(ctl, sessdir, tid, comm);
+	if (slot < 0) {
+		ut_live_unmap_ctl(ctl);
+		return slot;
+	}
+	snprintf(path, sizeof(path), "%s/buf.%d", sessdir, slot);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		ret = -errno;
+		goto out;
+	}
+	maplen = UT_BUF_HDR_SIZE + MARKER_BUF;
+	h = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (h == MAP_FAILED) {
+		ret = -errno;
+		goto out;
+	}
+	if (h->magic != UT_BUF_MAGIC || h->buf_size != MARKER_BUF) {
+		ret = -EINVAL;
+		goto unmap;
+	}
+	data = (uint8_t *)h + UT_BUF_HDR_SIZE;
+	head = h->head;
+	off = head & (UT_PAGE_SIZE - 1);
+	if (off && UT_PAGE_SIZE - off < need) { /* close the page */
+		*(uint64_t *)(data + (head & (MARKER_BUF - 1))) = 0;
+		head += UT_PAGE_SIZE - off;
+	}
+	if (!ctl->overwrite && head + need - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
+				       MARKER_BUF) {
+		h->dropped++;
+		ret = -ENOSPC;
+		goto unmap;
+	}
+	ts = now_in(ctl->clock);
+	w = (uint64_t *)(data + (head & (MARKER_BUF - 1)));
+	w[0] = ut_rec_word0(UT_REC_TIME, 0, 0);
+	w[1] = ts;
+	w[2] = ut_rec_word0(UT_REC_MARKER, 0, n);
+	w[3] = 0; /* delta 0 from the TIME record */
+	memset(w + 4, 0, size - 16);
+	memcpy(w + 4, text, n);
+	h->written++;
+	__atomic_store_n(&h->head, head + need, __ATOMIC_RELEASE);
+unmap:
+	munmap(h, maplen);
+out:
+	if (fd >= 0)
+		close(fd); /* drops the lock */
+	ut_live_unmap_ctl(ctl);
+	return ret;
+}
+
+int ut_live_marker_session(const char *rundir, char *dir, size_t len)
+{
+	struct ut_live_sess *v;
+	long n = ut_live_list(rundir, &v);
+	struct ut_tsc_pair a, b;
+	struct timespec now;
+	struct ut_ctl *ctl;
+	char path[PATH_MAX + 8];
+	int fd;
+
+	for (long i = 0; v && i < n; i++) {
+		if (v[i].pid == getpid() && v[i].markers && v[i].alive) {
+			snprintf(dir, len, "%s", v[i].dir);
+			free(v);
+			return 0;
+		}
+	}
+	free(v);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (mkdir(rundir, 0700) && errno != EEXIST)
+		return -errno;
+	if (snprintf(dir, len, "%s/%d.%llu", rundir, (int)getpid(),
+		     (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec) >=
+	    (int)len)
+		return -ENAMETOOLONG;
+	if (mkdir(dir, 0700))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/ctl", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, sizeof(*ctl))) {
+		close(fd);
+		return -errno;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED)
+		return -errno;
+	ctl->version = UT_ABI_VERSION;
+	ctl->size = sizeof(*ctl);
+	ctl->pid = getpid();
+	ctl->alive = 1;
+	ctl->clock = UT_CLOCK_LOCAL;
+	ctl->overwrite = 1;
+	ctl->tracing_on = 1;
+	ctl->flags = UT_CTL_MARKERS;
+	ctl->start_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	snprintf(ctl->comm, sizeof(ctl->comm), "utrace");
+	/* a conversion of its own, like a process without perf */
+	ut_tsc_pair_read(&a);
+	do {
+		ut_tsc_pair_read(&b);
+	} while (b.mono - a.mono < 1000000);
+	ctl->tsc0 = a.tsc;
+	ctl->mono0 = a.mono;
+	if (!ut_tsc_mult(&a, &b, &ctl->tsc_mult, &ctl->tsc_shift)) {
+		ctl->tsc_mult = 1u << 24;
+		ctl->tsc_shift = 24;
+	}
+	__atomic_store_n(&ctl->magic, UT_ABI_MAGIC, __ATOMIC_RELEASE);
+	munmap(ctl, sizeof(*ctl));
+	return 0;
+}
