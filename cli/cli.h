@@ -29,6 +29,11 @@ struct ut_idlist {
 	size_t n;
 };
 
+/* -O WORD: die unless it names a trace option; keep it in @words. */
+#define UT_MAX_OPT_WORDS 64
+struct ut_opts;
+void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *nwords);
+
 /* Print a trace file in the kernel's format (cli/cmd/report.c). */
 int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
 	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header);
@@ -45,10 +50,14 @@ int cmd_show(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_ps(int argc, char **argv);
+int cmd_mount(int argc, char **argv);
+int cmd_umount(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_marker(int argc, char **argv);
 
 extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_help[],
 	ut_help_profile[], ut_help_start[], ut_help_stop[], ut_help_restart[], ut_help_show[],
-	ut_help_extract[], ut_help_reset[], ut_help_ps[], ut_help_stat[];
+	ut_help_extract[], ut_help_reset[], ut_help_ps[], ut_help_stat[], ut_help_marker[];
+extern const char ut_help_mount[], ut_help_umount[];
 
 #endif

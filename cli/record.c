@@ -111,19 +111,6 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	r->clock = clock;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	r->options = opts ? opts->bits : 0;
-	/* A first conversion over 10 ms; finish() refines it over the whole run. */
-	{
-		struct ut_tsc_pair b;
-
-		ut_tsc_pair_read(&r->start);
-		do {
-			ut_tsc_pair_read(&b);
-		} while (b.mono - r->start.mono < 10000000);
-		if (!ut_tsc_mult(&r->start, &b, &r->mult, &r->shift)) {
-			r->mult = 1u << 24;
-			r->shift = 24;
-		}
-	}
 	r->copybuf = malloc(COPYBUF);
 	if (!r->copybuf) {
 		rmdir(r->spooldir);
@@ -133,8 +120,11 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	return r;
 }
 
-void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len)
+void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len)
 {
+	/* A first conversion over 10 ms; finish() refines it over the whole run. */
+	if (!r->mult)
+		ut_tsc_calibrate(&r->start, 10000000, &r->mult, &r->shift);
 	snprintf(buf, len, "%llu %llu %u %u", (unsigned long long)r->start.tsc,
 		 (unsigned long long)r->start.mono, r->mult, r->shift);
 }
@@ -151,6 +141,8 @@ static void fix_clocks(struct ut_recorder *r)
 	struct ut_tsc_pair end;
 	uint32_t mult, shift;
 
+	if (!r->mult)
+		return; /* no run-wide start point: the sessions' own conversions */
 	ut_tsc_pair_read(&end);
 	while (end.mono - r->start.mono < 20000000) {
 		struct timespec ts = {0, 1000000};

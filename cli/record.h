@@ -17,7 +17,7 @@ struct ut_opts;
 struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 				    const char *tracer, int clock, const struct ut_opts *opts);
 /* The TSC conversion to hand to the traced processes (UT_CLOCK_ENV's format). */
-void ut_recorder_clock_env(const struct ut_recorder *r, char *buf, size_t len);
+void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len);
 /*
  * Profile mode: finish() prints the function profiler's tables (the kernel's
  * trace_stat/function format, all threads merged, then one table per thread

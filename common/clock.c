@@ -44,3 +44,18 @@ bool ut_tsc_mult(const struct ut_tsc_pair *a, const struct ut_tsc_pair *b, uint3
 	*mult = (uint32_t)(((unsigned __int128)dn << 24) / dc);
 	return *mult != 0;
 }
+
+void ut_tsc_calibrate(struct ut_tsc_pair *start, uint64_t spin_ns, uint32_t *mult,
+		      uint32_t *shift)
+{
+	struct ut_tsc_pair b;
+
+	ut_tsc_pair_read(start);
+	do {
+		ut_tsc_pair_read(&b);
+	} while (b.mono - start->mono < spin_ns);
+	if (!ut_tsc_mult(start, &b, mult, shift)) {
+		*mult = 1u << 24;
+		*shift = 24;
+	}
+}

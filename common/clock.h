@@ -24,6 +24,14 @@ void ut_tsc_pair_read(struct ut_tsc_pair *p);
 bool ut_tsc_mult(const struct ut_tsc_pair *a, const struct ut_tsc_pair *b, uint32_t *mult,
 		 uint32_t *shift);
 
+/*
+ * Measure a conversion over at least @spin_ns: the first pair in @start,
+ * mult/shift out.  Without a usable TSC: 1 cycle = 1 ns (wrong scale, still
+ * ordered).
+ */
+void ut_tsc_calibrate(struct ut_tsc_pair *start, uint64_t spin_ns, uint32_t *mult,
+		      uint32_t *shift);
+
 /* The environment variable `utrace record` passes a conversion in: "tsc0 mono0 mult shift". */
 #define UT_CLOCK_ENV "UTRACE_TSC_CONV"
 

@@ -30,7 +30,7 @@
 #include "common/control.h"
 #include "utrace/abi.h"
 
-#define MARKER_BUF (16u * UT_PAGE_SIZE)
+#define MARKER_BUF (16ul * UT_PAGE_SIZE)
 
 static uint64_t now_in(uint32_t clock)
 {
@@ -163,7 +163,7 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 {
 	struct ut_live_sess *v;
 	long n = ut_live_list(rundir, &v);
-	struct ut_tsc_pair a, b;
+	struct ut_tsc_pair a;
 	struct timespec now;
 	struct ut_ctl *ctl;
 	char path[PATH_MAX + 8];
@@ -209,16 +209,9 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 	ctl->start_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	snprintf(ctl->comm, sizeof(ctl->comm), "utrace");
 	/* a conversion of its own, like a process without perf */
-	ut_tsc_pair_read(&a);
-	do {
-		ut_tsc_pair_read(&b);
-	} while (b.mono - a.mono < 1000000);
+	ut_tsc_calibrate(&a, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
 	ctl->tsc0 = a.tsc;
 	ctl->mono0 = a.mono;
-	if (!ut_tsc_mult(&a, &b, &ctl->tsc_mult, &ctl->tsc_shift)) {
-		ctl->tsc_mult = 1u << 24;
-		ctl->tsc_shift = 24;
-	}
 	__atomic_store_n(&ctl->magic, UT_ABI_MAGIC, __ATOMIC_RELEASE);
 	munmap(ctl, sizeof(*ctl));
 	return 0;

@@ -77,7 +77,7 @@ static void clock_calibrate(struct ut_ctl *ctl)
 	const char *env = getenv(UT_CLOCK_ENV);
 	unsigned long long tsc0, mono0;
 	unsigned mult, shift;
-	struct ut_tsc_pair a, b;
+	struct ut_tsc_pair a;
 
 	if (env && sscanf(env, "%llu %llu %u %u", &tsc0, &mono0, &mult, &shift) == 4 && mult) {
 		ctl->tsc0 = tsc0;
@@ -86,16 +86,9 @@ static void clock_calibrate(struct ut_ctl *ctl)
 		ctl->tsc_shift = shift;
 		return;
 	}
-	ut_tsc_pair_read(&a);
-	do {
-		ut_tsc_pair_read(&b);
-	} while (b.mono - a.mono < 1000000);
+	ut_tsc_calibrate(&a, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
 	ctl->tsc0 = a.tsc;
 	ctl->mono0 = a.mono;
-	if (!ut_tsc_mult(&a, &b, &ctl->tsc_mult, &ctl->tsc_shift)) {
-		ctl->tsc_mult = 1u << 24; /* 1 cycle = 1 ns: wrong scale, still ordered */
-		ctl->tsc_shift = 24;
-	}
 }
 
 void ut_clock_init(struct ut_ctl *ctl)

@@ -29,11 +29,11 @@ if [ $# -gt 0 ]; then
 	files="$*"
 else
 	files=$(ls common/*.c common/output/*.c cli/*.c cli/cmd/*.c libutrace/*.c \
-		libutrace/tracers/*.c arch/x86_64/*.c tests/unit/*.c)
+		libutrace/tracers/*.c arch/x86_64/*.c tracefs/*.c tests/unit/*.c tests/fuzz/*.c)
 fi
 
 # Same preprocessor view as the build (see BASE_CFLAGS in the Makefile).
-INC="-D_GNU_SOURCE -Iinclude -I. -Iarch/x86_64 -Itests/unit"
+INC="-D_GNU_SOURCE -Iinclude -I. -Iarch/x86_64 -Itests/unit -isystem /usr/include/fuse3"
 status=0
 
 echo "lint: cppcheck"

@@ -393,7 +393,7 @@ static int read_out(int argc, char **argv, bool extract)
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	char rundir[PATH_MAX];
-	const char *output = "trace.dat", *optwords[64];
+	const char *output = "trace.dat", *optwords[UT_MAX_OPT_WORDS];
 	struct targets t = {0};
 	struct ut_opts opts;
 	int opt, nwords = 0, ret;
@@ -410,12 +410,7 @@ static int read_out(int argc, char **argv, bool extract)
 			output = optarg;
 			break;
 		case 'O':
-			if (ut_opts_parse(&opts, "function", optarg) &&
-			    ut_opts_parse(&opts, "function_graph", optarg))
-				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
-			if (nwords == 64)
-				ut_usage_die("too many -O");
-			optwords[nwords++] = optarg;
+			ut_opt_word(&opts, optarg, optwords, &nwords);
 			break;
 		case 'p':
 			if (extract)

@@ -293,6 +293,15 @@ int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
 	return ret;
 }
 
+void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *nwords)
+{
+	if (ut_opts_parse(opts, "function", w) && ut_opts_parse(opts, "function_graph", w))
+		ut_usage_die("unknown option '%s' (see 'utrace list -o')", w);
+	if (*nwords == UT_MAX_OPT_WORDS)
+		ut_usage_die("too many -O options");
+	words[(*nwords)++] = w;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"cpu", required_argument, NULL, 'c'},
@@ -302,7 +311,7 @@ int cmd_report(int argc, char **argv)
 	struct ut_idlist cpus = {0}, pids = {0};
 	const char *file = "trace.dat";
 	struct ut_opts opts;
-	const char *words[64];
+	const char *words[UT_MAX_OPT_WORDS];
 	int c, ret, nwords = 0;
 
 	ut_opts_init(&opts, 0);
@@ -313,12 +322,7 @@ int cmd_report(int argc, char **argv)
 			file = optarg;
 			break;
 		case 'O':
-			if (ut_opts_parse(&opts, "function", optarg) &&
-			    ut_opts_parse(&opts, "function_graph", optarg))
-				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
-			if (nwords == 64)
-				ut_usage_die("too many -O options");
-			words[nwords++] = optarg;
+			ut_opt_word(&opts, optarg, words, &nwords);
 			break;
 		case 'c':
 			idlist_add(&cpus, optarg, "cpu");

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Function tables of the traced processes, for the tracefs files that list
+ * functions: available_filter_functions and the read side of
+ * set_ftrace_filter, set_ftrace_notrace, set_graph_function and
+ * set_graph_notrace (their write side only stores words: each process
+ * replays them over its own table, see common/config.h).
+ *
+ * A process's table is rebuilt from its session's "modules" file (objects
+ * loaded and unloaded, in order: the order the process itself lists its
+ * functions in) and the ELF files it names, and cached until that file
+ * grows.  The top level shows the functions of every running process,
+ * each name once.  To show a list, its words are replayed over the table
+ * the way a process does, skipping words that match nothing there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/elfsites.h"
+#include "common/filter.h"
+#include "tracefs/tracefs.h"
+
+#define MODULES_MAX (1u << 20) /* a modules file is read up to this size */
+
+struct ftab {
+	char name[64];     /* the session directory's name */
+	off_t modsize;     /* size of its modules file when built */
+	struct ut_ftable *t;
+};
+
+static struct ftab *cache;
+static size_t nr_cache;
+
+/* Read the session's modules file (at most MODULES_MAX bytes), malloc'd. */
+static char *read_modules(const char *sessdir, off_t *size)
+{
+	char path[PATH_MAX], *text;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/modules", sessdir);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 0) {
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size > (off_t)MODULES_MAX)
+		st.st_size = MODULES_MAX;
+	text = malloc((size_t)st.st_size + 1);
+	n = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
+	close(fd);
+	if (n < 0) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	*size = st.st_size;
+	return text;
+}
+
+/* Add one object's functions; only regular files are opened (no FIFO can block us). */
+static void load_object(struct ut_ftable *t, const char *path, const char *module)
+{
+	struct stat st;
+
+	if (path[0] != '/' || stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	ut_elfsites_file(t, path, module);
+}
+
+/* The table described by a modules file: "load|unload BIAS MODULE|- PATH" lines. */
+static struct ut_ftable *build_table(char *text)
+{
+	struct ut_ftable *t = ut_ftable_new();
+	char *save = NULL;
+
+	for (char *line = t ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *op = line, *bias, *mod, *path;
+
+		bias = strchr(op, ' ');
+		mod = bias ? strchr(bias + 1, ' ') : NULL;
+		path = mod ? strchr(mod + 1, ' ') : NULL;
+		if (!path)
+			continue;
+		*bias = *mod = *path++ = '\0';
+		mod++;
+		if (!strcmp(op, "load"))
+			load_object(t, path, strcmp(mod, "-") != 0 ? mod : NULL);
+		else if (!strcmp(op, "unload") && strcmp(mod, "-") != 0)
+			ut_ftable_remove_module(t, mod);
+	}
+	return t;
+}
+
+/* Drop the cached tables of sessions that are gone. */
+static void prune(const struct ut_live_sess *v, long n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nr_cache; i++) {
+		long j = 0;
+
+		while (j < n && strcmp(v[j].name, cache[i].name) != 0)
+			j++;
+		if (j < n)
+			cache[k++] = cache[i];
+		else
+			ut_ftable_free(cache[i].t);
+	}
+	nr_cache = k;
+}
+
+/* The function table of one session (cached; owned by the cache). */
+static struct ut_ftable *session_table(const struct ut_live_sess *s)
+{
+	struct ftab *c = NULL, *nc;
+	off_t size = 0;
+	char *text = read_modules(s->dir, &size);
+	struct ut_ftable *t;
+
+	if (!text)
+		return NULL;
+	for (size_t i = 0; i < nr_cache; i++)
+		if (!strcmp(cache[i].name, s->name))
+			c = &cache[i];
+	if (c && c->modsize == size) {
+		free(text);
+		return c->t;
+	}
+	t = build_table(text);
+	free(text);
+	if (!t)
+		return NULL;
+	if (!c) {
+		nc = realloc(cache, (nr_cache + 1) * sizeof(*cache));
+		if (!nc) {
+			ut_ftable_free(t);
+			return NULL;
+		}
+		cache = nc;
+		c = &cache[nr_cache++];
+		snprintf(c->name, sizeof(c->name), "%s", s->name);
+	} else {
+		ut_ftable_free(c->t);
+	}
+	c->t = t;
+	c->modsize = size;
+	return t;
+}
+
+void tfs_funcs_free(void)
+{
+	for (size_t i = 0; i < nr_cache; i++)
+		ut_ftable_free(cache[i].t);
+	free(cache);
+	cache = NULL;
+	nr_cache = 0;
+}
+
+struct fref {
+	const char *name, *module;
+	size_t order;
+};
+
+/* By module, then name. */
+static int cmp_name_only(const struct fref *x, const struct fref *y)
+{
+	int c = strcmp(x->module ? x->module : "", y->module ? y->module : "");
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* By module, then name, then first seen. */
+static int cmp_name(const void *a, const void *b)
+{
+	const struct fref *x = a, *y = b;
+	int c = cmp_name_only(x, y);
+
+	if (!c)
+		c = x->order < y->order ? -1 : x->order > y->order;
+	return c;
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct fref *x = a, *y = b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * The table a scope shows, in a new table the caller frees: one process's,
+ * or (top level) every running process's functions, each once, in the
+ * order first seen.  NULL if there is no such process (or ENOMEM).
+ */
+static struct ut_ftable *scope_table(const struct tfs_scope *sc)
+{
+	struct ut_live_sess *v;
+	struct ut_ftable *out = NULL;
+	struct fref *refs = NULL;
+	size_t nrefs = 0, cap = 0, k = 0;
+	long n = ut_live_list(tfs_rundir, &v);
+	bool any = false;
+
+	if (n < 0)
+		return NULL;
+	prune(v, n);
+	for (long i = 0; i < n; i++) {
+		struct ut_ftable *t;
+		size_t size;
+
+		if (v[i].markers || (sc->pid ? v[i].pid != sc->pid : !v[i].alive))
+			continue;
+		/* processes/PID/: the newest image of that pid only */
+		if (sc->pid && i + 1 < n) {
+			long j = i + 1;
+
+			while (j < n && (v[j].pid != sc->pid || v[j].markers))
+				j++;
+			if (j < n)
+				continue;
+		}
+		t = session_table(&v[i]);
+		if (!t)
+			continue;
+		any = true;
+		size = ut_ftable_size(t);
+		for (size_t e = 0; e < size; e++) {
+			const struct ut_filter_func *f = ut_ftable_get(t, e);
+
+			if (!f)
+				continue;
+			if (nrefs == cap) {
+				struct fref *nr = realloc(refs, (cap ? cap * 2 : 1024) * sizeof(*nr));
+
+				if (!nr)
+					goto out;
+				refs = nr;
+				cap = cap ? cap * 2 : 1024;
+			}
+			refs[nrefs] = (struct fref){f->name, f->module, nrefs};
+			nrefs++;
+		}
+	}
+	if (!any)
+		goto out;
+	/* each (module, name) once, the first one seen */
+	if (nrefs)
+		qsort(refs, nrefs, sizeof(*refs), cmp_name);
+	for (size_t i = 0; i < nrefs; i++)
+		if (!k || cmp_name_only(&refs[i], &refs[k - 1]) != 0)
+			refs[k++] = refs[i];
+	if (k)
+		qsort(refs, k, sizeof(*refs), cmp_order);
+	out = ut_ftable_new();
+	for (size_t i = 0; out && i < k; i++) {
+		if (ut_ftable_add(out, refs[i].name, refs[i].module) < 0) {
+			ut_ftable_free(out);
+			out = NULL;
+		}
+	}
+out:
+	free(refs);
+	free(v);
+	return out;
+}
+
+int tfs_show_available(struct tfs_req *r, FILE *f)
+{
+	struct ut_ftable *t = scope_table(r->sc);
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!t)
+		return 0; /* no process: no functions */
+	if (!ut_ftable_format_available(t, &text, &len))
+		fwrite(text, 1, len, f);
+	free(text);
+	ut_ftable_free(t);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The four lists                                                      */
+/* ------------------------------------------------------------------ */
+
+static char **list_of(struct ut_cfg *c, int which)
+{
+	switch (which) {
+	case 0:
+		return &c->filter;
+	case 1:
+		return &c->notrace;
+	case 2:
+		return &c->graph_function;
+	default:
+		return &c->graph_notrace;
+	}
+}
+
+static const char *empty_text(int which)
+{
+	return which == 0 || which == 2 ? UT_FSET_EMPTY_FILTER : UT_FSET_EMPTY_NOTRACE;
+}
+
+static unsigned fset_flags(int which)
+{
+	static const unsigned flags[] = {UT_FSET_FILTER, UT_FSET_NOTRACE, UT_FSET_GRAPH,
+					 UT_FSET_GRAPH_NOTRACE};
+
+	return flags[which & 3];
+}
+
+/* Replay @words over @t as a process does in lenient mode, and print the result. */
+static void print_replayed(struct ut_ftable *t, int which, const char *words, FILE *f)
+{
+	struct ut_fset *s = ut_fset_new(t, fset_flags(which));
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!s || ut_fset_begin(s, true)) {
+		ut_fset_free(s);
+		return;
+	}
+	for (const char *p = words; p && *p;) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		ut_fset_write(s, p, n, NULL, 0);
+		p += n;
+	}
+	ut_fset_commit(s);
+	if (!ut_fset_format(s, empty_text(which), &text, &len))
+		fwrite(text, 1, len, f);
+	free(text);
+	ut_fset_free(s);
+}
+
+int tfs_show_list(struct tfs_req *r, FILE *f)
+{
+	int which = r->file->arg;
+	struct ut_ftable *t;
+	struct ut_cfg c;
+	const char *words;
+	int ret = tfs_scope_config(r->sc, &c);
+
+	if (ret == -ENODEV) {
+		ut_cfg_free(&c);
+		return ret;
+	}
+	words = *list_of(&c, which);
+	t = scope_table(r->sc);
+	if (t && ut_ftable_size(t)) {
+		print_replayed(t, which, words, f);
+	} else if (!words) {
+		fputs(empty_text(which), f);
+	} else {
+		/* No process to match them against yet: the words as written. */
+		for (const char *p = words; *p;) {
+			size_t n;
+
+			while (*p == ' ')
+				p++;
+			n = strcspn(p, " ");
+			if (n)
+				fprintf(f, "%.*s\n", (int)n, p);
+			p += n;
+		}
+	}
+	ut_ftable_free(t);
+	ut_cfg_free(&c);
+	return 0;
+}
+
+/* The words of @words that do something over @t, as a new string (NULL if none). */
+static char *keep_matching(struct ut_ftable *t, int which, const char *words)
+{
+	struct ut_fset *s = ut_fset_new(t, fset_flags(which));
+	char *out = NULL;
+
+	if (!s || ut_fset_begin(s, true)) {
+		ut_fset_free(s);
+		return words ? strdup(words) : NULL;
+	}
+	for (const char *p = words; p && *p;) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (n && !ut_fset_write(s, p, n, NULL, 0)) {
+			char *w = strndup(p, n);
+
+			if (w)
+				ut_cfg_set_words(&out, w, true);
+			free(w);
+		}
+		p += n;
+	}
+	ut_fset_abort(s);
+	ut_fset_free(s);
+	return out;
+}
+
+int tfs_words_prune(const struct ut_live_sess *sess, struct ut_cfg *c)
+{
+	struct ut_live_sess *v;
+	struct ut_ftable *t;
+	long n = ut_live_list(tfs_rundir, &v);
+
+	if (n < 0)
+		return (int)n;
+	prune(v, n);
+	free(v);
+	t = session_table(sess);
+	if (!t || !ut_ftable_size(t))
+		return -ENOENT;
+	for (int which = 0; which < 4; which++) {
+		char **list = list_of(c, which);
+		char *kept = keep_matching(t, which, *list);
+
+		free(*list);
+		*list = kept;
+	}
+	return 0;
+}
+
+struct list_arg {
+	int which;
+	const char *words;
+	bool append;
+};
+
+static int edit_list(struct ut_cfg *c, const void *p)
+{
+	const struct list_arg *a = p;
+
+	return ut_cfg_set_words(list_of(c, a->which), a->words, a->append);
+}
+
+/*
+ * Top level: a word that matches nothing in any running process fails
+ * here, naming the word (each process would skip it, and the write would
+ * fail without saying which word it was).  Returns 0 or -EINVAL with the
+ * word in @bad.
+ */
+static int check_words(const struct tfs_scope *sc, int which, const char *old, const char *words,
+		       char *bad, size_t badlen)
+{
+	struct ut_ftable *t = scope_table(sc);
+	struct ut_fset *s = t && ut_ftable_size(t) ? ut_fset_new(t, fset_flags(which)) : NULL;
+	int ret = 0;
+
+	if (!s || ut_fset_begin(s, true)) {
+		ut_fset_free(s);
+		ut_ftable_free(t);
+		return 0;
+	}
+	for (const char *p = old; p && *p;) { /* what ">>" adds to: as shown */
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (n)
+			ut_fset_write(s, p, n, NULL, 0);
+		p += n;
+	}
+	for (const char *p = words; *p && !ret;) {
+		size_t n;
+
+		p += strspn(p, " \t\n\r\v\f");
+		n = strcspn(p, " \t\n\r\v\f");
+		if (n && ut_fset_write(s, p, n, bad, badlen) == -EINVAL)
+			ret = -EINVAL;
+		p += n;
+	}
+	ut_fset_abort(s);
+	ut_fset_free(s);
+	ut_ftable_free(t);
+	return ret;
+}
+
+int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
+{
+	struct list_arg a = {.which = r->file->arg, .append = append};
+	char *words;
+	int ret;
+
+	if (memchr(buf, '\0', len))
+		return -EINVAL;
+	words = strndup(buf, len);
+	if (!words)
+		return -ENOMEM;
+	a.words = words;
+	if (append && strspn(words, " \t\n\r\v\f") == len) {
+		free(words);
+		return 0; /* ">>" with nothing: nothing changes */
+	}
+	if (!r->sc->pid) {
+		char bad[128] = "", msg[256];
+		struct ut_cfg c;
+
+		tfs_scope_config(r->sc, &c);
+		ret = check_words(r->sc, a.which, append ? *list_of(&c, a.which) : NULL, words, bad,
+				  sizeof(bad));
+		ut_cfg_free(&c);
+		if (ret) {
+			snprintf(msg, sizeof(msg), "%s: '%s' matches no traceable function",
+				 r->file->name, bad);
+			tfs_errlog_add(r->sc, msg, words);
+			free(words);
+			return ret;
+		}
+	}
+	ret = tfs_scope_edit(r->sc, edit_list, &a, true, words);
+	free(words);
+	return ret;
+}

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace, trace_pipe and processes/PID/per_thread/TID/{trace,trace_pipe} of
+ * the tracefs mount.  The text comes from the live reader (cli/live.h), in
+ * the kernel's format with the scope's output options.
+ *
+ * trace_pipe consumes what it prints.  The live reader consumes
+ * producer/consumer buffers itself; an overwrite-mode buffer (the default)
+ * is only read, so the mount moves its read position (tail) up to the head
+ * it saw before reading, as `echo > trace` does for the whole buffer.
+ * Records written while the text is being made may then be printed twice;
+ * none is lost.  A thread's own pipe works the same way on that thread's
+ * buffer alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/live.h"
+#include "tracefs/tracefs.h"
+#include "utrace/abi.h"
+
+#define MAX_WORDS 64
+
+/* The scope's option words for the formatter. */
+struct words {
+	char w[MAX_WORDS][40];
+	const char *p[MAX_WORDS];
+	int n;
+};
+
+static void get_words(const struct tfs_scope *sc, struct words *w)
+{
+	tfs_opt_words(sc, w->w, w->p, MAX_WORDS, &w->n);
+}
+
+/* One thread's trace: the process's snapshot, printed for that thread only. */
+static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const struct words *w,
+			bool header)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char tmp[PATH_MAX];
+	long id = tid;
+	struct ut_idlist tids = {.v = &id, .n = 1};
+	struct ut_opts opts;
+	int fd, ret;
+
+	snprintf(tmp, sizeof(tmp), "%s/utrace-tracefs.XXXXXX",
+		 tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	ut_opts_init(&opts, 0);
+	ret = ut_live_snapshot(tfs_rundir, &sc->pid, 1, false, tmp, opts.bits);
+	if (!ret)
+		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header) ? -EIO : 0;
+	unlink(tmp);
+	return ret;
+}
+
+int tfs_show_trace(struct tfs_req *r, FILE *f)
+{
+	const struct tfs_scope *sc = r->sc;
+	struct words w;
+	int ret;
+
+	get_words(sc, &w);
+	if (r->tid)
+		ret = print_thread(sc, r->tid, f, &w, true);
+	else
+		ret = ut_live_print(tfs_rundir, sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0, false, f,
+				    w.p, w.n, true);
+	return ret == -ESRCH ? -ENODEV : ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffer positions                                                    */
+/* ------------------------------------------------------------------ */
+
+struct bufpos {
+	char path[PATH_MAX];
+	uint64_t head, written;
+	bool overwrite;
+};
+
+struct positions {
+	struct bufpos *v;
+	size_t n;
+	bool pending;     /* some buffer holds unread data */
+	bool alive;       /* some session in scope still runs */
+	bool found;       /* some session is in scope */
+};
+
+/*
+ * Map the header page of a buffer file (NULL if it is not one).  A file
+ * shorter than the page would fault (SIGBUS) on access: refused.
+ */
+static struct ut_buf_hdr *map_header(const char *path, bool rw)
+{
+	int fd = open(path, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct ut_buf_hdr *h;
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
+		close(fd);
+		return NULL;
+	}
+	h = mmap(NULL, UT_BUF_HDR_SIZE, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return h == MAP_FAILED ? NULL : h;
+}
+
+/* Note where one buffer's producer is now. */
+static void note_buffer(struct positions *p, const char *path, bool overwrite)
+{
+	const struct ut_buf_hdr *h = map_header(path, false);
+	struct bufpos *nv;
+	uint64_t written, head, tail;
+
+	if (!h)
+		return;
+	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UT_BUF_MAGIC) {
+		munmap((void *)h, UT_BUF_HDR_SIZE);
+		return;
+	}
+	/* `written` first: it never counts a record beyond head */
+	written = __atomic_load_n(&h->written, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+	tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+	munmap((void *)h, UT_BUF_HDR_SIZE);
+	if (head <= tail)
+		return;
+	p->pending = true;
+	nv = realloc(p->v, (p->n + 1) * sizeof(*nv));
+	if (!nv)
+		return;
+	p->v = nv;
+	nv = &p->v[p->n++];
+	snprintf(nv->path, sizeof(nv->path), "%s", path);
+	nv->head = head;
+	nv->written = written;
+	nv->overwrite = overwrite;
+}
+
+/* The buffers of the scope's sessions (@tid: that thread's only) with unread data. */
+static void collect(const struct tfs_scope *sc, int32_t tid, struct positions *p)
+{
+	struct ut_live_sess *v;
+	long n = ut_live_list(tfs_rundir, &v);
+
+	memset(p, 0, sizeof(*p));
+	for (long i = 0; i < n; i++) {
+		struct ut_ctl *ctl;
+		uint32_t nr;
+		bool overwrite;
+
+		if (sc->pid && v[i].pid != sc->pid)
+			continue;
+		p->found = true;
+		p->alive |= v[i].alive;
+		ctl = ut_live_map_ctl(v[i].dir);
+		if (!ctl)
+			continue;
+		overwrite = __atomic_load_n(&ctl->overwrite, __ATOMIC_RELAXED) != 0;
+		nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE);
+		if (nr > UT_MAX_THREADS)
+			nr = UT_MAX_THREADS;
+		for (uint32_t k = 0; k < nr; k++) {
+			const struct ut_thread_slot *ts = &ctl->threads[k];
+			char path[PATH_MAX];
+
+			if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) == UT_SLOT_FREE ||
+			    (tid && ts->tid != tid))
+				continue;
+			if (snprintf(path, sizeof(path), "%s/buf.%u", v[i].dir, k) <
+			    (int)sizeof(path))
+				note_buffer(p, path, overwrite);
+		}
+		ut_live_unmap_ctl(ctl);
+	}
+	if (n > 0)
+		free(v);
+}
+
+/*
+ * Mark what was read as consumed: each noted buffer's tail moves up to the
+ * head noted before reading (never backwards: a consuming reader may have
+ * gone further).  @all: also producer/consumer buffers.
+ */
+static void advance(const struct positions *p, bool all)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct bufpos *b = &p->v[i];
+		struct ut_buf_hdr *h;
+		uint64_t tail;
+
+		if (!b->overwrite && !all)
+			continue;
+		h = map_header(b->path, true);
+		if (!h)
+			continue;
+		tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) == UT_BUF_MAGIC &&
+		    tail < b->head && b->head <= __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&h->tail_records, b->written, __ATOMIC_RELEASE);
+			__atomic_compare_exchange_n(&h->tail, &tail, b->head, false, __ATOMIC_ACQ_REL,
+						    __ATOMIC_ACQUIRE);
+		}
+		munmap(h, UT_BUF_HDR_SIZE);
+	}
+}
+
+int tfs_trunc_trace(struct tfs_req *r)
+{
+	struct ut_live_sess *v;
+	long n;
+
+	if (r->tid) {
+		struct positions p;
+
+		collect(r->sc, r->tid, &p);
+		advance(&p, true);
+		free(p.v);
+		return 0;
+	}
+	n = ut_live_list(tfs_rundir, &v);
+	for (long i = 0; i < n; i++)
+		if (!r->sc->pid || v[i].pid == r->sc->pid)
+			ut_live_clear(v[i].dir);
+	if (n > 0)
+		free(v);
+	return 0;
+}
+
+int tfs_pipe_take(struct tfs_req *r, char **text, size_t *len)
+{
+	const struct tfs_scope *sc = r->sc;
+	struct positions p;
+	struct words w;
+	FILE *f;
+	int ret;
+
+	*text = NULL;
+	*len = 0;
+	collect(sc, r->tid, &p);
+	if (!p.pending) {
+		free(p.v);
+		/* A process that is gone writes nothing more: end of file. */
+		return sc->pid && !p.alive ? -ENODEV : 0;
+	}
+	get_words(sc, &w);
+	f = open_memstream(text, len);
+	if (!f) {
+		free(p.v);
+		return -ENOMEM;
+	}
+	if (r->tid)
+		ret = print_thread(sc, r->tid, f, &w, false);
+	else
+		ret = ut_live_print(tfs_rundir, sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0, true, f,
+				    w.p, w.n, false);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		advance(&p, r->tid != 0);
+	free(p.v);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return ret == -ESRCH ? -ENODEV : ret;
+	}
+	return 0;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+long tfs_threads(const struct tfs_scope *sc, int32_t **tids)
+{
+	struct ut_live_sess s;
+	struct ut_ctl *ctl;
+	int32_t *v;
+	uint32_t nr;
+	long n = 0;
+
+	*tids = NULL;
+	if (tfs_scope_session(sc, &s))
+		return -ENOENT;
+	ctl = ut_live_map_ctl(s.dir);
+	if (!ctl)
+		return -ENOENT;
+	nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE);
+	if (nr > UT_MAX_THREADS)
+		nr = UT_MAX_THREADS;
+	v = calloc(nr + 1, sizeof(*v));
+	for (uint32_t k = 0; v && k < nr; k++) {
+		int32_t tid = ctl->threads[k].tid;
+
+		/* the process's own threads, not the writers of its trace_marker */
+		if (__atomic_load_n(&ctl->threads[k].state, __ATOMIC_ACQUIRE) != UT_SLOT_FREE &&
+		    tid > 0 && ctl->threads[k].reserved[0] != UT_SLOT_MARKER)
+			v[n++] = tid;
+	}
+	ut_live_unmap_ctl(ctl);
+	if (!v)
+		return -ENOMEM;
+	qsort(v, (size_t)n, sizeof(*v), cmp_tid);
+	long k = 0;
+
+	for (long i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*tids = v;
+	return k;
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tracefs emulation (`utrace mount DIR`): the kernel's tracing directory
+ * for the traced processes of the user, served through FUSE.
+ *
+ *   fs.c      FUSE operations, path lookup, the big lock, mounting
+ *   files.c   the file table and the control files (tracer, options, ...)
+ *   scope.c   what a directory acts on: the top level (every process and
+ *             the template new ones start with) or processes/PID/ (one);
+ *             reading and changing its configuration, its error_log
+ *   funcs.c   function tables of running processes: the filter files and
+ *             available_filter_functions
+ *   trace.c   trace, trace_pipe and per_thread/TID/trace
+ *
+ * Every operation runs under one lock (tfs_lock), except the waits of a
+ * blocked trace_pipe read, which drop it between polls.  Nothing here trusts
+ * the sessions: a process may die, or its files vanish, at any moment, and
+ * that must end in an error code, never in a crash or a hang.
+ */
+#ifndef UT_TRACEFS_H
+#define UT_TRACEFS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "common/config.h"
+#include "common/control.h"
+#include "common/output/output.h"
+
+/* ------------------------------------------------------------------ */
+/* Scopes: the directory a file is in                                 */
+/* ------------------------------------------------------------------ */
+
+#define TFS_ERRLOG_MAX 8 /* entries kept, as the kernel keeps */
+
+/* One directory's state held by the mount (not by the processes). */
+struct tfs_scope {
+	int32_t pid;          /* 0: the top level; else processes/PID/ */
+	struct ut_opts opts;  /* output options (passed to the formatter) */
+	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
+	int nr_errlog;
+};
+
+/* Run-time directory (absolute) and the top-level scope. */
+extern char tfs_rundir[PATH_MAX];
+
+/* The scope of processes/@pid/ (created on first use), or the top for 0. */
+struct tfs_scope *tfs_scope_get(int32_t pid);
+void tfs_scopes_free(void);
+
+/*
+ * The session of a process scope (the newest image of the pid).  0,
+ * -ENOENT if there is none (any more).
+ */
+int tfs_scope_session(const struct tfs_scope *sc, struct ut_live_sess *s);
+
+/*
+ * The configuration the scope shows: the template, or the process's (with
+ * its control block's tracing_on).  -ENODEV if the process's session is gone.
+ */
+int tfs_scope_config(const struct tfs_scope *sc, struct ut_cfg *c);
+
+/* tracing_on: a flag of each control block (and of the template), no agent involved. */
+int tfs_scope_set_tracing_on(struct tfs_scope *sc, bool on);
+
+/*
+ * Change the scope's configuration with @edit (which returns 0 or -errno,
+ * leaving the configuration unchanged on error).  Top level: word-list edits
+ * (@lists) go to every live process and the template through
+ * ut_live_set_all(); other edits are made to each process's own
+ * configuration and to the template.  On failure the reason is added to the
+ * scope's error_log, with @cmd as the command.  Returns 0 or -errno.
+ */
+typedef int (*tfs_edit_fn)(struct ut_cfg *c, const void *arg);
+int tfs_scope_edit(struct tfs_scope *sc, tfs_edit_fn edit, const void *arg, bool lists,
+		   const char *cmd);
+
+/* Add an entry to the scope's error_log ("[ts] utrace: error: MSG / Command: CMD"). */
+void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd);
+void tfs_errlog_print(const struct tfs_scope *sc, FILE *f);
+void tfs_errlog_clear(struct tfs_scope *sc);
+
+/* Effective value of option @id: the configuration's for the mapped ones. */
+int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id);
+/* The option words ("noNAME"/"NAME") for the formatter; count in *@n. */
+void tfs_opt_words(const struct tfs_scope *sc, char words[][40], const char *ptrs[], int max,
+		   int *n);
+/* Is option @id listed under options/ (every tracer's flags, no blk ones)? */
+bool tfs_opt_listed(int id);
+
+/* ------------------------------------------------------------------ */
+/* Files                                                               */
+/* ------------------------------------------------------------------ */
+
+enum {
+	TFS_TOP = 1 << 0,     /* exists at the top level */
+	TFS_PROC = 1 << 1,    /* exists under processes/PID/ */
+	TFS_LIST = 1 << 2,    /* a list: O_TRUNC replaces it, other writes add */
+	TFS_STREAM = 1 << 3,  /* trace_pipe: read blocks, nothing to snapshot */
+	TFS_TRACE = 1 << 4,   /* trace / per_thread trace: snapshot at open */
+};
+
+struct tfs_req;
+
+struct tfs_file {
+	const char *name;
+	mode_t mode;          /* 0640, 0440 */
+	unsigned flags;
+	/* text of a read; 0 or -errno */
+	int (*show)(struct tfs_req *r, FILE *f);
+	/*
+	 * one write(2) of @len bytes; @append false for a list's first write
+	 * after O_TRUNC.  0 (all taken), the bytes taken, or -errno.
+	 */
+	int (*store)(struct tfs_req *r, const char *buf, size_t len, bool append);
+	/* open(2) with O_TRUNC for writing */
+	int (*trunc)(struct tfs_req *r);
+	int arg;              /* which list / setting, for shared handlers */
+};
+
+/* What a request is about. */
+struct tfs_req {
+	struct tfs_scope *sc;
+	const struct tfs_file *file;
+	int opt;              /* options/NAME: the option id, else -1 */
+	int32_t tid;          /* per_thread/TID/: the thread, else 0 */
+	int32_t caller;       /* the thread doing the read or write */
+};
+
+extern const struct tfs_file tfs_files[];
+extern const size_t tfs_nr_files;
+/* per_thread/TID/ files */
+extern const struct tfs_file tfs_thread_files[];
+extern const size_t tfs_nr_thread_files;
+/* options/NAME */
+extern const struct tfs_file tfs_option_file;
+
+const struct tfs_file *tfs_file_find(const char *name, bool top);
+
+/* Parsers shared by the files: the kernel's kstrtoul (digits, one optional '\n'). */
+int tfs_parse_ulong(const char *buf, size_t len, unsigned long long max,
+		    unsigned long long *out);
+/* @buf without surrounding whitespace, NUL-terminated, in @out (EINVAL if too long). */
+int tfs_strip(const char *buf, size_t len, char *out, size_t outlen);
+
+/* funcs.c */
+int tfs_show_list(struct tfs_req *r, FILE *f);
+int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append);
+int tfs_show_available(struct tfs_req *r, FILE *f);
+void tfs_funcs_free(void);
+/*
+ * A configuration that came from the top level (lenient: each process skips
+ * the words that match none of its functions) made strict for one process:
+ * the words that match nothing there are dropped.  0 or -errno (@c unchanged).
+ */
+int tfs_words_prune(const struct ut_live_sess *s, struct ut_cfg *c);
+
+/* trace.c */
+int tfs_show_trace(struct tfs_req *r, FILE *f);
+int tfs_trunc_trace(struct tfs_req *r);
+/*
+ * Read what trace_pipe has now (consuming it) into a malloc'd *@text.
+ * Returns 0 (with *@len possibly 0: nothing yet), or -errno; -ENODEV once
+ * a process scope's process is gone and its buffers are empty (EOF).
+ */
+int tfs_pipe_take(struct tfs_req *r, char **text, size_t *len);
+/* Threads of a process scope that have a buffer (for per_thread/), malloc'd. */
+long tfs_threads(const struct tfs_scope *sc, int32_t **tids);
+
+/* fs.c */
+void tfs_lock(void);
+void tfs_unlock(void);
+/*
+ * Mount at @dir and serve until unmounted.  @foreground: do not
+ * daemonize; @debug: FUSE debug output.  Returns an exit status.
+ */
+int tfs_main(const char *dir, bool foreground, bool debug);
+
+#endif
