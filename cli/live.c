@@ -68,6 +68,28 @@ int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool
 	return ret;
 }
 
+int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
+		 uint64_t thresh_ns, int32_t tid)
+{
+	char spool[PATH_MAX];
+	struct ut_recorder *rec;
+	int ret;
+
+	if (snprintf(spool, sizeof(spool), "%s/.stat.%d", rundir, (int)getpid()) >=
+	    (int)sizeof(spool))
+		return -ENAMETOOLONG;
+	rec = ut_recorder_new(rundir, spool, "nop", UT_CLOCK_LOCAL, NULL);
+	if (!rec)
+		return -errno ? -errno : -ENOMEM;
+	ut_recorder_set_live(rec, pids, npids, false);
+	ut_recorder_set_profile(rec, f, graph_time, thresh_ns);
+	ut_recorder_profile_only(rec, tid);
+	ret = ut_recorder_finish(rec);
+	ut_recorder_free(rec);
+	unlink(spool);
+	return ret;
+}
+
 int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header)
 {

@@ -29,6 +29,15 @@ int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool co
 		  FILE *f, const char *const *words, int nwords, bool header);
 
 /*
+ * The function profiler's tables of those sessions (trace_stat/function):
+ * all threads merged then one table per thread (@tid -1), merged only (0),
+ * or thread @tid's.  @graph_time: Time includes callees; @thresh_ns hides
+ * rows whose average is below it.
+ */
+int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
+		 uint64_t thresh_ns, int32_t tid);
+
+/*
  * A trace_pipe reader: each read consumes what the sessions' buffers got
  * since the previous one and prints it, merged in time order, without a
  * header and without going through a trace file.  Events whose successor

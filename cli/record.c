@@ -74,6 +74,7 @@ struct ut_recorder {
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
+	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	bool graph_time;
 	uint64_t thresh_ns;
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
@@ -109,6 +110,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	}
 	memcpy(r->spooldir, tmpl, sizeof(tmpl));
 	r->clock = clock;
+	r->profile_only = -1;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	r->options = opts ? opts->bits : 0;
 	r->copybuf = malloc(COPYBUF);
@@ -638,6 +640,11 @@ long ut_recorder_drain(struct ut_recorder *r)
 	return drain_pass(r, false);
 }
 
+void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid)
+{
+	r->profile_only = tid;
+}
+
 void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, uint64_t thresh_ns)
 {
 	r->profile = out;
@@ -788,11 +795,13 @@ static int write_profile(struct ut_recorder *r)
 		for (uint32_t j = 0; j < nr_slots(s) && k < nthreads; j++, k++) {
 			per[k].s = s;
 			per[k].slot = j;
+			if (r->profile_only > 0 && s->ctl->threads[j].tid != r->profile_only)
+				continue;
 			read_ptable(r, s, j, st, &all, &per[k]);
 		}
 	}
 	print_ptable(r, &all);
-	for (size_t i = 0; k > 1 && i < k; i++) {
+	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
 		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
 		char comm[17] = {0};
 

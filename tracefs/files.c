@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/live.h"
 #include "common/names.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"
@@ -664,6 +665,7 @@ static const char readme[] =
 	"  trace_clock\t\t- the timestamp clock, [current] in brackets\n"
 	"  trace_options\t\t- output and tracer options; options/NAME one file each\n"
 	"  function_profile_enabled - the function profiler\n"
+	"  trace_stat/function\t- its table: Function, Hit, Time, Avg, s^2\n"
 	"  available_filter_functions - the traceable functions\n"
 	"  saved_cmdlines\t- pid and command of each traced thread\n"
 	"  error_log\t\t- why the last control-file writes failed\n"
@@ -717,6 +719,28 @@ const struct tfs_file tfs_thread_files[] = {
 const size_t tfs_nr_thread_files = sizeof(tfs_thread_files) / sizeof(tfs_thread_files[0]);
 
 const struct tfs_file tfs_option_file = {"", 0640, ALL, show_option, store_option, NULL, 0};
+
+/*
+ * trace_stat/function: the function profiler's table, every thread of the
+ * scope merged (the kernel has one file per CPU: functionN; ours are per
+ * thread, processes/PID/trace_stat/functionTID).
+ */
+static int show_stat(struct tfs_req *r, FILE *f)
+{
+	struct ut_cfg c;
+	uint64_t thresh = 0;
+	int ret;
+
+	if (!tfs_scope_config(r->sc, &c)) {
+		thresh = c.thresh_us * 1000;
+		ut_cfg_free(&c);
+	}
+	ret = ut_live_stat(tfs_rundir, r->sc->pid ? &r->sc->pid : NULL, r->sc->pid ? 1 : 0, f,
+			   ut_opts_get(&r->sc->opts, UT_OPT_GRAPH_TIME) != 0, thresh, r->tid);
+	return ret == -ESRCH ? 0 : ret;
+}
+
+const struct tfs_file tfs_stat_file = {"function", 0440, ALL, show_stat, NULL, NULL, 0};
 
 const struct tfs_file *tfs_file_find(const char *name, bool top)
 {

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/names.h"
+#include "cli/live.h"
 #include "tracefs/tracefs.h"
 
 #define PIPE_POLL_NS (50L * 1000 * 1000) /* trace_pipe polls the buffers this often */
@@ -65,6 +66,7 @@ enum kind {
 	K_PROC,      /* processes/PID/ */
 	K_THREADS,   /* processes/PID/per_thread/ */
 	K_THREAD,    /* processes/PID/per_thread/TID/ */
+	K_STAT,      /* [processes/PID/]trace_stat/ */
 	K_FILE,
 };
 
@@ -130,6 +132,22 @@ static int resolve_in_scope(char **comp, int n, struct node *nd)
 		nd->kind = K_FILE;
 		nd->file = &tfs_option_file;
 		nd->opt = id;
+		return 0;
+	}
+	if (!strcmp(comp[0], "trace_stat")) {
+		nd->kind = K_STAT;
+		if (n == 1)
+			return 0;
+		/* function: all threads merged; functionTID: one thread (processes/PID/) */
+		if (n > 2 || strncmp(comp[1], "function", 8) != 0)
+			return -ENOENT;
+		if (comp[1][8]) {
+			nd->tid = parse_id(comp[1] + 8);
+			if (top || !nd->tid || !thread_exists(nd->pid, nd->tid))
+				return -ENOENT;
+		}
+		nd->kind = K_FILE;
+		nd->file = &tfs_stat_file;
 		return 0;
 	}
 	if (top && !strcmp(comp[0], "processes")) {
@@ -272,6 +290,24 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 				add(buf, fill, tfs_files[i].name, false, tfs_files[i].mode);
 		add(buf, fill, "options", true, 0750);
 		add(buf, fill, nd.kind == K_ROOT ? "processes" : "per_thread", true, 0750);
+		add(buf, fill, "trace_stat", true, 0750);
+		break;
+	case K_STAT:
+		add(buf, fill, "function", false, tfs_stat_file.mode);
+		if (nd.pid) {
+			struct tfs_scope *sc = tfs_scope_get(nd.pid);
+			int32_t *v;
+			long n = sc ? tfs_threads(sc, &v) : -1;
+
+			for (long i = 0; i < n; i++) {
+				char name[32];
+
+				snprintf(name, sizeof(name), "function%d", v[i]);
+				add(buf, fill, name, false, tfs_stat_file.mode);
+			}
+			if (n >= 0)
+				free(v);
+		}
 		break;
 	case K_OPTIONS:
 		for (int id = 0; id < UT_OPT_NR; id++)
@@ -320,6 +356,7 @@ struct handle {
 	bool wrote;         /* a write was tried */
 	char *pend;         /* trace_pipe: text taken but not yet read */
 	size_t pend_len, pend_off;
+	struct ut_live_stream *stream; /* trace_pipe: the reader, kept per open */
 };
 
 static bool set_req(const struct node *nd, struct tfs_req *r)
@@ -338,6 +375,7 @@ static void handle_free(struct handle *h)
 		return;
 	free(h->text);
 	free(h->pend);
+	ut_live_stream_free(h->stream);
 	free(h);
 }
 
@@ -422,7 +460,7 @@ static int read_pipe(struct handle *h, char *buf, size_t size)
 		free(h->pend);
 		h->pend = NULL;
 		h->pend_len = h->pend_off = 0;
-		ret = set_req(&h->nd, &r) ? tfs_pipe_take(&r, &text, &len) : -ENOMEM;
+		ret = set_req(&h->nd, &r) ? tfs_pipe_take(&r, &h->stream, &text, &len) : -ENOMEM;
 		if (!ret && len) {
 			h->pend = text;
 			h->pend_len = len;

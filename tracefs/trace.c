@@ -240,7 +240,7 @@ int tfs_trunc_trace(struct tfs_req *r)
 	return 0;
 }
 
-int tfs_pipe_take(struct tfs_req *r, char **text, size_t *len)
+int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text, size_t *len)
 {
 	const struct tfs_scope *sc = r->sc;
 	struct positions p;
@@ -253,8 +253,24 @@ int tfs_pipe_take(struct tfs_req *r, char **text, size_t *len)
 	collect(sc, r->tid, &p);
 	if (!p.pending) {
 		free(p.v);
-		/* A process that is gone writes nothing more: end of file. */
-		return sc->pid && !p.alive ? -ENODEV : 0;
+		if (!(sc->pid && !p.alive))
+			return 0;
+		/* The process is gone: what the reader held back, then end of file. */
+		if (*stream) {
+			bool alive;
+
+			f = open_memstream(text, len);
+			if (f) {
+				ut_live_stream_read(*stream, f, true, &alive);
+				fclose(f);
+			}
+			if (*len)
+				return 0;
+			free(*text);
+			*text = NULL;
+			*len = 0;
+		}
+		return -ENODEV;
 	}
 	get_words(sc, &w);
 	f = open_memstream(text, len);
@@ -262,11 +278,20 @@ int tfs_pipe_take(struct tfs_req *r, char **text, size_t *len)
 		free(p.v);
 		return -ENOMEM;
 	}
-	if (r->tid)
+	if (r->tid) {
 		ret = print_thread(sc, r->tid, f, &w, false);
-	else
-		ret = ut_live_print(tfs_rundir, sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0, true, f,
-				    w.p, w.n, false);
+	} else {
+		bool alive;
+		long n;
+
+		if (!*stream)
+			*stream = ut_live_stream_new(tfs_rundir, sc->pid ? &sc->pid : NULL,
+						     sc->pid ? 1 : 0, w.p, w.n);
+		/* a graph entry waits for its successor, unless the process is gone */
+		n = *stream ? ut_live_stream_read(*stream, f, sc->pid && !p.alive, &alive)
+			    : -ENOMEM;
+		ret = n < 0 ? (int)n : 0;
+	}
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;
 	if (!ret)
@@ -310,8 +335,7 @@ long tfs_threads(const struct tfs_scope *sc, int32_t **tids)
 		int32_t tid = ctl->threads[k].tid;
 
 		/* the process's own threads, not the writers of its trace_marker */
-		if (__atomic_load_n(&ctl->threads[k].state, __ATOMIC_ACQUIRE) != UT_SLOT_FREE &&
-		    tid > 0 && ctl->threads[k].reserved[0] != UT_SLOT_MARKER)
+		if (tid > 0 && ctl->threads[k].reserved[0] != UT_SLOT_MARKER)
 			v[n++] = tid;
 	}
 	ut_live_unmap_ctl(ctl);

@@ -138,6 +138,8 @@ extern const struct tfs_file tfs_thread_files[];
 extern const size_t tfs_nr_thread_files;
 /* options/NAME */
 extern const struct tfs_file tfs_option_file;
+/* trace_stat/function[TID] */
+extern const struct tfs_file tfs_stat_file;
 
 const struct tfs_file *tfs_file_find(const char *name, bool top);
 
@@ -163,12 +165,19 @@ int tfs_words_prune(const struct ut_live_sess *s, struct ut_cfg *c);
 int tfs_show_trace(struct tfs_req *r, FILE *f);
 int tfs_trunc_trace(struct tfs_req *r);
 /*
- * Read what trace_pipe has now (consuming it) into a malloc'd *@text.
+ * Read what trace_pipe has now (consuming it) into a malloc'd *@text,
+ * through *@stream, the open file's reader (made at the first read; the
+ * caller frees it with ut_live_stream_free), which keeps a function_graph
+ * call open across reads.
  * Returns 0 (with *@len possibly 0: nothing yet), or -errno; -ENODEV once
  * a process scope's process is gone and its buffers are empty (EOF).
  */
-int tfs_pipe_take(struct tfs_req *r, char **text, size_t *len);
-/* Threads of a process scope that have a buffer (for per_thread/), malloc'd. */
+struct ut_live_stream;
+int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text, size_t *len);
+/*
+ * Threads of a process scope that claimed a slot (a buffer, or a profiler
+ * table), for per_thread/ and trace_stat/; malloc'd.
+ */
 long tfs_threads(const struct tfs_scope *sc, int32_t **tids);
 
 /* fs.c */

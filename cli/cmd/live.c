@@ -519,9 +519,8 @@ int cmd_reset(int argc, char **argv)
 
 int cmd_stat(int argc, char **argv)
 {
-	char rundir[PATH_MAX / 2], spool[PATH_MAX];
+	char rundir[PATH_MAX];
 	struct targets t = {0};
-	struct ut_recorder *rec;
 	bool graph_time = true;
 	int opt, ret;
 
@@ -549,17 +548,9 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
-	snprintf(spool, sizeof(spool), "%s/.stat.%d", rundir, (int)getpid());
-	rec = ut_recorder_new(rundir, spool, "nop", UT_CLOCK_LOCAL, NULL);
-	if (!rec) {
-		ut_err("%s: %s", rundir, strerror(errno));
-		return 1;
-	}
-	ut_recorder_set_live(rec, t.n ? t.pids : NULL, t.n, false);
-	ut_recorder_set_profile(rec, stdout, graph_time, 0);
-	ret = ut_recorder_finish(rec);
-	ut_recorder_free(rec);
-	unlink(spool);
+	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, 0, -1);
+	if (ret)
+		ut_err("stat: %s", strerror(-ret));
 	return ret ? 1 : 0;
 }
 

@@ -32,6 +32,7 @@ trace_clock
 trace_marker
 trace_options
 trace_pipe
+trace_stat
 tracing_on
 tracing_thresh
 EOF2
