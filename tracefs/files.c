@@ -715,6 +715,8 @@ const size_t tfs_nr_files = sizeof(tfs_files) / sizeof(tfs_files[0]);
 const struct tfs_file tfs_thread_files[] = {
 	{"trace", 0640, TFS_PROC | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
 	{"trace_pipe", 0440, TFS_PROC | TFS_STREAM, NULL, NULL, NULL, 0},
+	{"stats", 0440, TFS_PROC, tfs_show_thread_stats, NULL, NULL, 0},
+	{"buffer_size_kb", 0440, TFS_PROC, tfs_show_thread_buffer_kb, NULL, NULL, 0},
 };
 const size_t tfs_nr_thread_files = sizeof(tfs_thread_files) / sizeof(tfs_thread_files[0]);
 

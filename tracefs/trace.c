@@ -18,11 +18,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli/cli.h"
 #include "cli/live.h"
 #include "tracefs/tracefs.h"
+#include "common/ring_buffer.h"
 #include "utrace/abi.h"
 
 #define MAX_WORDS 64
@@ -349,4 +352,155 @@ long tfs_threads(const struct tfs_scope *sc, int32_t **tids)
 			v[k++] = v[i];
 	*tids = v;
 	return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* per_thread/TID/stats and buffer_size_kb                             */
+/* ------------------------------------------------------------------ */
+
+struct tstats {
+	uint64_t entries, first_ts;
+	bool have_first;
+};
+
+static int count_event(void *ctx, const struct ut_event *ev)
+{
+	struct tstats *st = ctx;
+
+	if (!ev->type)
+		return 0; /* a LOST record */
+	if (!st->have_first) {
+		st->first_ts = ev->ts;
+		st->have_first = true;
+	}
+	st->entries++;
+	return 0;
+}
+
+static void print_ts(FILE *f, const char *what, uint64_t ts, bool counter)
+{
+	if (counter)
+		fprintf(f, "%s: %llu\n", what, (unsigned long long)ts);
+	else
+		fprintf(f, "%s: %5llu.%06llu\n", what, (unsigned long long)(ts / 1000000000),
+			(unsigned long long)(ts % 1000000000 / 1000));
+}
+
+/*
+ * The thread's newest buffer (a resize moves a thread to a new slot), mapped
+ * read-only, with its session's clock.  0 or -errno.
+ */
+static int thread_buffer(const struct tfs_scope *sc, int32_t tid, void **map, size_t *maplen,
+			 struct ut_clockconv *clk)
+{
+	struct ut_live_sess s;
+	struct ut_ctl *ctl;
+	char path[PATH_MAX + 32];
+	struct stat st;
+	int slot = -1, fd;
+	uint32_t nr;
+
+	if (tfs_scope_session(sc, &s))
+		return -ENOENT;
+	ctl = ut_live_map_ctl(s.dir);
+	if (!ctl)
+		return -ENOENT;
+	nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE);
+	for (uint32_t k = 0; k < nr && k < UT_MAX_THREADS; k++)
+		if (ctl->threads[k].tid == tid && ctl->threads[k].reserved[0] != UT_SLOT_MARKER &&
+		    __atomic_load_n(&ctl->threads[k].state, __ATOMIC_ACQUIRE) == UT_SLOT_ACTIVE)
+			slot = (int)k;
+	*clk = (struct ut_clockconv){.clock = ctl->clock, .tsc0 = ctl->tsc0, .mono0 = ctl->mono0,
+				     .mult = ctl->tsc_mult, .shift = ctl->tsc_shift};
+	ut_live_unmap_ctl(ctl);
+	if (slot < 0)
+		return -ENODATA;
+	snprintf(path, sizeof(path), "%s/buf.%d", s.dir, slot);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
+		close(fd);
+		return -EIO;
+	}
+	*maplen = (size_t)st.st_size;
+	*map = mmap(NULL, *maplen, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return *map == MAP_FAILED ? -errno : 0;
+}
+
+int tfs_show_thread_stats(struct tfs_req *r, FILE *f)
+{
+	static uint8_t copy[1u << 20];
+	struct ut_rb_reader rb;
+	struct ut_rb_decoder dec = {0};
+	struct ut_clockconv clk = {0};
+	struct ut_rb_chunk c;
+	struct tstats st = {0};
+	size_t maplen = 0;
+	void *map = NULL;
+	uint64_t bytes = 0, dropped = 0, read = 0, overrun = 0, now;
+	bool counter;
+	int ret = thread_buffer(r->sc, r->tid, &map, &maplen, &clk);
+
+	counter = clk.clock == UT_CLOCK_COUNTER || clk.clock == UT_CLOCK_UPTIME ||
+		  clk.clock == UT_CLOCK_X86_TSC;
+	if (!ret && map && map != MAP_FAILED && !ut_rb_open(&rb, map, maplen, false)) {
+		dec.from = rb.from;
+		/* every readable record, without consuming anything */
+		while (!ut_rb_drain(&rb, &c, true, copy, sizeof(copy)) && (c.len || c.lost)) {
+			ut_rb_decode(&dec, c.bytes, c.len, c.start, 0, 0, &clk, count_event, &st);
+			if (c.len < sizeof(copy))
+				break;
+		}
+		bytes = rb.hdr->head - rb.from;
+		dropped = rb.hdr->dropped + rb.hdr->nested;
+		read = rb.base;
+		overrun = rb.lost;
+	}
+	fprintf(f, "entries: %llu\n", (unsigned long long)st.entries);
+	fprintf(f, "overrun: %llu\n", (unsigned long long)overrun);
+	fprintf(f, "commit overrun: 0\n");
+	fprintf(f, "bytes: %llu\n", (unsigned long long)bytes);
+	print_ts(f, "oldest event ts", st.have_first ? st.first_ts : 0, counter);
+	if (clk.clock == UT_CLOCK_LOCAL || clk.clock == UT_CLOCK_X86_TSC) {
+		now = ut_clock_to_trace(&clk, ut_arch_cycles());
+	} else {
+		struct timespec ts;
+
+		clock_gettime(clk.clock == UT_CLOCK_MONO_RAW ? CLOCK_MONOTONIC_RAW
+			      : clk.clock == UT_CLOCK_BOOT   ? CLOCK_BOOTTIME
+							     : CLOCK_MONOTONIC,
+			      &ts);
+		now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	print_ts(f, "now ts", now, counter);
+	fprintf(f, "dropped events: %llu\n", (unsigned long long)dropped);
+	fprintf(f, "read events: %llu\n", (unsigned long long)read);
+	if (map && map != MAP_FAILED)
+		munmap(map, maplen);
+	return 0;
+}
+
+int tfs_show_thread_buffer_kb(struct tfs_req *r, FILE *f)
+{
+	struct ut_clockconv clk = {0};
+	size_t maplen = 0;
+	void *map = NULL;
+	int ret = thread_buffer(r->sc, r->tid, &map, &maplen, &clk);
+
+	if (ret == -ENODATA) { /* no buffer yet: the size it will get */
+		struct ut_cfg c;
+
+		if (tfs_scope_config(r->sc, &c))
+			return -ENODEV;
+		fprintf(f, "%u\n", c.buf_kb);
+		ut_cfg_free(&c);
+		return 0;
+	}
+	if (ret || !map || map == MAP_FAILED)
+		return ret ? ret : -EIO;
+	fprintf(f, "%u\n", ((const struct ut_buf_hdr *)map)->buf_size / 1024);
+	munmap(map, maplen);
+	return 0;
 }

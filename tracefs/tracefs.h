@@ -162,6 +162,9 @@ void tfs_funcs_free(void);
 int tfs_words_prune(const struct ut_live_sess *s, struct ut_cfg *c);
 
 /* trace.c */
+/* per_thread/TID/stats (the kernel's per_cpu/cpuN/stats) and buffer_size_kb */
+int tfs_show_thread_stats(struct tfs_req *r, FILE *f);
+int tfs_show_thread_buffer_kb(struct tfs_req *r, FILE *f);
 int tfs_show_trace(struct tfs_req *r, FILE *f);
 int tfs_trunc_trace(struct tfs_req *r);
 /*
