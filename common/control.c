@@ -324,7 +324,7 @@ out:
 int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, size_t errlen)
 {
 	err[0] = '\0';
-	return set_config(sessdir, c, false, err, errlen);
+	return set_config(sessdir, c, c->lenient, err, errlen);
 }
 
 int ut_live_set_template(const char *rundir, const struct ut_cfg *c)

@@ -63,7 +63,9 @@ int ut_live_get_config(const char *dir, struct ut_cfg *c);
  * Change a running process's configuration and wait until its agent applied
  * it.  On error (-EINVAL for a pattern that matches nothing, -ESRCH if the
  * process is gone, -ETIMEDOUT if its agent does not answer in 5 s) the
- * process keeps its previous configuration, and @err says why.
+ * process keeps its previous configuration, and @err says why -- except
+ * that a lenient @c (words meant for every process) is applied without the
+ * words that match nothing there, and -EINVAL only tells that some did not.
  */
 int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, size_t errlen);
 
