@@ -50,6 +50,12 @@ static const char *live_tracer(const char *rundir, const int32_t *pids, size_t n
 int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool consume,
 		     const char *output, uint64_t opts_bits)
 {
+	return ut_live_snapshot_inst(rundir, 0, pids, npids, consume, output, opts_bits);
+}
+
+int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
+			  bool consume, const char *output, uint64_t opts_bits)
+{
 	struct ut_opts opts = {.bits = opts_bits};
 	struct ut_recorder *r;
 	bool found;
@@ -59,10 +65,13 @@ int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool
 
 	if (pids && !found)
 		return -ESRCH;
+	if (inst) /* instances run the function tracer only */
+		tracer = "function";
 	r = ut_recorder_new(rundir, output, tracer, clock, &opts);
 	if (!r)
 		return -errno ? -errno : -ENOMEM;
 	ut_recorder_set_live(r, pids, npids, consume);
+	ut_recorder_set_instance(r, inst);
 	ret = ut_recorder_finish(r);
 	ut_recorder_free(r);
 	return ret;
@@ -93,13 +102,20 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
 int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header)
 {
+	return ut_live_print_inst(rundir, 0, pids, npids, consume, f, words, nwords, header);
+}
+
+int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
+		       bool consume, FILE *f, const char *const *words, int nwords, bool header)
+{
 	char tmp[PATH_MAX];
 	const char *tmpdir;
 	struct ut_opts opts;
 	int fd, ret;
 
 	if (consume && !header) { /* trace_pipe: straight from the buffers */
-		struct ut_live_stream *st = ut_live_stream_new(rundir, pids, npids, words, nwords);
+		struct ut_live_stream *st =
+			ut_live_stream_new_inst(rundir, inst, pids, npids, words, nwords);
 		bool alive;
 		long n;
 
@@ -116,7 +132,7 @@ int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool co
 		return -errno;
 	close(fd);
 	ut_opts_init(&opts, 0);
-	ret = ut_live_snapshot(rundir, pids, npids, consume, tmp, opts.bits);
+	ret = ut_live_snapshot_inst(rundir, inst, pids, npids, consume, tmp, opts.bits);
 	if (!ret)
 		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header) ? -EIO : 0;
 	unlink(tmp);
@@ -177,6 +193,7 @@ struct ut_live_stream {
 	struct sthread *cur;     /* the thread being decoded */
 	struct ssess *cur_sess;
 	uint8_t *copy;
+	int inst;                /* instances/: whose buffers */
 };
 
 static struct sthread *find_thread(const struct ut_live_stream *s, int32_t tid)
@@ -209,10 +226,17 @@ static int32_t stream_tgid(void *ctx, int32_t tid)
 struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
 					  const char *const *words, int nwords)
 {
+	return ut_live_stream_new_inst(rundir, 0, pids, npids, words, nwords);
+}
+
+struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, const int32_t *pids,
+					       size_t npids, const char *const *words, int nwords)
+{
 	struct ut_live_stream *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
+	s->inst = inst;
 	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
 	s->pids = npids ? calloc(npids, sizeof(*pids)) : NULL;
 	s->copy = malloc(STREAM_COPY);
@@ -322,7 +346,7 @@ static void scan_sessions(struct ut_live_stream *s)
 	}
 }
 
-static void open_threads(struct ssess *ss)
+static void open_threads(struct ssess *ss, int inst)
 {
 	uint32_t nr = __atomic_load_n(&ss->ctl->nr_slots, __ATOMIC_ACQUIRE);
 
@@ -337,7 +361,7 @@ static void open_threads(struct ssess *ss)
 
 		if (ss->thr[j] || __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
 			continue;
-		snprintf(path, sizeof(path), "%s/buf.%u", ss->dir, j);
+		snprintf(path, sizeof(path), "%s/%s%u", ss->dir, ut_live_buf_prefix(inst), j);
 		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0)
 			continue;
@@ -506,7 +530,7 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 
 		*alive |= ss->alive;
 		s->graph_mode |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
-		open_threads(ss);
+		open_threads(ss, s->inst);
 		s->cur_sess = ss;
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];

@@ -20,6 +20,9 @@
  */
 int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool consume,
 		     const char *output, uint64_t opts_bits);
+/* The same for instance @inst's buffers (instances/; 0: the top level). */
+int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
+			  bool consume, const char *output, uint64_t opts_bits);
 
 /*
  * The trace of those sessions printed to @f in the kernel's `trace` format
@@ -27,6 +30,8 @@ int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool
  */
 int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header);
+int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
+		       bool consume, FILE *f, const char *const *words, int nwords, bool header);
 
 /*
  * The function profiler's tables of those sessions (trace_stat/function):
@@ -49,6 +54,8 @@ struct ut_live_stream;
 
 struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
 					  const char *const *words, int nwords);
+struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, const int32_t *pids,
+					       size_t npids, const char *const *words, int nwords);
 /*
  * Print what is new to @f.  *@alive: whether a wanted process still runs.
  * Returns the number of events printed, or -errno.

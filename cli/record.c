@@ -83,7 +83,13 @@ struct ut_recorder {
 	bool consume;               /* take what is read (producer/consumer buffers) */
 	const int32_t *pids;        /* only these processes; NULL = all */
 	size_t npids;
+	int inst;                   /* instances/: whose buffers (0: the top level) */
 };
+
+void ut_recorder_set_instance(struct ut_recorder *r, int inst)
+{
+	r->inst = inst;
+}
 
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume)
 {
@@ -251,7 +257,8 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%s/buf.%u", r->dir, s->name, slot);
+	snprintf(path, sizeof(path), "%s/%s/%s%u", r->dir, s->name, ut_live_buf_prefix(r->inst),
+		 slot);
 	t->map = map_file(path, &t->maplen, true);
 	if (!t->map ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {

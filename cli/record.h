@@ -39,6 +39,9 @@ void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npi
 /* Profile mode: only the merged table (@tid 0), or one thread's (@tid > 0). */
 void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid);
 
+/* Live mode: the buffers of instance @inst (instances/) instead of the top level's. */
+void ut_recorder_set_instance(struct ut_recorder *r, int inst);
+
 /* One pass over every thread of every session. Returns bytes copied, or <0. */
 long ut_recorder_drain(struct ut_recorder *r);
 /* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */

@@ -190,14 +190,40 @@ static char *read_text(int fd, size_t *lenp)
 	return text;
 }
 
+/* "config", or instance K's "config.iK" */
+static const char *cfg_name(int inst)
+{
+	static const char *const names[UT_MAX_INSTANCES + 1] = {
+		"config", "config.i1", "config.i2", "config.i3", "config.i4", "config.i5",
+		"config.i6", "config.i7"};
+
+	return inst > 0 && inst <= UT_MAX_INSTANCES ? names[inst] : names[0];
+}
+
+const char *ut_live_buf_prefix(int inst)
+{
+	static const char *const names[UT_MAX_INSTANCES + 1] = {
+		"buf.", "i1.buf.", "i2.buf.", "i3.buf.", "i4.buf.", "i5.buf.", "i6.buf.", "i7.buf."};
+
+	return inst > 0 && inst <= UT_MAX_INSTANCES ? names[inst] : names[0];
+}
+
 int ut_live_get_config(const char *dir, struct ut_cfg *c)
+{
+	return ut_live_get_config_inst(dir, 0, c);
+}
+
+int ut_live_get_config_inst(const char *dir, int inst, struct ut_cfg *c)
 {
 	char path[PATH_MAX], *text;
 	size_t len = 0;
 	int fd, ret;
 
 	ut_cfg_init(c);
-	snprintf(path, sizeof(path), "%s/config", dir);
+	if (inst) { /* an instance's defaults: off until configured */
+		c->tracer = UT_TRACER_NOP;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, cfg_name(inst));
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
@@ -265,8 +291,8 @@ static int kick_and_wait(struct ut_ctl *ctl, char *err, size_t errlen)
  * text back if it is refused (unless @keep_on_error: lenient documents apply
  * what they can and report EINVAL only so the caller can tell).
  */
-static int set_config(const char *sessdir, const struct ut_cfg *c, bool keep_on_error, char *err,
-		      size_t errlen)
+static int set_config(const char *sessdir, int inst, const struct ut_cfg *c, bool keep_on_error,
+		      char *err, size_t errlen)
 {
 	char path[PATH_MAX], *old = NULL, *text = NULL;
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
@@ -288,7 +314,7 @@ static int set_config(const char *sessdir, const struct ut_cfg *c, bool keep_on_
 		ut_live_unmap_ctl(ctl);
 		return -EOPNOTSUPP;
 	}
-	snprintf(path, sizeof(path), "%s/config", sessdir);
+	snprintf(path, sizeof(path), "%s/%s", sessdir, cfg_name(inst));
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		ret = -errno;
@@ -324,10 +350,15 @@ out:
 int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, size_t errlen)
 {
 	err[0] = '\0';
-	return set_config(sessdir, c, c->lenient, err, errlen);
+	return set_config(sessdir, 0, c, c->lenient, err, errlen);
 }
 
 int ut_live_set_template(const char *rundir, const struct ut_cfg *c)
+{
+	return ut_live_set_template_inst(rundir, 0, c);
+}
+
+int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg *c)
 {
 	char path[PATH_MAX], tmp[PATH_MAX], *text = ut_cfg_format(c);
 	int fd, ret = 0;
@@ -338,7 +369,7 @@ int ut_live_set_template(const char *rundir, const struct ut_cfg *c)
 		free(text);
 		return -errno;
 	}
-	snprintf(path, sizeof(path), "%s/config", rundir);
+	snprintf(path, sizeof(path), "%s/%s", rundir, cfg_name(inst));
 	snprintf(tmp, sizeof(tmp), "%s/.config.%d", rundir, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || write_text(fd, text) || rename(tmp, path))
@@ -375,7 +406,7 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 		if (!v[i].alive || v[i].markers)
 			continue;
 		ut_live_get_config(v[i].dir, &olds[i]);
-		r = set_config(v[i].dir, &lenient, true, e, sizeof(e));
+		r = set_config(v[i].dir, 0, &lenient, true, e, sizeof(e));
 		if (r == -ESRCH)
 			continue;
 		tried++;
@@ -395,7 +426,7 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 			char e[256];
 
 			if (v[i].alive)
-				set_config(v[i].dir, &olds[i], true, e, sizeof(e));
+				set_config(v[i].dir, 0, &olds[i], true, e, sizeof(e));
 		}
 		ret = -EINVAL;
 	} else if (!ret) {
@@ -423,6 +454,11 @@ int ut_live_set_tracing_on(const char *sessdir, bool on)
 
 int ut_live_clear(const char *sessdir)
 {
+	return ut_live_clear_inst(sessdir, 0);
+}
+
+int ut_live_clear_inst(const char *sessdir, int inst)
+{
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
 	uint32_t nr;
 
@@ -434,7 +470,7 @@ int ut_live_clear(const char *sessdir)
 		struct ut_buf_hdr *h;
 		int fd;
 
-		snprintf(path, sizeof(path), "%s/buf.%u", sessdir, i);
+		snprintf(path, sizeof(path), "%s/%s%u", sessdir, ut_live_buf_prefix(inst), i);
 		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0)
 			continue;
@@ -525,4 +561,146 @@ struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n)
 		ut_symtab_mark_gaps(st);
 	}
 	return st;
+}
+
+/* --- instances/ ---------------------------------------------------------- */
+
+int ut_inst_list(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX])
+{
+	char path[PATH_MAX], line[UT_INST_NAME_MAX + 16];
+	FILE *f;
+	int n = 0;
+
+	memset(names, 0, sizeof(char[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX]));
+	snprintf(path, sizeof(path), "%s/instances", rundir);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char name[UT_INST_NAME_MAX];
+		int k;
+
+		if (sscanf(line, "%d %63s", &k, name) == 2 && k >= 1 && k <= UT_MAX_INSTANCES) {
+			snprintf(names[k], UT_INST_NAME_MAX, "%s", name);
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+int ut_inst_find(const char *rundir, const char *name)
+{
+	char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX];
+
+	ut_inst_list(rundir, names);
+	for (int k = 1; k <= UT_MAX_INSTANCES; k++)
+		if (names[k][0] && !strcmp(names[k], name))
+			return k;
+	return -ENOENT;
+}
+
+static int write_registry(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX])
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/instances", rundir);
+	snprintf(tmp, sizeof(tmp), "%s/.instances.%d", rundir, (int)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	for (int k = 1; k <= UT_MAX_INSTANCES; k++)
+		if (names[k][0])
+			fprintf(f, "%d %s\n", k, names[k]);
+	if (fclose(f) || rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+int ut_inst_create(const char *rundir, const char *name)
+{
+	char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX];
+	int k, free_k = 0, ret;
+
+	if (!*name || strlen(name) >= UT_INST_NAME_MAX || strchr(name, '/') ||
+	    strchr(name, ' ') || strchr(name, '\n') || name[0] == '.')
+		return -EINVAL;
+	if (mkdir(rundir, 0700) && errno != EEXIST)
+		return -errno;
+	ut_inst_list(rundir, names);
+	for (k = 1; k <= UT_MAX_INSTANCES; k++) {
+		if (names[k][0] && !strcmp(names[k], name))
+			return -EEXIST;
+		if (!names[k][0] && !free_k)
+			free_k = k;
+	}
+	if (!free_k)
+		return -ENOSPC;
+	snprintf(names[free_k], UT_INST_NAME_MAX, "%s", name);
+	ret = write_registry(rundir, names);
+	return ret ? ret : free_k;
+}
+
+int ut_inst_set_all(const char *rundir, int inst, const struct ut_cfg *c, char *err, size_t errlen)
+{
+	struct ut_live_sess *v;
+	struct ut_cfg lenient;
+	long n;
+	int ret;
+
+	err[0] = '\0';
+	if (inst < 1 || inst > UT_MAX_INSTANCES)
+		return -EINVAL;
+	if (ut_cfg_copy(&lenient, c))
+		return -ENOMEM;
+	lenient.lenient = true;
+	ret = ut_live_set_template_inst(rundir, inst, &lenient);
+	n = ut_live_list(rundir, &v);
+	for (long i = 0; v && i < n; i++) {
+		char e[256];
+		int r;
+
+		if (!v[i].alive || v[i].markers)
+			continue;
+		r = set_config(v[i].dir, inst, &lenient, true, e, sizeof(e));
+		if (r && r != -ESRCH && r != -EINVAL && !ret) {
+			ret = r;
+			snprintf(err, errlen, "process %d: %s", v[i].pid, e);
+		}
+	}
+	if (n > 0)
+		free(v);
+	ut_cfg_free(&lenient);
+	return ret;
+}
+
+int ut_inst_remove(const char *rundir, const char *name)
+{
+	char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX], path[PATH_MAX + 16], err[256];
+	struct ut_live_sess *v;
+	struct ut_cfg off;
+	int k = ut_inst_find(rundir, name);
+	long n;
+
+	if (k < 0)
+		return k;
+	/* every process stops tracing for it, then its files go */
+	ut_cfg_init(&off);
+	off.tracer = UT_TRACER_NOP;
+	ut_inst_set_all(rundir, k, &off, err, sizeof(err));
+	n = ut_live_list(rundir, &v);
+	for (long i = 0; v && i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", v[i].dir, cfg_name(k));
+		unlink(path);
+	}
+	if (n > 0)
+		free(v);
+	snprintf(path, sizeof(path), "%s/%s", rundir, cfg_name(k));
+	unlink(path);
+	ut_inst_list(rundir, names);
+	names[k][0] = '\0';
+	return write_registry(rundir, names);
 }

@@ -106,6 +106,32 @@ int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const cha
  */
 int ut_live_marker_session(const char *rundir, char *dir, size_t len);
 
+/*
+ * instances/ (each an independent function tracer, configuration and set of
+ * buffers in every process): numbered 1..UT_MAX_INSTANCES, named in the
+ * run-time dir's "instances" file.  Instance K's documents are "config.iK"
+ * (template and sessions) and its buffers "iK.buf.<slot>".
+ */
+#define UT_MAX_INSTANCES 7
+#define UT_INST_NAME_MAX 64
+
+/* names[K] of each instance ("" = none).  Returns how many. */
+int ut_inst_list(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX]);
+/* K of instance @name, or -ENOENT. */
+int ut_inst_find(const char *rundir, const char *name);
+/* A new instance (off): K, or -EEXIST, -ENOSPC (all in use), -EINVAL (bad name). */
+int ut_inst_create(const char *rundir, const char *name);
+/* Its configuration for every process and the template (leniently). */
+int ut_inst_set_all(const char *rundir, int inst, const struct ut_cfg *c, char *err, size_t errlen);
+/* Turn it off everywhere and forget it.  0 or -ENOENT. */
+int ut_inst_remove(const char *rundir, const char *name);
+/* Instance @inst's configuration in @dir (session or run-time dir); tracer nop if none. */
+int ut_live_get_config_inst(const char *dir, int inst, struct ut_cfg *c);
+int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg *c);
+int ut_live_clear_inst(const char *sessdir, int inst);
+/* "buf." or "iK.buf.": the buffer files of the top level or instance K */
+const char *ut_live_buf_prefix(int inst);
+
 /* Remove a dead session's directory (reset/extract of a dead process). */
 int ut_live_remove(const char *sessdir);
 

@@ -66,6 +66,43 @@ char *ut_read_file_at(int dirfd, const char *name, size_t *lenp)
 }
 
 /*
+ * instances/: the documents "config.iK" in @dirfd (the session, or the
+ * template's run-time dir) set instance K; no file: the instance is off.
+ * Only the function tracer runs in instances.  Under ut_rt.lock; the next
+ * ut_select_apply() (after ut_select_reconfigure()) uses them.
+ */
+void ut_instances_load(int dirfd)
+{
+	uint32_t active = 0;
+
+	for (uint32_t k = 1; k < UT_MAX_INST; k++) {
+		struct ut_instance *in = &ut_rt.inst[k];
+		char name[] = "config.iK";
+		struct ut_cfg doc;
+		size_t len = 0;
+		char *text;
+
+		name[8] = (char)('0' + k);
+		text = ut_read_file_at(dirfd, name, &len);
+		free(in->filter);
+		free(in->notrace);
+		memset(in, 0, sizeof(*in));
+		if (text && !ut_cfg_parse(&doc, text, len, NULL, 0)) {
+			in->active = doc.tracer == UT_TRACER_FUNCTION;
+			in->on = doc.tracing_on;
+			in->overwrite = doc.overwrite;
+			in->buf_size = ut_round_buf_size(doc.buf_kb);
+			in->filter = doc.filter && *doc.filter ? strdup(doc.filter) : NULL;
+			in->notrace = doc.notrace && *doc.notrace ? strdup(doc.notrace) : NULL;
+			active += in->active;
+			ut_cfg_free(&doc);
+		}
+		free(text);
+	}
+	__atomic_store_n(&ut_rt.nr_inst, active, __ATOMIC_RELEASE);
+}
+
+/*
  * Apply @doc under ut_rt.lock.  On error the previous configuration stays in
  * force (re-applied as it was) and @msg says why.  Lenient documents (meant
  * for every process) are applied even when some words match nothing here;
@@ -131,6 +168,7 @@ static void apply(uint32_t gen)
 		free(text);
 		if (!ret) {
 			pthread_mutex_lock(&ut_rt.lock);
+			ut_instances_load(ut_rt.dirfd);
 			ret = apply_doc(&doc, msg, sizeof(msg));
 			pthread_mutex_unlock(&ut_rt.lock);
 			ut_cfg_free(&doc);

@@ -32,7 +32,7 @@ struct ut_runtime ut_rt = {
 extern __attribute__((weak)) const ptrdiff_t __rseq_offset;
 extern __attribute__((weak)) const unsigned int __rseq_size;
 
-static uint32_t round_buf_size(unsigned long kb)
+uint32_t ut_round_buf_size(unsigned long kb)
 {
 	uint64_t bytes = (uint64_t)kb * 1024, size = 2 * (uint64_t)UT_PAGE_SIZE;
 
@@ -47,7 +47,7 @@ static void read_config(struct ut_config *c)
 
 	c->tracer = UT_TRACER_NOP;
 	c->clock = UT_CLOCK_LOCAL;
-	c->buf_size = round_buf_size(1408);
+	c->buf_size = ut_round_buf_size(1408);
 	c->overwrite = 1;
 	v = getenv("UTRACE_TRACER");
 	if (v && ut_name_index(ut_tracer_names, UT_NR_TRACERS, v) > 0)
@@ -57,7 +57,7 @@ static void read_config(struct ut_config *c)
 		c->clock = (uint32_t)ut_name_index(ut_clock_names, UT_CLOCK_NR, v);
 	v = getenv("UTRACE_BUF_KB");
 	if (v && strtoul(v, NULL, 10) > 0)
-		c->buf_size = round_buf_size(strtoul(v, NULL, 10));
+		c->buf_size = ut_round_buf_size(strtoul(v, NULL, 10));
 	v = getenv("UTRACE_OVERWRITE");
 	if (v)
 		c->overwrite = *v == '1';
@@ -100,7 +100,7 @@ void ut_config_from_doc(struct ut_config *c, const struct ut_cfg *d)
 	memset(c, 0, sizeof(*c));
 	c->tracer = d->tracer;
 	c->clock = d->clock;
-	c->buf_size = round_buf_size(d->buf_kb);
+	c->buf_size = ut_round_buf_size(d->buf_kb);
 	c->overwrite = d->overwrite;
 	c->filter = dup_or_null(d->filter);
 	c->notrace = dup_or_null(d->notrace);
@@ -139,6 +139,7 @@ static void read_global_config(struct ut_config *c)
 	if (dirfd < 0)
 		return;
 	text = ut_read_file_at(dirfd, "config", &len);
+	ut_instances_load(dirfd); /* instances/: theirs too */
 	close(dirfd);
 	if (!text)
 		return;

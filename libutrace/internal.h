@@ -37,13 +37,31 @@ struct ut_site {
 	uint8_t state;   /* UT_SITE_OFF / UT_SITE_FUNC: what the bytes are now */
 	uint8_t want;    /* what they should be after the next ut_patch_apply() */
 	uint8_t graph;   /* UT_GRAPH_*: set_graph_function / set_graph_notrace */
+	uint8_t inst;    /* bit K: instance K traces this function */
 };
 
 enum {
 	UT_GRAPH_ROOT = 1,      /* set_graph_function */
 	UT_GRAPH_NOTRACE = 2,   /* set_graph_notrace */
 	UT_GRAPH_CMD = 4,       /* has a function command (ut_rt.cmds) */
-	UT_GRAPH_UNTRACED = 8,  /* enabled for its command only: record nothing */
+	UT_GRAPH_UNTRACED = 8,  /* enabled for commands or instances only: the top records nothing */
+	UT_GRAPH_INST = 16,     /* some instance traces it (ut_site.inst) */
+};
+
+/*
+ * instances/NAME: an independent function tracer, configuration and buffers
+ * (files iK.buf.<slot>).  Index 0 is the top level (not used here), 1..7 are
+ * instances; each has its document "config.iK".  Function tracer only, as on
+ * kernels before function_graph could run in instances.
+ */
+#define UT_MAX_INST 8
+
+struct ut_instance {
+	bool active;          /* tracer function */
+	bool on;              /* tracing_on */
+	bool overwrite;
+	uint32_t buf_size;
+	char *filter, *notrace;
 };
 
 /* A function command of set_ftrace_filter, for the hot path. */
@@ -161,6 +179,8 @@ struct ut_runtime {
 	struct ut_graph_cfg graph;
 	uint32_t pid_gen;     /* bumped when cfg.pids changes (threads re-check) */
 	uint32_t nr_cmds;     /* function commands in cmds[] */
+	uint32_t nr_inst;     /* active instances */
+	struct ut_instance inst[UT_MAX_INST];
 	struct ut_cmd cmds[UT_MAX_CMDS];
 	int32_t pid;          /* getpid(), kept current across fork */
 	bool from_env;        /* configured by `utrace record` (environment) */
@@ -185,10 +205,13 @@ struct ut_thread {
 	uint32_t slot;           /* thread slot in the control block, once claimed */
 	uint32_t has_slot;
 	uint32_t pid_gen;        /* ut_rt.pid_gen this thread was found wanted at */
+	uint32_t inst;           /* whose buffer: 0 the top level, K instance K */
 	int32_t tid;             /* cached gettid(), 0 = not yet */
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
+/* The thread's buffers in instances 1..UT_MAX_INST-1 (index 0 unused). */
+extern __thread struct ut_thread ut_inst_self[UT_MAX_INST] UT_HIDDEN;
 
 /* writer.c */
 bool ut_writer_slow(struct ut_thread *t, unsigned size) UT_HIDDEN;
@@ -260,8 +283,11 @@ static inline void ut_leave(struct ut_thread *t)
 /* writer.c: set_ftrace_pid changed; is this thread still wanted? */
 bool ut_pid_recheck(struct ut_thread *t) UT_HIDDEN;
 
-/* commands.c: run @ip's function commands; false if the call must not be recorded. */
-bool ut_cmd_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;
+/*
+ * commands.c: run @ip's function commands and record it in the instances
+ * that trace it; false if the top level must not record the call.
+ */
+bool ut_cmd_hit(struct ut_thread *t, uint64_t ip, uint64_t parent) UT_HIDDEN;
 
 /* Record now? tracing_on, and this thread passes set_ftrace_pid. */
 static inline bool ut_tracing_on(struct ut_thread *t)
@@ -309,6 +335,9 @@ void ut_config_free(struct ut_config *c) UT_HIDDEN;
 int ut_agent_start(void) UT_HIDDEN;
 int ut_session_write_config(void) UT_HIDDEN;
 char *ut_read_file_at(int dirfd, const char *name, size_t *lenp) UT_HIDDEN;
+void ut_instances_load(int dirfd) UT_HIDDEN;
+/* init.c: a buffer size in bytes for @kb KiB (a power of two, >= 2 pages) */
+uint32_t ut_round_buf_size(unsigned long kb) UT_HIDDEN;
 
 /* writer.c: this thread's slot in the control block (claimed once). */
 int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;

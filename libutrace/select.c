@@ -17,6 +17,9 @@ static struct ut_fset *filter, *notrace, *gfilter, *gnotrace;
 static bool configured;
 /* A list of patterns that matched nothing here (lenient mode): trace nothing. */
 static bool filter_nothing, graph_nothing;
+/* instances/: each one's set_ftrace_filter and set_ftrace_notrace */
+static struct ut_fset *ifilter[UT_MAX_INST], *inotrace[UT_MAX_INST];
+static bool inothing[UT_MAX_INST];
 
 /*
  * The configuration changed: parse the lists again at the next apply, from
@@ -35,6 +38,12 @@ void ut_select_reconfigure(void)
 	notrace = ut_fset_new(table, UT_FSET_NOTRACE);
 	gfilter = ut_fset_new(table, UT_FSET_GRAPH);
 	gnotrace = ut_fset_new(table, UT_FSET_GRAPH_NOTRACE);
+	for (int k = 1; k < UT_MAX_INST; k++) {
+		ut_fset_free(ifilter[k]);
+		ut_fset_free(inotrace[k]);
+		ifilter[k] = ut_fset_new(table, UT_FSET_GRAPH);
+		inotrace[k] = ut_fset_new(table, UT_FSET_GRAPH);
+	}
 }
 
 /*
@@ -95,6 +104,12 @@ static int sync_table(void)
 		gnotrace = table ? ut_fset_new(table, UT_FSET_GRAPH_NOTRACE) : NULL;
 		if (!filter || !notrace || !gfilter || !gnotrace)
 			return -ENOMEM;
+		for (int k = 1; k < UT_MAX_INST; k++) {
+			ifilter[k] = ut_fset_new(table, UT_FSET_GRAPH);
+			inotrace[k] = ut_fset_new(table, UT_FSET_GRAPH);
+			if (!ifilter[k] || !inotrace[k])
+				return -ENOMEM;
+		}
 	}
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
@@ -240,6 +255,20 @@ int ut_select_apply(char *err, size_t errlen)
 
 		ret = configured ? 0 : (r1 ? r1 : r2 ? r2 : r3 ? r3 : r4);
 		configured = true;
+		/* instances: always lenient (they act on every process) */
+		for (int k = 1; k < UT_MAX_INST; k++) {
+			bool dummy;
+
+			inothing[k] = false;
+			if (ut_rt.inst[k].filter)
+				set_list_lenient(ifilter[k], ut_rt.inst[k].filter, &inothing[k]);
+			else
+				ut_fset_set(ifilter[k], "", true, NULL, 0);
+			if (ut_rt.inst[k].notrace)
+				set_list_lenient(inotrace[k], ut_rt.inst[k].notrace, &dummy);
+			else
+				ut_fset_set(inotrace[k], "", true, NULL, 0);
+		}
 	} else {
 		ret = 0;
 	}
@@ -247,18 +276,24 @@ int ut_select_apply(char *err, size_t errlen)
 	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
 		struct ut_func *f = &ut_rt.funcs[i];
 		struct ut_module *m = ut_rt.mods[f->mod];
+		unsigned inst = 0;
 		bool on, cmd;
 
 		if (!m || !m->alive || !m->sites)
 			continue;
+		for (int k = 1; k < UT_MAX_INST && !ut_rt.sites_off; k++)
+			if (ut_rt.inst[k].active && !inothing[k] &&
+			    ut_fset_traced(ifilter[k], inotrace[k], i))
+				inst |= 1u << k;
 		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
 		     !filter_nothing && ut_fset_traced(filter, notrace, i);
 		cmd = !ut_rt.sites_off && has_command(m->sites[f->site].addr);
-		m->sites[f->site].want = on || cmd ? UT_SITE_FUNC : UT_SITE_OFF;
+		m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
+		m->sites[f->site].inst = (uint8_t)inst;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
 						    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0) |
-						    (cmd ? UT_GRAPH_CMD : 0) |
-						    (cmd && !on ? UT_GRAPH_UNTRACED : 0));
+						    (cmd ? UT_GRAPH_CMD : 0) | (inst ? UT_GRAPH_INST : 0) |
+						    ((cmd || inst) && !on ? UT_GRAPH_UNTRACED : 0));
 	}
 	set_graph_config();
 	return ret;

@@ -15,6 +15,7 @@
 #include "libutrace/internal.h"
 
 __thread struct ut_thread ut_self;
+__thread struct ut_thread ut_inst_self[UT_MAX_INST];
 
 /* PREFIX + decimal slot, without snprintf. */
 static void slot_name(char *out, const char *prefix, uint32_t slot)
@@ -93,15 +94,29 @@ void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 	return map == MAP_FAILED ? NULL : map;
 }
 
+/* The buffer size and mode of @t's buffer (top level or its instance). */
+static uint32_t buf_size_of(const struct ut_thread *t)
+{
+	return t->inst ? ut_rt.inst[t->inst].buf_size : ut_rt.ctl->buf_size;
+}
+
+static bool overwrite_of(const struct ut_thread *t)
+{
+	return t->inst ? ut_rt.inst[t->inst].overwrite : ut_rt.ctl->overwrite;
+}
+
 static bool create_buffer(struct ut_thread *t)
 {
 	struct ut_ctl *ctl = ut_rt.ctl;
-	uint32_t size = ctl->buf_size, slot;
+	uint32_t size = buf_size_of(t), slot;
+	char prefix[] = "iK.buf.";
 	void *map;
 
-	if (ut_thread_slot(t, &slot))
+	/* The thread's slot (its name for readers) is the top level's. */
+	if (ut_thread_slot(&ut_self, &slot))
 		return false;
-	map = ut_thread_file("buf.", slot, UT_BUF_HDR_SIZE + (size_t)size);
+	prefix[1] = (char)('0' + t->inst);
+	map = ut_thread_file(t->inst ? prefix : "buf.", slot, UT_BUF_HDR_SIZE + (size_t)size);
 	if (!map)
 		return false;
 	t->hdr = map;
@@ -134,7 +149,7 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 	int saved = errno;
 	bool ok = false;
 
-	if (unlikely(t->hdr && ut_rt.ctl->buf_size != t->mask + 1)) {
+	if (unlikely(t->hdr && buf_size_of(t) != t->mask + 1 && !t->inst)) {
 		/*
 		 * buffer_size_kb changed: go on in a new buffer of the new size,
 		 * in a new slot (same thread).  The old one stays for readers.
@@ -161,7 +176,7 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 			*(uint64_t *)(t->data + (pos & t->mask)) = 0;
 		pos += UT_PAGE_SIZE - off;
 	}
-	if (!ut_rt.ctl->overwrite) {
+	if (!overwrite_of(t)) {
 		uint64_t tail = __atomic_load_n(&t->hdr->tail, __ATOMIC_ACQUIRE);
 
 		if (pos + UT_PAGE_SIZE - tail > t->mask + 1) {
@@ -284,4 +299,12 @@ void ut_writer_forget(void)
 	ut_self.busy = 0;
 	ut_self.tid = 0;
 	ut_self.pid_gen = ut_rt.pid_gen - 1; /* check again: another pid */
+	for (uint32_t k = 1; k < UT_MAX_INST; k++) {
+		ut_inst_self[k].hdr = NULL;
+		ut_inst_self[k].data = NULL;
+		ut_inst_self[k].head = 0;
+		ut_inst_self[k].limit = 0;
+		ut_inst_self[k].failed = 0;
+		ut_inst_self[k].dropped_told = 0;
+	}
 }

@@ -149,7 +149,10 @@ static int set(struct tfs_req *r, enum setting what, unsigned long long v, const
 
 static int show_available_tracers(struct tfs_req *r, FILE *f)
 {
-	(void)r;
+	if (r->sc->inst) { /* instances run the function tracer only */
+		fputs("function nop\n", f);
+		return 0;
+	}
 	/* The kernel lists the tracers newest registered first. */
 	for (int i = UT_NR_TRACERS - 1; i >= 0; i--)
 		fprintf(f, "%s%s", ut_tracer_names[i], i ? " " : "\n");
@@ -181,7 +184,7 @@ static int store_current_tracer(struct tfs_req *r, const char *buf, size_t len, 
 	if (tfs_strip(buf, len, name, sizeof(name)))
 		return -EINVAL;
 	i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, name);
-	if (i < 0)
+	if (i < 0 || (r->sc->inst && i == UT_TRACER_FUNCTION_GRAPH))
 		return -EINVAL;
 	return set(r, S_TRACER, (unsigned long long)i, buf, len);
 }
@@ -689,25 +692,25 @@ static int show_readme(struct tfs_req *r, FILE *f)
 const struct tfs_file tfs_files[] = {
 	{"README", 0440, TFS_TOP, show_readme, NULL, NULL, 0},
 	{"available_filter_functions", 0440, ALL, tfs_show_available, NULL, NULL, 0},
-	{"available_tracers", 0440, ALL, show_available_tracers, NULL, NULL, 0},
-	{"buffer_size_kb", 0640, ALL, show_number, store_number, NULL, S_BUF_KB},
+	{"available_tracers", 0440, ALL | TFS_INST, show_available_tracers, NULL, NULL, 0},
+	{"buffer_size_kb", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_BUF_KB},
 	{"buffer_total_size_kb", 0440, ALL, show_total_size, NULL, NULL, 0},
-	{"current_tracer", 0640, ALL, show_current_tracer, store_current_tracer, NULL, 0},
+	{"current_tracer", 0640, ALL | TFS_INST, show_current_tracer, store_current_tracer, NULL, 0},
 	{"error_log", 0640, ALL, show_error_log, store_ignore, trunc_error_log, 0},
 	{"function_profile_enabled", 0640, ALL, show_number, store_number, NULL, S_PROFILE},
 	{"max_graph_depth", 0640, ALL, show_number, store_number, NULL, S_DEPTH},
 	{"saved_cmdlines", 0440, ALL, show_cmdlines, NULL, NULL, 0},
-	{"set_ftrace_filter", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 0},
-	{"set_ftrace_notrace", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 1},
+	{"set_ftrace_filter", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 0},
+	{"set_ftrace_notrace", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 1},
 	{"set_ftrace_pid", 0640, ALL | TFS_LIST, show_pids, store_pids, NULL, 0},
 	{"set_graph_function", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 2},
 	{"set_graph_notrace", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 3},
-	{"trace", 0640, ALL | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
+	{"trace", 0640, ALL | TFS_INST | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
 	{"trace_clock", 0640, ALL, show_trace_clock, store_trace_clock, NULL, 0},
 	{"trace_marker", 0220, ALL, NULL, store_marker, NULL, 0},
 	{"trace_options", 0640, ALL, show_trace_options, store_trace_options, NULL, 0},
-	{"trace_pipe", 0440, ALL | TFS_STREAM, NULL, NULL, NULL, 0},
-	{"tracing_on", 0640, ALL, show_number, store_number, NULL, S_TRACING_ON},
+	{"trace_pipe", 0440, ALL | TFS_INST | TFS_STREAM, NULL, NULL, NULL, 0},
+	{"tracing_on", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_TRACING_ON},
 	{"tracing_thresh", 0640, ALL, show_number, store_number, NULL, S_THRESH},
 };
 const size_t tfs_nr_files = sizeof(tfs_files) / sizeof(tfs_files[0]);
@@ -743,6 +746,14 @@ static int show_stat(struct tfs_req *r, FILE *f)
 }
 
 const struct tfs_file tfs_stat_file = {"function", 0440, ALL, show_stat, NULL, NULL, 0};
+
+const struct tfs_file *tfs_inst_file_find(const char *name)
+{
+	for (size_t i = 0; i < tfs_nr_files; i++)
+		if (!strcmp(tfs_files[i].name, name))
+			return tfs_files[i].flags & TFS_INST ? &tfs_files[i] : NULL;
+	return NULL;
+}
 
 const struct tfs_file *tfs_file_find(const char *name, bool top)
 {

@@ -67,6 +67,8 @@ enum kind {
 	K_THREADS,   /* processes/PID/per_thread/ */
 	K_THREAD,    /* processes/PID/per_thread/TID/ */
 	K_STAT,      /* [processes/PID/]trace_stat/ */
+	K_INSTANCES, /* instances/ */
+	K_INST,      /* instances/NAME/ */
 	K_FILE,
 };
 
@@ -76,6 +78,7 @@ struct node {
 	int32_t tid;
 	const struct tfs_file *file;
 	int opt;      /* options/NAME, else -1 */
+	int inst;     /* instances/NAME/: its number, else 0 */
 };
 
 /* A positive decimal id without sign or leading zero. */
@@ -148,6 +151,24 @@ static int resolve_in_scope(char **comp, int n, struct node *nd)
 		}
 		nd->kind = K_FILE;
 		nd->file = &tfs_stat_file;
+		return 0;
+	}
+	if (top && !nd->inst && !strcmp(comp[0], "instances")) {
+		nd->kind = K_INSTANCES;
+		if (n == 1)
+			return 0;
+		nd->inst = ut_inst_find(tfs_rundir, comp[1]);
+		if (nd->inst <= 0) {
+			nd->inst = 0;
+			return -ENOENT;
+		}
+		nd->kind = K_INST;
+		if (n == 2)
+			return 0;
+		nd->file = n == 3 ? tfs_inst_file_find(comp[2]) : NULL;
+		if (!nd->file)
+			return -ENOENT;
+		nd->kind = K_FILE;
 		return 0;
 	}
 	if (top && !strcmp(comp[0], "processes")) {
@@ -291,6 +312,22 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 		add(buf, fill, "options", true, 0750);
 		add(buf, fill, nd.kind == K_ROOT ? "processes" : "per_thread", true, 0750);
 		add(buf, fill, "trace_stat", true, 0750);
+		if (nd.kind == K_ROOT)
+			add(buf, fill, "instances", true, 0750);
+		break;
+	case K_INSTANCES: {
+		char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX];
+
+		ut_inst_list(tfs_rundir, names);
+		for (int k = 1; k <= UT_MAX_INSTANCES; k++)
+			if (names[k][0])
+				add(buf, fill, names[k], true, 0750);
+		break;
+	}
+	case K_INST:
+		for (size_t i = 0; i < tfs_nr_files; i++)
+			if (tfs_files[i].flags & TFS_INST)
+				add(buf, fill, tfs_files[i].name, false, tfs_files[i].mode);
 		break;
 	case K_STAT:
 		add(buf, fill, "function", false, tfs_stat_file.mode);
@@ -361,7 +398,7 @@ struct handle {
 
 static bool set_req(const struct node *nd, struct tfs_req *r)
 {
-	r->sc = tfs_scope_get(nd->pid);
+	r->sc = nd->inst ? tfs_scope_get_inst(nd->inst) : tfs_scope_get(nd->pid);
 	r->file = nd->file;
 	r->opt = nd->opt;
 	r->tid = nd->tid;
@@ -573,11 +610,35 @@ static int fs_utimens(const char *path, const struct timespec tv[2], struct fuse
 	return ret;
 }
 
-static int fs_no_mkdir(const char *path, mode_t mode)
+/* mkdir instances/NAME: a new instance (as the kernel's); anywhere else EPERM. */
+static int fs_mkdir(const char *path, mode_t mode)
 {
-	(void)path;
+	const char *name;
+	int ret;
+
 	(void)mode;
-	return -EPERM;
+	if (strncmp(path, "/instances/", 11) != 0)
+		return -EPERM;
+	name = path + 11;
+	if (!*name || strchr(name, '/'))
+		return -EPERM;
+	tfs_lock();
+	ret = ut_inst_create(tfs_rundir, name);
+	tfs_unlock();
+	return ret == -ENOSPC ? -ENOSPC : ret < 0 ? ret : 0;
+}
+
+/* rmdir instances/NAME: every process stops tracing for it and it is gone. */
+static int fs_rmdir(const char *path)
+{
+	int ret;
+
+	if (strncmp(path, "/instances/", 11) != 0 || !path[11] || strchr(path + 11, '/'))
+		return -EPERM;
+	tfs_lock();
+	ret = ut_inst_remove(tfs_rundir, path + 11);
+	tfs_unlock();
+	return ret;
 }
 
 static int fs_no_unlink(const char *path)
@@ -627,8 +688,8 @@ static const struct fuse_operations ops = {
 	.release = fs_release,
 	.truncate = fs_truncate,
 	.utimens = fs_utimens,
-	.mkdir = fs_no_mkdir,
-	.rmdir = fs_no_unlink,
+	.mkdir = fs_mkdir,
+	.rmdir = fs_rmdir,
 	.unlink = fs_no_unlink,
 	.rename = fs_no_rename,
 	.init = fs_init,

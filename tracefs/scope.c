@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "tracefs/tracefs.h"
+#include "utrace/abi.h"
 
 char tfs_rundir[PATH_MAX];
 
@@ -52,6 +53,19 @@ struct tfs_scope *tfs_scope_get(int32_t pid)
 	return sc;
 }
 
+struct tfs_scope *tfs_scope_get_inst(int inst)
+{
+	static struct tfs_scope insts[UT_MAX_INSTANCES + 1];
+
+	if (inst < 1 || inst > UT_MAX_INSTANCES)
+		return NULL;
+	if (insts[inst].inst != inst) {
+		scope_init(&insts[inst], 0);
+		insts[inst].inst = inst;
+	}
+	return &insts[inst];
+}
+
 void tfs_scopes_free(void)
 {
 	for (size_t i = 0; i < nr_procs; i++) {
@@ -76,6 +90,8 @@ int tfs_scope_config(const struct tfs_scope *sc, struct ut_cfg *c)
 	struct ut_live_sess s;
 	int ret;
 
+	if (sc->inst)
+		return ut_live_get_config_inst(tfs_rundir, sc->inst, c);
 	if (!sc->pid)
 		return ut_live_get_config(tfs_rundir, c);
 	if (tfs_scope_session(sc, &s)) {
@@ -95,6 +111,15 @@ int tfs_scope_set_tracing_on(struct tfs_scope *sc, bool on)
 	long n;
 	int ret;
 
+	if (sc->inst) { /* an instance's tracing_on is part of its configuration */
+		char err[256];
+
+		ut_live_get_config_inst(tfs_rundir, sc->inst, &c);
+		c.tracing_on = on;
+		ret = ut_inst_set_all(tfs_rundir, sc->inst, &c, err, sizeof(err));
+		ut_cfg_free(&c);
+		return ret;
+	}
 	if (sc->pid)
 		return tfs_scope_session(sc, &s) ? -ENODEV : ut_live_set_tracing_on(s.dir, on);
 	n = ut_live_list(tfs_rundir, &v);
@@ -220,6 +245,39 @@ static int edit_all_lists(tfs_edit_fn edit, const void *arg, char *err, size_t e
 	return ret;
 }
 
+/*
+ * instances/NAME/: its configuration for every process and the template.
+ * Function tracer only; switching the tracer empties its buffers.
+ */
+static int edit_instance(int inst, tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
+{
+	struct ut_cfg c;
+	uint32_t tracer;
+	int ret;
+
+	ut_live_get_config_inst(tfs_rundir, inst, &c);
+	tracer = c.tracer;
+	ret = edit(&c, arg);
+	if (!ret && c.tracer == UT_TRACER_FUNCTION_GRAPH) {
+		snprintf(err, errlen, "function_graph cannot run in an instance");
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = ut_inst_set_all(tfs_rundir, inst, &c, err, errlen);
+	if (!ret && c.tracer != tracer) {
+		struct ut_live_sess *v;
+		long n = ut_live_list(tfs_rundir, &v);
+
+		for (long i = 0; v && i < n; i++)
+			if (v[i].alive && !v[i].markers)
+				ut_live_clear_inst(v[i].dir, inst);
+		if (n > 0)
+			free(v);
+	}
+	ut_cfg_free(&c);
+	return ret;
+}
+
 /* Top level, one setting: each live process keeps the rest of its configuration. */
 static int edit_all(tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
 {
@@ -265,7 +323,9 @@ int tfs_scope_edit(struct tfs_scope *sc, tfs_edit_fn edit, const void *arg, bool
 	struct ut_live_sess s;
 	int ret;
 
-	if (sc->pid) {
+	if (sc->inst) {
+		ret = edit_instance(sc->inst, edit, arg, err, sizeof(err));
+	} else if (sc->pid) {
 		if (tfs_scope_session(sc, &s))
 			return -ENODEV;
 		ret = edit_session(&s, edit, arg, err, sizeof(err));

@@ -77,8 +77,8 @@ int tfs_show_trace(struct tfs_req *r, FILE *f)
 	if (r->tid)
 		ret = print_thread(sc, r->tid, f, &w, true);
 	else
-		ret = ut_live_print(tfs_rundir, sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0, false, f,
-				    w.p, w.n, true);
+		ret = ut_live_print_inst(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
+					 sc->pid ? 1 : 0, false, f, w.p, w.n, true);
 	return ret == -ESRCH ? -ENODEV : ret;
 }
 
@@ -183,7 +183,8 @@ static void collect(const struct tfs_scope *sc, int32_t tid, struct positions *p
 			if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) == UT_SLOT_FREE ||
 			    (tid && ts->tid != tid))
 				continue;
-			if (snprintf(path, sizeof(path), "%s/buf.%u", v[i].dir, k) <
+			if (snprintf(path, sizeof(path), "%s/%s%u", v[i].dir,
+				     ut_live_buf_prefix(sc->inst), k) <
 			    (int)sizeof(path))
 				note_buffer(p, path, overwrite);
 		}
@@ -237,7 +238,7 @@ int tfs_trunc_trace(struct tfs_req *r)
 	n = ut_live_list(tfs_rundir, &v);
 	for (long i = 0; i < n; i++)
 		if (!r->sc->pid || v[i].pid == r->sc->pid)
-			ut_live_clear(v[i].dir);
+			ut_live_clear_inst(v[i].dir, r->sc->inst);
 	if (n > 0)
 		free(v);
 	return 0;
@@ -288,8 +289,9 @@ int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text
 		long n;
 
 		if (!*stream)
-			*stream = ut_live_stream_new(tfs_rundir, sc->pid ? &sc->pid : NULL,
-						     sc->pid ? 1 : 0, w.p, w.n);
+			*stream = ut_live_stream_new_inst(tfs_rundir, sc->inst,
+							  sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0,
+							  w.p, w.n);
 		/* a graph entry waits for its successor, unless the process is gone */
 		n = *stream ? ut_live_stream_read(*stream, f, sc->pid && !p.alive, &alive)
 			    : -ENOMEM;

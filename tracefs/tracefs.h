@@ -40,6 +40,7 @@
 /* One directory's state held by the mount (not by the processes). */
 struct tfs_scope {
 	int32_t pid;          /* 0: the top level; else processes/PID/ */
+	int inst;             /* instances/NAME/: its number (common/control.h); else 0 */
 	struct ut_opts opts;  /* output options (passed to the formatter) */
 	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
 	int nr_errlog;
@@ -50,6 +51,8 @@ extern char tfs_rundir[PATH_MAX];
 
 /* The scope of processes/@pid/ (created on first use), or the top for 0. */
 struct tfs_scope *tfs_scope_get(int32_t pid);
+/* The scope of instances/NAME/, by its number 1..UT_MAX_INSTANCES. */
+struct tfs_scope *tfs_scope_get_inst(int inst);
 void tfs_scopes_free(void);
 
 /*
@@ -102,6 +105,7 @@ enum {
 	TFS_LIST = 1 << 2,    /* a list: O_TRUNC replaces it, other writes add */
 	TFS_STREAM = 1 << 3,  /* trace_pipe: read blocks, nothing to snapshot */
 	TFS_TRACE = 1 << 4,   /* trace / per_thread trace: snapshot at open */
+	TFS_INST = 1 << 5,    /* exists under instances/NAME/ */
 };
 
 struct tfs_req;
@@ -142,6 +146,8 @@ extern const struct tfs_file tfs_option_file;
 extern const struct tfs_file tfs_stat_file;
 
 const struct tfs_file *tfs_file_find(const char *name, bool top);
+/* A file of instances/NAME/, or NULL. */
+const struct tfs_file *tfs_inst_file_find(const char *name);
 
 /* Parsers shared by the files: the kernel's kstrtoul (digits, one optional '\n'). */
 int tfs_parse_ulong(const char *buf, size_t len, unsigned long long max,

@@ -32,6 +32,9 @@ const char ut_help_start[] =
 	"buffers are cleared.  Read the trace with 'utrace show' or 'utrace extract'.\n"
 	"\n"
 	"  -P PID           only this process (repeatable)\n"
+	"  -B NAME          an instance (instances/NAME, made if new): its own\n"
+	"                   function tracer, filters and buffers in every process\n"
+	"                   (function or nop; -l, -n, -b, -O overwrite)\n"
 	"  -p TRACER        function_graph, function or nop (default: function)\n"
 	"  -l / -n PATTERN  set_ftrace_filter / set_ftrace_notrace words; repeatable\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
@@ -44,22 +47,24 @@ const char ut_help_start[] =
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 
 const char ut_help_stop[] =
-	"usage: utrace stop [-P PID]...\n\n"
+	"usage: utrace stop [-P PID]... [-B NAME]\n\n"
 	"tracing_on = 0: stop recording (sites stay as they are; 'utrace restart'\n"
 	"resumes).  Without -P: every traced process of yours.\n";
 
 const char ut_help_restart[] =
-	"usage: utrace restart [-P PID]...\n\ntracing_on = 1 again after 'utrace stop'.\n";
+	"usage: utrace restart [-P PID]... [-B NAME]\n\ntracing_on = 1 again after 'utrace stop'\n"
+	"(-B: of instance NAME).\n";
 
 const char ut_help_show[] =
-	"usage: utrace show [-P PID]... [-O OPTION]... [--pipe]\n\n"
+	"usage: utrace show [-P PID]... [-B NAME] [-O OPTION]... [--pipe]\n\n"
 	"Print the trace of running (or dead) traced processes in the kernel's\n"
 	"`trace` format, all processes merged in time order, without consuming it.\n"
+	"  -B NAME    instance NAME's trace instead of the top level's\n"
 	"  --pipe     trace_pipe: print events as they come, consuming them, no\n"
 	"             header; until Ctrl-C (with -P: or until those processes exit)\n";
 
 const char ut_help_extract[] =
-	"usage: utrace extract [-P PID]... [-o FILE]\n\n"
+	"usage: utrace extract [-P PID]... [-B NAME] [-o FILE]\n\n"
 	"Write the trace of running or dead traced processes to a trace.dat (FILE,\n"
 	"default trace.dat), readable by 'utrace report' and 'trace-cmd report'.\n"
 	"The buffers stay as they are; sessions of processes that have exited are\n"
@@ -67,9 +72,10 @@ const char ut_help_extract[] =
 	"killed (even by SIGKILL).\n";
 
 const char ut_help_reset[] =
-	"usage: utrace reset [-P PID]...\n\n"
+	"usage: utrace reset [-P PID]... [-B NAME]\n\n"
 	"Back to the defaults: tracer nop (every site a nop), filters cleared,\n"
-	"buffers emptied; removes the sessions of processes that have exited.\n";
+	"buffers emptied; removes the sessions of processes that have exited.\n"
+	"-B NAME removes instance NAME instead (every process stops tracing for it).\n";
 
 const char ut_help_stat[] =
 	"usage: utrace stat [-P PID]... [-O nograph-time]\n\n"
@@ -152,6 +158,32 @@ static long resolve(const char *rundir, const struct targets *t, struct ut_live_
 	return n;
 }
 
+/* -B NAME: the instance's number; dies if there is none. */
+static int instance_of(const char *rundir, const char *name)
+{
+	int k = ut_inst_find(rundir, name);
+
+	if (k < 0)
+		ut_usage_die("no instance '%s' (make one with 'utrace start -B %s')", name, name);
+	return k;
+}
+
+/* stop/restart -B: an instance's tracing_on is part of its configuration. */
+static int toggle_instance(const char *rundir, const char *name, bool on)
+{
+	int k = instance_of(rundir, name), ret;
+	char err[256];
+	struct ut_cfg c;
+
+	ut_live_get_config_inst(rundir, k, &c);
+	c.tracing_on = on;
+	ret = ut_inst_set_all(rundir, k, &c, err, sizeof(err));
+	ut_cfg_free(&c);
+	if (ret)
+		ut_err("instance %s: %s", name, err[0] ? err : strerror(-ret));
+	return ret ? 1 : 0;
+}
+
 static int exit_for(int err)
 {
 	return err == -EINVAL ? UT_EXIT_USAGE : 1;
@@ -164,13 +196,16 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 	struct targets t = {0};
 	struct ut_live_sess *v;
 	struct ut_cfg c;
+	const char *inst = NULL;
 	long n;
 	int opt, ret = 0;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "P:h")) != -1) {
+	while ((opt = getopt(argc, argv, "P:B:h")) != -1) {
 		if (opt == 'P')
 			add_pid(&t, optarg);
+		else if (opt == 'B')
+			inst = optarg;
 		else if (opt == 'h')
 			return fputs(help, stdout) < 0;
 		else
@@ -179,6 +214,8 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_rundir(rundir, sizeof(rundir));
+	if (inst)
+		return toggle_instance(rundir, inst, on);
 	n = resolve(rundir, &t, &v, false);
 	if (n < 0)
 		return exit_for((int)n);
@@ -226,6 +263,45 @@ static unsigned long number(const char *arg, const char *what)
 	return v;
 }
 
+/*
+ * start -B NAME: the instance (made if new) gets @c in every process and the
+ * template; its buffers start empty.  Instances run the function tracer only.
+ */
+static int start_instance(const char *rundir, const char *name, const struct targets *t,
+			  const struct ut_cfg *c)
+{
+	struct ut_live_sess *v;
+	char err[256];
+	int k, ret;
+	long n;
+
+	if (t->n)
+		ut_usage_die("-B and -P: an instance acts on every process");
+	if (c->tracer == UT_TRACER_FUNCTION_GRAPH)
+		ut_usage_die("function_graph cannot run in an instance (function or nop)");
+	if (c->graph_function || c->graph_notrace || c->profile || c->func_stack || c->nr_pids)
+		ut_usage_die("instances take -p, -l, -n, -b and -O overwrite only");
+	k = ut_inst_find(rundir, name);
+	if (k < 0)
+		k = ut_inst_create(rundir, name);
+	if (k < 0) {
+		ut_err("instance %s: %s", name, strerror(-k));
+		return k == -EINVAL ? UT_EXIT_USAGE : 1;
+	}
+	ret = ut_inst_set_all(rundir, k, c, err, sizeof(err));
+	if (ret) {
+		ut_err("instance %s: %s", name, err[0] ? err : strerror(-ret));
+		return 1;
+	}
+	n = ut_live_list(rundir, &v);
+	for (long i = 0; v && i < n; i++)
+		if (v[i].alive && !v[i].markers)
+			ut_live_clear_inst(v[i].dir, k);
+	if (n > 0)
+		free(v);
+	return 0;
+}
+
 int cmd_start(int argc, char **argv)
 {
 	enum { O_GNOTRACE = 256, O_DEPTH, O_THRESH, O_STACK, O_PROFILE, O_TID };
@@ -242,16 +318,20 @@ int cmd_start(int argc, char **argv)
 	struct targets t = {0};
 	struct ut_live_sess *v;
 	struct ut_cfg c;
+	const char *inst = NULL;
 	int opt, i, ret = 0;
 	long n;
 
 	ut_cfg_init(&c);
 	c.tracer = UT_TRACER_FUNCTION;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "P:p:l:n:g:b:C:O:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "P:B:p:l:n:g:b:C:O:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'P':
 			add_pid(&t, optarg);
+			break;
+		case 'B':
+			inst = optarg;
 			break;
 		case 'p':
 			i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, optarg);
@@ -319,6 +399,11 @@ int cmd_start(int argc, char **argv)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_rundir(rundir, sizeof(rundir));
+	if (inst) {
+		ret = start_instance(rundir, inst, &t, &c);
+		ut_cfg_free(&c);
+		return ret;
+	}
 	if (!t.n) {
 		ret = ut_live_set_all(rundir, &c, err, sizeof(err));
 		if (ret) {
@@ -356,12 +441,12 @@ static void on_interrupt(int sig)
 }
 
 /* show --pipe: trace_pipe until the processes are gone or Ctrl-C. */
-static int follow(const char *rundir, const struct targets *t, const char *const *words,
+static int follow(const char *rundir, int inst, const struct targets *t, const char *const *words,
 		  int nwords)
 {
 	struct sigaction act = {.sa_handler = on_interrupt};
-	struct ut_live_stream *st = ut_live_stream_new(rundir, t->n ? t->pids : NULL, t->n, words,
-						       nwords);
+	struct ut_live_stream *st =
+		ut_live_stream_new_inst(rundir, inst, t->n ? t->pids : NULL, t->n, words, nwords);
 	bool alive = true;
 	long n = 0;
 
@@ -393,18 +478,22 @@ static int read_out(int argc, char **argv, bool extract)
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	char rundir[PATH_MAX];
-	const char *output = "trace.dat", *optwords[UT_MAX_OPT_WORDS];
+	const char *output = "trace.dat", *optwords[UT_MAX_OPT_WORDS], *inst = NULL;
 	struct targets t = {0};
 	struct ut_opts opts;
-	int opt, nwords = 0, ret;
+	int opt, nwords = 0, ret, k;
 	bool pipe = false;
 
 	ut_opts_init(&opts, 0);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, extract ? "P:o:h" : "P:O:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, extract ? "P:B:o:h" : "P:B:O:h", longopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'P':
 			add_pid(&t, optarg);
+			break;
+		case 'B':
+			inst = optarg;
 			break;
 		case 'o':
 			output = optarg;
@@ -438,13 +527,15 @@ static int read_out(int argc, char **argv, bool extract)
 			return 1;
 		}
 	}
+	k = inst ? instance_of(rundir, inst) : 0;
 	if (pipe)
-		ret = follow(rundir, &t, optwords, nwords);
+		ret = follow(rundir, k, &t, optwords, nwords);
 	else if (extract)
-		ret = ut_live_snapshot(rundir, t.n ? t.pids : NULL, t.n, false, output, opts.bits);
+		ret = ut_live_snapshot_inst(rundir, k, t.n ? t.pids : NULL, t.n, false, output,
+					    opts.bits);
 	else
-		ret = ut_live_print(rundir, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords, nwords,
-				    !pipe);
+		ret = ut_live_print_inst(rundir, k, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords,
+					 nwords, !pipe);
 	if (ret == -ESRCH)
 		ut_err("no traced process");
 	else if (ret)
@@ -479,13 +570,16 @@ int cmd_reset(int argc, char **argv)
 	struct targets t = {0};
 	struct ut_live_sess *v;
 	struct ut_cfg c;
+	const char *inst = NULL;
 	int opt, ret = 0;
 	long n;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "P:h")) != -1) {
+	while ((opt = getopt(argc, argv, "P:B:h")) != -1) {
 		if (opt == 'P')
 			add_pid(&t, optarg);
+		else if (opt == 'B')
+			inst = optarg;
 		else if (opt == 'h')
 			return fputs(ut_help_reset, stdout) < 0;
 		else
@@ -494,6 +588,12 @@ int cmd_reset(int argc, char **argv)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_rundir(rundir, sizeof(rundir));
+	if (inst) { /* the instance goes away */
+		ret = ut_inst_remove(rundir, inst);
+		if (ret)
+			ut_err("instance %s: %s", inst, strerror(-ret));
+		return ret ? 1 : 0;
+	}
 	ut_cfg_init(&c);
 	n = resolve(rundir, &t, &v, true);
 	if (n < 0)

@@ -9,6 +9,10 @@
  * dump and cpudump print the ring buffer on the console in the kernel; here
  * they stop tracing (as ftrace_dump does first) and count the request in
  * ctl->dumps: the trace is then read with `cat trace` or `utrace extract`.
+ *
+ * The same slow hook writes the function events of instances/ (sites flagged
+ * UT_GRAPH_INST): one record in the thread's buffer of each instance that
+ * traces the function.  It runs inside the caller's recursion guard.
  */
 #include "common/filter.h"
 #include "libutrace/internal.h"
@@ -36,13 +40,36 @@ static void set_on(struct ut_cmd *c, uint32_t want)
 		__atomic_store_n(on, want, __ATOMIC_RELEASE);
 }
 
-bool ut_cmd_hit(struct ut_thread *t, uint64_t ip)
+/* A function event in each instance that traces the function (instances/NAME). */
+static void record_instances(unsigned mask, uint64_t ip, uint64_t parent)
+{
+	for (uint32_t k = 1; k < UT_MAX_INST; k++) {
+		struct ut_thread *ti = &ut_inst_self[k];
+		uint64_t *w, delta;
+
+		if (!(mask & (1u << k)) || !ut_rt.inst[k].on)
+			continue;
+		ti->inst = k;
+		w = ut_rec_reserve(ti, UT_REC_SIZE, &delta);
+		if (!w)
+			continue;
+		w[0] = ut_rec_word0(UT_REC_FUNCTION, ut_cpu(), ip);
+		w[1] = (delta << UT_REC_DELTA_SHIFT) | (parent & UT_REC_ADDR_MASK);
+		ut_rec_commit(ti, UT_REC_SIZE);
+	}
+}
+
+bool ut_cmd_hit(struct ut_thread *t, uint64_t ip, uint64_t parent)
 {
 	const struct ut_site *s = ut_sites_find(ip);
 	uint32_t n = __atomic_load_n(&ut_rt.nr_cmds, __ATOMIC_ACQUIRE);
 
-	if (!s || !(s->graph & UT_GRAPH_CMD) || !ut_rt.ctl)
+	if (!s || !ut_rt.ctl)
 		return true;
+	if (s->graph & UT_GRAPH_INST)
+		record_instances(s->inst, ip, parent);
+	if (!(s->graph & UT_GRAPH_CMD))
+		return !(s->graph & UT_GRAPH_UNTRACED);
 	for (uint32_t i = 0; i < n && i < UT_MAX_CMDS; i++) {
 		struct ut_cmd *c = &ut_rt.cmds[i];
 

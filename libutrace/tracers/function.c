@@ -18,7 +18,7 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip)
 
 	if (!ut_enter(t))
 		return;
-	if (unlikely(ut_rt.nr_cmds) && !ut_cmd_hit(t, ip))
+	if (unlikely(ut_rt.nr_cmds | ut_rt.nr_inst) && !ut_cmd_hit(t, ip, parent_ip))
 		goto out;
 	if (likely(ut_tracing_on(t)) && likely(w = ut_rec_reserve(t, UT_REC_SIZE, &delta))) {
 		w[0] = ut_rec_word0(UT_REC_FUNCTION, ut_cpu(), ip);

@@ -129,7 +129,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 
 	if (!ut_enter(t))
 		return;
-	if (unlikely(ut_rt.nr_cmds) && !ut_cmd_hit(t, ip))
+	if (unlikely(ut_rt.nr_cmds | ut_rt.nr_inst) && !ut_cmd_hit(t, ip, *slot))
 		goto out;
 	if (!ut_tracing_on(t))
 		goto out;

@@ -34,7 +34,7 @@ cd "$MNT" || exit 1
 	echo "available_tracers: $(w available_tracers function)"
 	echo "buffer_total_size_kb: $(w buffer_total_size_kb 1)"
 	echo "trace_pipe: $(w trace_pipe x)"
-	echo "mkdir: $(werr mkdir instances)"
+	echo "mkdir: $(werr mkdir newdir)"
 	echo "rm: $(werr rm -f trace)"
 	echo "cat nosuch: $(werr cat nosuch)"
 	echo "cat processes/PID/nosuch: $(werr cat processes/$P/nosuch)"
