@@ -7,6 +7,8 @@
  *               handle_request -> parse_request -> parse_header x2,
  *                                                  parse_noise
  *   hammer N    4 threads each call st_step N times; prints "hammered <sum>"
+ *   lib N       N calls of tlib_mul(tlib_add(i, 1), 2) in libtlib (:mod:);
+ *               prints "lib N <sum>"
  *   ping        prints "pong"
  *   crash       SIGKILLs itself
  *   quit / EOF  exits 0
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/tlib.h"
 #include "progs.h"
 
 DEFINE_SINK;
@@ -95,6 +98,12 @@ int main(void)
 				s += (long)r;
 			}
 			printf("hammered %ld\n", s);
+		} else if (sscanf(line, "lib %ld", &n) == 1) {
+			long s = 0;
+
+			for (long i = 0; i < n; i++)
+				s += tlib_mul(tlib_add((int)i, 1), 2);
+			printf("lib %ld %ld\n", n, s);
 		} else if (!strncmp(line, "ping", 4)) {
 			printf("pong\n");
 		} else if (!strncmp(line, "crash", 5)) {
