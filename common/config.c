@@ -88,6 +88,16 @@ int ut_cfg_set_words(char **list, const char *words, bool append)
 	return 0;
 }
 
+const char *ut_cfg_word(const char *p, size_t *len)
+{
+	while (p && *p == ' ')
+		p++;
+	if (!p || !*p)
+		return NULL;
+	*len = strcspn(p, " ");
+	return p;
+}
+
 bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
 {
 	if (!c->nr_pids)

@@ -71,6 +71,12 @@ char *ut_cfg_format(const struct ut_cfg *c);
  */
 int ut_cfg_set_words(char **list, const char *words, bool append);
 
+/*
+ * The word of a list at @p (after spaces): its start, its length in *@len;
+ * NULL at the end.  for (w = ut_cfg_word(list, &n); w; w = ut_cfg_word(w + n, &n))
+ */
+const char *ut_cfg_word(const char *p, size_t *len);
+
 /* True if set_ftrace_pid is empty or holds @pid or @tid. */
 bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/config.h"
 #include "common/filter.h"
 #include "libutrace/internal.h"
 
@@ -146,21 +147,15 @@ static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing)
 	r = ut_fset_begin(s, true);
 	if (r)
 		return r;
-	for (const char *p = text; p && *p;) {
-		size_t n;
+	size_t n = 0;
 
-		while (*p == ' ')
-			p++;
-		n = strcspn(p, " ");
-		if (!n)
-			break;
+	for (const char *p = ut_cfg_word(text, &n); p; p = ut_cfg_word(p + n, &n)) {
 		positive |= *p != '!';
 		r = ut_fset_write(s, p, n, NULL, 0);
 		if (r == -EINVAL)
 			ret = -EINVAL;
 		else if (r)
 			ret = r;
-		p += n;
 	}
 	ut_fset_commit(s);
 	*nothing = positive && !ut_fset_active(s);

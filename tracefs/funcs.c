@@ -324,23 +324,14 @@ static void print_replayed(struct ut_ftable *t, int which, const char *words, FI
 {
 	struct ut_fset *s = ut_fset_new(t, fset_flags(which));
 	char *text = NULL;
-	size_t len = 0;
+	size_t len = 0, n = 0;
 
 	if (!s || ut_fset_begin(s, true)) {
 		ut_fset_free(s);
 		return;
 	}
-	for (const char *p = words; p && *p;) {
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		n = strcspn(p, " ");
-		if (!n)
-			break;
+	for (const char *p = ut_cfg_word(words, &n); p; p = ut_cfg_word(p + n, &n))
 		ut_fset_write(s, p, n, NULL, 0);
-		p += n;
-	}
 	ut_fset_commit(s);
 	if (!ut_fset_format(s, empty_text(which), &text, &len))
 		fwrite(text, 1, len, f);
@@ -368,16 +359,10 @@ int tfs_show_list(struct tfs_req *r, FILE *f)
 		fputs(empty_text(which), f);
 	} else {
 		/* No process to match them against yet: the words as written. */
-		for (const char *p = words; *p;) {
-			size_t n;
+		size_t n = 0;
 
-			while (*p == ' ')
-				p++;
-			n = strcspn(p, " ");
-			if (n)
-				fprintf(f, "%.*s\n", (int)n, p);
-			p += n;
-		}
+		for (const char *p = ut_cfg_word(words, &n); p; p = ut_cfg_word(p + n, &n))
+			fprintf(f, "%.*s\n", (int)n, p);
 	}
 	ut_ftable_free(t);
 	ut_cfg_free(&c);
@@ -394,20 +379,16 @@ static char *keep_matching(struct ut_ftable *t, int which, const char *words)
 		ut_fset_free(s);
 		return words ? strdup(words) : NULL;
 	}
-	for (const char *p = words; p && *p;) {
-		size_t n;
+	size_t n = 0;
 
-		while (*p == ' ')
-			p++;
-		n = strcspn(p, " ");
-		if (n && !ut_fset_write(s, p, n, NULL, 0)) {
+	for (const char *p = ut_cfg_word(words, &n); p; p = ut_cfg_word(p + n, &n)) {
+		if (!ut_fset_write(s, p, n, NULL, 0)) {
 			char *w = strndup(p, n);
 
 			if (w)
 				ut_cfg_set_words(&out, w, true);
 			free(w);
 		}
-		p += n;
 	}
 	ut_fset_abort(s);
 	ut_fset_free(s);
@@ -468,16 +449,11 @@ static int check_words(const struct tfs_scope *sc, int which, const char *old, c
 		ut_ftable_free(t);
 		return 0;
 	}
-	for (const char *p = old; p && *p;) { /* what ">>" adds to: as shown */
-		size_t n;
+	/* what ">>" adds to: as shown */
+	size_t m = 0;
 
-		while (*p == ' ')
-			p++;
-		n = strcspn(p, " ");
-		if (n)
-			ut_fset_write(s, p, n, NULL, 0);
-		p += n;
-	}
+	for (const char *p = ut_cfg_word(old, &m); p; p = ut_cfg_word(p + m, &m))
+		ut_fset_write(s, p, m, NULL, 0);
 	for (const char *p = words; *p && !ret;) {
 		size_t n;
 

@@ -189,6 +189,29 @@ static int exit_for(int err)
 	return err == -EINVAL ? UT_EXIT_USAGE : 1;
 }
 
+/* -P PID... and -B NAME; true if -h printed the help. */
+static bool parse_pb(int argc, char **argv, const char *help, struct targets *t, const char **inst)
+{
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "P:B:h")) != -1) {
+		if (opt == 'P') {
+			add_pid(t, optarg);
+		} else if (opt == 'B') {
+			*inst = optarg;
+		} else if (opt == 'h') {
+			fputs(help, stdout);
+			return true;
+		} else {
+			ut_usage_die("bad usage (see 'utrace help %s')", argv[0]);
+		}
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	return false;
+}
+
 /* tracing_on of the targets (and of the template, without -P). */
 static int toggle(int argc, char **argv, const char *help, bool on)
 {
@@ -198,21 +221,10 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 	struct ut_cfg c;
 	const char *inst = NULL;
 	long n;
-	int opt, ret = 0;
+	int ret = 0;
 
-	optind = 1;
-	while ((opt = getopt(argc, argv, "P:B:h")) != -1) {
-		if (opt == 'P')
-			add_pid(&t, optarg);
-		else if (opt == 'B')
-			inst = optarg;
-		else if (opt == 'h')
-			return fputs(help, stdout) < 0;
-		else
-			ut_usage_die("bad usage (see 'utrace help %s')", argv[0]);
-	}
-	if (optind < argc)
-		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	if (parse_pb(argc, argv, help, &t, &inst))
+		return 0;
 	ut_rundir(rundir, sizeof(rundir));
 	if (inst)
 		return toggle_instance(rundir, inst, on);
@@ -571,22 +583,11 @@ int cmd_reset(int argc, char **argv)
 	struct ut_live_sess *v;
 	struct ut_cfg c;
 	const char *inst = NULL;
-	int opt, ret = 0;
+	int ret = 0;
 	long n;
 
-	optind = 1;
-	while ((opt = getopt(argc, argv, "P:B:h")) != -1) {
-		if (opt == 'P')
-			add_pid(&t, optarg);
-		else if (opt == 'B')
-			inst = optarg;
-		else if (opt == 'h')
-			return fputs(ut_help_reset, stdout) < 0;
-		else
-			ut_usage_die("bad usage (see 'utrace help reset')");
-	}
-	if (optind < argc)
-		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	if (parse_pb(argc, argv, ut_help_reset, &t, &inst))
+		return 0;
 	ut_rundir(rundir, sizeof(rundir));
 	if (inst) { /* the instance goes away */
 		ret = ut_inst_remove(rundir, inst);
