@@ -2,6 +2,7 @@
 /* Live traces as trace.dat and as text (cli/live.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -175,12 +176,39 @@ struct pending {
 	uint64_t *callers;
 };
 
+#define STREAM_MAX_SESS 1024
+
+/* Raw ring data taken by the drainer, waiting to be decoded and printed. */
+struct qchunk {
+	struct qchunk *next;
+	struct sthread *t;
+	struct ssess *ss;
+	uint64_t start, lost;
+	size_t len;
+	bool final;              /* the thread's process is gone: nothing follows */
+	uint8_t bytes[];
+};
+
+/*
+ * Two halves: the drainer (drain_once(), on its own thread once
+ * ut_live_stream_start() ran) copies new ring data into a queue as fast as
+ * the programs write it; the reader decodes and formats the queue at its
+ * own pace, so a slow terminal costs memory, not events.  The drainer owns
+ * the sessions' reading state; the session and thread arrays only grow
+ * (pointers published with release), so the reader may look names up.
+ */
 struct ut_live_stream {
 	char rundir[PATH_MAX];
 	int32_t *pids;
 	size_t npids;
-	struct ssess **sess;
+	struct ssess *sess[STREAM_MAX_SESS];
 	size_t nr_sess;
+	pthread_mutex_t mu;      /* the queue */
+	struct qchunk *qhead, **qtail;
+	pthread_t drainer;
+	bool running;
+	volatile bool stop;
+	bool any_alive;
 	struct ut_symtab *syms;
 	bool syms_stale;
 	struct ut_opts opts;
@@ -246,6 +274,8 @@ struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, con
 	}
 	if (npids)
 		memcpy(s->pids, pids, npids * sizeof(*pids));
+	pthread_mutex_init(&s->mu, NULL);
+	s->qtail = &s->qhead;
 	s->npids = npids;
 	ut_opts_init(&s->opts, 0);
 	for (int i = 0; i < nwords; i++)
@@ -264,6 +294,17 @@ void ut_live_stream_free(struct ut_live_stream *s)
 {
 	if (!s)
 		return;
+	if (s->running) {
+		s->stop = true;
+		pthread_join(s->drainer, NULL);
+	}
+	while (s->qhead) {
+		struct qchunk *c = s->qhead;
+
+		s->qhead = c->next;
+		free(c);
+	}
+	pthread_mutex_destroy(&s->mu);
 	for (size_t i = 0; i < s->nr_sess; i++) {
 		struct ssess *ss = s->sess[i];
 
@@ -279,7 +320,6 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	for (size_t i = 0; i < s->nr_ev; i++)
 		free_pending(&s->ev[i]);
 	free(s->ev);
-	free(s->sess);
 	ut_graph_out_free(s->graph);
 	ut_out_free(s->gout);
 	ut_out_free(s->out);
@@ -304,17 +344,13 @@ static void scan_sessions(struct ut_live_stream *s)
 	long n = ut_live_list(s->rundir, &v);
 
 	for (long i = 0; i < n; i++) {
-		struct ssess *ss = NULL, **nv;
+		struct ssess *ss = NULL;
 
 		for (size_t k = 0; k < s->nr_sess && !ss; k++)
 			if (!strcmp(s->sess[k]->dir, v[i].dir))
 				ss = s->sess[k];
-		if (ss || !wanted(s, v[i].pid))
+		if (ss || !wanted(s, v[i].pid) || s->nr_sess == STREAM_MAX_SESS)
 			continue;
-		nv = realloc(s->sess, (s->nr_sess + 1) * sizeof(struct ssess *));
-		if (!nv)
-			break;
-		s->sess = nv;
 		ss = calloc(1, sizeof(*ss));
 		if (!ss)
 			break;
@@ -329,7 +365,8 @@ static void scan_sessions(struct ut_live_stream *s)
 						.mono0 = ss->ctl->mono0, .mult = ss->ctl->tsc_mult,
 						.shift = ss->ctl->tsc_shift};
 		ss->modules_gen = (uint64_t)-1;
-		s->sess[s->nr_sess++] = ss;
+		s->sess[s->nr_sess] = ss;
+		__atomic_store_n(&s->nr_sess, s->nr_sess + 1, __ATOMIC_RELEASE);
 	}
 	if (n > 0)
 		free(v);
@@ -381,9 +418,9 @@ static void open_threads(struct ssess *ss, int inst)
 		t->dec.from = t->rb.from;
 		t->tid = t->rb.hdr->tid;
 		memcpy(t->comm, ts->comm, 16);
-		ss->thr[j] = t;
+		__atomic_store_n(&ss->thr[j], t, __ATOMIC_RELEASE);
 		if (j >= ss->nr_thr)
-			ss->nr_thr = j + 1;
+			__atomic_store_n(&ss->nr_thr, j + 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -436,7 +473,6 @@ static void final_losses(struct sthread *t)
 	uint64_t total = h->written + h->dropped + h->nested;
 	uint64_t told = t->rb.base + t->rb.read + t->rb.lost + t->stream_lost;
 
-	t->final_done = true;
 	if (t->rb.base_known && total > told)
 		t->final_lost = total - told;
 }
@@ -518,43 +554,136 @@ static void reload_symbols(struct ut_live_stream *s)
 		s->gout->cfg.syms = s->syms;
 }
 
-long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
+static void enqueue(struct ut_live_stream *s, struct qchunk *c)
 {
-	size_t printed = 0, held;
+	c->next = NULL;
+	pthread_mutex_lock(&s->mu);
+	*s->qtail = c;
+	s->qtail = &c->next;
+	pthread_mutex_unlock(&s->mu);
+}
+
+/*
+ * The drainer's pass: new sessions and threads, then everything each thread
+ * published, copied into the queue (and consumed from the ring).  Returns
+ * the bytes taken.
+ */
+static size_t drain_once(struct ut_live_stream *s)
+{
+	bool alive = false, graph = false;
+	size_t total = 0;
 
 	scan_sessions(s);
-	*alive = false;
-	s->graph_mode = false;
 	for (size_t i = 0; i < s->nr_sess; i++) {
 		struct ssess *ss = s->sess[i];
 
-		*alive |= ss->alive;
-		s->graph_mode |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
+		alive |= ss->alive;
+		graph |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
 		open_threads(ss, s->inst);
-		s->cur_sess = ss;
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
 			struct ut_rb_chunk c;
+			struct qchunk *q;
 
-			if (!t)
+			if (!t || t->final_done)
 				continue;
-			s->cur = t;
 			/* Up to the last record published: a pipe reader wants it now. */
 			while (!ut_rb_drain(&t->rb, &c, true, s->copy, STREAM_COPY) &&
 			       (c.len || c.lost)) {
-				t->lost += c.lost;
-				ut_rb_decode(&t->dec, c.bytes, c.len, c.start, t->tid, ss->pid, &ss->clk,
-					     collect_event, s);
+				q = malloc(sizeof(*q) + c.len);
+				if (!q)
+					break;
+				*q = (struct qchunk){.t = t, .ss = ss, .start = c.start, .lost = c.lost,
+						     .len = c.len};
+				memcpy(q->bytes, c.bytes, c.len);
+				enqueue(s, q);
+				total += c.len;
 				if (c.len < STREAM_COPY)
 					break;
 			}
 			/* what this reader took is gone for every reader (`trace` too) */
 			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
 					 t->rb.base + t->rb.read + t->rb.lost, __ATOMIC_RELEASE);
-			if (!ss->alive && !t->final_done)
-				final_losses(t);
+			if (!ss->alive) { /* all of it is in the queue: tell the reader */
+				q = calloc(1, sizeof(*q));
+				if (q) {
+					*q = (struct qchunk){.t = t, .ss = ss, .final = true};
+					t->final_done = true;
+					enqueue(s, q);
+				}
+			}
 		}
 	}
+	s->any_alive = alive;
+	s->graph_mode = graph;
+	return total;
+}
+
+static void *drainer_main(void *arg)
+{
+	struct ut_live_stream *s = arg;
+
+	while (!s->stop) {
+		struct timespec ts = {0, 200 * 1000};
+
+		if (!drain_once(s))
+			nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+int ut_live_stream_start(struct ut_live_stream *s)
+{
+	sigset_t all, old;
+	int ret;
+
+	if (s->running)
+		return 0;
+	drain_once(s); /* the sessions' state is known before the first read */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are for the main thread */
+	ret = pthread_create(&s->drainer, NULL, drainer_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	s->running = ret == 0;
+	return -ret;
+}
+
+/* Decode what the drainer queued into s->ev. */
+static void decode_queue(struct ut_live_stream *s)
+{
+	struct qchunk *c;
+
+	pthread_mutex_lock(&s->mu);
+	c = s->qhead;
+	s->qhead = NULL;
+	s->qtail = &s->qhead;
+	pthread_mutex_unlock(&s->mu);
+	while (c) {
+		struct qchunk *next = c->next;
+		struct sthread *t = c->t;
+
+		s->cur = t;
+		s->cur_sess = c->ss;
+		if (c->final) {
+			final_losses(t);
+		} else {
+			t->lost += c->lost;
+			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, c->ss->pid,
+				     &c->ss->clk, collect_event, s);
+		}
+		free(c);
+		c = next;
+	}
+}
+
+long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
+{
+	size_t printed = 0, held;
+
+	if (!s->running)
+		drain_once(s);
+	decode_queue(s);
+	*alive = s->any_alive;
 	if (s->syms_stale)
 		reload_symbols(s);
 	if (!s->nr_ev && !lost_at_end(s))

@@ -61,6 +61,12 @@ struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, con
  * Returns the number of events printed, or -errno.
  */
 long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive);
+/*
+ * Drain the buffers on a thread of the stream's own from now on (every
+ * 0.2 ms when idle), so the programs never wait for the formatting: what is
+ * read is queued in memory until ut_live_stream_read() prints it.
+ */
+int ut_live_stream_start(struct ut_live_stream *s);
 void ut_live_stream_free(struct ut_live_stream *s);
 
 #endif

@@ -255,6 +255,9 @@ int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text
 	*text = NULL;
 	*len = 0;
 	collect(sc, r->tid, &p);
+	/* a running reader drains in the background: its queue may hold events */
+	if (!p.pending && *stream && !r->tid)
+		p.pending = true;
 	if (!p.pending) {
 		free(p.v);
 		if (!(sc->pid && !p.alive))
@@ -288,10 +291,14 @@ int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text
 		bool alive;
 		long n;
 
-		if (!*stream)
+		if (!*stream) {
 			*stream = ut_live_stream_new_inst(tfs_rundir, sc->inst,
 							  sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0,
 							  w.p, w.n);
+			/* from now on the buffers drain while the reader is away */
+			if (*stream)
+				ut_live_stream_start(*stream);
+		}
 		/* a graph entry waits for its successor, unless the process is gone */
 		n = *stream ? ut_live_stream_read(*stream, f, sc->pid && !p.alive, &alive)
 			    : -ENOMEM;
@@ -299,6 +306,8 @@ int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text
 	}
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;
+	if (!ret && !*len && !r->tid && sc->pid && !p.alive)
+		ret = -ENODEV; /* the process is gone and everything was read: EOF */
 	if (!ret)
 		advance(&p, r->tid != 0);
 	free(p.v);

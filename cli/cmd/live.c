@@ -464,6 +464,7 @@ static int follow(const char *rundir, int inst, const struct targets *t, const c
 
 	if (!st)
 		return -ENOMEM;
+	ut_live_stream_start(st); /* the programs never wait for the terminal */
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);
 	while (!interrupted && n >= 0) {
