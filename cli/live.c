@@ -624,7 +624,7 @@ static void *drainer_main(void *arg)
 	struct ut_live_stream *s = arg;
 
 	while (!s->stop) {
-		struct timespec ts = {0, 200 * 1000};
+		struct timespec ts = {0, 200L * 1000};
 
 		if (!drain_once(s))
 			nanosleep(&ts, NULL);
