@@ -2,6 +2,7 @@
 /* Live traces as trace.dat and as text (cli/live.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <limits.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,6 +155,7 @@ struct sthread {
 	char comm[17];
 	uint64_t lost;           /* to print before its next event */
 	uint64_t stream_lost;    /* LOST records seen */
+	uint64_t decoded;        /* records decoded (the reader's count) */
 	bool final_done;         /* its process is gone and everything was told */
 	uint64_t final_lost;     /* to print at the end of this read */
 	uint32_t last_cpu;
@@ -209,6 +212,7 @@ struct ut_live_stream {
 	bool running;
 	volatile bool stop;
 	bool any_alive;
+	long long last_scan;     /* CLOCK_MONOTONIC ns of the drainer's last scan */
 	struct ut_symtab *syms;
 	bool syms_stale;
 	struct ut_opts opts;
@@ -435,6 +439,7 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		s->cur->stream_lost += ev->ip;
 		return 0;
 	}
+	s->cur->decoded++;
 	if (s->nr_ev == s->cap_ev) {
 		size_t cap = s->cap_ev ? 2 * s->cap_ev : 4096;
 		struct pending *n = realloc(s->ev, cap * sizeof(*n));
@@ -471,7 +476,7 @@ static void final_losses(struct sthread *t)
 {
 	const struct ut_buf_hdr *h = t->rb.hdr;
 	uint64_t total = h->written + h->dropped + h->nested;
-	uint64_t told = t->rb.base + t->rb.read + t->rb.lost + t->stream_lost;
+	uint64_t told = t->rb.base + t->decoded + t->rb.lost + t->stream_lost;
 
 	if (t->rb.base_known && total > told)
 		t->final_lost = total - told;
@@ -564,6 +569,53 @@ static void enqueue(struct ut_live_stream *s, struct qchunk *c)
 }
 
 /*
+ * Up to the last record published (a pipe reader wants it now), into the
+ * queue.  Producer/consumer buffers are copied straight from the ring
+ * without looking at the records (the drainer must keep up with programs
+ * writing tens of millions of events a second); flight-recorder buffers,
+ * whose writer may lap the reader, go through ut_rb_drain().
+ */
+static size_t drain_thread(struct ut_live_stream *s, struct ssess *ss, struct sthread *t)
+{
+	const uint8_t *seg[2];
+	size_t seglen[2], total = 0;
+	struct ut_rb_chunk c;
+	struct qchunk *q;
+	uint64_t start;
+	long n;
+
+	if (!__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) && t->rb.tail >= t->rb.from) {
+		while ((n = ut_rb_peek(&t->rb, true, &start, seg, seglen)) > 0) {
+			q = malloc(sizeof(*q) + (size_t)n);
+			if (!q)
+				break;
+			*q = (struct qchunk){.t = t, .ss = ss, .start = start, .len = (size_t)n};
+			memcpy(q->bytes, seg[0], seglen[0]);
+			memcpy(q->bytes + seglen[0], seg[1], seglen[1]);
+			ut_rb_consume(&t->rb, (size_t)n);
+			enqueue(s, q);
+			total += (size_t)n;
+		}
+		if (n == 0)
+			return total;
+		/* -EINVAL: not producer/consumer after all (a mode change): drain */
+	}
+	while (!ut_rb_drain(&t->rb, &c, true, s->copy, STREAM_COPY) && (c.len || c.lost)) {
+		q = malloc(sizeof(*q) + c.len);
+		if (!q)
+			break;
+		*q = (struct qchunk){.t = t, .ss = ss, .start = c.start, .lost = c.lost,
+				     .len = c.len};
+		memcpy(q->bytes, c.bytes, c.len);
+		enqueue(s, q);
+		total += c.len;
+		if (c.len < STREAM_COPY)
+			break;
+	}
+	return total;
+}
+
+/*
  * The drainer's pass: new sessions and threads, then everything each thread
  * published, copied into the queue (and consumed from the ring).  Returns
  * the bytes taken.
@@ -572,8 +624,14 @@ static size_t drain_once(struct ut_live_stream *s)
 {
 	bool alive = false, graph = false;
 	size_t total = 0;
+	struct timespec now;
 
-	scan_sessions(s);
+	/* New processes every 5 ms: listing the run-time dir is not cheap. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!s->nr_sess || now.tv_sec * 1000000000ll + now.tv_nsec - s->last_scan >= 5000000) {
+		scan_sessions(s);
+		s->last_scan = now.tv_sec * 1000000000ll + now.tv_nsec;
+	}
 	for (size_t i = 0; i < s->nr_sess; i++) {
 		struct ssess *ss = s->sess[i];
 
@@ -582,28 +640,11 @@ static size_t drain_once(struct ut_live_stream *s)
 		open_threads(ss, s->inst);
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
-			struct ut_rb_chunk c;
 			struct qchunk *q;
 
 			if (!t || t->final_done)
 				continue;
-			/* Up to the last record published: a pipe reader wants it now. */
-			while (!ut_rb_drain(&t->rb, &c, true, s->copy, STREAM_COPY) &&
-			       (c.len || c.lost)) {
-				q = malloc(sizeof(*q) + c.len);
-				if (!q)
-					break;
-				*q = (struct qchunk){.t = t, .ss = ss, .start = c.start, .lost = c.lost,
-						     .len = c.len};
-				memcpy(q->bytes, c.bytes, c.len);
-				enqueue(s, q);
-				total += c.len;
-				if (c.len < STREAM_COPY)
-					break;
-			}
-			/* what this reader took is gone for every reader (`trace` too) */
-			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
-					 t->rb.base + t->rb.read + t->rb.lost, __ATOMIC_RELEASE);
+			total += drain_thread(s, ss, t);
 			if (!ss->alive) { /* all of it is in the queue: tell the reader */
 				q = calloc(1, sizeof(*q));
 				if (q) {
@@ -639,12 +680,24 @@ int ut_live_stream_start(struct ut_live_stream *s)
 
 	if (s->running)
 		return 0;
+	/*
+	 * Queued chunks are big and short-lived: keep them on the heap, where
+	 * freed memory is reused, not in fresh mmaps that fault page by page.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	drain_once(s); /* the sessions' state is known before the first read */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are for the main thread */
 	ret = pthread_create(&s->drainer, NULL, drainer_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	s->running = ret == 0;
+	/*
+	 * Formatting is the slow part and can wait; draining cannot (a full
+	 * ring drops events): the calling thread, which formats, yields to the
+	 * drainer and to the traced programs (nice 10 for this thread only).
+	 */
+	if (s->running)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
 	return -ret;
 }
 
@@ -670,6 +723,10 @@ static void decode_queue(struct ut_live_stream *s)
 			t->lost += c->lost;
 			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, c->ss->pid,
 				     &c->ss->clk, collect_event, s);
+			/* what this reader took is gone for every reader (`trace` too) */
+			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
+					 t->rb.base + t->decoded + t->stream_lost + t->rb.lost,
+					 __ATOMIC_RELEASE);
 		}
 		free(c);
 		c = next;

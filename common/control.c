@@ -468,12 +468,21 @@ int ut_live_clear_inst(const char *sessdir, int inst)
 	for (uint32_t i = 0; i < nr; i++) {
 		char path[PATH_MAX];
 		struct ut_buf_hdr *h;
+		struct stat st;
 		int fd;
 
 		snprintf(path, sizeof(path), "%s/%s%u", sessdir, ut_live_buf_prefix(inst), i);
 		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0)
 			continue;
+		/*
+		 * A thread creating its buffer right now has not sized the file
+		 * yet: touching a mapping past the end would be SIGBUS.
+		 */
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
+			close(fd);
+			continue;
+		}
 		h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		close(fd);
 		if (h == MAP_FAILED)

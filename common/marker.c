@@ -99,6 +99,7 @@ int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const cha
 	uint64_t size = 16 + ((n + 1 + 15) & ~(uint64_t)15), need = UT_REC_SIZE + size;
 	char path[PATH_MAX + 32];
 	struct ut_buf_hdr *h;
+	struct stat st;
 	uint8_t *data;
 	uint64_t head, off, *w, ts;
 	size_t maplen;
@@ -118,6 +119,10 @@ int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const cha
 		goto out;
 	}
 	maplen = UT_BUF_HDR_SIZE + MARKER_BUF;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)maplen) {
+		ret = -EINVAL; /* not (yet) a marker buffer of ours */
+		goto out;
+	}
 	h = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (h == MAP_FAILED) {
 		ret = -errno;
