@@ -702,19 +702,30 @@ int ut_live_stream_start(struct ut_live_stream *s)
 }
 
 /* Decode what the drainer queued into s->ev. */
-static void decode_queue(struct ut_live_stream *s)
+/*
+ * Decode queued chunks into s->ev until it holds about @max events (a
+ * batch: memory stays bounded however far behind the printing is).
+ * Returns whether chunks are left.
+ */
+static bool decode_queue(struct ut_live_stream *s, size_t max)
 {
-	struct qchunk *c;
+	for (;;) {
+		struct qchunk *c;
+		struct sthread *t;
 
-	pthread_mutex_lock(&s->mu);
-	c = s->qhead;
-	s->qhead = NULL;
-	s->qtail = &s->qhead;
-	pthread_mutex_unlock(&s->mu);
-	while (c) {
-		struct qchunk *next = c->next;
-		struct sthread *t = c->t;
-
+		if (s->nr_ev >= max)
+			return true;
+		pthread_mutex_lock(&s->mu);
+		c = s->qhead;
+		if (c) {
+			s->qhead = c->next;
+			if (!s->qhead)
+				s->qtail = &s->qhead;
+		}
+		pthread_mutex_unlock(&s->mu);
+		if (!c)
+			return false;
+		t = c->t;
 		s->cur = t;
 		s->cur_sess = c->ss;
 		if (c->final) {
@@ -729,20 +740,39 @@ static void decode_queue(struct ut_live_stream *s)
 					 __ATOMIC_RELEASE);
 		}
 		free(c);
-		c = next;
 	}
 }
 
+static long print_batch(struct ut_live_stream *s, FILE *f, bool flush);
+
+#define STREAM_BATCH 65536
+
 long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
 {
-	size_t printed = 0, held;
+	long printed = 0, n;
+	bool more;
 
 	if (!s->running)
 		drain_once(s);
-	decode_queue(s);
 	*alive = s->any_alive;
 	if (s->syms_stale)
 		reload_symbols(s);
+	do {
+		more = decode_queue(s, STREAM_BATCH);
+		/* a full batch prints whole (a graph entry at its end cannot wait) */
+		n = print_batch(s, f, flush || more);
+		if (n < 0)
+			return n;
+		printed += n;
+	} while (more);
+	return printed;
+}
+
+/* Sort and print what s->ev holds (graph entries without a successor wait). */
+static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
+{
+	size_t printed = 0, held;
+
 	if (!s->nr_ev && !lost_at_end(s))
 		return 0;
 	if (!s->out && setup_output(s))
