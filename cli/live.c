@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -691,13 +690,6 @@ int ut_live_stream_start(struct ut_live_stream *s)
 	ret = pthread_create(&s->drainer, NULL, drainer_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	s->running = ret == 0;
-	/*
-	 * Formatting is the slow part and can wait; draining cannot (a full
-	 * ring drops events): the calling thread, which formats, yields to the
-	 * drainer and to the traced programs (nice 10 for this thread only).
-	 */
-	if (s->running)
-		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
 	return -ret;
 }
 
