@@ -4,13 +4,11 @@
  * the tracefs mount.  The text comes from the live reader (cli/live.h), in
  * the kernel's format with the scope's output options.
  *
- * trace_pipe consumes what it prints.  The live reader consumes
- * producer/consumer buffers itself; an overwrite-mode buffer (the default)
- * is only read, so the mount moves its read position (tail) up to the head
- * it saw before reading, as `echo > trace` does for the whole buffer.
- * Records written while the text is being made may then be printed twice;
- * none is lost.  A thread's own pipe works the same way on that thread's
- * buffer alone.
+ * trace_pipe consumes what it prints.  A scope's trace_pipe is the live
+ * streaming reader, which consumes the buffers itself.  A thread's own pipe
+ * prints from a snapshot and then moves that thread's read positions (tail)
+ * up to the heads it saw before reading, as `echo > trace` does: records
+ * written while the text is being made may be printed twice; none is lost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -89,7 +87,6 @@ int tfs_show_trace(struct tfs_req *r, FILE *f)
 struct bufpos {
 	char path[PATH_MAX];
 	uint64_t head, written;
-	bool overwrite;
 };
 
 struct positions {
@@ -97,7 +94,6 @@ struct positions {
 	size_t n;
 	bool pending;     /* some buffer holds unread data */
 	bool alive;       /* some session in scope still runs */
-	bool found;       /* some session is in scope */
 };
 
 /*
@@ -122,7 +118,7 @@ static struct ut_buf_hdr *map_header(const char *path, bool rw)
 }
 
 /* Note where one buffer's producer is now. */
-static void note_buffer(struct positions *p, const char *path, bool overwrite)
+static void note_buffer(struct positions *p, const char *path)
 {
 	const struct ut_buf_hdr *h = map_header(path, false);
 	struct bufpos *nv;
@@ -150,7 +146,6 @@ static void note_buffer(struct positions *p, const char *path, bool overwrite)
 	snprintf(nv->path, sizeof(nv->path), "%s", path);
 	nv->head = head;
 	nv->written = written;
-	nv->overwrite = overwrite;
 }
 
 /* The buffers of the scope's sessions (@tid: that thread's only) with unread data. */
@@ -163,16 +158,13 @@ static void collect(const struct tfs_scope *sc, int32_t tid, struct positions *p
 	for (long i = 0; i < n; i++) {
 		struct ut_ctl *ctl;
 		uint32_t nr;
-		bool overwrite;
 
 		if (sc->pid && v[i].pid != sc->pid)
 			continue;
-		p->found = true;
 		p->alive |= v[i].alive;
 		ctl = ut_live_map_ctl(v[i].dir);
 		if (!ctl)
 			continue;
-		overwrite = __atomic_load_n(&ctl->overwrite, __ATOMIC_RELAXED) != 0;
 		nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE);
 		if (nr > UT_MAX_THREADS)
 			nr = UT_MAX_THREADS;
@@ -186,7 +178,7 @@ static void collect(const struct tfs_scope *sc, int32_t tid, struct positions *p
 			if (snprintf(path, sizeof(path), "%s/%s%u", v[i].dir,
 				     ut_live_buf_prefix(sc->inst), k) <
 			    (int)sizeof(path))
-				note_buffer(p, path, overwrite);
+				note_buffer(p, path);
 		}
 		ut_live_unmap_ctl(ctl);
 	}
@@ -197,17 +189,15 @@ static void collect(const struct tfs_scope *sc, int32_t tid, struct positions *p
 /*
  * Mark what was read as consumed: each noted buffer's tail moves up to the
  * head noted before reading (never backwards: a consuming reader may have
- * gone further).  @all: also producer/consumer buffers.
+ * gone further).
  */
-static void advance(const struct positions *p, bool all)
+static void advance(const struct positions *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		const struct bufpos *b = &p->v[i];
 		struct ut_buf_hdr *h;
 		uint64_t tail;
 
-		if (!b->overwrite && !all)
-			continue;
 		h = map_header(b->path, true);
 		if (!h)
 			continue;
@@ -231,7 +221,7 @@ int tfs_trunc_trace(struct tfs_req *r)
 		struct positions p;
 
 		collect(r->sc, r->tid, &p);
-		advance(&p, true);
+		advance(&p);
 		free(p.v);
 		return 0;
 	}
@@ -244,7 +234,11 @@ int tfs_trunc_trace(struct tfs_req *r)
 	return 0;
 }
 
-int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text, size_t *len)
+/*
+ * per_thread/TID/trace_pipe: what the thread's buffers hold now, from the
+ * process's snapshot, then marked consumed.
+ */
+static int pipe_take_thread(struct tfs_req *r, char **text, size_t *len)
 {
 	const struct tfs_scope *sc = r->sc;
 	struct positions p;
@@ -252,32 +246,11 @@ int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text
 	FILE *f;
 	int ret;
 
-	*text = NULL;
-	*len = 0;
 	collect(sc, r->tid, &p);
-	/* a running reader drains in the background: its queue may hold events */
-	if (!p.pending && *stream && !r->tid)
-		p.pending = true;
 	if (!p.pending) {
 		free(p.v);
-		if (!(sc->pid && !p.alive))
-			return 0;
-		/* The process is gone: what the reader held back, then end of file. */
-		if (*stream) {
-			bool alive;
-
-			f = open_memstream(text, len);
-			if (f) {
-				ut_live_stream_read(*stream, f, true, &alive);
-				fclose(f);
-			}
-			if (*len)
-				return 0;
-			free(*text);
-			*text = NULL;
-			*len = 0;
-		}
-		return -ENODEV;
+		/* A process that is gone writes nothing more: end of file. */
+		return sc->pid && !p.alive ? -ENODEV : 0;
 	}
 	get_words(sc, &w);
 	f = open_memstream(text, len);
@@ -285,39 +258,65 @@ int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text
 		free(p.v);
 		return -ENOMEM;
 	}
-	if (r->tid) {
-		ret = print_thread(sc, r->tid, f, &w, false);
-	} else {
-		bool alive;
-		long n;
-
-		if (!*stream) {
-			*stream = ut_live_stream_new_inst(tfs_rundir, sc->inst,
-							  sc->pid ? &sc->pid : NULL, sc->pid ? 1 : 0,
-							  w.p, w.n);
-			/* from now on the buffers drain while the reader is away */
-			if (*stream)
-				ut_live_stream_start(*stream);
-		}
-		/* a graph entry waits for its successor, unless the process is gone */
-		n = *stream ? ut_live_stream_read(*stream, f, sc->pid && !p.alive, &alive)
-			    : -ENOMEM;
-		ret = n < 0 ? (int)n : 0;
-	}
+	ret = print_thread(sc, r->tid, f, &w, false);
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;
-	if (!ret && !*len && !r->tid && sc->pid && !p.alive)
-		ret = -ENODEV; /* the process is gone and everything was read: EOF */
 	if (!ret)
-		advance(&p, r->tid != 0);
+		advance(&p);
 	free(p.v);
+	return ret == -ESRCH ? -ENODEV : ret;
+}
+
+/*
+ * A scope's trace_pipe: the open file's streaming reader (cli/live.h), made
+ * at the first read, drains the buffers in the background and consumes
+ * them; here its queue is printed.
+ */
+static int pipe_take_stream(struct tfs_req *r, struct ut_live_stream **stream, char **text,
+			    size_t *len)
+{
+	const struct tfs_scope *sc = r->sc;
+	bool alive = true;
+	struct words w;
+	long n = 0;
+	FILE *f;
+
+	if (!*stream) {
+		get_words(sc, &w);
+		*stream = ut_live_stream_new_inst(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
+						  sc->pid ? 1 : 0, w.p, w.n);
+		if (!*stream)
+			return -ENOMEM;
+		ut_live_stream_start(*stream);
+	}
+	f = open_memstream(text, len);
+	if (!f)
+		return -ENOMEM;
+	n = ut_live_stream_read(*stream, f, false, &alive);
+	/* the process is gone: what waited for a successor goes out too */
+	if (n >= 0 && !alive)
+		n = ut_live_stream_read(*stream, f, true, &alive);
+	if (fclose(f) && n >= 0)
+		n = -ENOMEM;
+	if (n < 0)
+		return (int)n;
+	/* a process scope whose process is gone and read to the end: EOF */
+	return !*len && sc->pid && !alive ? -ENODEV : 0;
+}
+
+int tfs_pipe_take(struct tfs_req *r, struct ut_live_stream **stream, char **text, size_t *len)
+{
+	int ret;
+
+	*text = NULL;
+	*len = 0;
+	ret = r->tid ? pipe_take_thread(r, text, len) : pipe_take_stream(r, stream, text, len);
 	if (ret) {
 		free(*text);
 		*text = NULL;
 		*len = 0;
-		return ret == -ESRCH ? -ENODEV : ret;
 	}
-	return 0;
+	return ret;
 }
 
 static int cmp_tid(const void *a, const void *b)
