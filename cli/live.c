@@ -2,10 +2,10 @@
 /* Live traces as trace.dat and as text (cli/live.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <limits.h>
 #include <signal.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/live.h"
 #include "cli/record.h"
+#include "common/chunkq.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/graph.h"
@@ -143,7 +144,11 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 
 /* --- trace_pipe: a consuming reader that formats events directly ------------ */
 
-#define STREAM_COPY (1u << 20)
+#define STREAM_COPY (1u << 20)        /* at most this much per chunk */
+#define STREAM_BLOCK (4u << 20)       /* the queue's blocks */
+#define STREAM_QUEUE_MAX (512u << 20) /* and its cap: beyond, the rings fill */
+#define TEXT_MAX (4u << 20)           /* formatted, unread: then the formatter waits */
+#define STREAM_AHEAD 6                /* blocks mapped ahead: 24 MiB, 20 ms of fib */
 
 struct sthread {
 	void *map;
@@ -182,7 +187,6 @@ struct pending {
 
 /* Raw ring data taken by the drainer, waiting to be decoded and printed. */
 struct qchunk {
-	struct qchunk *next;
 	struct sthread *t;
 	struct ssess *ss;
 	uint64_t start, lost;
@@ -192,39 +196,62 @@ struct qchunk {
 };
 
 /*
- * Two halves: the drainer (drain_once(), on its own thread once
- * ut_live_stream_start() ran) copies new ring data into a queue as fast as
- * the programs write it; the reader decodes and formats the queue at its
- * own pace, so a slow terminal costs memory, not events.  The drainer owns
- * the sessions' reading state; the session and thread arrays only grow
- * (pointers published with release), so the reader may look names up.
+ * Three parts once ut_live_stream_start() ran, each on its own thread:
+ *   - the drainer (drain_once()) copies new ring data into a queue as fast
+ *     as the programs write it, and owns the sessions' reading state;
+ *   - the formatter (format_queue()) decodes the queue, merges and prints
+ *     it into a text buffer, at the priority of background work: the
+ *     events are safe in the queue, and on a machine with few cores a
+ *     formatter at normal priority kept the drainer off the CPU for longer
+ *     than a ring takes to fill;
+ *   - readers (ut_live_stream_read()) take the text.
+ * A slow terminal costs memory, not events.  The session and thread arrays
+ * only grow (pointers published with release), so the formatter may look
+ * names up.
  */
 struct ut_live_stream {
 	char rundir[PATH_MAX];
 	int32_t *pids;
 	size_t npids;
+	int inst;                /* instances/: whose buffers */
 	struct ssess *sess[STREAM_MAX_SESS];
 	size_t nr_sess;
-	pthread_mutex_t mu;      /* the queue */
-	struct qchunk *qhead, **qtail;
+	struct ut_chunkq *q;     /* drainer -> formatter */
+	/* the drainer */
 	pthread_t drainer;
+	unsigned drain_req;      /* passes over whole rings asked of the drainer */
+	unsigned drain_done;     /* and done */
+	long long last_scan;     /* CLOCK_MONOTONIC ns of the drainer's last scan */
+	struct timespec dir_mtime; /* the run-time dir's when last listed */
 	bool running;
 	volatile bool stop;
 	bool any_alive;
-	long long last_scan;     /* CLOCK_MONOTONIC ns of the drainer's last scan */
-	struct ut_symtab *syms;
+	bool rescan;             /* list it again anyway (a session half made) */
+	bool graph_mode;         /* the sessions run function_graph now */
 	bool syms_stale;
+	/* the formatter */
+	bool fmt_running;
+	struct ut_symtab *syms;
 	struct ut_opts opts;
 	struct ut_out *out;      /* function-tracer events */
 	struct ut_out *gout;     /* function_graph events, through graph */
 	struct ut_graph_out *graph;
-	bool graph_mode;         /* the sessions run function_graph now */
 	struct pending *ev;      /* this read's events, then the held-back rest */
 	size_t nr_ev, cap_ev;
 	struct sthread *cur;     /* the thread being decoded */
 	struct ssess *cur_sess;
-	uint8_t *copy;
-	int inst;                /* instances/: whose buffers */
+	pthread_t formatter;
+	FILE *tout;              /* the formatter's end (text_write()) */
+	/* its text, under text_mu */
+	pthread_mutex_t text_mu;
+	pthread_cond_t text_cv;  /* text taken, text added, a pass done */
+	char *text;
+	size_t text_len, text_cap;
+	long fmt_err;
+	unsigned req_gen;        /* passes readers asked for (drain, format) */
+	unsigned done_gen;       /* and done */
+	bool req_flush;          /* and whether to flush what waits for a successor */
+	bool done;               /* the processes are gone, all they wrote is text */
 };
 
 static struct sthread *find_thread(const struct ut_live_stream *s, int32_t tid)
@@ -270,15 +297,15 @@ struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, con
 	s->inst = inst;
 	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
 	s->pids = npids ? calloc(npids, sizeof(*pids)) : NULL;
-	s->copy = malloc(STREAM_COPY);
-	if ((npids && !s->pids) || !s->copy) {
+	s->q = ut_chunkq_new(STREAM_BLOCK, STREAM_QUEUE_MAX, STREAM_AHEAD);
+	pthread_mutex_init(&s->text_mu, NULL);
+	pthread_cond_init(&s->text_cv, NULL);
+	if ((npids && !s->pids) || !s->q) {
 		ut_live_stream_free(s);
 		return NULL;
 	}
 	if (npids)
 		memcpy(s->pids, pids, npids * sizeof(*pids));
-	pthread_mutex_init(&s->mu, NULL);
-	s->qtail = &s->qhead;
 	s->npids = npids;
 	ut_opts_init(&s->opts, 0);
 	for (int i = 0; i < nwords; i++)
@@ -297,17 +324,20 @@ void ut_live_stream_free(struct ut_live_stream *s)
 {
 	if (!s)
 		return;
-	if (s->running) {
-		s->stop = true;
+	pthread_mutex_lock(&s->text_mu);
+	s->stop = true;
+	pthread_cond_broadcast(&s->text_cv); /* a formatter waiting for room */
+	pthread_mutex_unlock(&s->text_mu);
+	if (s->fmt_running)
+		pthread_join(s->formatter, NULL);
+	if (s->running)
 		pthread_join(s->drainer, NULL);
-	}
-	while (s->qhead) {
-		struct qchunk *c = s->qhead;
-
-		s->qhead = c->next;
-		free(c);
-	}
-	pthread_mutex_destroy(&s->mu);
+	if (s->tout)
+		fclose(s->tout);
+	free(s->text);
+	pthread_cond_destroy(&s->text_cv);
+	pthread_mutex_destroy(&s->text_mu);
+	ut_chunkq_free(s->q);
 	for (size_t i = 0; i < s->nr_sess; i++) {
 		struct ssess *ss = s->sess[i];
 
@@ -328,7 +358,6 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	ut_out_free(s->out);
 	ut_symtab_free(s->syms);
 	free(s->pids);
-	free(s->copy);
 	free(s);
 }
 
@@ -340,39 +369,74 @@ static bool wanted(const struct ut_live_stream *s, int32_t pid)
 	return !s->npids;
 }
 
+/*
+ * Whether the run-time dir may hold sessions not seen yet.  Listing it maps
+ * every session's control block; the drainer asks every 5 ms, so list only
+ * when the dir changed.  A timestamp that recent may hide a second change
+ * in the same clock tick: list again until it is older.
+ */
+static bool rundir_changed(struct ut_live_stream *s)
+{
+	struct timespec now;
+	struct stat st;
+
+	if (stat(s->rundir, &st))
+		return true;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (!s->rescan && st.st_mtim.tv_sec == s->dir_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == s->dir_mtime.tv_nsec &&
+	    (now.tv_sec - st.st_mtim.tv_sec) * 1000000000ll + now.tv_nsec - st.st_mtim.tv_nsec >
+		    100000000ll)
+		return false;
+	s->dir_mtime = st.st_mtim;
+	s->rescan = false;
+	return true;
+}
+
+static void add_session(struct ut_live_stream *s, const char *dir)
+{
+	struct ssess *ss;
+
+	for (size_t k = 0; k < s->nr_sess; k++)
+		if (!strcmp(s->sess[k]->dir, dir))
+			return;
+	if (s->nr_sess == STREAM_MAX_SESS || !(ss = calloc(1, sizeof(*ss))))
+		return;
+	snprintf(ss->dir, sizeof(ss->dir), "%s", dir);
+	ss->ctl = ut_live_map_ctl(ss->dir);
+	if (!ss->ctl) { /* being created (or not a session): look again later */
+		s->rescan = true;
+		free(ss);
+		return;
+	}
+	ss->pid = ss->ctl->pid;
+	ss->clk = (struct ut_clockconv){.clock = ss->ctl->clock, .tsc0 = ss->ctl->tsc0,
+					.mono0 = ss->ctl->mono0, .mult = ss->ctl->tsc_mult,
+					.shift = ss->ctl->tsc_shift};
+	ss->modules_gen = (uint64_t)-1;
+	s->sess[s->nr_sess] = ss;
+	__atomic_store_n(&s->nr_sess, s->nr_sess + 1, __ATOMIC_RELEASE);
+}
+
 /* New sessions of the run-time dir, and the state of the known ones. */
 static void scan_sessions(struct ut_live_stream *s)
 {
-	struct ut_live_sess *v;
-	long n = ut_live_list(s->rundir, &v);
+	DIR *d = rundir_changed(s) ? opendir(s->rundir) : NULL;
+	const struct dirent *de;
 
-	for (long i = 0; i < n; i++) {
-		struct ssess *ss = NULL;
+	/* sessions are named <pid>.<ns>: other users' pids are never mapped */
+	while (d && (de = readdir(d))) {
+		char dir[PATH_MAX], *end;
+		long pid = strtol(de->d_name, &end, 10);
 
-		for (size_t k = 0; k < s->nr_sess && !ss; k++)
-			if (!strcmp(s->sess[k]->dir, v[i].dir))
-				ss = s->sess[k];
-		if (ss || !wanted(s, v[i].pid) || s->nr_sess == STREAM_MAX_SESS)
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end != '.' ||
+		    !wanted(s, (int32_t)pid))
 			continue;
-		ss = calloc(1, sizeof(*ss));
-		if (!ss)
-			break;
-		snprintf(ss->dir, sizeof(ss->dir), "%s", v[i].dir);
-		ss->ctl = ut_live_map_ctl(ss->dir);
-		if (!ss->ctl) {
-			free(ss);
-			continue;
-		}
-		ss->pid = ss->ctl->pid;
-		ss->clk = (struct ut_clockconv){.clock = ss->ctl->clock, .tsc0 = ss->ctl->tsc0,
-						.mono0 = ss->ctl->mono0, .mult = ss->ctl->tsc_mult,
-						.shift = ss->ctl->tsc_shift};
-		ss->modules_gen = (uint64_t)-1;
-		s->sess[s->nr_sess] = ss;
-		__atomic_store_n(&s->nr_sess, s->nr_sess + 1, __ATOMIC_RELEASE);
+		if (snprintf(dir, sizeof(dir), "%s/%s", s->rundir, de->d_name) < (int)sizeof(dir))
+			add_session(s, dir);
 	}
-	if (n > 0)
-		free(v);
+	if (d)
+		closedir(d);
 	for (size_t k = 0; k < s->nr_sess; k++) {
 		struct ssess *ss = s->sess[k];
 		uint64_t gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
@@ -558,74 +622,96 @@ static void reload_symbols(struct ut_live_stream *s)
 		s->gout->cfg.syms = s->syms;
 }
 
-static void enqueue(struct ut_live_stream *s, struct qchunk *c)
+/*
+ * Producer/consumer buffers: what was published since the last pass, into
+ * the queue, consumed from the ring.  Whole pages only unless @all: reading
+ * the page the program is writing makes its cache lines bounce between the
+ * cores on every record.  The records are not looked at (the drainer must
+ * keep up with programs writing tens of millions of events a second).
+ * Returns the bytes taken, or -EINVAL if the buffer is not producer/consumer
+ * after all (a mode change).
+ */
+static long drain_consuming(struct ut_live_stream *s, struct ssess *ss, struct sthread *t,
+			    bool all)
 {
-	c->next = NULL;
-	pthread_mutex_lock(&s->mu);
-	*s->qtail = c;
-	s->qtail = &c->next;
-	pthread_mutex_unlock(&s->mu);
+	const uint8_t *seg[2];
+	size_t seglen[2], got, head;
+	long n, total = 0;
+	struct qchunk *q;
+	uint64_t start;
+
+	while ((n = ut_rb_peek(&t->rb, all, &start, seg, seglen)) > 0) {
+		size_t len = (size_t)n < STREAM_COPY ? (size_t)n : STREAM_COPY;
+		/* split only at page boundaries: a page opens with its TIME record */
+		size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
+
+		if (len < (size_t)n)
+			len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+		q = ut_chunkq_reserve(s->q, sizeof(*q) + (first < len ? first : len),
+				      sizeof(*q) + len, &got);
+		if (!q)
+			break; /* the queue is full: the ring holds the rest */
+		got -= sizeof(*q);
+		if (got < len)
+			len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+		*q = (struct qchunk){.t = t, .ss = ss, .start = start, .len = len};
+		head = len < seglen[0] ? len : seglen[0];
+		memcpy(q->bytes, seg[0], head);
+		memcpy(q->bytes + head, seg[1], len - head);
+		ut_rb_consume(&t->rb, len);
+		ut_chunkq_push(s->q, q, sizeof(*q) + len);
+		total += (long)len;
+	}
+	return n < 0 ? n : total;
 }
 
 /*
- * Up to the last record published (a pipe reader wants it now), into the
- * queue.  Producer/consumer buffers are copied straight from the ring
- * without looking at the records (the drainer must keep up with programs
- * writing tens of millions of events a second); flight-recorder buffers,
- * whose writer may lap the reader, go through ut_rb_drain().
+ * A thread's new data into the queue.  Flight-recorder buffers, whose writer
+ * may lap the reader, go through ut_rb_drain(), straight into the queue.
  */
-static size_t drain_thread(struct ut_live_stream *s, struct ssess *ss, struct sthread *t)
+static size_t drain_thread(struct ut_live_stream *s, struct ssess *ss, struct sthread *t,
+			   bool all)
 {
-	const uint8_t *seg[2];
-	size_t seglen[2], total = 0;
 	struct ut_rb_chunk c;
 	struct qchunk *q;
-	uint64_t start;
+	size_t got, total = 0;
 	long n;
 
 	if (!__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) && t->rb.tail >= t->rb.from) {
-		while ((n = ut_rb_peek(&t->rb, true, &start, seg, seglen)) > 0) {
-			q = malloc(sizeof(*q) + (size_t)n);
-			if (!q)
-				break;
-			*q = (struct qchunk){.t = t, .ss = ss, .start = start, .len = (size_t)n};
-			memcpy(q->bytes, seg[0], seglen[0]);
-			memcpy(q->bytes + seglen[0], seg[1], seglen[1]);
-			ut_rb_consume(&t->rb, (size_t)n);
-			enqueue(s, q);
-			total += (size_t)n;
-		}
-		if (n == 0)
-			return total;
-		/* -EINVAL: not producer/consumer after all (a mode change): drain */
+		n = drain_consuming(s, ss, t, all);
+		if (n >= 0)
+			return (size_t)n;
 	}
-	while (!ut_rb_drain(&t->rb, &c, true, s->copy, STREAM_COPY) && (c.len || c.lost)) {
-		q = malloc(sizeof(*q) + c.len);
+	for (;;) {
+		q = ut_chunkq_reserve(s->q, sizeof(*q) + UT_PAGE_SIZE, sizeof(*q) + STREAM_COPY,
+				      &got);
 		if (!q)
 			break;
+		got = (got - sizeof(*q)) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+		if (ut_rb_drain(&t->rb, &c, true, q->bytes, got) || (!c.len && !c.lost))
+			break; /* the reserved chunk is simply not pushed */
 		*q = (struct qchunk){.t = t, .ss = ss, .start = c.start, .lost = c.lost,
 				     .len = c.len};
-		memcpy(q->bytes, c.bytes, c.len);
-		enqueue(s, q);
+		ut_chunkq_push(s->q, q, sizeof(*q) + c.len);
 		total += c.len;
-		if (c.len < STREAM_COPY)
+		if (c.len < got)
 			break;
 	}
 	return total;
 }
 
 /*
- * The drainer's pass: new sessions and threads, then everything each thread
- * published, copied into the queue (and consumed from the ring).  Returns
- * the bytes taken.
+ * The drainer's pass: new sessions and threads, then what each thread
+ * published (whole pages unless @all), copied into the queue and consumed
+ * from the ring.  Returns the bytes taken.
  */
-static size_t drain_once(struct ut_live_stream *s)
+static size_t drain_once(struct ut_live_stream *s, bool all)
 {
 	bool alive = false, graph = false;
-	size_t total = 0;
+	size_t total = 0, got;
 	struct timespec now;
 
-	/* New processes every 5 ms: listing the run-time dir is not cheap. */
+	/* New processes every 5 ms. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!s->nr_sess || now.tv_sec * 1000000000ll + now.tv_nsec - s->last_scan >= 5000000) {
 		scan_sessions(s);
@@ -643,31 +729,147 @@ static size_t drain_once(struct ut_live_stream *s)
 
 			if (!t || t->final_done)
 				continue;
-			total += drain_thread(s, ss, t);
-			if (!ss->alive) { /* all of it is in the queue: tell the reader */
-				q = calloc(1, sizeof(*q));
-				if (q) {
-					*q = (struct qchunk){.t = t, .ss = ss, .final = true};
-					t->final_done = true;
-					enqueue(s, q);
-				}
+			total += drain_thread(s, ss, t, all || !ss->alive);
+			if (ss->alive || t->rb.tail < __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE))
+				continue; /* more to come, or more than the queue took */
+			/* all of it is in the queue: tell the reader */
+			q = ut_chunkq_reserve(s->q, sizeof(*q), sizeof(*q), &got);
+			if (q) {
+				*q = (struct qchunk){.t = t, .ss = ss, .final = true};
+				t->final_done = true;
+				ut_chunkq_push(s->q, q, sizeof(*q));
 			}
 		}
 	}
-	s->any_alive = alive;
-	s->graph_mode = graph;
+	__atomic_store_n(&s->graph_mode, graph, __ATOMIC_RELAXED);
+	/* after the chunks: a formatter that sees them gone has their data */
+	__atomic_store_n(&s->any_alive, alive, __ATOMIC_RELEASE);
 	return total;
 }
 
+/*
+ * Whole pages as long as there are some; then the pages being written, and
+ * a nap: 200 us while data flows (a 2 MiB ring fills in 2 ms at fib's
+ * pace), up to 1 ms once the programs have been quiet for a while.  The
+ * formatter may ask for the pages being written at once (a reader waits).
+ */
 static void *drainer_main(void *arg)
 {
 	struct ut_live_stream *s = arg;
+	unsigned idle = 0;
 
 	while (!s->stop) {
 		struct timespec ts = {0, 200L * 1000};
+		unsigned req = __atomic_load_n(&s->drain_req, __ATOMIC_ACQUIRE);
+		size_t got = drain_once(s, false);
 
-		if (!drain_once(s))
-			nanosleep(&ts, NULL);
+		if (got && req == s->drain_done)
+			continue;
+		got |= drain_once(s, true);
+		__atomic_store_n(&s->drain_done, req, __ATOMIC_RELEASE);
+		if (got)
+			idle = 0;
+		else if (idle < 100)
+			idle++;
+		else
+			ts.tv_nsec = 1000L * 1000;
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static long format_queue(struct ut_live_stream *s, FILE *f, bool flush);
+
+/* Wait until the drainer took everything published so far. */
+static void sync_drainer(struct ut_live_stream *s)
+{
+	unsigned req = __atomic_add_fetch(&s->drain_req, 1, __ATOMIC_ACQ_REL);
+
+	while ((int)(__atomic_load_n(&s->drain_done, __ATOMIC_ACQUIRE) - req) < 0 && !s->stop) {
+		struct timespec ts = {0, 100L * 1000};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * The formatter's FILE writes here; past TEXT_MAX unread bytes it waits
+ * for a reader (the events wait in the queue meanwhile).
+ */
+static ssize_t text_write(void *cookie, const char *buf, size_t len)
+{
+	struct ut_live_stream *s = cookie;
+	ssize_t ret = (ssize_t)len;
+
+	pthread_mutex_lock(&s->text_mu);
+	while (s->text_len >= TEXT_MAX && !s->stop)
+		pthread_cond_wait(&s->text_cv, &s->text_mu);
+	if (s->text_len + len > s->text_cap) {
+		size_t cap = s->text_cap ? s->text_cap : 1 << 16;
+		char *n;
+
+		while (cap < s->text_len + len)
+			cap *= 2;
+		n = realloc(s->text, cap);
+		if (n) {
+			s->text = n;
+			s->text_cap = cap;
+		}
+	}
+	if (s->text_len + len <= s->text_cap) {
+		memcpy(s->text + s->text_len, buf, len);
+		s->text_len += len;
+	} else {
+		ret = -1;
+	}
+	pthread_cond_broadcast(&s->text_cv);
+	pthread_mutex_unlock(&s->text_mu);
+	return ret;
+}
+
+static void *formatter_main(void *arg)
+{
+	struct ut_live_stream *s = arg;
+	struct sched_param idle = {0};
+
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
+		unsigned gen;
+		bool alive, flush;
+		long n;
+
+		pthread_mutex_lock(&s->text_mu);
+		gen = s->req_gen;
+		flush = s->req_flush;
+		s->req_flush = false;
+		pthread_mutex_unlock(&s->text_mu);
+		if (gen != s->done_gen) /* a reader waits: the buffers as they are now */
+			sync_drainer(s);
+		alive = __atomic_load_n(&s->any_alive, __ATOMIC_ACQUIRE);
+		/* with the processes gone, what waited for a successor goes out */
+		n = format_queue(s, s->tout, flush || !alive);
+		if (fflush(s->tout) && n >= 0)
+			n = -ENOMEM;
+		pthread_mutex_lock(&s->text_mu);
+		if (n < 0)
+			s->fmt_err = n;
+		s->done_gen = gen;
+		s->done = !alive && !s->nr_ev;
+		pthread_cond_broadcast(&s->text_cv);
+		if (!n && gen == s->req_gen && !s->stop) { /* idle: a reader's request, or 5 ms */
+			struct timespec until;
+
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 5L * 1000 * 1000;
+			if (until.tv_nsec >= 1000000000L) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&s->text_cv, &s->text_mu, &until);
+		}
+		pthread_mutex_unlock(&s->text_mu);
+		if (n < 0)
+			break;
 	}
 	return NULL;
 }
@@ -679,17 +881,19 @@ int ut_live_stream_start(struct ut_live_stream *s)
 
 	if (s->running)
 		return 0;
-	/*
-	 * Queued chunks are big and short-lived: keep them on the heap, where
-	 * freed memory is reused, not in fresh mmaps that fault page by page.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	drain_once(s); /* the sessions' state is known before the first read */
+	drain_once(s, true); /* the sessions' state is known before the first read */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are for the main thread */
 	ret = pthread_create(&s->drainer, NULL, drainer_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	s->running = ret == 0;
+	if (!ret) {
+		s->tout = fopencookie(s, "w", (cookie_io_functions_t){.write = text_write});
+		ret = s->tout ? pthread_create(&s->formatter, NULL, formatter_main, s) : ENOMEM;
+		s->fmt_running = ret == 0;
+		if (s->tout)
+			setvbuf(s->tout, NULL, _IOFBF, 1 << 16);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return -ret;
 }
 
@@ -704,17 +908,11 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 	for (;;) {
 		struct qchunk *c;
 		struct sthread *t;
+		size_t len;
 
 		if (s->nr_ev >= max)
 			return true;
-		pthread_mutex_lock(&s->mu);
-		c = s->qhead;
-		if (c) {
-			s->qhead = c->next;
-			if (!s->qhead)
-				s->qtail = &s->qhead;
-		}
-		pthread_mutex_unlock(&s->mu);
+		c = ut_chunkq_pop(s->q, &len);
 		if (!c)
 			return false;
 		t = c->t;
@@ -731,22 +929,20 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 					 t->rb.base + t->decoded + t->stream_lost + t->rb.lost,
 					 __ATOMIC_RELEASE);
 		}
-		free(c);
+		ut_chunkq_release(s->q, c);
 	}
 }
 
 static long print_batch(struct ut_live_stream *s, FILE *f, bool flush);
 
-#define STREAM_BATCH 65536
+#define STREAM_BATCH 16384
 
-long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
+/* Decode and print what the queue holds; graph entries without a successor wait unless @flush. */
+static long format_queue(struct ut_live_stream *s, FILE *f, bool flush)
 {
 	long printed = 0, n;
 	bool more;
 
-	if (!s->running)
-		drain_once(s);
-	*alive = s->any_alive;
 	if (s->syms_stale)
 		reload_symbols(s);
 	do {
@@ -758,6 +954,51 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 		printed += n;
 	} while (more);
 	return printed;
+}
+
+long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
+{
+	bool wait = false, finished;
+	unsigned gen = 0;
+	long total = 0;
+
+	if (!s->fmt_running) { /* no threads: all of it here and now */
+		drain_once(s, true);
+		*alive = s->any_alive;
+		return format_queue(s, f, flush);
+	}
+	pthread_mutex_lock(&s->text_mu);
+	if (flush || !s->text_len) {
+		/* nothing formatted yet: what the buffers hold now, formatted */
+		gen = ++s->req_gen;
+		s->req_flush |= flush;
+		wait = true;
+		pthread_cond_broadcast(&s->text_cv);
+	}
+	for (;;) {
+		char *text = s->text;
+		size_t len = s->text_len;
+		long err = s->fmt_err;
+
+		/* some text, or the pass asked for done (however big the backlog) */
+		finished = !wait || (int)(s->done_gen - gen) >= 0 || err || s->stop || len;
+		*alive = !s->done;
+		s->text = NULL;
+		s->text_len = s->text_cap = 0;
+		pthread_cond_broadcast(&s->text_cv); /* room for the formatter */
+		pthread_mutex_unlock(&s->text_mu);
+		if (len && fwrite(text, 1, len, f) != len)
+			err = err ? err : -EIO;
+		free(text);
+		total += (long)len;
+		if (err)
+			return err;
+		if (finished)
+			return total;
+		pthread_mutex_lock(&s->text_mu);
+		if (!s->text_len && (int)(s->done_gen - gen) < 0 && !s->fmt_err && !s->stop)
+			pthread_cond_wait(&s->text_cv, &s->text_mu);
+	}
 }
 
 /* Sort and print what s->ev holds (graph entries without a successor wait). */

@@ -57,14 +57,18 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pid
 struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, const int32_t *pids,
 					       size_t npids, const char *const *words, int nwords);
 /*
- * Print what is new to @f.  *@alive: whether a wanted process still runs.
- * Returns the number of events printed, or -errno.
+ * Print what is new to @f: the text formatted since the last read, or when
+ * there is none, the first of what the buffers hold now (waiting for it to be
+ * drained and formatted).  @flush: events waiting for a successor go out too.
+ * *@alive: false once the wanted processes are gone and all they wrote was
+ * printed.  Returns the bytes printed, or -errno.
  */
 long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive);
 /*
- * Drain the buffers on a thread of the stream's own from now on (every
- * 0.2 ms when idle), so the programs never wait for the formatting: what is
- * read is queued in memory until ut_live_stream_read() prints it.
+ * From now on, drain the buffers on a thread of the stream's own (every
+ * 0.2 to 1 ms when idle) into a queue in memory, and format the queue on
+ * another, at background priority: the programs never wait for the
+ * formatting or the terminal.  Without it, each read drains and formats.
  */
 int ut_live_stream_start(struct ut_live_stream *s);
 void ut_live_stream_free(struct ut_live_stream *s);
