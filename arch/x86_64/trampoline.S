@@ -89,9 +89,14 @@ utrace_graph_caller:
  * above the slot that held its return address; rax and rdx hold its return
  * value (xmm0/xmm1 and st0 are untouched: the C side uses no vector or x87
  * registers).  ut_graph_return(sp) pops the shadow frame, records the exit
- * and gives back the real return address, which we return to.
+ * and gives back the real return address, which we jump to.
  *
- *     0(%rsp) rax   8(%rsp) rdx   16(%rsp) pad   24(%rsp) real return address
+ * A jump, not a `ret`: the hooked function's own `ret` already consumed the
+ * return-stack-buffer entry its call made (mispredicted: it came here); a
+ * second `ret` would consume its caller's, and every return above would be
+ * mispredicted too.  r11 is free: no caller expects it kept across a call.
+ *
+ *     0(%rsp) rax   8(%rsp) rdx   16(%rsp) pad   24(%rsp) pad
  */
 	.globl	utrace_graph_return
 	.hidden	utrace_graph_return
@@ -105,11 +110,11 @@ utrace_graph_return:
 	lea	32(%rsp), %rdi
 	mov	%rax, %rsi		/* the return value, for funcgraph-retval */
 	call	ut_graph_return
-	mov	%rax, 24(%rsp)
+	mov	%rax, %r11
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
-	add	$24, %rsp
-	ret
+	add	$32, %rsp
+	jmp	*%r11
 	.cfi_endproc
 	.size	utrace_graph_return, .-utrace_graph_return
 
