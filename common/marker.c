@@ -28,6 +28,7 @@
 #include "arch.h"
 #include "common/clock.h"
 #include "common/control.h"
+#include "common/ctl.h"
 #include "utrace/abi.h"
 
 #define MARKER_BUF (16ul * UT_PAGE_SIZE)
@@ -172,7 +173,6 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 	struct timespec now;
 	struct ut_ctl *ctl;
 	char path[PATH_MAX + 8];
-	int fd;
 
 	for (long i = 0; v && i < n; i++) {
 		if (v[i].pid == getpid() && v[i].markers && v[i].alive) {
@@ -192,32 +192,19 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 	if (mkdir(dir, 0700))
 		return -errno;
 	snprintf(path, sizeof(path), "%s/ctl", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
+	ctl = ut_ctl_create(path, true,
+			    (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec);
+	if (!ctl)
 		return -errno;
-	if (ftruncate(fd, sizeof(*ctl))) {
-		close(fd);
-		return -errno;
-	}
-	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (ctl == MAP_FAILED)
-		return -errno;
-	ctl->version = UT_ABI_VERSION;
-	ctl->size = sizeof(*ctl);
-	ctl->pid = getpid();
-	ctl->alive = 1;
 	ctl->clock = UT_CLOCK_LOCAL;
 	ctl->overwrite = 1;
-	ctl->tracing_on = 1;
 	ctl->flags = UT_CTL_MARKERS;
-	ctl->start_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	snprintf(ctl->comm, sizeof(ctl->comm), "utrace");
 	/* a conversion of its own, like a process without perf */
 	ut_tsc_calibrate(&a, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
 	ctl->tsc0 = a.tsc;
 	ctl->mono0 = a.mono;
-	__atomic_store_n(&ctl->magic, UT_ABI_MAGIC, __ATOMIC_RELEASE);
+	ut_ctl_publish(ctl);
 	munmap(ctl, sizeof(*ctl));
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/ctl.h"
 #include "libutrace/internal.h"
 
 static uint64_t mono_ns(clockid_t id)
@@ -114,10 +115,10 @@ static int make_dir(char *path)
 int ut_session_create(void)
 {
 	const char *base = getenv("UTRACE_DIR");
-	char parent[PATH_MAX - 64];
+	char parent[PATH_MAX - 64], path[sizeof(ut_rt.dir) + 8];
 	struct ut_ctl *ctl;
 	uint64_t now = mono_ns(CLOCK_MONOTONIC);
-	int fd, ret;
+	int ret;
 
 	if (base && *base) {
 		snprintf(parent, sizeof(parent), "%s", base);
@@ -137,31 +138,17 @@ int ut_session_create(void)
 	ut_rt.dirfd = open(ut_rt.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ut_rt.dirfd < 0)
 		return -errno;
-	fd = openat(ut_rt.dirfd, "ctl", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
+	snprintf(path, sizeof(path), "%s/ctl", ut_rt.dir);
+	ctl = ut_ctl_create(path, false, now);
+	if (!ctl)
 		return -errno;
-	if (ftruncate(fd, sizeof(struct ut_ctl))) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (ctl == MAP_FAILED)
-		return -errno;
-	ctl->version = UT_ABI_VERSION;
-	ctl->size = sizeof(*ctl);
-	ctl->pid = getpid();
-	ctl->alive = 1;
 	ctl->tracer = ut_rt.cfg.tracer;
 	ctl->clock = ut_rt.cfg.clock;
 	ctl->buf_size = ut_rt.cfg.buf_size;
 	ctl->overwrite = ut_rt.cfg.overwrite;
-	ctl->tracing_on = 1;
-	ctl->start_ns = now;
 	prctl(PR_GET_NAME, ctl->comm, 0, 0, 0);
 	ut_clock_init(ctl);
-	__atomic_store_n(&ctl->magic, UT_ABI_MAGIC, __ATOMIC_RELEASE);
+	ut_ctl_publish(ctl);
 	ut_rt.ctl = ctl;
 	return 0;
 }

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/* Creating a session's control block (common/ctl.h). */
+#include "common/ctl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct ut_ctl *ut_ctl_create(const char *path, bool excl, uint64_t start_ns)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : O_TRUNC), 0600);
+	struct ut_ctl *ctl;
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, sizeof(*ctl))) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = errno;
+	close(fd);
+	if (ctl == MAP_FAILED) {
+		errno = err;
+		return NULL;
+	}
+	ctl->version = UT_ABI_VERSION;
+	ctl->size = sizeof(*ctl);
+	ctl->pid = getpid();
+	ctl->alive = 1;
+	ctl->tracing_on = 1;
+	ctl->start_ns = start_ns;
+	return ctl;
+}
+
+void ut_ctl_publish(struct ut_ctl *ctl)
+{
+	__atomic_store_n(&ctl->magic, UT_ABI_MAGIC, __ATOMIC_RELEASE);
+}
