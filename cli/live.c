@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "cli/live.h"
 #include "cli/record.h"
-#include "common/chunkq.h"
+#include "cli/drain.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/graph.h"
@@ -144,13 +144,13 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 
 /* --- trace_pipe: a consuming reader that formats events directly ------------ */
 
-#define STREAM_COPY (1u << 20)        /* at most this much per chunk */
 #define STREAM_BLOCK (4u << 20)       /* the queue's blocks */
 #define STREAM_QUEUE_MAX (512u << 20) /* and its cap: beyond, the rings fill */
 #define TEXT_MAX (4u << 20)           /* formatted, unread: then the formatter waits */
 #define STREAM_AHEAD 6                /* blocks mapped ahead: 24 MiB, 20 ms of fib */
 
 struct sthread {
+	struct ssess *ss;        /* its process */
 	void *map;
 	size_t maplen;
 	struct ut_rb_reader rb;
@@ -185,15 +185,7 @@ struct pending {
 
 #define STREAM_MAX_SESS 1024
 
-/* Raw ring data taken by the drainer, waiting to be decoded and printed. */
-struct qchunk {
-	struct sthread *t;
-	struct ssess *ss;
-	uint64_t start, lost;
-	size_t len;
-	bool final;              /* the thread's process is gone: nothing follows */
-	uint8_t bytes[];
-};
+#define CHUNK_FINAL 1u /* a thread's last chunk: its process is gone, all was told */
 
 /*
  * Three parts once ut_live_stream_start() ran, each on its own thread:
@@ -470,6 +462,8 @@ static void open_threads(struct ssess *ss, int inst)
 		if (fd < 0)
 			continue;
 		t = calloc(1, sizeof(*t));
+		if (t)
+			t->ss = ss;
 		if (t && !fstat(fd, &st) && st.st_size > 0) {
 			t->maplen = (size_t)st.st_size;
 			t->map = mmap(NULL, t->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -623,84 +617,6 @@ static void reload_symbols(struct ut_live_stream *s)
 }
 
 /*
- * Producer/consumer buffers: what was published since the last pass, into
- * the queue, consumed from the ring.  Whole pages only unless @all: reading
- * the page the program is writing makes its cache lines bounce between the
- * cores on every record.  The records are not looked at (the drainer must
- * keep up with programs writing tens of millions of events a second).
- * Returns the bytes taken, or -EINVAL if the buffer is not producer/consumer
- * after all (a mode change).
- */
-static long drain_consuming(struct ut_live_stream *s, struct ssess *ss, struct sthread *t,
-			    bool all)
-{
-	const uint8_t *seg[2];
-	size_t seglen[2], got, head;
-	long n, total = 0;
-	struct qchunk *q;
-	uint64_t start;
-
-	while ((n = ut_rb_peek(&t->rb, all, &start, seg, seglen)) > 0) {
-		size_t len = (size_t)n < STREAM_COPY ? (size_t)n : STREAM_COPY;
-		/* split only at page boundaries: a page opens with its TIME record */
-		size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
-
-		if (len < (size_t)n)
-			len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-		q = ut_chunkq_reserve(s->q, sizeof(*q) + (first < len ? first : len),
-				      sizeof(*q) + len, &got);
-		if (!q)
-			break; /* the queue is full: the ring holds the rest */
-		got -= sizeof(*q);
-		if (got < len)
-			len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-		*q = (struct qchunk){.t = t, .ss = ss, .start = start, .len = len};
-		head = len < seglen[0] ? len : seglen[0];
-		memcpy(q->bytes, seg[0], head);
-		memcpy(q->bytes + head, seg[1], len - head);
-		ut_rb_consume(&t->rb, len);
-		ut_chunkq_push(s->q, q, sizeof(*q) + len);
-		total += (long)len;
-	}
-	return n < 0 ? n : total;
-}
-
-/*
- * A thread's new data into the queue.  Flight-recorder buffers, whose writer
- * may lap the reader, go through ut_rb_drain(), straight into the queue.
- */
-static size_t drain_thread(struct ut_live_stream *s, struct ssess *ss, struct sthread *t,
-			   bool all)
-{
-	struct ut_rb_chunk c;
-	struct qchunk *q;
-	size_t got, total = 0;
-	long n;
-
-	if (!__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) && t->rb.tail >= t->rb.from) {
-		n = drain_consuming(s, ss, t, all);
-		if (n >= 0)
-			return (size_t)n;
-	}
-	for (;;) {
-		q = ut_chunkq_reserve(s->q, sizeof(*q) + UT_PAGE_SIZE, sizeof(*q) + STREAM_COPY,
-				      &got);
-		if (!q)
-			break;
-		got = (got - sizeof(*q)) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-		if (ut_rb_drain(&t->rb, &c, true, q->bytes, got) || (!c.len && !c.lost))
-			break; /* the reserved chunk is simply not pushed */
-		*q = (struct qchunk){.t = t, .ss = ss, .start = c.start, .lost = c.lost,
-				     .len = c.len};
-		ut_chunkq_push(s->q, q, sizeof(*q) + c.len);
-		total += c.len;
-		if (c.len < got)
-			break;
-	}
-	return total;
-}
-
-/*
  * The drainer's pass: new sessions and threads, then what each thread
  * published (whole pages unless @all), copied into the queue and consumed
  * from the ring.  Returns the bytes taken.
@@ -725,17 +641,20 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 		open_threads(ss, s->inst);
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
-			struct qchunk *q;
+			struct ut_drain_chunk *q;
 
 			if (!t || t->final_done)
 				continue;
-			total += drain_thread(s, ss, t, all || !ss->alive);
+			total += ut_drain_to_queue(&t->rb,
+						   !__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) &&
+							   t->rb.tail >= t->rb.from,
+						   all || !ss->alive, s->q, t);
 			if (ss->alive || t->rb.tail < __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE))
 				continue; /* more to come, or more than the queue took */
 			/* all of it is in the queue: tell the reader */
 			q = ut_chunkq_reserve(s->q, sizeof(*q), sizeof(*q), &got);
 			if (q) {
-				*q = (struct qchunk){.t = t, .ss = ss, .final = true};
+				*q = (struct ut_drain_chunk){.owner = t, .flags = CHUNK_FINAL};
 				t->final_done = true;
 				ut_chunkq_push(s->q, q, sizeof(*q));
 			}
@@ -906,7 +825,7 @@ int ut_live_stream_start(struct ut_live_stream *s)
 static bool decode_queue(struct ut_live_stream *s, size_t max)
 {
 	for (;;) {
-		struct qchunk *c;
+		struct ut_drain_chunk *c;
 		struct sthread *t;
 		size_t len;
 
@@ -915,15 +834,15 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 		c = ut_chunkq_pop(s->q, &len);
 		if (!c)
 			return false;
-		t = c->t;
+		t = c->owner;
 		s->cur = t;
-		s->cur_sess = c->ss;
-		if (c->final) {
+		s->cur_sess = t->ss;
+		if (c->flags & CHUNK_FINAL) {
 			final_losses(t);
 		} else {
 			t->lost += c->lost;
-			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, c->ss->pid,
-				     &c->ss->clk, collect_event, s);
+			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->ss->pid,
+				     &t->ss->clk, collect_event, s);
 			/* what this reader took is gone for every reader (`trace` too) */
 			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
 					 t->rb.base + t->decoded + t->stream_lost + t->rb.lost,
