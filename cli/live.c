@@ -320,10 +320,11 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	s->stop = true;
 	pthread_cond_broadcast(&s->text_cv); /* a formatter waiting for room */
 	pthread_mutex_unlock(&s->text_mu);
-	if (s->fmt_running)
-		pthread_join(s->formatter, NULL);
+	/* the drainer first: a closed reader must not consume another event */
 	if (s->running)
 		pthread_join(s->drainer, NULL);
+	if (s->fmt_running)
+		pthread_join(s->formatter, NULL);
 	if (s->tout)
 		fclose(s->tout);
 	free(s->text);
@@ -723,6 +724,10 @@ static ssize_t text_write(void *cookie, const char *buf, size_t len)
 	pthread_mutex_lock(&s->text_mu);
 	while (s->text_len >= TEXT_MAX && !s->stop)
 		pthread_cond_wait(&s->text_cv, &s->text_mu);
+	if (s->stop) { /* nobody reads any more: end the formatter's pass */
+		pthread_mutex_unlock(&s->text_mu);
+		return -1;
+	}
 	if (s->text_len + len > s->text_cap) {
 		size_t cap = s->text_cap ? s->text_cap : 1 << 16;
 		char *n;
@@ -871,7 +876,7 @@ static long format_queue(struct ut_live_stream *s, FILE *f, bool flush)
 		if (n < 0)
 			return n;
 		printed += n;
-	} while (more);
+	} while (more && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED));
 	return printed;
 }
 
