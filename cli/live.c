@@ -231,7 +231,6 @@ struct ut_live_stream {
 	struct pending *ev;      /* this read's events, then the held-back rest */
 	size_t nr_ev, cap_ev;
 	struct sthread *cur;     /* the thread being decoded */
-	struct ssess *cur_sess;
 	pthread_t formatter;
 	FILE *tout;              /* the formatter's end (text_write()) */
 	/* its text, under text_mu */
@@ -844,7 +843,6 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 			return false;
 		t = c->owner;
 		s->cur = t;
-		s->cur_sess = t->ss;
 		if (c->flags & CHUNK_FINAL) {
 			final_losses(t);
 		} else {
