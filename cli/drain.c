@@ -2,6 +2,7 @@
 /* Emptying a ring into a chunk queue (cli/drain.h). */
 #include "cli/drain.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "utrace/abi.h"
@@ -71,4 +72,11 @@ size_t ut_drain_to_queue(struct ut_rb_reader *rb, bool consume, bool all, struct
 			break;
 	}
 	return total;
+}
+
+bool ut_drain_realtime(bool on)
+{
+	struct sched_param sp = {.sched_priority = on ? 1 : 0};
+
+	return pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp) == 0 && on;
 }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/drain.h"
 #include "cli/record.h"
 #include "common/clock.h"
 #include "common/control.h"
@@ -431,6 +432,7 @@ static int record_running(struct rec_opts *o)
 	if (!rec)
 		ut_usage_die("out of memory");
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
+	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);
 	sigaction(SIGHUP, &act, NULL);
@@ -452,6 +454,7 @@ static int record_running(struct rec_opts *o)
 		ut_live_set_config(sess[i].dir, &old[i], err, sizeof(err));
 		ut_cfg_free(&old[i]);
 	}
+	ut_drain_realtime(false); /* the write-out is long: a normal thread again */
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);
 	if (ret)
@@ -543,6 +546,7 @@ static int run(int argc, char **argv, bool profile)
 	child_pid = spawn(argv + optind, lib, dir, &o, clock_env);
 	if (child_pid < 0)
 		ut_usage_die("fork: %s", strerror(errno));
+	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	for (;;) {
 		pid_t p = waitpid(child_pid, &status, WNOHANG);
 
@@ -559,6 +563,7 @@ static int run(int argc, char **argv, bool profile)
 			nanosleep(&ts, NULL);
 	}
 	fflush(stdout); /* the program's output (if shared) comes before the tables */
+	ut_drain_realtime(false); /* the write-out is long: a normal thread again */
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);
 	if (ret)
