@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cfg_opts.h"
 #include "cli/cli.h"
 #include "cli/live.h"
 #include "cli/record.h"
@@ -259,12 +260,6 @@ int cmd_restart(int argc, char **argv)
 	return toggle(argc, argv, ut_help_restart, true);
 }
 
-static void words(char **list, const char *w)
-{
-	if (ut_cfg_set_words(list, w, true))
-		ut_usage_die("out of memory");
-}
-
 static unsigned long number(const char *arg, const char *what)
 {
 	char *end;
@@ -316,12 +311,9 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 
 int cmd_start(int argc, char **argv)
 {
-	enum { O_GNOTRACE = 256, O_DEPTH, O_THRESH, O_STACK, O_PROFILE, O_TID };
+	enum { O_PROFILE = UT_CFG_OPT_NEXT, O_TID };
 	static const struct option longopts[] = {
-		{"graph-notrace", required_argument, NULL, O_GNOTRACE},
-		{"max-graph-depth", required_argument, NULL, O_DEPTH},
-		{"thresh", required_argument, NULL, O_THRESH},
-		{"func-stack", no_argument, NULL, O_STACK},
+		UT_CFG_LONGOPTS,
 		{"profile", no_argument, NULL, O_PROFILE},
 		{"pid", required_argument, NULL, O_TID},
 		{"help", no_argument, NULL, 'h'},
@@ -331,46 +323,21 @@ int cmd_start(int argc, char **argv)
 	struct ut_live_sess *v;
 	struct ut_cfg c;
 	const char *inst = NULL;
-	int opt, i, ret = 0;
+	int opt, ret = 0;
 	long n;
 
 	ut_cfg_init(&c);
 	c.tracer = UT_TRACER_FUNCTION;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "P:B:p:l:n:g:b:C:O:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "P:B:" UT_CFG_SHORTOPTS "h", longopts, NULL)) != -1) {
+		if (ut_cfg_opt(&c, NULL, opt, optarg))
+			continue;
 		switch (opt) {
 		case 'P':
 			add_pid(&t, optarg);
 			break;
 		case 'B':
 			inst = optarg;
-			break;
-		case 'p':
-			i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, optarg);
-			if (i < 0)
-				ut_usage_die("unknown tracer '%s' (see 'utrace list -t')", optarg);
-			c.tracer = (uint32_t)i;
-			break;
-		case 'l':
-			words(&c.filter, optarg);
-			break;
-		case 'n':
-			words(&c.notrace, optarg);
-			break;
-		case 'g':
-			words(&c.graph_function, optarg);
-			break;
-		case O_GNOTRACE:
-			words(&c.graph_notrace, optarg);
-			break;
-		case O_DEPTH:
-			c.max_graph_depth = (uint32_t)number(optarg, "depth");
-			break;
-		case O_THRESH:
-			c.thresh_us = number(optarg, "threshold");
-			break;
-		case O_STACK:
-			c.func_stack = true;
 			break;
 		case O_PROFILE:
 			c.profile = true;
@@ -379,27 +346,6 @@ int cmd_start(int argc, char **argv)
 			if (c.nr_pids == UT_CFG_MAX_PIDS)
 				ut_usage_die("too many --pid");
 			c.pids[c.nr_pids++] = (int32_t)number(optarg, "pid");
-			break;
-		case 'b':
-			c.buf_kb = (uint32_t)number(optarg, "buffer size");
-			if (!c.buf_kb)
-				ut_usage_die("bad buffer size '%s'", optarg);
-			break;
-		case 'C':
-			i = ut_name_index(ut_clock_names, UT_CLOCK_NR, optarg);
-			if (i < 0)
-				ut_usage_die("unknown clock '%s'", optarg);
-			c.clock = (uint32_t)i;
-			break;
-		case 'O':
-			if (!strcmp(optarg, "overwrite") || !strcmp(optarg, "nooverwrite"))
-				c.overwrite = optarg[0] != 'n';
-			else if (!strcmp(optarg, "func_stack_trace"))
-				c.func_stack = true;
-			else if (!strcmp(optarg, "sleep-time") || !strcmp(optarg, "nosleep-time"))
-				c.sleep_time = optarg[0] != 'n';
-			else
-				ut_usage_die("unknown option '%s' for start", optarg);
 			break;
 		case 'h':
 			fputs(ut_help_start, stdout);

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cfg_opts.h"
 #include "cli/cli.h"
 #include "cli/drain.h"
 #include "cli/record.h"
@@ -88,35 +89,14 @@ const char ut_help_profile[] =
 	"                            the program's own output)\n";
 
 struct rec_opts {
-	const char *tracer;
-	int clock;
-	unsigned long buf_kb;
+	struct ut_cfg cfg;        /* what the program is to trace (cli/cfg_opts.h) */
 	const char *output;
-	char *filter, *notrace, *gfilter, *gnotrace;
-	unsigned long max_depth, thresh_us;
-	bool overwrite;
 	bool profile;             /* utrace profile */
-	bool func_stack;          /* --func-stack, -O func_stack_trace */
 	bool output_given;
-	struct ut_opts opts;
+	struct ut_opts opts;      /* -O: the report's options */
 	int32_t pids[64];         /* -P */
 	size_t npids;
 };
-
-static char *append_word(char *list, const char *w)
-{
-	size_t a = list ? strlen(list) : 0, b = strlen(w);
-	char *n = realloc(list, a + b + 2);
-
-	if (!n) {
-		ut_err("out of memory");
-		exit(1);
-	}
-	if (a)
-		n[a++] = ' ';
-	memcpy(n + a, w, b + 1);
-	return n;
-}
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
 static int find_program(const char *prog, char *out, size_t len)
@@ -173,19 +153,20 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 		ut_err("warning: %s is stripped: its functions have sites but no names "
 		       "(no symbol table), so none can be traced; trace an unstripped build",
 		       prog);
-	else if (!nobj && strcmp(o->tracer, "nop") != 0)
+	else if (!nobj && o->cfg.tracer != UT_TRACER_NOP)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry",
 		       prog);
 	/* A filter that can match nothing at all is still an error (nothing runs). */
-	if (!nobj && (o->filter || o->gfilter))
+	if (!nobj && (o->cfg.filter || o->cfg.graph_function))
 		ut_usage_die("'%s' matches no traceable function of %s",
-			     o->filter ? o->filter : o->gfilter, prog);
+			     o->cfg.filter ? o->cfg.filter : o->cfg.graph_function, prog);
 	if (nobj) {
-		check_list(t, UT_FSET_FILTER, o->filter, "set_ftrace_filter", prog);
-		check_list(t, UT_FSET_NOTRACE, o->notrace, "set_ftrace_notrace", prog);
-		check_list(t, UT_FSET_GRAPH, o->gfilter, "set_graph_function", prog);
-		check_list(t, UT_FSET_GRAPH_NOTRACE, o->gnotrace, "set_graph_notrace", prog);
+		check_list(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog);
+		check_list(t, UT_FSET_NOTRACE, o->cfg.notrace, "set_ftrace_notrace", prog);
+		check_list(t, UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function", prog);
+		check_list(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace",
+			   prog);
 	}
 	ut_ftable_free(t);
 }
@@ -240,28 +221,28 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 		return pid;
 	setenv("LD_PRELOAD", preload, 1);
 	setenv("UTRACE_DIR", dir, 1);
-	setenv("UTRACE_TRACER", o->tracer, 1);
-	setenv("UTRACE_CLOCK", ut_clock_names[o->clock], 1);
-	snprintf(num, sizeof(num), "%lu", o->buf_kb);
+	setenv("UTRACE_TRACER", ut_tracer_names[o->cfg.tracer], 1);
+	setenv("UTRACE_CLOCK", ut_clock_names[o->cfg.clock], 1);
+	snprintf(num, sizeof(num), "%u", o->cfg.buf_kb);
 	setenv("UTRACE_BUF_KB", num, 1);
-	setenv("UTRACE_OVERWRITE", o->overwrite ? "1" : "0", 1);
+	setenv("UTRACE_OVERWRITE", o->cfg.overwrite ? "1" : "0", 1);
 	setenv(UT_CLOCK_ENV, clock_env, 1);
-	if (o->filter)
-		setenv("UTRACE_FILTER", o->filter, 1);
-	if (o->notrace)
-		setenv("UTRACE_NOTRACE", o->notrace, 1);
-	if (o->func_stack)
+	if (o->cfg.filter)
+		setenv("UTRACE_FILTER", o->cfg.filter, 1);
+	if (o->cfg.notrace)
+		setenv("UTRACE_NOTRACE", o->cfg.notrace, 1);
+	if (o->cfg.func_stack)
 		setenv("UTRACE_FUNC_STACK", "1", 1);
 	if (o->profile)
 		setenv("UTRACE_PROFILE",
 		       ut_opts_get(&o->opts, UT_OPT_SLEEP_TIME) ? "1" : "1-cputime", 1);
-	if (o->gfilter)
-		setenv("UTRACE_GRAPH_FILTER", o->gfilter, 1);
-	if (o->gnotrace)
-		setenv("UTRACE_GRAPH_NOTRACE", o->gnotrace, 1);
-	snprintf(num, sizeof(num), "%lu", o->max_depth);
+	if (o->cfg.graph_function)
+		setenv("UTRACE_GRAPH_FILTER", o->cfg.graph_function, 1);
+	if (o->cfg.graph_notrace)
+		setenv("UTRACE_GRAPH_NOTRACE", o->cfg.graph_notrace, 1);
+	snprintf(num, sizeof(num), "%u", o->cfg.max_graph_depth);
 	setenv("UTRACE_MAX_GRAPH_DEPTH", num, 1);
-	snprintf(num, sizeof(num), "%lu", o->thresh_us);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)o->cfg.thresh_us);
 	setenv("UTRACE_THRESH_US", num, 1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
@@ -273,83 +254,27 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 static void parse_args(int argc, char **argv, struct rec_opts *o)
 {
 	static const struct option longopts[] = {
+		UT_CFG_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
-		{"graph-notrace", required_argument, NULL, 'N'},
-		{"max-graph-depth", required_argument, NULL, 'D'},
-		{"thresh", required_argument, NULL, 'T'},
-		{"func-stack", no_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
-	o->tracer = "function";
-	o->clock = UT_CLOCK_LOCAL;
-	o->buf_kb = 1408;
+	ut_cfg_init(&o->cfg);
+	o->cfg.tracer = UT_TRACER_FUNCTION;
+	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
 	o->output = "trace.dat";
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:l:n:g:b:C:o:O:P:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
 		char *end;
 
+		if (ut_cfg_opt(&o->cfg, &o->opts, c, optarg))
+			continue;
 		switch (c) {
-		case 'p':
-			if (ut_name_index(ut_tracer_names, UT_NR_TRACERS, optarg) < 0)
-				ut_usage_die("unknown tracer '%s' (available: function_graph function nop)",
-					     optarg);
-			o->tracer = optarg;
-			break;
-		case 'l':
-			o->filter = append_word(o->filter, optarg);
-			break;
-		case 'n':
-			o->notrace = append_word(o->notrace, optarg);
-			break;
-		case 'g':
-			o->gfilter = append_word(o->gfilter, optarg);
-			break;
-		case 'S':
-			o->func_stack = true;
-			break;
-		case 'N':
-			o->gnotrace = append_word(o->gnotrace, optarg);
-			break;
-		case 'D':
-		case 'T':
-			errno = 0;
-			{
-				unsigned long v = strtoul(optarg, &end, 10);
-
-				if (errno || *end || !*optarg || optarg[0] == '-')
-					ut_usage_die("invalid %s '%s'",
-						     c == 'D' ? "--max-graph-depth" : "--thresh",
-						     optarg);
-				if (c == 'D')
-					o->max_depth = v;
-				else
-					o->thresh_us = v;
-			}
-			break;
-		case 'b':
-			errno = 0;
-			o->buf_kb = strtoul(optarg, &end, 10);
-			if (errno || *end || !o->buf_kb || o->buf_kb > (1ul << 20))
-				ut_usage_die("invalid buffer size '%s' (KiB, 1..1048576)", optarg);
-			break;
-		case 'C':
-			o->clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, optarg);
-			if (o->clock < 0)
-				ut_usage_die("unknown clock '%s'", optarg);
-			break;
 		case 'o':
 			o->output = optarg;
 			o->output_given = true;
-			break;
-		case 'O':
-			if (!strcmp(optarg, "overwrite") || !strcmp(optarg, "nooverwrite"))
-				o->overwrite = optarg[0] == 'o';
-			else if (ut_opts_parse(&o->opts, o->tracer, optarg) &&
-				 ut_opts_parse(&o->opts, "function_graph", optarg))
-				ut_usage_die("unknown option '%s' (see 'utrace list -o')", optarg);
 			break;
 		case 'P': {
 			long v = strtol(optarg, &end, 10);
@@ -387,7 +312,7 @@ static int record_running(struct rec_opts *o)
 {
 	struct sigaction act = {.sa_handler = on_stop_signal};
 	struct ut_live_sess sess[64];
-	struct ut_cfg want, old[64];
+	struct ut_cfg old[64];
 	char rundir[PATH_MAX], err[256];
 	struct ut_recorder *rec;
 	int ret = 0;
@@ -402,21 +327,9 @@ static int record_running(struct rec_opts *o)
 			return 1;
 		}
 	}
-	ut_cfg_init(&want);
-	want.tracer = (uint32_t)ut_name_index(ut_tracer_names, UT_NR_TRACERS, o->tracer);
-	want.clock = (uint32_t)o->clock;
-	want.buf_kb = (uint32_t)o->buf_kb;
-	want.overwrite = o->overwrite;
-	want.func_stack = o->func_stack;
-	want.max_graph_depth = (uint32_t)o->max_depth;
-	want.thresh_us = o->thresh_us;
-	want.filter = o->filter;
-	want.notrace = o->notrace;
-	want.graph_function = o->gfilter;
-	want.graph_notrace = o->gnotrace;
 	for (size_t i = 0; i < o->npids; i++) {
 		ut_live_get_config(sess[i].dir, &old[i]);
-		ret = ut_live_set_config(sess[i].dir, &want, err, sizeof(err));
+		ret = ut_live_set_config(sess[i].dir, &o->cfg, err, sizeof(err));
 		if (ret) {
 			ut_err("process %d: %s", o->pids[i], err);
 			for (size_t k = 0; k <= i; k++) {
@@ -428,7 +341,8 @@ static int record_running(struct rec_opts *o)
 		}
 		ut_live_clear(sess[i].dir);
 	}
-	rec = ut_recorder_new(rundir, o->output, o->tracer, o->clock, &o->opts);
+	rec = ut_recorder_new(rundir, o->output, ut_tracer_names[o->cfg.tracer], (int)o->cfg.clock,
+			      &o->opts);
 	if (!rec)
 		ut_usage_die("out of memory");
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
@@ -495,20 +409,16 @@ static int run(int argc, char **argv, bool profile)
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
+	o.cfg.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
 	if (o.npids) {
-		o.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
 		ret = record_running(&o);
-		free(o.filter);
-		free(o.notrace);
-		free(o.gfilter);
-		free(o.gnotrace);
+		ut_cfg_free(&o.cfg);
 		return ret;
 	}
-	if (o.profile && strcmp(o.tracer, "function") != 0)
+	if (o.profile && o.cfg.tracer != UT_TRACER_FUNCTION)
 		ut_usage_die("profile takes no tracer: the profiler runs on its own");
 	if (o.profile)
-		o.tracer = "nop";
-	o.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
+		o.cfg.tracer = UT_TRACER_NOP;
 	ret = find_program(argv[optind], prog, sizeof(prog));
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
@@ -530,12 +440,13 @@ static int run(int argc, char **argv, bool profile)
 		ut_usage_die("cannot create a session directory: %s", strerror(-ret));
 	if (o.profile) /* no trace file: spool (empty) inside the session dir */
 		snprintf(spool, sizeof(spool), "%s/profile", dir);
-	rec = ut_recorder_new(dir, o.profile ? spool : o.output, o.tracer, o.clock, &o.opts);
+	rec = ut_recorder_new(dir, o.profile ? spool : o.output, ut_tracer_names[o.cfg.tracer],
+			      (int)o.cfg.clock, &o.opts);
 	if (!rec)
 		ut_usage_die("out of memory");
 	if (o.profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME),
-					(uint64_t)o.thresh_us * 1000);
+					o.cfg.thresh_us * 1000);
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */
 	sigaction(SIGINT, &ign, NULL);
@@ -571,10 +482,7 @@ static int run(int argc, char **argv, bool profile)
 		       strerror(-ret));
 	if (stats && stats != stdout)
 		fclose(stats);
-	free(o.filter);
-	free(o.notrace);
-	free(o.gfilter);
-	free(o.gnotrace);
+	ut_cfg_free(&o.cfg);
 	if (WIFSIGNALED(status)) {
 		struct sigaction dfl = {.sa_handler = SIG_DFL};
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/* The tracing options shared by record, profile and start (cli/cfg_opts.h). */
+#include "cli/cfg_opts.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/names.h"
+
+/* A decimal number, all of @arg, in [@min, @max]: or exit 2 naming @what (and @range). */
+static unsigned long number(const char *arg, const char *what, unsigned long min,
+			    unsigned long max, const char *range)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || !*arg || *end || *arg == '-' || v < min || v > max)
+		ut_usage_die("invalid %s '%s'%s", what, arg, range);
+	return v;
+}
+
+static void words(char **list, const char *arg)
+{
+	if (ut_cfg_set_words(list, arg, true))
+		ut_usage_die("out of memory");
+}
+
+static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
+{
+	if (!strcmp(arg, "overwrite") || !strcmp(arg, "nooverwrite"))
+		c->overwrite = arg[0] == 'o';
+	else if (display) {
+		if (ut_opts_parse(display, ut_tracer_names[c->tracer], arg) &&
+		    ut_opts_parse(display, "function_graph", arg))
+			ut_usage_die("unknown option '%s' (see 'utrace list -o')", arg);
+	} else if (!strcmp(arg, "func_stack_trace"))
+		c->func_stack = true;
+	else if (!strcmp(arg, "sleep-time") || !strcmp(arg, "nosleep-time"))
+		c->sleep_time = arg[0] == 's';
+	else
+		ut_usage_die("unknown option '%s' (overwrite, func_stack_trace, [no]sleep-time)",
+			     arg);
+}
+
+bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
+{
+	int i;
+
+	switch (opt) {
+	case 'p':
+		i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, arg);
+		if (i < 0)
+			ut_usage_die("unknown tracer '%s' (available: function_graph function nop)",
+				     arg);
+		c->tracer = (uint32_t)i;
+		return true;
+	case 'l':
+		words(&c->filter, arg);
+		return true;
+	case 'n':
+		words(&c->notrace, arg);
+		return true;
+	case 'g':
+		words(&c->graph_function, arg);
+		return true;
+	case UT_CFG_OPT_GNOTRACE:
+		words(&c->graph_notrace, arg);
+		return true;
+	case UT_CFG_OPT_DEPTH:
+		c->max_graph_depth = (uint32_t)number(arg, "--max-graph-depth", 0, UINT32_MAX, "");
+		return true;
+	case UT_CFG_OPT_THRESH:
+		c->thresh_us = number(arg, "--thresh", 0, UINT32_MAX, " (microseconds)");
+		return true;
+	case UT_CFG_OPT_STACK:
+		c->func_stack = true;
+		return true;
+	case 'b':
+		c->buf_kb = (uint32_t)number(arg, "buffer size", 1, 1ul << 20, " (KiB, 1..1048576)");
+		return true;
+	case 'C':
+		i = ut_name_index(ut_clock_names, UT_CLOCK_NR, arg);
+		if (i < 0)
+			ut_usage_die("unknown clock '%s'", arg);
+		c->clock = (uint32_t)i;
+		return true;
+	case 'O':
+		setting(c, display, arg);
+		return true;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tracing options `record`, `profile` and `start` share, read into a
+ * struct ut_cfg (common/config.h): -p -l -n -g --graph-notrace
+ * --max-graph-depth --thresh --func-stack -b -C -O.  One parser, so every
+ * command spells them the same way and refuses the same junk with the same
+ * message.  A command lists UT_CFG_SHORTOPTS and UT_CFG_LONGOPTS among its
+ * own options and hands each option getopt returns to ut_cfg_opt() first.
+ */
+#ifndef UT_CLI_CFG_OPTS_H
+#define UT_CLI_CFG_OPTS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "common/config.h"
+#include "common/output/output.h"
+
+/* getopt values of the long-only options; a command's own start at UT_CFG_OPT_NEXT. */
+enum {
+	UT_CFG_OPT_GNOTRACE = 256,
+	UT_CFG_OPT_DEPTH,
+	UT_CFG_OPT_THRESH,
+	UT_CFG_OPT_STACK,
+	UT_CFG_OPT_NEXT,
+};
+
+#define UT_CFG_SHORTOPTS "p:l:n:g:b:C:O:"
+#define UT_CFG_LONGOPTS                                                          \
+	{"graph-notrace", required_argument, NULL, UT_CFG_OPT_GNOTRACE},         \
+	{"max-graph-depth", required_argument, NULL, UT_CFG_OPT_DEPTH},          \
+	{"thresh", required_argument, NULL, UT_CFG_OPT_THRESH},                  \
+	{"func-stack", no_argument, NULL, UT_CFG_OPT_STACK}
+
+/*
+ * Apply getopt's @opt (with @arg) to @c.  -O takes overwrite/nooverwrite,
+ * then: with @display (record), the report's options (funcgraph-proc,
+ * func_stack_trace, sleep-time, ... for the tracer chosen so far or
+ * function_graph) into @display; without (start), func_stack_trace and
+ * [no]sleep-time into @c.  Returns false if @opt is not one of these
+ * options; a bad value exits 2 with one line naming it.
+ */
+bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg);
+
+#endif
