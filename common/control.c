@@ -382,38 +382,39 @@ int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg 
 	return ret;
 }
 
-int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen)
+int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const void *arg),
+		     const void *arg, const struct ut_cfg *tmpl, char *err, size_t errlen)
 {
-	struct ut_live_sess *v;
-	struct ut_cfg lenient, *olds = NULL;
+	struct ut_live_sess *v = NULL;
+	struct ut_cfg *olds;
 	long n = ut_live_list(rundir, &v);
 	int ret = 0, tried = 0, refused = 0;
 
 	err[0] = '\0';
 	if (n < 0)
 		return (int)n;
-	if (ut_cfg_copy(&lenient, c)) {
-		free(v);
-		return -ENOMEM;
-	}
-	lenient.lenient = true;
 	olds = calloc((size_t)n + 1, sizeof(*olds));
 	for (long i = 0; olds && v && i < n; i++) {
-		char e[256];
+		struct ut_cfg pc;
+		char e[256] = "";
 		int r;
 
 		ut_cfg_init(&olds[i]);
-		if (!v[i].alive || v[i].markers)
+		if (!v[i].alive || v[i].markers || ut_live_get_config(v[i].dir, &olds[i]) ||
+		    ut_cfg_copy(&pc, &olds[i]))
 			continue;
-		ut_live_get_config(v[i].dir, &olds[i]);
-		r = set_config(v[i].dir, 0, &lenient, true, e, sizeof(e));
+		r = edit(&pc, arg);
+		pc.lenient = true;
+		if (!r)
+			r = set_config(v[i].dir, 0, &pc, true, e, sizeof(e));
+		ut_cfg_free(&pc);
 		if (r == -ESRCH)
-			continue;
+			continue; /* gone meanwhile */
 		tried++;
 		if (r == -EINVAL) {
 			refused++;
 			snprintf(err, errlen, "%s", e);
-		} else if (r) {
+		} else if (r && !ret) {
 			ret = r;
 			snprintf(err, errlen, "process %d: %s", v[i].pid, e);
 		}
@@ -422,23 +423,34 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 		ret = -ENOMEM;
 	if (!ret && tried && refused == tried) {
 		/* Nothing matched anywhere: the kernel's EINVAL; undo. */
-		for (long i = 0; i < n; i++) {
+		for (long i = 0; v && i < n; i++) {
 			char e[256];
 
-			if (v[i].alive)
+			if (v[i].alive && !v[i].markers)
 				set_config(v[i].dir, 0, &olds[i], true, e, sizeof(e));
 		}
 		ret = -EINVAL;
 	} else if (!ret) {
 		err[0] = '\0';
-		ret = ut_live_set_template(rundir, c);
+		ret = ut_live_set_template(rundir, tmpl);
 	}
 	for (long i = 0; olds && i < n; i++)
 		ut_cfg_free(&olds[i]);
 	free(olds);
-	ut_cfg_free(&lenient);
 	free(v);
 	return ret;
+}
+
+/* ut_live_set_all's edit: the whole configuration replaced. */
+static int replace_cfg(struct ut_cfg *c, const void *arg)
+{
+	ut_cfg_free(c);
+	return ut_cfg_copy(c, arg);
+}
+
+int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen)
+{
+	return ut_live_edit_all(rundir, replace_cfg, c, c, err, errlen);
 }
 
 int ut_live_set_tracing_on(const char *sessdir, bool on)

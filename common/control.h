@@ -73,11 +73,17 @@ int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, s
 int ut_live_set_template(const char *rundir, const struct ut_cfg *c);
 
 /*
- * Apply @c to every live session in @rundir (leniently: each process skips
- * words that match none of its functions) and make it the template.  Fails
- * with -EINVAL only if some process was there and the words matched nothing
- * in any of them; everything is then put back as it was.
+ * Give every live session in @rundir the configuration @edit makes of its
+ * own (leniently: each process skips words that match none of its
+ * functions), then make @tmpl the template.  Fails with -EINVAL only if
+ * some process was there and the words matched nothing in any of them;
+ * everything is then put back as it was.  Another error is the first one,
+ * naming its process, and the template is left alone.
  */
+int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const void *arg),
+		     const void *arg, const struct ut_cfg *tmpl, char *err, size_t errlen);
+
+/* ut_live_edit_all() with @c for every process and the template. */
 int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen);
 
 /* tracing_on of a session (a flag in its control block, no agent needed). */

@@ -177,70 +177,17 @@ static int edit_session(const struct ut_live_sess *s, tfs_edit_fn edit, const vo
 /*
  * Top level, word lists: the same words for everyone, leniently (each
  * process skips those that match none of its functions), each process
- * keeping the rest of its configuration.  EINVAL, with everything put back,
- * only if there were processes and the words matched nothing in any of them.
+ * keeping the rest of its configuration (common/control.c).
  */
 static int edit_all_lists(tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
 {
-	struct ut_live_sess *v = NULL;
-	struct ut_cfg c, *olds;
-	long n;
-	int ret, tried = 0, refused = 0;
+	struct ut_cfg c;
+	int ret;
 
 	ut_live_get_config(tfs_rundir, &c);
 	ret = edit(&c, arg);
-	if (ret) {
-		ut_cfg_free(&c);
-		return ret;
-	}
-	n = ut_live_list(tfs_rundir, &v);
-	olds = calloc(n > 0 ? (size_t)n : 1, sizeof(*olds));
-	for (long i = 0; olds && v && i < n; i++) {
-		struct ut_cfg pc;
-		char e[256] = "";
-		int r;
-
-		ut_cfg_init(&olds[i]);
-		if (!v[i].alive || v[i].markers || ut_live_get_config(v[i].dir, &olds[i]) ||
-		    ut_cfg_copy(&pc, &olds[i]))
-			continue;
-		r = edit(&pc, arg);
-		pc.lenient = true;
-		if (!r)
-			r = ut_live_set_config(v[i].dir, &pc, e, sizeof(e));
-		ut_cfg_free(&pc);
-		if (r == -ESRCH)
-			continue;
-		tried++;
-		if (r == -EINVAL) {
-			refused++;
-			snprintf(err, errlen, "%s", e);
-		} else if (r && !ret) {
-			ret = r;
-			snprintf(err, errlen, "process %d: %s", v[i].pid, e);
-		}
-	}
-	if (!olds)
-		ret = -ENOMEM;
-	if (!ret && tried && refused == tried) {
-		/* the kernel's EINVAL: no function matched anywhere; undo */
-		for (long i = 0; v && i < n; i++) {
-			char e[256];
-
-			if (v[i].alive && !v[i].markers) {
-				olds[i].lenient = true;
-				ut_live_set_config(v[i].dir, &olds[i], e, sizeof(e));
-			}
-		}
-		ret = -EINVAL;
-	} else if (!ret) {
-		err[0] = '\0';
-		ret = ut_live_set_template(tfs_rundir, &c);
-	}
-	for (long i = 0; olds && i < n; i++)
-		ut_cfg_free(&olds[i]);
-	free(olds);
-	free(v);
+	if (!ret)
+		ret = ut_live_edit_all(tfs_rundir, edit, arg, &c, err, errlen);
 	ut_cfg_free(&c);
 	return ret;
 }
