@@ -110,26 +110,32 @@ void ut_instances_load(int dirfd)
  */
 static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 {
-	struct ut_config old = ut_rt.cfg, n;
+	struct ut_cfg old = ut_rt.cfg, n;
+	uint32_t old_size = ut_rt.buf_size;
 	char ignored[128];
 	bool pids_changed;
 	int ret;
 
-	ut_config_from_doc(&n, doc);
+	if (ut_cfg_copy(&n, doc)) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
 	pids_changed = n.nr_pids != old.nr_pids ||
 		       memcmp(n.pids, old.pids, sizeof(n.pids[0]) * n.nr_pids) != 0;
 	ut_rt.cfg = n;
+	ut_rt.buf_size = ut_round_buf_size(n.buf_kb);
 	ut_select_reconfigure();
 	ret = ut_select_apply(msg, msglen);
 	if (ret < 0 && !n.lenient) {
 		ut_rt.cfg = old;
+		ut_rt.buf_size = old_size;
 		ut_select_reconfigure();
 		ut_select_apply(ignored, sizeof(ignored));
-		ut_config_free(&n);
+		ut_cfg_free(&n);
 		ut_patch_apply();
 		return ret;
 	}
-	ut_config_free(&old);
+	ut_cfg_free(&old);
 	if (pids_changed)
 		__atomic_add_fetch(&ut_rt.pid_gen, 1, __ATOMIC_RELEASE);
 	if (ut_patch_apply() < 0 && ret >= 0) {
@@ -138,7 +144,7 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 	}
 	ut_rt.ctl->tracer = ut_rt.cfg.tracer;
 	ut_rt.ctl->clock = ut_rt.cfg.clock;
-	ut_rt.ctl->buf_size = ut_rt.cfg.buf_size;
+	ut_rt.ctl->buf_size = ut_rt.buf_size;
 	ut_rt.ctl->overwrite = ut_rt.cfg.overwrite;
 	/*
 	 * tracing_on is not the document's: writers set ctl->tracing_on directly
@@ -237,29 +243,12 @@ int ut_agent_start(void)
  */
 int ut_session_write_config(void)
 {
-	const struct ut_config *c = &ut_rt.cfg;
-	struct ut_cfg doc;
+	struct ut_cfg doc = ut_rt.cfg; /* shallow: not freed */
 	char *text;
 	int fd, ret = 0;
 
-	ut_cfg_init(&doc);
-	doc.tracer = c->tracer;
-	doc.clock = c->clock;
-	doc.buf_kb = c->buf_size / 1024;
-	doc.overwrite = c->overwrite;
+	doc.buf_kb = ut_rt.buf_size / 1024; /* what the buffers are: a power of two */
 	doc.tracing_on = ut_rt.ctl ? ut_rt.ctl->tracing_on : 1;
-	doc.func_stack = c->func_stack;
-	doc.profile = c->profile;
-	doc.sleep_time = !c->prof_cputime;
-	doc.max_graph_depth = c->max_graph_depth;
-	doc.thresh_us = c->thresh_us;
-	doc.filter = c->filter;
-	doc.notrace = c->notrace;
-	doc.graph_function = c->graph_filter;
-	doc.graph_notrace = c->graph_notrace;
-	doc.lenient = c->lenient;
-	doc.nr_pids = c->nr_pids;
-	memcpy(doc.pids, c->pids, sizeof(doc.pids));
 	text = ut_cfg_format(&doc);
 	if (!text)
 		return -ENOMEM;

@@ -41,14 +41,12 @@ uint32_t ut_round_buf_size(unsigned long kb)
 	return (uint32_t)size;
 }
 
-static void read_config(struct ut_config *c)
+/* `utrace record` passes the configuration in the environment. */
+static void read_config(struct ut_cfg *c)
 {
 	const char *v;
 
-	c->tracer = UT_TRACER_NOP;
-	c->clock = UT_CLOCK_LOCAL;
-	c->buf_size = ut_round_buf_size(1408);
-	c->overwrite = 1;
+	ut_cfg_init(c);
 	v = getenv("UTRACE_TRACER");
 	if (v && ut_name_index(ut_tracer_names, UT_NR_TRACERS, v) > 0)
 		c->tracer = (uint32_t)ut_name_index(ut_tracer_names, UT_NR_TRACERS, v);
@@ -56,64 +54,24 @@ static void read_config(struct ut_config *c)
 	if (v && ut_name_index(ut_clock_names, UT_CLOCK_NR, v) >= 0)
 		c->clock = (uint32_t)ut_name_index(ut_clock_names, UT_CLOCK_NR, v);
 	v = getenv("UTRACE_BUF_KB");
-	if (v && strtoul(v, NULL, 10) > 0)
-		c->buf_size = ut_round_buf_size(strtoul(v, NULL, 10));
+	if (v && strtoul(v, NULL, 10) > 0 && strtoul(v, NULL, 10) <= (1ul << 20))
+		c->buf_kb = (uint32_t)strtoul(v, NULL, 10);
 	v = getenv("UTRACE_OVERWRITE");
 	if (v)
 		c->overwrite = *v == '1';
-	v = getenv("UTRACE_FILTER");
-	c->filter = v && *v ? strdup(v) : NULL;
-	v = getenv("UTRACE_NOTRACE");
-	c->notrace = v && *v ? strdup(v) : NULL;
-	v = getenv("UTRACE_GRAPH_FILTER");
-	c->graph_filter = v && *v ? strdup(v) : NULL;
-	v = getenv("UTRACE_GRAPH_NOTRACE");
-	c->graph_notrace = v && *v ? strdup(v) : NULL;
+	ut_cfg_set_words(&c->filter, getenv("UTRACE_FILTER"), false);
+	ut_cfg_set_words(&c->notrace, getenv("UTRACE_NOTRACE"), false);
+	ut_cfg_set_words(&c->graph_function, getenv("UTRACE_GRAPH_FILTER"), false);
+	ut_cfg_set_words(&c->graph_notrace, getenv("UTRACE_GRAPH_NOTRACE"), false);
 	v = getenv("UTRACE_MAX_GRAPH_DEPTH");
 	c->max_graph_depth = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
 	v = getenv("UTRACE_PROFILE");
 	c->profile = v && *v == '1';
-	c->prof_cputime = v && !strcmp(v, "1-cputime");
+	c->sleep_time = !(v && !strcmp(v, "1-cputime"));
 	v = getenv("UTRACE_FUNC_STACK");
 	c->func_stack = v && *v == '1';
 	v = getenv("UTRACE_THRESH_US");
 	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
-}
-
-void ut_config_free(struct ut_config *c)
-{
-	free(c->filter);
-	free(c->notrace);
-	free(c->graph_filter);
-	free(c->graph_notrace);
-	c->filter = c->notrace = c->graph_filter = c->graph_notrace = NULL;
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s && *s ? strdup(s) : NULL;
-}
-
-/* The runtime's form of a configuration document (strings copied). */
-void ut_config_from_doc(struct ut_config *c, const struct ut_cfg *d)
-{
-	memset(c, 0, sizeof(*c));
-	c->tracer = d->tracer;
-	c->clock = d->clock;
-	c->buf_size = ut_round_buf_size(d->buf_kb);
-	c->overwrite = d->overwrite;
-	c->filter = dup_or_null(d->filter);
-	c->notrace = dup_or_null(d->notrace);
-	c->graph_filter = dup_or_null(d->graph_function);
-	c->graph_notrace = dup_or_null(d->graph_notrace);
-	c->max_graph_depth = d->max_graph_depth;
-	c->thresh_us = d->thresh_us;
-	c->profile = d->profile;
-	c->prof_cputime = !d->sleep_time;
-	c->func_stack = d->func_stack;
-	c->lenient = d->lenient;
-	c->nr_pids = d->nr_pids < 64 ? d->nr_pids : 64;
-	memcpy(c->pids, d->pids, sizeof(c->pids[0]) * c->nr_pids);
 }
 
 /*
@@ -122,7 +80,7 @@ void ut_config_from_doc(struct ut_config *c, const struct ut_cfg *d)
  * `utrace start` and the mount's top level), leniently: its words name
  * functions of any program.
  */
-static void read_global_config(struct ut_config *c)
+static void read_global_config(struct ut_cfg *c)
 {
 	char path[PATH_MAX], *text;
 	struct ut_cfg doc;
@@ -145,14 +103,14 @@ static void read_global_config(struct ut_config *c)
 		return;
 	if (!ut_cfg_parse(&doc, text, len, NULL, 0)) {
 		doc.lenient = true;
-		ut_config_free(c);
-		ut_config_from_doc(c, &doc);
+		ut_cfg_free(c);
+		*c = doc; /* the strings move over */
+		ut_rt.buf_size = ut_round_buf_size(c->buf_kb);
 		ut_rt.ctl->tracer = c->tracer;
 		ut_rt.ctl->clock = c->clock;
-		ut_rt.ctl->buf_size = c->buf_size;
+		ut_rt.ctl->buf_size = ut_rt.buf_size;
 		ut_rt.ctl->overwrite = c->overwrite;
-		ut_rt.ctl->tracing_on = doc.tracing_on;
-		ut_cfg_free(&doc);
+		ut_rt.ctl->tracing_on = c->tracing_on;
 	}
 	free(text);
 }
@@ -213,6 +171,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
 		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
 	read_config(&ut_rt.cfg);
+	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	pthread_mutex_lock(&ut_rt.lock);
 	ret = ut_session_create();

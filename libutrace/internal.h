@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "utrace/abi.h"
+#include "common/config.h"
 #include "arch.h"
 
 #define UT_HIDDEN __attribute__((visibility("hidden")))
@@ -130,25 +131,6 @@ struct ut_shadow {
 	struct ut_shadow_frame f[];
 };
 
-struct ut_config {
-	uint32_t tracer;      /* UT_TRACER_* */
-	uint32_t clock;       /* UT_CLOCK_* */
-	uint32_t buf_size;    /* data bytes per thread */
-	uint32_t overwrite;
-	char *filter;         /* set_ftrace_filter text (words), NULL = all */
-	char *notrace;        /* set_ftrace_notrace text */
-	char *graph_filter;   /* set_graph_function text */
-	char *graph_notrace;  /* set_graph_notrace text */
-	uint32_t max_graph_depth;
-	uint64_t thresh_us;   /* tracing_thresh */
-	bool profile;         /* function_profile_enabled */
-	bool prof_cputime;    /* profiler with nosleep-time: thread CPU time */
-	bool func_stack;      /* options/func_stack_trace */
-	bool lenient;         /* a configuration for all processes: skip words matching nothing */
-	int32_t pids[64];     /* set_ftrace_pid: process or thread ids, none = all */
-	uint32_t nr_pids;
-};
-
 /* Hot-path copy of the function_graph settings. */
 struct ut_graph_cfg {
 	bool filtered;        /* set_graph_function or set_graph_notrace in use */
@@ -163,7 +145,8 @@ struct ut_runtime {
 	bool sites_off;       /* utrace_set_tracing(0): every site a nop */
 	int memfd;            /* /proc/self/mem, for writing text */
 	uint64_t self_base;   /* libutrace.so's load address: never traced */
-	struct ut_config cfg;
+	struct ut_cfg cfg;    /* the configuration in force (common/config.h) */
+	uint32_t buf_size;    /* cfg.buf_kb as a buffer size: data bytes per thread */
 	/* session */
 	char dir[PATH_MAX];
 	int dirfd;
@@ -326,10 +309,6 @@ int ut_patch_apply(void) UT_HIDDEN;
 int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
 void ut_select_reconfigure(void) UT_HIDDEN;
 
-/* init.c: the configuration document applied to the runtime (under ut_rt.lock) */
-struct ut_cfg;
-void ut_config_from_doc(struct ut_config *c, const struct ut_cfg *d) UT_HIDDEN;
-void ut_config_free(struct ut_config *c) UT_HIDDEN;
 
 /* agent.c */
 int ut_agent_start(void) UT_HIDDEN;

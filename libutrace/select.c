@@ -243,7 +243,7 @@ int ut_select_apply(char *err, size_t errlen)
 		int r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen,
 				  &filter_nothing);
 		int r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen, NULL);
-		int r3 = set_list(gfilter, ut_rt.cfg.graph_filter, "set_graph_function", e, elen,
+		int r3 = set_list(gfilter, ut_rt.cfg.graph_function, "set_graph_function", e, elen,
 				  &graph_nothing);
 		int r4 = set_list(gnotrace, ut_rt.cfg.graph_notrace, "set_graph_notrace", e, elen,
 				  NULL);

@@ -144,7 +144,7 @@ int ut_session_create(void)
 		return -errno;
 	ctl->tracer = ut_rt.cfg.tracer;
 	ctl->clock = ut_rt.cfg.clock;
-	ctl->buf_size = ut_rt.cfg.buf_size;
+	ctl->buf_size = ut_rt.buf_size;
 	ctl->overwrite = ut_rt.cfg.overwrite;
 	prctl(PR_GET_NAME, ctl->comm, 0, 0, 0);
 	ut_clock_init(ctl);

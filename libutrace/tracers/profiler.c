@@ -27,7 +27,7 @@ static struct ut_prof_hdr *create_table(struct ut_thread *t)
 	h->nr_entries = UT_PROF_ENTRIES;
 	h->tid = ut_rt.ctl->threads[slot].tid;
 	h->slot = slot;
-	h->reserved[0] = ut_rt.cfg.prof_cputime; /* 1: times are ns of CPU time */
+	h->reserved[0] = !ut_rt.cfg.sleep_time; /* 1: times are ns of CPU time */
 	__atomic_store_n(&h->magic, UT_PROF_MAGIC, __ATOMIC_RELEASE);
 	return h;
 }
@@ -88,7 +88,7 @@ uint64_t ut_prof_now(void)
 {
 	struct timespec ts;
 
-	if (!ut_rt.cfg.prof_cputime)
+	if (ut_rt.cfg.sleep_time)
 		return ut_now();
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
