@@ -328,8 +328,31 @@ void ut_stack_record(struct ut_thread *t, uint64_t site) UT_HIDDEN;
 
 /* tracers/profiler.c */
 struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;
-void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t self) UT_HIDDEN;
 uint64_t ut_prof_now(void) UT_HIDDEN;
+
+/* Where the profiler's hash table looks for @ip first (linear probing from there). */
+static inline uint32_t ut_prof_home(const struct ut_prof_hdr *h, uint64_t ip)
+{
+	return (uint32_t)((ip * 0x9e3779b97f4a7c15ull) >> 40) & (h->nr_entries - 1);
+}
+
+static inline void ut_prof_add_sq(uint64_t sq[2], uint64_t v)
+{
+	unsigned __int128 s = ((unsigned __int128)sq[1] << 64) | sq[0];
+
+	s += (unsigned __int128)v * v;
+	sq[0] = (uint64_t)s;
+	sq[1] = (uint64_t)(s >> 64);
+}
+
+/* A call of @e's function took @time, @self of it outside hooked callees. */
+static inline void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t self)
+{
+	e->time += time;
+	e->self += self;
+	ut_prof_add_sq(e->time_sq, time);
+	ut_prof_add_sq(e->self_sq, self);
+}
 
 /* function_graph: a return with no frame; prints and aborts. */
 void ut_graph_lost_frame(uint64_t sp) __attribute__((noreturn)) UT_HIDDEN;

@@ -119,7 +119,8 @@ static int graph_filter(const struct ut_shadow *sh, uint64_t ip)
 	return flags;
 }
 
-void ut_graph_entry(uint64_t ip, uint64_t *slot)
+/* Everything: the first call of a thread, filters, the profiler, commands, a full ring... */
+static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *slot)
 {
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow_frame *f;
@@ -214,12 +215,8 @@ static uint64_t dropped_return(struct ut_shadow *sh, uint64_t sp)
 	return ret;
 }
 
-/*
- * Called by utrace_graph_return with the stack pointer as it was just after
- * the hooked function's `ret`: the slot that held the return address is
- * right below it.  Must return the real return address whatever happens.
- */
-uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
+/* Every case of a return (ut_graph_return has the common one). */
+static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_t retval)
 {
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow *sh = t->shadow;
@@ -255,4 +252,136 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	if (unlikely(ret == (uint64_t)utrace_graph_return))
 		ut_graph_lost_frame(sp);
 	return ret;
+}
+
+/*
+ * The fast paths: the plain function_graph tracer or profiler (no filter,
+ * depth limit, command or instance; the TSC clock; for the tracer no
+ * threshold and room in the ring, for the profiler wall time and the
+ * function where the hash table looks first), a call nested in the one
+ * above it on the same stack.  They do what the slow paths would in that
+ * case and call nothing, so they need few registers; anything else goes to
+ * the slow path before a thing is changed.
+ */
+static inline bool graph_plain(const struct ut_thread *t)
+{
+	const struct ut_ctl *ctl = ut_rt.ctl;
+
+	return !(t->busy | ut_rt.nr_cmds | ut_rt.nr_inst | ut_rt.graph.filtered |
+		 ut_rt.graph.max_depth) &&
+	       ut_rt.cfg.clock == UT_CLOCK_LOCAL && likely(ctl) && likely(ctl->tracing_on) &&
+	       t->pid_gen == __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_RELAXED);
+}
+
+void ut_graph_entry(uint64_t ip, uint64_t *slot)
+{
+	struct ut_thread *t = &ut_self;
+	struct ut_shadow *sh = t->shadow;
+	struct ut_prof_entry *prof = NULL;
+	struct ut_shadow_frame *f;
+	uint64_t ts, *w;
+	uint32_t top;
+
+	if (unlikely(!sh || !graph_plain(t)))
+		goto slow;
+	top = sh->top;
+	if (unlikely(top >= UT_SHADOW_DEPTH || sh->hidden ||
+		     (top && sh->f[top - 1].slot <= (uint64_t)slot)))
+		goto slow; /* full, hidden, or frames a longjmp may have left */
+	if (ut_rt.cfg.profile) {
+		if (unlikely(!t->prof || !ut_rt.cfg.sleep_time))
+			goto slow;
+		prof = &((struct ut_prof_entry *)(t->prof + 1))[ut_prof_home(t->prof, ip)];
+		if (unlikely(prof->ip != ip))
+			goto slow; /* new, or a collision: ut_prof_hit */
+		ts = ut_arch_cycles();
+	} else {
+		if (unlikely(ut_rt.graph.thresh || t->head + UT_REC_SIZE > t->limit))
+			goto slow;
+		ts = ut_arch_cycles();
+		if (unlikely(ts - t->last_ts > UT_REC_DELTA_MAX))
+			goto slow;
+	}
+	t->busy = 1; /* a signal's traced functions now leave this frame alone */
+	barrier();
+	f = &sh->f[top];
+	f->ret = *slot;
+	f->slot = (uint64_t)slot;
+	f->func = ip;
+	f->flags = 0;
+	f->depth = top;
+	f->prof = prof;
+	f->child = 0;
+	f->calltime = ts;
+	if (prof) {
+		prof->hits++;
+	} else {
+		w = (uint64_t *)(t->data + (t->head & t->mask));
+		w[0] = ut_rec_word0(UT_REC_GRAPH_ENTRY, ut_cpu(), ip);
+		w[1] = ((ts - t->last_ts) << UT_REC_DELTA_SHIFT) | top;
+		t->new_ts = ts;
+		ut_rec_commit(t, UT_REC_SIZE);
+	}
+	sh->top = top + 1;
+	*slot = (uint64_t)utrace_graph_return;
+	ut_leave(t);
+	return;
+slow:
+	graph_entry_slow(ip, slot);
+}
+
+/*
+ * Called by utrace_graph_return with the stack pointer as it was just after
+ * the hooked function's `ret`: the slot that held the return address is
+ * right below it.  Must return the real return address whatever happens.
+ */
+uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
+{
+	struct ut_thread *t = &ut_self;
+	struct ut_shadow *sh = t->shadow;
+	const struct ut_shadow_frame *f;
+	uint64_t ts, ret, *w;
+	struct ut_shadow_frame c;
+
+	if (unlikely(!sh || !sh->top || !graph_plain(t)))
+		goto slow;
+	f = &sh->f[sh->top - 1];
+	if (unlikely(f->slot != sp - 8 || f->flags || f->ret == (uint64_t)utrace_graph_return))
+		goto slow; /* not the top frame, a filter's, or a tail call */
+	if (ut_rt.cfg.profile) {
+		if (unlikely(!f->prof || !ut_rt.cfg.sleep_time))
+			goto slow;
+		ts = ut_arch_cycles();
+	} else {
+		if (unlikely(ut_rt.graph.thresh || t->head + UT_REC_EXIT_SIZE > t->limit))
+			goto slow;
+		ts = ut_arch_cycles();
+		if (unlikely(ts - t->last_ts > UT_REC_DELTA_MAX))
+			goto slow;
+	}
+	t->busy = 1;
+	barrier();
+	c = *f; /* copied before the pop: a signal may reuse the frame */
+	ret = c.ret;
+	sh->top--;
+	if (c.prof) {
+		uint64_t dur = ts - c.calltime;
+
+		if (sh->top)
+			sh->f[sh->top - 1].child += dur;
+		ut_prof_time(c.prof, dur, dur > c.child ? dur - c.child : 0);
+	} else {
+		w = (uint64_t *)(t->data + (t->head & t->mask));
+		w[0] = ut_rec_word0(UT_REC_GRAPH_EXIT, ut_cpu(), c.func);
+		w[1] = ((ts - t->last_ts) << UT_REC_DELTA_SHIFT) | ((sh->overrun & 0xffff) << 32) |
+		       c.depth;
+		w[2] = ts - c.calltime;
+		w[3] = retval;
+		t->new_ts = ts;
+		ut_rec_commit(t, UT_REC_EXIT_SIZE);
+	}
+	ut_leave(t);
+	return ret;
+slow:
+	return graph_return_slow(sp, retval);
 }

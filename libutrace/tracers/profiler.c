@@ -50,7 +50,7 @@ struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip)
 	}
 	tab = (struct ut_prof_entry *)(h + 1);
 	mask = h->nr_entries - 1;
-	i = (uint32_t)((ip * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+	i = ut_prof_home(h, ip);
 	for (uint32_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
 		if (tab[i].ip == ip) {
 			tab[i].hits++;
@@ -64,23 +64,6 @@ struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip)
 	}
 	h->overflow++;
 	return NULL;
-}
-
-static void add_sq(uint64_t sq[2], uint64_t v)
-{
-	unsigned __int128 s = ((unsigned __int128)sq[1] << 64) | sq[0];
-
-	s += (unsigned __int128)v * v;
-	sq[0] = (uint64_t)s;
-	sq[1] = (uint64_t)(s >> 64);
-}
-
-void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t self)
-{
-	e->time += time;
-	e->self += self;
-	add_sq(e->time_sq, time);
-	add_sq(e->self_sq, self);
 }
 
 /* The profiler's clock: the trace clock, or thread CPU time (nosleep-time). */
