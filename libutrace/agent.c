@@ -222,8 +222,11 @@ int ut_agent_start(void)
 
 	if (getenv("UTRACE_NO_AGENT") || !ut_rt.ctl)
 		return 0;
-	/* The applied generation starts where the writers are. */
-	ut_rt.ctl->cfg_applied = ut_rt.ctl->cfg_gen;
+	/*
+	 * Both generations start at 0 in a new control block: a writer that
+	 * came during start-up left them apart, and its configuration is
+	 * applied as soon as the agent runs.
+	 */
 	sigfillset(&all);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, (size_t)256 * 1024);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/config.h"
@@ -154,7 +155,25 @@ static void atfork_child(void)
 			ut_session_log_module("load", ut_rt.mods[i]);
 	ut_rt.pid = getpid();
 	ut_session_write_config();
+	ut_session_publish();
 	ut_agent_start();
+}
+
+/*
+ * Tests: UTRACE_INIT_DELAY_MS stretches start-up once the session can be
+ * seen, as scanning a big program does, so that a writer reliably finds the
+ * process before its agent runs.
+ */
+static void init_delay(void)
+{
+	const char *v = getenv("UTRACE_INIT_DELAY_MS");
+	long ms = v ? strtol(v, NULL, 10) : 0;
+
+	if (ms > 0 && ms <= 10000) {
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+		nanosleep(&ts, NULL);
+	}
 }
 
 __attribute__((constructor(101))) static void ut_init(void)
@@ -179,17 +198,24 @@ __attribute__((constructor(101))) static void ut_init(void)
 		ut_log("cannot create the session (%s): tracing disabled", strerror(-ret));
 		goto out;
 	}
+	if (!ut_rt.from_env)
+		read_global_config(&ut_rt.cfg);
+	/*
+	 * Writers find the session once it is published: its configuration
+	 * must be there first, or ours would overwrite theirs.  One that
+	 * comes before the agent runs is applied when it starts.
+	 */
+	ut_session_write_config();
+	ut_session_publish();
+	init_delay();
 	ret = ut_patch_init();
 	if (ret) {
 		ut_log("cannot patch text (%s): tracing disabled", strerror(-ret));
 		goto out;
 	}
-	if (!ut_rt.from_env)
-		read_global_config(&ut_rt.cfg);
 	ut_sites_scan_all();
 	ut_rt.ready = true;
 	update_locked();
-	ut_session_write_config();
 	ut_agent_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 out:

@@ -291,6 +291,7 @@ static inline uint32_t ut_cpu(void)
 
 /* session.c */
 int ut_session_create(void) UT_HIDDEN;
+void ut_session_publish(void) UT_HIDDEN;
 void ut_session_log_module(const char *what, const struct ut_module *m) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
 void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;

@@ -108,6 +108,8 @@ static int make_dir(char *path)
 /**
  * ut_session_create - create this process's session directory and control block
  *
+ * Not yet visible: ut_session_publish() does that once "config" is written.
+ *
  * The parent directory is $UTRACE_DIR (set by `utrace record`), else
  * /dev/shm/utrace-<uid>.  The session is named <pid>.<monotonic ns> so an
  * exec'd image (same pid) gets a fresh one.  Return: 0 or a negative errno.
@@ -148,9 +150,15 @@ int ut_session_create(void)
 	ctl->overwrite = ut_rt.cfg.overwrite;
 	prctl(PR_GET_NAME, ctl->comm, 0, 0, 0);
 	ut_clock_init(ctl);
-	ut_ctl_publish(ctl);
 	ut_rt.ctl = ctl;
 	return 0;
+}
+
+/* Let readers and writers see the session: its "config" is written. */
+void ut_session_publish(void)
+{
+	if (ut_rt.ctl)
+		ut_ctl_publish(ut_rt.ctl);
 }
 
 /* Append a line to the session's "modules" file: readers rebuild symbols from it. */
