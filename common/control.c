@@ -433,12 +433,39 @@ int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const voi
 	} else if (!ret) {
 		err[0] = '\0';
 		ret = ut_live_set_template(rundir, tmpl);
+		if (!ret)
+			ut_live_template_to_new(rundir, v, v ? n : 0, tmpl);
 	}
 	for (long i = 0; olds && i < n; i++)
 		ut_cfg_free(&olds[i]);
 	free(olds);
 	free(v);
 	return ret;
+}
+
+void ut_live_template_to_new(const char *rundir, const struct ut_live_sess *seen, long nseen,
+			     const struct ut_cfg *tmpl)
+{
+	struct ut_live_sess *v = NULL;
+	struct ut_cfg c;
+	long n = ut_live_list(rundir, &v);
+
+	if (n <= 0 || ut_cfg_copy(&c, tmpl)) {
+		free(v);
+		return;
+	}
+	c.lenient = true;
+	for (long i = 0; i < n; i++) {
+		char e[256];
+		long k = 0;
+
+		while (seen && k < nseen && strcmp(seen[k].name, v[i].name) != 0)
+			k++;
+		if (k == nseen && v[i].alive && !v[i].markers)
+			set_config(v[i].dir, 0, &c, true, e, sizeof(e));
+	}
+	ut_cfg_free(&c);
+	free(v);
 }
 
 /* ut_live_set_all's edit: the whole configuration replaced. */

@@ -83,6 +83,15 @@ int ut_live_set_template(const char *rundir, const struct ut_cfg *c);
 int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const void *arg),
 		     const void *arg, const struct ut_cfg *tmpl, char *err, size_t errlen);
 
+/*
+ * After the template changed: processes that appeared since @seen (@nseen
+ * sessions, listed before) started while it changed and may have read the
+ * old one; they get @tmpl, leniently.  A process also reads the template
+ * again once it can be seen, so one of the two always gets there.
+ */
+void ut_live_template_to_new(const char *rundir, const struct ut_live_sess *seen, long nseen,
+			     const struct ut_cfg *tmpl);
+
 /* ut_live_edit_all() with @c for every process and the template. */
 int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_t errlen);
 

@@ -81,27 +81,28 @@ static void read_config(struct ut_cfg *c)
  * `utrace start` and the mount's top level), leniently: its words name
  * functions of any program.
  */
-static void read_global_config(struct ut_cfg *c)
+static char *read_global_config(struct ut_cfg *c, size_t *lenp)
 {
 	char path[PATH_MAX], *text;
 	struct ut_cfg doc;
 	size_t len = 0;
 	int dirfd;
 
+	*lenp = 0;
 	if (!ut_rt.ctl)
-		return;
+		return NULL;
 	if (snprintf(path, sizeof(path), "%s", ut_rt.dir) >= (int)sizeof(path) ||
 	    !strrchr(path, '/'))
-		return;
+		return NULL;
 	*strrchr(path, '/') = '\0';
 	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
-		return;
+		return NULL;
 	text = ut_read_file_at(dirfd, "config", &len);
 	ut_instances_load(dirfd); /* instances/: theirs too */
 	close(dirfd);
 	if (!text)
-		return;
+		return NULL;
 	if (!ut_cfg_parse(&doc, text, len, NULL, 0)) {
 		doc.lenient = true;
 		ut_cfg_free(c);
@@ -113,7 +114,49 @@ static void read_global_config(struct ut_cfg *c)
 		ut_rt.ctl->overwrite = c->overwrite;
 		ut_rt.ctl->tracing_on = c->tracing_on;
 	}
-	free(text);
+	*lenp = len;
+	return text;
+}
+
+/*
+ * Tests: stretch start-up at one of two points, as scanning a big program
+ * does, so that a writer reliably comes at the wrong moment.
+ * UTRACE_INIT_DELAY_MS: published, the agent not yet running.
+ * UTRACE_INIT_DELAY_UNPUBLISHED_MS: the template read, not yet published.
+ */
+static void test_delay(const char *var)
+{
+	const char *v = getenv(var);
+	long ms = v ? strtol(v, NULL, 10) : 0;
+
+	if (ms > 0 && ms <= 10000) {
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * Publish the session, with its configuration written first: a writer
+ * finding it must not see its document overwritten by ours.  A top-level
+ * writer (utrace start, the mount) that ran meanwhile, not seeing us yet,
+ * wrote the template before looking for new processes: read it again, and
+ * take it if it changed since @old (ours then).
+ */
+static void publish(char *old, size_t oldlen)
+{
+	char *now;
+	size_t len;
+
+	test_delay("UTRACE_INIT_DELAY_UNPUBLISHED_MS");
+	ut_session_write_config();
+	ut_session_publish();
+	if (ut_rt.from_env)
+		return;
+	now = read_global_config(&ut_rt.cfg, &len);
+	if (now && (!old || len != oldlen || memcmp(now, old, len) != 0))
+		ut_session_write_config();
+	free(now);
 }
 
 static void update_locked(void)
@@ -159,25 +202,11 @@ static void atfork_child(void)
 	ut_agent_start();
 }
 
-/*
- * Tests: UTRACE_INIT_DELAY_MS stretches start-up once the session can be
- * seen, as scanning a big program does, so that a writer reliably finds the
- * process before its agent runs.
- */
-static void init_delay(void)
-{
-	const char *v = getenv("UTRACE_INIT_DELAY_MS");
-	long ms = v ? strtol(v, NULL, 10) : 0;
-
-	if (ms > 0 && ms <= 10000) {
-		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-		nanosleep(&ts, NULL);
-	}
-}
 
 __attribute__((constructor(101))) static void ut_init(void)
 {
+	char *tmpl = NULL;
+	size_t tmpl_len = 0;
 	Dl_info self;
 	int ret;
 
@@ -199,15 +228,11 @@ __attribute__((constructor(101))) static void ut_init(void)
 		goto out;
 	}
 	if (!ut_rt.from_env)
-		read_global_config(&ut_rt.cfg);
-	/*
-	 * Writers find the session once it is published: its configuration
-	 * must be there first, or ours would overwrite theirs.  One that
-	 * comes before the agent runs is applied when it starts.
-	 */
-	ut_session_write_config();
-	ut_session_publish();
-	init_delay();
+		tmpl = read_global_config(&ut_rt.cfg, &tmpl_len);
+	/* Writers may come from now on; the agent applies theirs when it starts. */
+	publish(tmpl, tmpl_len);
+	free(tmpl);
+	test_delay("UTRACE_INIT_DELAY_MS");
 	ret = ut_patch_init();
 	if (ret) {
 		ut_log("cannot patch text (%s): tracing disabled", strerror(-ret));

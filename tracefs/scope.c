@@ -252,13 +252,15 @@ static int edit_all(tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", e);
 		}
 	}
-	if (n > 0)
-		free(v);
 	if (!ret) {
 		ret = ut_live_set_template(tfs_rundir, &c);
 		if (ret)
 			snprintf(err, errlen, "template: %s", strerror(-ret));
+		else
+			ut_live_template_to_new(tfs_rundir, v, n > 0 ? n : 0, &c);
 	}
+	if (n > 0)
+		free(v);
 	ut_cfg_free(&c);
 	return ret;
 }
