@@ -148,6 +148,7 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 #define STREAM_QUEUE_MAX (512u << 20) /* and its cap: beyond, the rings fill */
 #define TEXT_MAX (4u << 20)           /* formatted, unread: then the formatter waits */
 #define STREAM_AHEAD 12               /* blocks mapped ahead: 48 MiB, 40 ms of fib */
+#define STREAM_AHEAD_IDLE 1           /* while no process traces, nor is set to */
 
 struct sthread {
 	struct ssess *ss;        /* its process */
@@ -220,6 +221,8 @@ struct ut_live_stream {
 	bool any_alive;
 	bool rescan;             /* list it again anyway (a session half made) */
 	bool graph_mode;         /* the sessions run function_graph now */
+	bool tmpl_traces;        /* the template's tracer is not nop */
+	unsigned ahead;          /* spare blocks asked of the queue */
 	bool syms_stale;
 	/* the formatter */
 	bool fmt_running;
@@ -289,6 +292,10 @@ struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, con
 	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
 	s->pids = npids ? calloc(npids, sizeof(*pids)) : NULL;
 	s->q = ut_chunkq_new(STREAM_BLOCK, STREAM_QUEUE_MAX, STREAM_AHEAD);
+	if (s->q && !inst) { /* the drainer asks for more once something traces */
+		s->ahead = STREAM_AHEAD_IDLE;
+		ut_chunkq_set_ahead(s->q, s->ahead);
+	}
 	pthread_mutex_init(&s->text_mu, NULL);
 	pthread_cond_init(&s->text_cv, NULL);
 	if ((npids && !s->pids) || !s->q) {
@@ -427,8 +434,15 @@ static void scan_sessions(struct ut_live_stream *s)
 		if (snprintf(dir, sizeof(dir), "%s/%s", s->rundir, de->d_name) < (int)sizeof(dir))
 			add_session(s, dir);
 	}
-	if (d)
+	if (d) {
+		struct ut_cfg tmpl;
+
 		closedir(d);
+		/* new processes will trace (template writes rename: the dir changes) */
+		if (!ut_live_get_config(s->rundir, &tmpl))
+			s->tmpl_traces = tmpl.tracer != UT_TRACER_NOP;
+		ut_cfg_free(&tmpl);
+	}
 	for (size_t k = 0; k < s->nr_sess; k++) {
 		struct ssess *ss = s->sess[k];
 		uint64_t gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
@@ -623,7 +637,7 @@ static void reload_symbols(struct ut_live_stream *s)
  */
 static size_t drain_once(struct ut_live_stream *s, bool all)
 {
-	bool alive = false, graph = false;
+	bool alive = false, graph = false, traces = s->tmpl_traces;
 	size_t total = 0, got;
 	struct timespec now;
 
@@ -638,6 +652,7 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 
 		alive |= ss->alive;
 		graph |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
+		traces |= ss->alive && ss->ctl->tracer != UT_TRACER_NOP;
 		open_threads(ss, s->inst);
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
@@ -659,6 +674,11 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 				ut_chunkq_push(s->q, q, sizeof(*q));
 			}
 		}
+	}
+	/* memory: 48 MiB of blocks mapped ahead only while bursts may come */
+	if (!s->inst && s->ahead != (traces ? STREAM_AHEAD : STREAM_AHEAD_IDLE)) {
+		s->ahead = traces ? STREAM_AHEAD : STREAM_AHEAD_IDLE;
+		ut_chunkq_set_ahead(s->q, s->ahead);
 	}
 	__atomic_store_n(&s->graph_mode, graph, __ATOMIC_RELAXED);
 	/* after the chunks: a formatter that sees them gone has their data */

@@ -46,7 +46,8 @@ struct ut_chunkq {
 	pthread_cond_t grow;           /* wakes the grower */
 	pthread_t grower;
 	bool has_grower, stop;
-	unsigned ahead;                /* spares the grower keeps */
+	unsigned ahead;                /* spares the grower keeps now */
+	unsigned max_ahead;            /* and at most (ut_chunkq_new's) */
 	struct item *head, **tail;
 	struct block *cur;             /* the producer's */
 	struct block *spare;
@@ -82,10 +83,14 @@ static struct block *map_block(size_t block_size)
 	return b;
 }
 
-/* Called with q->mu held. */
+/*
+ * Called with q->mu held.  While the programs may burst, emptied blocks are
+ * kept for reuse up to MAX_SPARE; while they are quiet, up to the few spares
+ * wanted then.
+ */
 static void put_block(struct ut_chunkq *q, struct block *b)
 {
-	if (q->nr_spare < MAX_SPARE) {
+	if (q->nr_spare < (q->ahead < q->max_ahead ? q->ahead : MAX_SPARE)) {
 		b->next = q->spare;
 		q->spare = b;
 		q->nr_spare++;
@@ -175,7 +180,7 @@ struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ah
 	q->max_blocks = max_bytes / q->block_size;
 	if (!q->max_blocks)
 		q->max_blocks = 1;
-	q->ahead = ahead < MAX_SPARE ? ahead : MAX_SPARE;
+	q->ahead = q->max_ahead = ahead < MAX_SPARE ? ahead : MAX_SPARE;
 	if (q->ahead) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the caller's */
@@ -183,6 +188,28 @@ struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ah
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	return q;
+}
+
+void ut_chunkq_set_ahead(struct ut_chunkq *q, unsigned ahead)
+{
+	struct block *drop = NULL, *b;
+
+	pthread_mutex_lock(&q->mu);
+	q->ahead = ahead < q->max_ahead ? ahead : q->max_ahead;
+	while (q->nr_spare > q->ahead) {
+		b = q->spare;
+		q->spare = b->next;
+		q->nr_spare--;
+		q->nr_blocks--;
+		b->next = drop;
+		drop = b;
+	}
+	pthread_cond_signal(&q->grow);
+	pthread_mutex_unlock(&q->mu);
+	for (; drop; drop = b) {
+		b = drop->next;
+		munmap(drop->map, drop->maplen);
+	}
 }
 
 void ut_chunkq_free(struct ut_chunkq *q)
@@ -283,6 +310,16 @@ size_t ut_chunkq_bytes(struct ut_chunkq *q)
 
 	pthread_mutex_lock(&q->mu);
 	n = (q->nr_blocks - q->nr_spare) * q->block_size;
+	pthread_mutex_unlock(&q->mu);
+	return n;
+}
+
+size_t ut_chunkq_mapped(struct ut_chunkq *q)
+{
+	size_t n;
+
+	pthread_mutex_lock(&q->mu);
+	n = q->nr_blocks * q->block_size;
 	pthread_mutex_unlock(&q->mu);
 	return n;
 }

@@ -26,6 +26,12 @@ struct ut_chunkq;
  * need (the producer never waits for the kernel to find memory).
  */
 struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ahead);
+/*
+ * Keep @ahead spare blocks from now on (at most what ut_chunkq_new got):
+ * fewer while the programs are quiet, all of them while they may burst.
+ * Spares beyond a lower count are unmapped.
+ */
+void ut_chunkq_set_ahead(struct ut_chunkq *q, unsigned ahead);
 /* Frees the queue and whatever chunks it still holds. */
 void ut_chunkq_free(struct ut_chunkq *q);
 
@@ -46,5 +52,7 @@ void ut_chunkq_release(struct ut_chunkq *q, void *chunk);
 
 /* Bytes of blocks in use (chunks queued or being read), for the curious. */
 size_t ut_chunkq_bytes(struct ut_chunkq *q);
+/* Bytes mapped in all: blocks in use and spares. */
+size_t ut_chunkq_mapped(struct ut_chunkq *q);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* The chunk queue (common/chunkq.h): order, sizes, block reuse, the cap, threads. */
+/* The chunk queue (common/chunkq.h): order, sizes, block reuse, the cap, threads, spares. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "common/chunkq.h"
 #include "ut_test.h"
@@ -145,11 +147,58 @@ TEST(threads_with_grower)
 	ut_chunkq_free(f.q);
 }
 
+/* Polls until @q has @bytes mapped (the grower works in the background). */
+static bool mapped_becomes(struct ut_chunkq *q, size_t bytes)
+{
+	for (int i = 0; i < 500; i++) {
+		struct timespec ts = {0, 10L * 1000 * 1000};
+
+		if (ut_chunkq_mapped(q) == bytes)
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+/* Spares follow ut_chunkq_set_ahead: fewer at once, more by the grower, never above the first count. */
+TEST(set_ahead)
+{
+	struct ut_chunkq *q = ut_chunkq_new(2 * MiB, 32 * MiB, 4);
+	size_t len;
+	void *c;
+
+	CHECK(q);
+	CHECK(mapped_becomes(q, 8 * MiB));
+	ut_chunkq_set_ahead(q, 1);
+	CHECK_EQ_INT(ut_chunkq_mapped(q), 2 * MiB);
+	ut_chunkq_set_ahead(q, 3);
+	CHECK(mapped_becomes(q, 6 * MiB));
+	ut_chunkq_set_ahead(q, 99);
+	CHECK(mapped_becomes(q, 8 * MiB));
+	/* quiet again: a block emptied by the consumer is not kept beyond the one spare */
+	ut_chunkq_set_ahead(q, 1);
+	c = ut_chunkq_reserve(q, 64, 64, &len);
+	CHECK(c);
+	ut_chunkq_push(q, c, len);
+	c = ut_chunkq_reserve(q, 2 * MiB - 4096, 2 * MiB - 4096, &len); /* the next block */
+	CHECK(c);
+	ut_chunkq_push(q, c, len);
+	c = ut_chunkq_pop(q, &len);
+	CHECK(c);
+	ut_chunkq_release(q, c);
+	c = ut_chunkq_pop(q, &len);
+	CHECK(c);
+	ut_chunkq_release(q, c);
+	CHECK(ut_chunkq_mapped(q) <= 6 * MiB); /* the current block and a spare or two */
+	ut_chunkq_free(q);
+}
+
 int main(void)
 {
 	RUN(fifo_order_and_contents);
 	RUN(reserve_min_max);
 	RUN(cap_and_reuse);
 	RUN(threads_with_grower);
+	RUN(set_ahead);
 	TEST_EXIT();
 }
