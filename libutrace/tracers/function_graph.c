@@ -273,6 +273,19 @@ static inline bool graph_plain(const struct ut_thread *t)
 	       t->pid_gen == __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_RELAXED);
 }
 
+/*
+ * The timestamp of a record of @size the fast path may write itself: false
+ * if a threshold hides it, a page must be crossed or the time delta does
+ * not fit (the slow path does those).
+ */
+static inline bool fast_record_time(const struct ut_thread *t, unsigned size, uint64_t *ts)
+{
+	if (unlikely(ut_rt.graph.thresh || t->head + size > t->limit))
+		return false;
+	*ts = ut_arch_cycles();
+	return likely(*ts - t->last_ts <= UT_REC_DELTA_MAX);
+}
+
 void ut_graph_entry(uint64_t ip, uint64_t *slot)
 {
 	struct ut_thread *t = &ut_self;
@@ -295,12 +308,8 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 		if (unlikely(prof->ip != ip))
 			goto slow; /* new, or a collision: ut_prof_hit */
 		ts = ut_arch_cycles();
-	} else {
-		if (unlikely(ut_rt.graph.thresh || t->head + UT_REC_SIZE > t->limit))
-			goto slow;
-		ts = ut_arch_cycles();
-		if (unlikely(ts - t->last_ts > UT_REC_DELTA_MAX))
-			goto slow;
+	} else if (!fast_record_time(t, UT_REC_SIZE, &ts)) {
+		goto slow;
 	}
 	t->busy = 1; /* a signal's traced functions now leave this frame alone */
 	barrier();
@@ -352,12 +361,8 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 		if (unlikely(!f->prof || !ut_rt.cfg.sleep_time))
 			goto slow;
 		ts = ut_arch_cycles();
-	} else {
-		if (unlikely(ut_rt.graph.thresh || t->head + UT_REC_EXIT_SIZE > t->limit))
-			goto slow;
-		ts = ut_arch_cycles();
-		if (unlikely(ts - t->last_ts > UT_REC_DELTA_MAX))
-			goto slow;
+	} else if (!fast_record_time(t, UT_REC_EXIT_SIZE, &ts)) {
+		goto slow;
 	}
 	t->busy = 1;
 	barrier();
