@@ -119,27 +119,63 @@ static int find_program(const char *prog, char *out, size_t len)
 	return -ENOENT;
 }
 
-/* Check the filters against the program's functions before running anything. */
+/* One list's words against @t: false, with the first word matching nothing in @bad, or true. */
+static bool list_matches(struct ut_ftable *t, unsigned flags, const char *words, char *bad,
+			 size_t len)
+{
+	struct ut_fset *s;
+	bool ok = true;
+
+	if (!words)
+		return true;
+	s = ut_fset_new(t, flags);
+	if (s && ut_fset_set(s, words, true, bad, len) == -EINVAL)
+		ok = false;
+	ut_fset_free(s);
+	return ok;
+}
+
 /* One list's words against the program's functions: exit 2 naming a word that matches none. */
 static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 		       const char *prog)
 {
-	struct ut_fset *s;
 	char bad[256];
 
-	if (!words)
-		return;
-	s = ut_fset_new(t, flags);
-	if (s && ut_fset_set(s, words, true, bad, sizeof(bad)) == -EINVAL)
+	if (!list_matches(t, flags, words, bad, sizeof(bad)))
 		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
-	ut_fset_free(s);
 }
 
-static void check_filters(const char *prog, const struct rec_opts *o)
+/*
+ * The program itself has named, patchable functions and every filter word
+ * matches one of them: nothing to warn about, and no need to ask the
+ * dynamic loader for its libraries (a run of the loader: a dozen ms here).
+ */
+static bool main_suffices(const char *prog, const struct rec_opts *o)
 {
 	struct ut_ftable *t = ut_ftable_new();
+	char bad[256];
+	bool ok;
+
+	if (!t)
+		return false;
+	ok = ut_elfsites_file(t, prog, NULL) > 0 && ut_ftable_size(t) > 0 &&
+	     list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) &&
+	     list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) &&
+	     list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) &&
+	     list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad));
+	ut_ftable_free(t);
+	return ok;
+}
+
+/* Check the filters against the program's functions before running anything. */
+static void check_filters(const char *prog, const struct rec_opts *o)
+{
+	struct ut_ftable *t;
 	int nobj = 0, ret;
 
+	if (main_suffices(prog, o))
+		return;
+	t = ut_ftable_new();
 	if (!t)
 		return;
 	ret = ut_elfsites_program(t, prog, &nobj);
