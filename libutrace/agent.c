@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -242,7 +243,8 @@ int ut_agent_start(void)
  * ut_session_write_config - publish the configuration in force as "config"
  *
  * So readers (utrace ps, the mount) see what the process does, and the first
- * writer edits from there.  Return: 0 or a negative errno.
+ * writer edits from there.  Return: 0, -EBUSY if a writer's document is
+ * there (it stands: the agent applies it), or a negative errno.
  */
 int ut_session_write_config(void)
 {
@@ -255,11 +257,20 @@ int ut_session_write_config(void)
 	text = ut_cfg_format(&doc);
 	if (!text)
 		return -ENOMEM;
-	fd = openat(ut_rt.dirfd, "config", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+	/*
+	 * Under the writers' lock, and only if no writer's document waits for
+	 * the agent: once the session is published, theirs wins.
+	 */
+	fd = openat(ut_rt.dirfd, "config", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB))
+		ret = fd < 0 ? -EIO : -EBUSY;
+	else if (ut_rt.ctl && __atomic_load_n(&ut_rt.ctl->cfg_gen, __ATOMIC_ACQUIRE) !=
+				      __atomic_load_n(&ut_rt.ctl->cfg_applied, __ATOMIC_ACQUIRE))
+		ret = -EBUSY;
+	else if (ftruncate(fd, 0) || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
 		ret = -EIO;
 	if (fd >= 0)
-		close(fd);
+		close(fd); /* drops the lock */
 	free(text);
 	return ret;
 }

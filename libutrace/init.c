@@ -202,7 +202,6 @@ static void atfork_child(void)
 	ut_agent_start();
 }
 
-
 __attribute__((constructor(101))) static void ut_init(void)
 {
 	char *tmpl = NULL;
