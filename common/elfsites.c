@@ -209,7 +209,6 @@ static char *loader_list(const char *prog)
 
 int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
 {
-	char *list, *line, *save = NULL;
 	int ret;
 
 	elf_version(EV_CURRENT);
@@ -218,6 +217,16 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
 	if (ret < 0)
 		return ret;
 	*nr_objects += ret > 0;
+	ut_elfsites_libraries(t, prog, nr_objects);
+	return 0;
+}
+
+void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects)
+{
+	char *list, *line, *save = NULL;
+	int ret;
+
+	elf_version(EV_CURRENT);
 	list = loader_list(prog);
 	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -237,5 +246,4 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
 			(*nr_objects)++;
 	}
 	free(list);
-	return 0;
 }

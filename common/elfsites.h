@@ -19,6 +19,12 @@
  */
 int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects);
 
+/*
+ * The second half of ut_elfsites_program(): append the functions of the
+ * shared objects @prog loads, adding to *@nr_objects those that had some.
+ */
+void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects);
+
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
 

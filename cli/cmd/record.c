@@ -145,42 +145,40 @@ static void check_list(struct ut_ftable *t, unsigned flags, const char *words, c
 		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
 }
 
-/*
- * The program itself has named, patchable functions and every filter word
- * matches one of them: nothing to warn about, and no need to ask the
- * dynamic loader for its libraries (a run of the loader: a dozen ms here).
- */
-static bool main_suffices(const char *prog, const struct rec_opts *o)
+/* Every filter word matches a function of @t (which word does not is told later). */
+static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
 {
-	struct ut_ftable *t = ut_ftable_new();
 	char bad[256];
-	bool ok;
 
-	if (!t)
-		return false;
-	ok = ut_elfsites_file(t, prog, NULL) > 0 && ut_ftable_size(t) > 0 &&
-	     list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) &&
-	     list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) &&
-	     list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) &&
-	     list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad));
-	ut_ftable_free(t);
-	return ok;
+	return list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) &&
+	       list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) &&
+	       list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) &&
+	       list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad));
 }
 
-/* Check the filters against the program's functions before running anything. */
+/*
+ * Check the filters against the program's functions before running anything.
+ * The program's libraries are only looked at (a run of the dynamic loader: a
+ * dozen ms here) when the program alone is not enough: no named sites of
+ * its own, or a filter word that matches none of them.
+ */
 static void check_filters(const char *prog, const struct rec_opts *o)
 {
-	struct ut_ftable *t;
+	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
 
-	if (main_suffices(prog, o))
-		return;
-	t = ut_ftable_new();
 	if (!t)
 		return;
-	ret = ut_elfsites_program(t, prog, &nobj);
+	ret = ut_elfsites_file(t, prog, NULL);
 	if (ret == -ENOEXEC)
 		ut_usage_die("%s: not an ELF program", prog);
+	if (ret > 0 && ut_ftable_size(t) > 0 && lists_match(t, o)) {
+		ut_ftable_free(t);
+		return;
+	}
+	nobj = ret > 0;
+	if (ret >= 0)
+		ut_elfsites_libraries(t, prog, &nobj);
 	size_t nmain = 0;
 
 	for (size_t i = 0; i < ut_ftable_size(t); i++)
