@@ -72,6 +72,22 @@ static void drop_stale(struct ut_shadow *sh, uint64_t slot)
 	}
 }
 
+/* The words of the two records (the slow and the fast paths write them). */
+static inline void put_entry(uint64_t *w, uint64_t ip, uint64_t delta, uint32_t depth)
+{
+	w[0] = ut_rec_word0(UT_REC_GRAPH_ENTRY, ut_cpu(), ip);
+	w[1] = (delta << UT_REC_DELTA_SHIFT) | depth;
+}
+
+static inline void put_exit(uint64_t *w, const struct ut_shadow_frame *f, uint64_t delta,
+			    uint64_t overrun, uint64_t dur, uint64_t retval)
+{
+	w[0] = ut_rec_word0(UT_REC_GRAPH_EXIT, ut_cpu(), f->func);
+	w[1] = (delta << UT_REC_DELTA_SHIFT) | ((overrun & 0xffff) << 32) | f->depth;
+	w[2] = dur;
+	w[3] = retval;
+}
+
 static bool record_entry(struct ut_thread *t, uint64_t ip, uint32_t depth)
 {
 	uint64_t *w, delta;
@@ -79,8 +95,7 @@ static bool record_entry(struct ut_thread *t, uint64_t ip, uint32_t depth)
 	w = ut_rec_reserve(t, UT_REC_SIZE, &delta);
 	if (!w)
 		return false;
-	w[0] = ut_rec_word0(UT_REC_GRAPH_ENTRY, ut_cpu(), ip);
-	w[1] = (delta << UT_REC_DELTA_SHIFT) | depth;
+	put_entry(w, ip, delta, depth);
 	ut_rec_commit(t, UT_REC_SIZE);
 	return true;
 }
@@ -96,10 +111,7 @@ static void record_exit(struct ut_thread *t, const struct ut_shadow_frame *f, ui
 	dur = t->new_ts - f->calltime;
 	if (ut_rt.graph.thresh && dur < ut_rt.graph.thresh)
 		return; /* reserved, never committed: nothing is written */
-	w[0] = ut_rec_word0(UT_REC_GRAPH_EXIT, ut_cpu(), f->func);
-	w[1] = (delta << UT_REC_DELTA_SHIFT) | ((overrun & 0xffff) << 32) | f->depth;
-	w[2] = dur;
-	w[3] = retval;
+	put_exit(w, f, delta, overrun, dur, retval);
 	ut_rec_commit(t, UT_REC_EXIT_SIZE);
 }
 
@@ -180,10 +192,11 @@ out:
 	ut_leave(t);
 }
 
-/* The profiler's return: the call's time, and its share of the caller's. */
-static void profile_exit(struct ut_shadow *sh, const struct ut_shadow_frame *f)
+/* The profiler's return at @now: the call's time, and its share of the caller's. */
+static inline void profile_exit(struct ut_shadow *sh, const struct ut_shadow_frame *f,
+				uint64_t now)
 {
-	uint64_t dur = ut_prof_now() - f->calltime;
+	uint64_t dur = now - f->calltime;
 
 	if (sh->top)
 		sh->f[sh->top - 1].child += dur;
@@ -242,7 +255,7 @@ static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_
 
 		pop_frame(sh, false);
 		if (ut_rt.cfg.profile)
-			profile_exit(sh, &f);
+			profile_exit(sh, &f, ut_prof_now());
 		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on(t))
 			record_exit(t, &f, sh->overrun, retval);
 		ret = f.ret;
@@ -326,8 +339,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 		prof->hits++;
 	} else {
 		w = (uint64_t *)(t->data + (t->head & t->mask));
-		w[0] = ut_rec_word0(UT_REC_GRAPH_ENTRY, ut_cpu(), ip);
-		w[1] = ((ts - t->last_ts) << UT_REC_DELTA_SHIFT) | top;
+		put_entry(w, ip, ts - t->last_ts, top);
 		t->new_ts = ts;
 		ut_rec_commit(t, UT_REC_SIZE);
 	}
@@ -370,18 +382,10 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	ret = c.ret;
 	sh->top--;
 	if (c.prof) {
-		uint64_t dur = ts - c.calltime;
-
-		if (sh->top)
-			sh->f[sh->top - 1].child += dur;
-		ut_prof_time(c.prof, dur, dur > c.child ? dur - c.child : 0);
+		profile_exit(sh, &c, ts);
 	} else {
 		w = (uint64_t *)(t->data + (t->head & t->mask));
-		w[0] = ut_rec_word0(UT_REC_GRAPH_EXIT, ut_cpu(), c.func);
-		w[1] = ((ts - t->last_ts) << UT_REC_DELTA_SHIFT) | ((sh->overrun & 0xffff) << 32) |
-		       c.depth;
-		w[2] = ts - c.calltime;
-		w[3] = retval;
+		put_exit(w, &c, ts - t->last_ts, sh->overrun, ts - c.calltime, retval);
 		t->new_ts = ts;
 		ut_rec_commit(t, UT_REC_EXIT_SIZE);
 	}
