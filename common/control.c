@@ -689,6 +689,8 @@ int ut_inst_create(const char *rundir, const char *name)
 		return -ENOSPC;
 	snprintf(names[free_k], UT_INST_NAME_MAX, "%s", name);
 	ret = write_registry(rundir, names);
+	if (!ret) /* a new instance is on, whatever one of that number left */
+		ret = ut_inst_set_tracing_on(rundir, free_k, true);
 	return ret ? ret : free_k;
 }
 

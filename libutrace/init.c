@@ -99,7 +99,7 @@ static char *read_global_config(struct ut_cfg *c, size_t *lenp)
 	if (dirfd < 0)
 		return NULL;
 	text = ut_read_file_at(dirfd, "config", &len);
-	ut_instances_load(dirfd); /* instances/: theirs too */
+	ut_instances_load(dirfd, true); /* instances/: theirs too */
 	close(dirfd);
 	if (!text)
 		return NULL;
