@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/live.h"
 #include "common/names.h"
@@ -256,6 +257,25 @@ static int store_number(struct tfs_req *r, const char *buf, size_t len, bool app
 	return set(r, what, v, buf, len);
 }
 
+/* Instance @inst's buffers of session @dir, in KiB: those its threads made. */
+static unsigned long long inst_total_kb(const char *dir, const struct ut_ctl *ctl, int inst)
+{
+	uint32_t nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_RELAXED);
+	unsigned long long kb = 0;
+
+	if (nr > UT_MAX_THREADS)
+		nr = UT_MAX_THREADS;
+	for (uint32_t k = 0; k < nr; k++) {
+		char path[PATH_MAX + 32];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s%u", dir, ut_live_buf_prefix(inst), k);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) && st.st_size > UT_BUF_HDR_SIZE)
+			kb += (unsigned long long)(st.st_size - UT_BUF_HDR_SIZE) / 1024;
+	}
+	return kb;
+}
+
 /* Every buffer of the sessions in scope, in KiB. */
 static int show_total_size(struct tfs_req *r, FILE *f)
 {
@@ -272,6 +292,11 @@ static int show_total_size(struct tfs_req *r, FILE *f)
 		ctl = ut_live_map_ctl(v[i].dir);
 		if (!ctl)
 			continue;
+		if (r->sc->inst) {
+			kb += inst_total_kb(v[i].dir, ctl, r->sc->inst);
+			ut_live_unmap_ctl(ctl);
+			continue;
+		}
 		size = __atomic_load_n(&ctl->buf_size, __ATOMIC_RELAXED);
 		nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_RELAXED);
 		if (nr > UT_MAX_THREADS)
@@ -702,7 +727,7 @@ const struct tfs_file tfs_files[] = {
 	{"available_filter_functions", 0440, ALL, tfs_show_available, NULL, NULL, 0},
 	{"available_tracers", 0440, ALL | TFS_INST, show_available_tracers, NULL, NULL, 0},
 	{"buffer_size_kb", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_BUF_KB},
-	{"buffer_total_size_kb", 0440, ALL, show_total_size, NULL, NULL, 0},
+	{"buffer_total_size_kb", 0440, ALL | TFS_INST, show_total_size, NULL, NULL, 0},
 	{"current_tracer", 0640, ALL | TFS_INST, show_current_tracer, store_current_tracer, NULL, 0},
 	{"error_log", 0640, ALL | TFS_INST, show_error_log, store_ignore, trunc_error_log, 0},
 	{"function_profile_enabled", 0640, ALL, show_number, store_number, NULL, S_PROFILE},

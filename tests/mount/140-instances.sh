@@ -15,6 +15,7 @@ ls instances/foo >"$TOP/files.txt"
 expect "instance files" "$TOP/files.txt" <<'EOF2'
 available_tracers
 buffer_size_kb
+buffer_total_size_kb
 current_tracer
 error_log
 options

@@ -19,6 +19,7 @@ ls instances/foo >"$TOP/files.txt"
 expect "instance files" "$TOP/files.txt" <<'EOF2'
 available_tracers
 buffer_size_kb
+buffer_total_size_kb
 current_tracer
 error_log
 options
@@ -79,6 +80,8 @@ expect "instance marker" "$TOP/m.txt" <<'EOF2'
 tracing_mark_write: into foo
 EOF2
 expect_eq "not at the top" 0 "$(grep -c 'into foo' trace)"
+expect_eq "in its trace_pipe" "tracing_mark_write: into foo" \
+	"$(timeout 1 cat instances/foo/trace_pipe | funcs)"
 expect_eq "marker mode" "--w--w----" "$(stat -c %A instances/foo/trace_marker)"
 echo 0 >instances/foo/tracing_on
 expect_eq "marker while off" EBADF "$(werr bash -c 'echo x >instances/foo/trace_marker' 2>&1 | sed 's/FAILED: .*Bad file descriptor.*/EBADF/')"
@@ -100,6 +103,8 @@ expect_eq "only s2 in the instance" "2 2" "$(events <instances/foo/trace | grep 
 expect_eq "both at the top" 3 "$(events <trace | grep -c handle_request)"
 echo >instances/foo/set_ftrace_pid
 expect_eq "pid cleared" "no pid" "$(cat instances/foo/set_ftrace_pid)"
+# one buffer per thread that wrote into the instance (2048 KiB: 1408 rounded up)
+expect_eq "total size" 4096 "$(cat instances/foo/buffer_total_size_kb)"
 echo >instances/foo/trace
 
 # --- function commands of the instance: stacktrace into its buffer
