@@ -129,6 +129,15 @@ expect_eq "instance off" 0 "$(cat instances/foo/tracing_on)"
 expect_eq "top still on" 1 "$(cat tracing_on)"
 echo 1 >instances/foo/tracing_on
 expect_eq "instance on again" 1 "$(cat instances/foo/tracing_on)"
+# a process started while the instance is off starts with it off
+echo 0 >instances/foo/tracing_on
+echo >instances/foo/trace
+start_server s3
+run_req s3 1
+expect_eq "new process: off" 0 "$(events <instances/foo/trace | wc -l)"
+echo 1 >instances/foo/tracing_on
+run_req s3 1
+expect_eq "new process: on" 2 "$(events <instances/foo/trace | grep -c -- "-$(pid_of s3) .*parse_header <-")"
 
 # --- options: the instance's own, no top-level-only ones
 expect_eq "option file" 0 "$(cat instances/foo/options/sym-offset)"
