@@ -745,6 +745,8 @@ int ut_inst_remove(const char *rundir, const char *name)
 	for (long i = 0; v && i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", v[i].dir, cfg_name(k));
 		unlink(path);
+		/* its events go with it: a new instance of that number starts empty */
+		ut_live_clear_inst(v[i].dir, k);
 	}
 	if (n > 0)
 		free(v);

@@ -3,7 +3,8 @@
 # commands (a stacktrace fires into the instance's buffer, a traceoff stops
 # the instance only), -C CLOCK (its own timestamps), --pid, --func-stack;
 # show -B prints the instance's tracer in its header (nop after -p nop);
-# function_graph and the graph settings are refused.
+# function_graph and the graph settings are refused; a fork child keeps its
+# parent's instance switch; a removed instance's events go with it.
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
 
@@ -84,5 +85,30 @@ EOF2
 	[ -s srv.err ] && fail "$s program stderr: $(cat srv.err)"
 }
 
+# A fork child goes on with its parent's instance switch: off after a
+# traceoff command fired in the parent, and off when started off.
+forked() {
+	local s=$1
+	rm -rf run
+	check "$s instance" "$UTRACE" start -B foo -p function -l 'f_*' -l 'f_parent_before:traceoff'
+	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog fork "$s")" >fork.out 2>&1
+	expect_eq "$s traceoff in the parent stops the child" "" "$(show_funcs -B foo)"
+	check "$s reset" "$UTRACE" reset -B foo
+	check "$s instance" "$UTRACE" start -B foo -p function -l 'f_*'
+	check "$s stop -B" "$UTRACE" stop -B foo
+	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog fork "$s")" >fork.out 2>&1
+	expect_eq "$s started off, child off" "" "$(show_funcs -B foo)"
+	check "$s restart -B" "$UTRACE" restart -B foo
+	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog fork "$s")" >fork.out 2>&1
+	expect_eq "$s on" "f_child f_child f_child f_parent_after f_parent_before" \
+		"$(show_funcs -B foo | awk '{print $1}' | sort | xargs)"
+	# removed, its events go too: a new instance of that name starts empty
+	check "$s reset" "$UTRACE" reset -B foo
+	check "$s again" "$UTRACE" start -B foo -p function -l 'f_*'
+	expect_eq "$s new instance empty" "" "$(show_funcs -B foo)"
+	"$UTRACE" reset -B foo
+}
+
 for_styles one
+for_styles forked
 finish

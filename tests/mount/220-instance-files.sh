@@ -121,7 +121,7 @@ server-<PID> [<CPU>] ..... <TS>: parse_header <-parse_request
 server-<PID> [<CPU>] ..... <TS>: parse_header <-parse_request
 EOF2
 expect_eq "no stack at the top" 0 "$(grep -c 'stack trace' trace)"
-grep stacktrace instances/foo/set_ftrace_filter >"$TOP/cmd.txt"
+check "command listed" grep -q '^parse_header:stacktrace' instances/foo/set_ftrace_filter
 # traceoff: the instance's tracing_on, not the top level's
 echo 'parse_noise:traceoff' >>instances/foo/set_ftrace_filter
 run_req s1 1
