@@ -46,6 +46,15 @@ static void set_on(struct ut_cmd *c, uint32_t want)
 		__atomic_store_n(on, want, __ATOMIC_RELEASE);
 }
 
+/* dump, cpudump: stop tracing (as ftrace_dump does first) and count the request. */
+static void dump(struct ut_cmd *c)
+{
+	if (take(c)) {
+		__atomic_store_n(&ut_rt.ctl->tracing_on, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&ut_rt.ctl->dumps, 1, __ATOMIC_RELAXED);
+	}
+}
+
 /* Instance K's tracing_on: bit K of ctl->inst_off clear. */
 static bool inst_on(uint32_t k)
 {
@@ -128,10 +137,7 @@ static void inst_command(struct ut_cmd *c, uint64_t ip)
 			ut_stack_record(inst_thread(c->inst), ip);
 		break;
 	default: /* dump, cpudump: the top level's, as in the kernel */
-		if (take(c)) {
-			__atomic_store_n(&ut_rt.ctl->tracing_on, 0, __ATOMIC_RELEASE);
-			__atomic_add_fetch(&ut_rt.ctl->dumps, 1, __ATOMIC_RELAXED);
-		}
+		dump(c);
 		break;
 	}
 }
@@ -162,10 +168,7 @@ static void run_commands(struct ut_thread *t, uint64_t ip)
 				ut_stack_record(t, ip);
 			break;
 		default: /* dump, cpudump */
-			if (take(c)) {
-				__atomic_store_n(&ut_rt.ctl->tracing_on, 0, __ATOMIC_RELEASE);
-				__atomic_add_fetch(&ut_rt.ctl->dumps, 1, __ATOMIC_RELAXED);
-			}
+			dump(c);
 			break;
 		}
 	}
