@@ -139,6 +139,11 @@ echo 1 >instances/foo/tracing_on
 run_req s3 1
 expect_eq "new process: on" 2 "$(events <instances/foo/trace | grep -c -- "-$(pid_of s3) .*parse_header <-")"
 
+# --- error_log: its own
+expect_eq "bad word" EINVAL "$(a instances/foo/set_ftrace_filter nosuchfunc)"
+expect_eq "logged in the instance" 1 "$(grep -c "Command: nosuchfunc" instances/foo/error_log)"
+expect_eq "not at the top" 0 "$(grep -c "nosuchfunc" error_log)"
+
 # --- options: the instance's own, no top-level-only ones
 expect_eq "option file" 0 "$(cat instances/foo/options/sym-offset)"
 echo 1 >instances/foo/options/sym-offset
