@@ -68,8 +68,14 @@ int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, siz
 
 	if (pids && !found)
 		return -ESRCH;
-	if (inst) /* instances run the function tracer only */
-		tracer = "function";
+	if (inst) { /* the instance's own tracer and clock */
+		struct ut_cfg c;
+
+		ut_live_get_config_inst(rundir, inst, &c);
+		tracer = c.tracer == UT_TRACER_FUNCTION ? "function" : "nop";
+		clock = (int)c.clock;
+		ut_cfg_free(&c);
+	}
 	r = ut_recorder_new(rundir, output, tracer, clock, &opts);
 	if (!r)
 		return -errno ? -errno : -ENOMEM;
@@ -412,6 +418,8 @@ static void add_session(struct ut_live_stream *s, const char *dir)
 	ss->clk = (struct ut_clockconv){.clock = ss->ctl->clock, .tsc0 = ss->ctl->tsc0,
 					.mono0 = ss->ctl->mono0, .mult = ss->ctl->tsc_mult,
 					.shift = ss->ctl->tsc_shift};
+	if (s->inst) /* an instance's buffers are in its own clock */
+		ss->clk.clock = ut_inst_clock(s->rundir, ss->dir, s->inst);
 	ss->modules_gen = (uint64_t)-1;
 	s->sess[s->nr_sess] = ss;
 	__atomic_store_n(&s->nr_sess, s->nr_sess + 1, __ATOMIC_RELEASE);
@@ -574,7 +582,7 @@ static int setup_output(struct ut_live_stream *s)
 	cfg.tgid = stream_tgid;
 	cfg.ctx = s;
 	cfg.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	cfg.clock_is_counter = s->nr_sess && ut_clock_is_counter((int)s->sess[0]->ctl->clock);
+	cfg.clock_is_counter = s->nr_sess && ut_clock_is_counter((int)s->sess[0]->clk.clock);
 	cfg.opts = &s->opts;
 	cfg.tracer = "function";
 	s->out = ut_out_new(&cfg);

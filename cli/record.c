@@ -242,6 +242,10 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 	s->ctl = ctl;
 	s->clk = (struct ut_clockconv){.clock = ctl->clock, .tsc0 = ctl->tsc0, .mono0 = ctl->mono0,
 				       .mult = ctl->tsc_mult, .shift = ctl->tsc_shift};
+	if (r->inst) { /* an instance's buffers are in its own clock */
+		snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+		s->clk.clock = ut_inst_clock(r->dir, path, r->inst);
+	}
 	r->sess[r->nr_sess++] = s;
 	return s;
 }

@@ -689,6 +689,8 @@ int ut_inst_create(const char *rundir, const char *name)
 		return -ENOSPC;
 	snprintf(names[free_k], UT_INST_NAME_MAX, "%s", name);
 	ret = write_registry(rundir, names);
+	if (!ret) /* a new instance is on, whatever one of that number left */
+		ret = ut_inst_set_tracing_on(rundir, free_k, true);
 	return ret ? ret : free_k;
 }
 
@@ -743,6 +745,8 @@ int ut_inst_remove(const char *rundir, const char *name)
 	for (long i = 0; v && i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", v[i].dir, cfg_name(k));
 		unlink(path);
+		/* its events go with it: a new instance of that number starts empty */
+		ut_live_clear_inst(v[i].dir, k);
 	}
 	if (n > 0)
 		free(v);

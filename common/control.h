@@ -114,6 +114,9 @@ struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
  * buffer is full (producer/consumer mode), or -errno.
  */
 int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const char *text);
+/* The same into instance @inst's buffers (0: the top level's). */
+int ut_live_marker_inst(const char *sessdir, int inst, int32_t tid, const char *comm,
+			const char *text);
 
 /*
  * The calling tool's markers-only session in @rundir (created on first use):
@@ -144,6 +147,16 @@ int ut_inst_remove(const char *rundir, const char *name);
 int ut_live_get_config_inst(const char *dir, int inst, struct ut_cfg *c);
 int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg *c);
 int ut_live_clear_inst(const char *sessdir, int inst);
+/*
+ * common/instance.c: an instance's tracing_on, in every process (a flag of
+ * each control block, like the top level's) and in its template; reading it
+ * gives 0 if some live process has it off (a traceoff command fired there),
+ * the template's value when no process runs.
+ */
+int ut_inst_set_tracing_on(const char *rundir, int inst, bool on);
+int ut_inst_tracing_on(const char *rundir, int inst);
+/* The clock of instance @inst's timestamps in session @sessdir (UT_CLOCK_*). */
+uint32_t ut_inst_clock(const char *rundir, const char *sessdir, int inst);
 /* "buf." or "iK.buf.": the buffer files of the top level or instance K */
 const char *ut_live_buf_prefix(int inst);
 

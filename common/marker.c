@@ -13,6 +13,8 @@
  *
  * The top level (every process) writes into a markers-only session of the
  * writing tool (UT_CTL_MARKERS: no agent, no sites), created on first use.
+ * An instance's trace_marker writes into the same slot's buffer of that
+ * instance (iK.buf.<slot>), in the instance's clock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,14 +50,39 @@ static uint64_t now_in(uint32_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Create the marker buffer @path (PREFIX<slot>) of thread @tid in slot @slot. */
+static int marker_file(const char *path, int32_t tid, uint32_t slot)
+{
+	struct ut_buf_hdr *h;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno; /* another writer of the slot made it */
+	if (ftruncate(fd, UT_BUF_HDR_SIZE + MARKER_BUF)) {
+		close(fd);
+		return -errno;
+	}
+	h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (h == MAP_FAILED)
+		return -errno;
+	h->version = UT_ABI_VERSION;
+	h->buf_size = MARKER_BUF;
+	h->tid = tid;
+	h->slot = slot;
+	__atomic_store_n(&h->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
+	munmap(h, UT_BUF_HDR_SIZE);
+	return 0;
+}
+
 /* The writer's slot in @ctl: an existing marker slot of @tid, or a new one. */
 static int marker_slot(struct ut_ctl *ctl, const char *sessdir, int32_t tid, const char *comm)
 {
 	uint32_t nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE), slot;
 	struct ut_thread_slot *s;
-	struct ut_buf_hdr *h;
 	char path[PATH_MAX + 32];
-	int fd;
+	int ret;
 
 	if (nr > UT_MAX_THREADS)
 		nr = UT_MAX_THREADS;
@@ -72,28 +99,33 @@ static int marker_slot(struct ut_ctl *ctl, const char *sessdir, int32_t tid, con
 	strncpy(s->comm, comm, sizeof(s->comm) - 1);
 	s->reserved[0] = UT_SLOT_MARKER;
 	snprintf(path, sizeof(path), "%s/buf.%u", sessdir, slot);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, UT_BUF_HDR_SIZE + MARKER_BUF)) {
-		close(fd);
-		return -errno;
-	}
-	h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (h == MAP_FAILED)
-		return -errno;
-	h->version = UT_ABI_VERSION;
-	h->buf_size = MARKER_BUF;
-	h->tid = tid;
-	h->slot = slot;
-	__atomic_store_n(&h->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
-	munmap(h, UT_BUF_HDR_SIZE);
+	ret = marker_file(path, tid, slot);
+	if (ret)
+		return ret;
 	__atomic_store_n(&s->state, UT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 	return (int)slot;
 }
 
+/* The clock of instance @inst's buffers in @sessdir (its run-time dir is the parent). */
+static uint32_t inst_clock(const char *sessdir, int inst)
+{
+	char rundir[PATH_MAX];
+	char *slash;
+
+	snprintf(rundir, sizeof(rundir), "%s", sessdir);
+	slash = strrchr(rundir, '/');
+	if (slash)
+		*slash = '\0';
+	return ut_inst_clock(rundir, sessdir, inst);
+}
+
 int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const char *text)
+{
+	return ut_live_marker_inst(sessdir, 0, tid, comm, text);
+}
+
+int ut_live_marker_inst(const char *sessdir, int inst, int32_t tid, const char *comm,
+			const char *text)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
 	size_t n = strnlen(text, UT_REC_MARKER_MAX);
@@ -104,7 +136,7 @@ int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const cha
 	uint8_t *data;
 	uint64_t head, off, *w, ts;
 	size_t maplen;
-	int slot, fd, ret = 0;
+	int slot, fd = -1, ret = 0;
 
 	if (!ctl)
 		return -errno;
@@ -113,7 +145,12 @@ int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const cha
 		ut_live_unmap_ctl(ctl);
 		return slot;
 	}
-	snprintf(path, sizeof(path), "%s/buf.%d", sessdir, slot);
+	snprintf(path, sizeof(path), "%s/%s%d", sessdir, ut_live_buf_prefix(inst), slot);
+	if (inst) { /* the slot's buffer in the instance: made at its first marker */
+		ret = marker_file(path, tid, (uint32_t)slot);
+		if (ret)
+			goto out;
+	}
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		ret = -errno;
@@ -146,7 +183,7 @@ int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const cha
 		ret = -ENOSPC;
 		goto unmap;
 	}
-	ts = now_in(ctl->clock);
+	ts = now_in(inst ? inst_clock(sessdir, inst) : ctl->clock);
 	w = (uint64_t *)(data + (head & (MARKER_BUF - 1)));
 	w[0] = ut_rec_word0(UT_REC_TIME, 0, 0);
 	w[1] = ts;

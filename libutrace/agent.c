@@ -69,10 +69,13 @@ char *ut_read_file_at(int dirfd, const char *name, size_t *lenp)
 /*
  * instances/: the documents "config.iK" in @dirfd (the session, or the
  * template's run-time dir) set instance K; no file: the instance is off.
- * Only the function tracer runs in instances.  Under ut_rt.lock; the next
- * ut_select_apply() (after ut_select_reconfigure()) uses them.
+ * Only the function tracer runs in instances.  An instance's tracing_on is
+ * bit K of ctl->inst_off, which writers set directly as they set the top
+ * level's; its document's value is taken only from the template, at
+ * start-up (@initial).  Under ut_rt.lock; the next ut_select_apply()
+ * (after ut_select_reconfigure()) uses them.
  */
-void ut_instances_load(int dirfd)
+void ut_instances_load(int dirfd, bool initial)
 {
 	uint32_t active = 0;
 
@@ -90,11 +93,16 @@ void ut_instances_load(int dirfd)
 		memset(in, 0, sizeof(*in));
 		if (text && !ut_cfg_parse(&doc, text, len, NULL, 0)) {
 			in->active = doc.tracer == UT_TRACER_FUNCTION;
-			in->on = doc.tracing_on;
 			in->overwrite = doc.overwrite;
+			in->func_stack = doc.func_stack;
 			in->buf_size = ut_round_buf_size(doc.buf_kb);
+			in->clock = doc.clock < UT_CLOCK_NR ? doc.clock : UT_CLOCK_LOCAL;
+			in->nr_pids = doc.nr_pids <= UT_CFG_MAX_PIDS ? doc.nr_pids : UT_CFG_MAX_PIDS;
+			memcpy(in->pids, doc.pids, sizeof(in->pids[0]) * in->nr_pids);
 			in->filter = doc.filter && *doc.filter ? strdup(doc.filter) : NULL;
 			in->notrace = doc.notrace && *doc.notrace ? strdup(doc.notrace) : NULL;
+			if (initial && ut_rt.ctl && !doc.tracing_on)
+				__atomic_or_fetch(&ut_rt.ctl->inst_off, 1u << k, __ATOMIC_RELEASE);
 			active += in->active;
 			ut_cfg_free(&doc);
 		}
@@ -175,7 +183,7 @@ static void apply(uint32_t gen)
 		free(text);
 		if (!ret) {
 			pthread_mutex_lock(&ut_rt.lock);
-			ut_instances_load(ut_rt.dirfd);
+			ut_instances_load(ut_rt.dirfd, false);
 			ret = apply_doc(&doc, msg, sizeof(msg));
 			pthread_mutex_unlock(&ut_rt.lock);
 			ut_cfg_free(&doc);

@@ -99,7 +99,7 @@ static char *read_global_config(struct ut_cfg *c, size_t *lenp)
 	if (dirfd < 0)
 		return NULL;
 	text = ut_read_file_at(dirfd, "config", &len);
-	ut_instances_load(dirfd); /* instances/: theirs too */
+	ut_instances_load(dirfd, true); /* instances/: theirs too */
 	close(dirfd);
 	if (!text)
 		return NULL;
@@ -183,6 +183,9 @@ static void atfork_parent(void)
 /* The child gets a session of its own; its copy of the parent's buffers is forgotten. */
 static void atfork_child(void)
 {
+	/* the parent's instance switches (traceoff commands that fired) go on here */
+	uint32_t inst_off = ut_rt.ctl ? ut_rt.ctl->inst_off : 0;
+
 	pthread_mutex_init(&ut_rt.lock, NULL);
 	ut_writer_forget();
 	if (ut_rt.dirfd >= 0)
@@ -193,6 +196,7 @@ static void atfork_child(void)
 		ut_rt.ready = false;
 		return;
 	}
+	ut_rt.ctl->inst_off = inst_off;
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
 		if (ut_rt.mods[i]->alive)
 			ut_session_log_module("load", ut_rt.mods[i]);

@@ -53,15 +53,20 @@ enum {
  * instances/NAME: an independent function tracer, configuration and buffers
  * (files iK.buf.<slot>).  Index 0 is the top level (not used here), 1..7 are
  * instances; each has its document "config.iK".  Function tracer only, as on
- * kernels before function_graph could run in instances.
+ * kernels before function_graph could run in instances.  Each has its own
+ * clock (the timestamps of its buffers), set_ftrace_pid and function
+ * commands (tracers/commands.c).
  */
 #define UT_MAX_INST 8
 
 struct ut_instance {
 	bool active;          /* tracer function */
-	bool on;              /* tracing_on */
 	bool overwrite;
+	bool func_stack;      /* options/func_stack_trace */
 	uint32_t buf_size;
+	uint32_t clock;       /* UT_CLOCK_* of its timestamps */
+	uint32_t nr_pids;     /* set_ftrace_pid: 0 = every thread */
+	int32_t pids[UT_CFG_MAX_PIDS];
 	char *filter, *notrace;
 };
 
@@ -69,6 +74,7 @@ struct ut_instance {
 struct ut_cmd {
 	uint64_t ip;          /* the function's site */
 	int type;             /* enum ut_fcmd_type (common/filter.h) */
+	uint32_t inst;        /* whose set_ftrace_filter: 0 the top level, K instance K */
 	long count;           /* times left to act; -1: unlimited */
 };
 
@@ -199,14 +205,19 @@ extern __thread struct ut_thread ut_inst_self[UT_MAX_INST] UT_HIDDEN;
 /* writer.c */
 bool ut_writer_slow(struct ut_thread *t, unsigned size) UT_HIDDEN;
 void ut_writer_time(struct ut_thread *t, uint64_t ts) UT_HIDDEN;
-uint64_t ut_clock_slow(void) UT_HIDDEN;
+uint64_t ut_clock_slow(uint32_t clock) UT_HIDDEN;
 void ut_writer_forget(void) UT_HIDDEN;
+
+static inline uint64_t ut_now_in(uint32_t clock)
+{
+	if (likely(clock == UT_CLOCK_LOCAL || clock == UT_CLOCK_X86_TSC))
+		return ut_arch_cycles();
+	return ut_clock_slow(clock);
+}
 
 static inline uint64_t ut_now(void)
 {
-	if (likely(ut_rt.cfg.clock == UT_CLOCK_LOCAL || ut_rt.cfg.clock == UT_CLOCK_X86_TSC))
-		return ut_arch_cycles();
-	return ut_clock_slow();
+	return ut_now_in(ut_rt.cfg.clock);
 }
 
 /*
@@ -229,6 +240,18 @@ static inline uint64_t *ut_rec_reserve(struct ut_thread *t, unsigned size, uint6
 	t->new_ts = ts;
 	*delta = ts - t->last_ts;
 	return (uint64_t *)(t->data + (pos & t->mask));
+}
+
+/*
+ * The same for a buffer of an instance (t->inst != 0), whose clock may not
+ * be the top level's: always the slow reservation, which reads the clock
+ * of the buffer (instance events are on the slow path anyway).
+ */
+static inline uint64_t *ut_rec_reserve_any(struct ut_thread *t, unsigned size, uint64_t *delta)
+{
+	if (t->inst)
+		return ut_rec_reserve_slow(t, size, delta);
+	return ut_rec_reserve(t, size, delta);
 }
 
 static inline void ut_rec_commit(struct ut_thread *t, unsigned size)
@@ -315,7 +338,7 @@ void ut_select_reconfigure(void) UT_HIDDEN;
 int ut_agent_start(void) UT_HIDDEN;
 int ut_session_write_config(void) UT_HIDDEN;
 char *ut_read_file_at(int dirfd, const char *name, size_t *lenp) UT_HIDDEN;
-void ut_instances_load(int dirfd) UT_HIDDEN;
+void ut_instances_load(int dirfd, bool initial) UT_HIDDEN;
 /* init.c: a buffer size in bytes for @kb KiB (a power of two, >= 2 pages) */
 uint32_t ut_round_buf_size(unsigned long kb) UT_HIDDEN;
 

@@ -18,7 +18,7 @@ static struct ut_fset *filter, *notrace, *gfilter, *gnotrace;
 static bool configured;
 /* A list of patterns that matched nothing here (lenient mode): trace nothing. */
 static bool filter_nothing, graph_nothing;
-/* instances/: each one's set_ftrace_filter and set_ftrace_notrace */
+/* instances/: each one's set_ftrace_filter (with its commands) and set_ftrace_notrace */
 static struct ut_fset *ifilter[UT_MAX_INST], *inotrace[UT_MAX_INST];
 static bool inothing[UT_MAX_INST];
 
@@ -42,25 +42,18 @@ void ut_select_reconfigure(void)
 	for (int k = 1; k < UT_MAX_INST; k++) {
 		ut_fset_free(ifilter[k]);
 		ut_fset_free(inotrace[k]);
-		ifilter[k] = ut_fset_new(table, UT_FSET_GRAPH);
-		inotrace[k] = ut_fset_new(table, UT_FSET_GRAPH);
+		ifilter[k] = ut_fset_new(table, UT_FSET_FILTER);
+		inotrace[k] = ut_fset_new(table, UT_FSET_NOTRACE);
 	}
 }
 
-/*
- * The function commands of set_ftrace_filter (FUNC:traceon/traceoff/
- * stacktrace/dump/cpudump[:N]) as the hot path's table: their functions'
- * sites are enabled whatever the tracer, and flagged so the tracers look
- * them up.  Returns whether function @i has a command.
- */
-static void build_commands(void)
+/* The commands of set @s (instance @inst's, or the top level's for 0) into ut_rt.cmds[*k..]. */
+static void add_commands(struct ut_fset *s, uint32_t inst, uint32_t *k)
 {
 	size_t n = 0;
-	struct ut_fcmd *c = filter ? ut_fset_cmds(filter, &n) : NULL;
-	uint32_t k = 0;
+	struct ut_fcmd *c = s ? ut_fset_cmds(s, &n) : NULL;
 
-	__atomic_store_n(&ut_rt.nr_cmds, 0, __ATOMIC_RELEASE);
-	for (size_t i = 0; i < n && k < UT_MAX_CMDS; i++) {
+	for (size_t i = 0; i < n && *k < UT_MAX_CMDS; i++) {
 		const struct ut_func *f;
 		const struct ut_module *m;
 
@@ -70,11 +63,28 @@ static void build_commands(void)
 		m = ut_rt.mods[f->mod];
 		if (!m || !m->alive || !m->sites)
 			continue;
-		ut_rt.cmds[k].ip = m->sites[f->site].addr;
-		ut_rt.cmds[k].type = c[i].type;
-		ut_rt.cmds[k].count = c[i].counted ? c[i].count : -1;
-		k++;
+		ut_rt.cmds[*k].ip = m->sites[f->site].addr;
+		ut_rt.cmds[*k].type = c[i].type;
+		ut_rt.cmds[*k].inst = inst;
+		ut_rt.cmds[*k].count = c[i].counted ? c[i].count : -1;
+		(*k)++;
 	}
+}
+
+/*
+ * The function commands of set_ftrace_filter (FUNC:traceon/traceoff/
+ * stacktrace/dump/cpudump[:N]), the top level's and each instance's, as the
+ * hot path's table: their functions' sites are enabled whatever the tracer,
+ * and flagged so the tracers look them up.
+ */
+static void build_commands(void)
+{
+	uint32_t k = 0;
+
+	__atomic_store_n(&ut_rt.nr_cmds, 0, __ATOMIC_RELEASE);
+	add_commands(filter, 0, &k);
+	for (uint32_t i = 1; i < UT_MAX_INST; i++)
+		add_commands(ifilter[i], i, &k);
 	__atomic_store_n(&ut_rt.nr_cmds, k, __ATOMIC_RELEASE);
 }
 
@@ -106,8 +116,8 @@ static int sync_table(void)
 		if (!filter || !notrace || !gfilter || !gnotrace)
 			return -ENOMEM;
 		for (int k = 1; k < UT_MAX_INST; k++) {
-			ifilter[k] = ut_fset_new(table, UT_FSET_GRAPH);
-			inotrace[k] = ut_fset_new(table, UT_FSET_GRAPH);
+			ifilter[k] = ut_fset_new(table, UT_FSET_FILTER);
+			inotrace[k] = ut_fset_new(table, UT_FSET_NOTRACE);
 			if (!ifilter[k] || !inotrace[k])
 				return -ENOMEM;
 		}

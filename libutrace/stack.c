@@ -37,7 +37,7 @@ static void capture(void *arg)
 	if (nr > UT_REC_STACK_MAX)
 		nr = UT_REC_STACK_MAX;
 	size = 16 + ((8u * (unsigned)nr + 15) & ~15u);
-	w = ut_rec_reserve(t, size, &delta);
+	w = ut_rec_reserve_any(t, size, &delta);
 	if (!w)
 		return;
 	w[0] = ut_rec_word0(UT_REC_STACK, ut_cpu(), (uint64_t)nr);

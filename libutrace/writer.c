@@ -105,6 +105,12 @@ static bool overwrite_of(const struct ut_thread *t)
 	return t->inst ? ut_rt.inst[t->inst].overwrite : ut_rt.ctl->overwrite;
 }
 
+/* The time now in the clock of @t's buffer (an instance has its own). */
+static uint64_t now_of(const struct ut_thread *t)
+{
+	return ut_now_in(t->inst ? ut_rt.inst[t->inst].clock : ut_rt.cfg.clock);
+}
+
 static bool create_buffer(struct ut_thread *t)
 {
 	struct ut_ctl *ctl = ut_rt.ctl;
@@ -187,7 +193,7 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 	t->head = pos;
 	t->limit = pos + UT_PAGE_SIZE;
 	/* Every page starts with a full timestamp, so it decodes on its own. */
-	ut_writer_time(t, ut_now());
+	ut_writer_time(t, now_of(t));
 	if (t->hdr->dropped != t->dropped_told) {
 		/* Tell the reader, in the stream, how many records were refused. */
 		uint64_t *w = (uint64_t *)(t->data + (t->head & t->mask));
@@ -218,7 +224,7 @@ uint64_t *ut_rec_reserve_slow(struct ut_thread *t, unsigned size, uint64_t *delt
 	/* Room for a TIME record and ours: a new page starts with a TIME record. */
 	if (t->head + UT_REC_SIZE + size > t->limit && !ut_writer_slow(t, UT_REC_SIZE + size))
 		return NULL;
-	ts = ut_now();
+	ts = now_of(t);
 	if (ts - t->last_ts > UT_REC_DELTA_MAX)
 		ut_writer_time(t, ts);
 	t->new_ts = ts;
@@ -241,12 +247,12 @@ void ut_writer_time(struct ut_thread *t, uint64_t ts)
 }
 
 /* Timestamps for the clocks that are not the TSC. */
-uint64_t ut_clock_slow(void)
+uint64_t ut_clock_slow(uint32_t clock)
 {
 	struct timespec ts;
 	clockid_t id;
 
-	switch (ut_rt.cfg.clock) {
+	switch (clock) {
 	case UT_CLOCK_COUNTER:
 		return __atomic_add_fetch(&ut_rt.counter, 1, __ATOMIC_RELAXED);
 	case UT_CLOCK_MONO_RAW:

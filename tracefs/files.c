@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/live.h"
 #include "common/names.h"
@@ -256,6 +257,25 @@ static int store_number(struct tfs_req *r, const char *buf, size_t len, bool app
 	return set(r, what, v, buf, len);
 }
 
+/* Instance @inst's buffers of session @dir, in KiB: those its threads made. */
+static unsigned long long inst_total_kb(const char *dir, const struct ut_ctl *ctl, int inst)
+{
+	uint32_t nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_RELAXED);
+	unsigned long long kb = 0;
+
+	if (nr > UT_MAX_THREADS)
+		nr = UT_MAX_THREADS;
+	for (uint32_t k = 0; k < nr; k++) {
+		char path[PATH_MAX + 32];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s%u", dir, ut_live_buf_prefix(inst), k);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) && st.st_size > UT_BUF_HDR_SIZE)
+			kb += (unsigned long long)(st.st_size - UT_BUF_HDR_SIZE) / 1024;
+	}
+	return kb;
+}
+
 /* Every buffer of the sessions in scope, in KiB. */
 static int show_total_size(struct tfs_req *r, FILE *f)
 {
@@ -272,6 +292,11 @@ static int show_total_size(struct tfs_req *r, FILE *f)
 		ctl = ut_live_map_ctl(v[i].dir);
 		if (!ctl)
 			continue;
+		if (r->sc->inst) {
+			kb += inst_total_kb(v[i].dir, ctl, r->sc->inst);
+			ut_live_unmap_ctl(ctl);
+			continue;
+		}
 		size = __atomic_load_n(&ctl->buf_size, __ATOMIC_RELAXED);
 		nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_RELAXED);
 		if (nr > UT_MAX_THREADS)
@@ -351,7 +376,7 @@ static int show_trace_options(struct tfs_req *r, FILE *f)
 
 	if (!ret) {
 		effective_opts(r->sc, &c, &o);
-		ut_opts_print(&o, f, tracer_name(c.tracer), 0);
+		ut_opts_print(&o, f, tracer_name(c.tracer), r->sc->inst != 0);
 	}
 	ut_cfg_free(&c);
 	return ret;
@@ -367,6 +392,12 @@ static int store_trace_options(struct tfs_req *r, const char *buf, size_t len, b
 	(void)append;
 	if (tfs_strip(buf, len, word, sizeof(word)))
 		return -EINVAL;
+	if (r->sc->inst) { /* instances have no top-level-only options */
+		int id = ut_opt_lookup(strncmp(word, "no", 2) ? word : word + 2);
+
+		if (id >= 0 && ut_opt_info(id)->top_only)
+			return -EINVAL;
+	}
 	ret = show_cfg(r, &c);
 	if (ret) {
 		ut_cfg_free(&c);
@@ -521,7 +552,8 @@ static void thread_comm(int32_t tid, char *comm, size_t len)
 /*
  * Each write(2) is one marker event of the writing thread: at the top level
  * in the mount's own markers-only session (merged into every trace of the
- * top level), under processes/PID/ in that process's buffers.  Trailing
+ * top level), under instances/NAME/ in that session's buffer of the
+ * instance, under processes/PID/ in that process's buffers.  Trailing
  * newlines are dropped (the event's line ends with one); the text is cut at
  * UT_REC_MARKER_MAX bytes, which the write returns, as the kernel does at
  * its page limit.
@@ -554,9 +586,10 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 		ret = tfs_scope_session(r->sc, &s) ? -ENODEV
 						    : ut_live_marker(s.dir, r->caller, comm, text);
 	else {
+		/* the top level and instances: the mount's markers-only session */
 		ret = ut_live_marker_session(tfs_rundir, dir, sizeof(dir));
 		if (!ret)
-			ret = ut_live_marker(dir, r->caller, comm, text);
+			ret = ut_live_marker_inst(dir, r->sc->inst, r->caller, comm, text);
 	}
 	if (ret == -ENOSPC)
 		return -EBADF; /* the kernel's answer when the buffer is full */
@@ -694,21 +727,21 @@ const struct tfs_file tfs_files[] = {
 	{"available_filter_functions", 0440, ALL, tfs_show_available, NULL, NULL, 0},
 	{"available_tracers", 0440, ALL | TFS_INST, show_available_tracers, NULL, NULL, 0},
 	{"buffer_size_kb", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_BUF_KB},
-	{"buffer_total_size_kb", 0440, ALL, show_total_size, NULL, NULL, 0},
+	{"buffer_total_size_kb", 0440, ALL | TFS_INST, show_total_size, NULL, NULL, 0},
 	{"current_tracer", 0640, ALL | TFS_INST, show_current_tracer, store_current_tracer, NULL, 0},
-	{"error_log", 0640, ALL, show_error_log, store_ignore, trunc_error_log, 0},
+	{"error_log", 0640, ALL | TFS_INST, show_error_log, store_ignore, trunc_error_log, 0},
 	{"function_profile_enabled", 0640, ALL, show_number, store_number, NULL, S_PROFILE},
 	{"max_graph_depth", 0640, ALL, show_number, store_number, NULL, S_DEPTH},
 	{"saved_cmdlines", 0440, ALL, show_cmdlines, NULL, NULL, 0},
 	{"set_ftrace_filter", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 0},
 	{"set_ftrace_notrace", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 1},
-	{"set_ftrace_pid", 0640, ALL | TFS_LIST, show_pids, store_pids, NULL, 0},
+	{"set_ftrace_pid", 0640, ALL | TFS_INST | TFS_LIST, show_pids, store_pids, NULL, 0},
 	{"set_graph_function", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 2},
 	{"set_graph_notrace", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 3},
 	{"trace", 0640, ALL | TFS_INST | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
-	{"trace_clock", 0640, ALL, show_trace_clock, store_trace_clock, NULL, 0},
-	{"trace_marker", 0220, ALL, NULL, store_marker, NULL, 0},
-	{"trace_options", 0640, ALL, show_trace_options, store_trace_options, NULL, 0},
+	{"trace_clock", 0640, ALL | TFS_INST, show_trace_clock, store_trace_clock, NULL, 0},
+	{"trace_marker", 0220, ALL | TFS_INST, NULL, store_marker, NULL, 0},
+	{"trace_options", 0640, ALL | TFS_INST, show_trace_options, store_trace_options, NULL, 0},
 	{"trace_pipe", 0440, ALL | TFS_INST | TFS_STREAM, NULL, NULL, NULL, 0},
 	{"tracing_on", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_TRACING_ON},
 	{"tracing_thresh", 0640, ALL, show_number, store_number, NULL, S_THRESH},

@@ -117,26 +117,32 @@ static bool thread_exists(int32_t pid, int32_t tid)
 	return yes;
 }
 
+/* options/[NAME] of a scope directory (the top, processes/PID/, instances/NAME/). */
+static int resolve_options(char **comp, int n, struct node *nd)
+{
+	int id;
+
+	nd->kind = K_OPTIONS;
+	if (n == 1)
+		return 0;
+	id = ut_opt_lookup(comp[1]);
+	if (n > 2 || id < 0 || !tfs_opt_listed(id) || (nd->inst && ut_opt_info(id)->top_only))
+		return -ENOENT;
+	nd->kind = K_FILE;
+	nd->file = &tfs_option_file;
+	nd->opt = id;
+	return 0;
+}
+
 /* A name inside a scope directory (the top or processes/PID/). */
 static int resolve_in_scope(char **comp, int n, struct node *nd)
 {
 	bool top = nd->pid == 0;
-	int id;
 
 	if (!n)
 		return 0;
-	if (!strcmp(comp[0], "options")) {
-		nd->kind = K_OPTIONS;
-		if (n == 1)
-			return 0;
-		id = ut_opt_lookup(comp[1]);
-		if (n > 2 || id < 0 || !tfs_opt_listed(id))
-			return -ENOENT;
-		nd->kind = K_FILE;
-		nd->file = &tfs_option_file;
-		nd->opt = id;
-		return 0;
-	}
+	if (!strcmp(comp[0], "options"))
+		return resolve_options(comp, n, nd);
 	if (!strcmp(comp[0], "trace_stat")) {
 		nd->kind = K_STAT;
 		if (n == 1)
@@ -165,6 +171,8 @@ static int resolve_in_scope(char **comp, int n, struct node *nd)
 		nd->kind = K_INST;
 		if (n == 2)
 			return 0;
+		if (!strcmp(comp[2], "options"))
+			return resolve_options(comp + 2, n - 2, nd);
 		nd->file = n == 3 ? tfs_inst_file_find(comp[2]) : NULL;
 		if (!nd->file)
 			return -ENOENT;
@@ -328,6 +336,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 		for (size_t i = 0; i < tfs_nr_files; i++)
 			if (tfs_files[i].flags & TFS_INST)
 				add(buf, fill, tfs_files[i].name, false, tfs_files[i].mode);
+		add(buf, fill, "options", true, 0750);
 		break;
 	case K_STAT:
 		add(buf, fill, "function", false, tfs_stat_file.mode);
@@ -348,7 +357,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 		break;
 	case K_OPTIONS:
 		for (int id = 0; id < UT_OPT_NR; id++)
-			if (tfs_opt_listed(id))
+			if (tfs_opt_listed(id) && !(nd.inst && ut_opt_info(id)->top_only))
 				add(buf, fill, ut_opt_info(id)->name, false, 0640);
 		break;
 	case K_PROCESSES:

@@ -90,8 +90,11 @@ int tfs_scope_config(const struct tfs_scope *sc, struct ut_cfg *c)
 	struct ut_live_sess s;
 	int ret;
 
-	if (sc->inst)
-		return ut_live_get_config_inst(tfs_rundir, sc->inst, c);
+	if (sc->inst) {
+		ret = ut_live_get_config_inst(tfs_rundir, sc->inst, c);
+		c->tracing_on = ut_inst_tracing_on(tfs_rundir, sc->inst);
+		return ret;
+	}
 	if (!sc->pid)
 		return ut_live_get_config(tfs_rundir, c);
 	if (tfs_scope_session(sc, &s)) {
@@ -111,15 +114,8 @@ int tfs_scope_set_tracing_on(struct tfs_scope *sc, bool on)
 	long n;
 	int ret;
 
-	if (sc->inst) { /* an instance's tracing_on is part of its configuration */
-		char err[256];
-
-		ut_live_get_config_inst(tfs_rundir, sc->inst, &c);
-		c.tracing_on = on;
-		ret = ut_inst_set_all(tfs_rundir, sc->inst, &c, err, sizeof(err));
-		ut_cfg_free(&c);
-		return ret;
-	}
+	if (sc->inst)
+		return ut_inst_set_tracing_on(tfs_rundir, sc->inst, on);
 	if (sc->pid)
 		return tfs_scope_session(sc, &s) ? -ENODEV : ut_live_set_tracing_on(s.dir, on);
 	n = ut_live_list(tfs_rundir, &v);
@@ -194,16 +190,18 @@ static int edit_all_lists(tfs_edit_fn edit, const void *arg, char *err, size_t e
 
 /*
  * instances/NAME/: its configuration for every process and the template.
- * Function tracer only; switching the tracer empties its buffers.
+ * Function tracer only; switching the tracer or the clock empties its
+ * buffers, as the kernel does.
  */
 static int edit_instance(int inst, tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
 {
 	struct ut_cfg c;
-	uint32_t tracer;
+	uint32_t tracer, clock;
 	int ret;
 
 	ut_live_get_config_inst(tfs_rundir, inst, &c);
 	tracer = c.tracer;
+	clock = c.clock;
 	ret = edit(&c, arg);
 	if (!ret && c.tracer == UT_TRACER_FUNCTION_GRAPH) {
 		snprintf(err, errlen, "function_graph cannot run in an instance");
@@ -211,12 +209,12 @@ static int edit_instance(int inst, tfs_edit_fn edit, const void *arg, char *err,
 	}
 	if (!ret)
 		ret = ut_inst_set_all(tfs_rundir, inst, &c, err, errlen);
-	if (!ret && c.tracer != tracer) {
+	if (!ret && (c.tracer != tracer || c.clock != clock)) {
 		struct ut_live_sess *v;
 		long n = ut_live_list(tfs_rundir, &v);
 
 		for (long i = 0; v && i < n; i++)
-			if (v[i].alive && !v[i].markers)
+			if (v[i].alive)
 				ut_live_clear_inst(v[i].dir, inst);
 		if (n > 0)
 			free(v);

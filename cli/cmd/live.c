@@ -35,7 +35,8 @@ const char ut_help_start[] =
 	"  -P PID           only this process (repeatable)\n"
 	"  -B NAME          an instance (instances/NAME, made if new): its own\n"
 	"                   function tracer, filters and buffers in every process\n"
-	"                   (function or nop; -l, -n, -b, -O overwrite)\n"
+	"                   (function or nop; -l, -n, -b, -C, --pid, --func-stack,\n"
+	"                   -O overwrite)\n"
 	"  -p TRACER        function_graph, function or nop (default: function)\n"
 	"  -l / -n PATTERN  set_ftrace_filter / set_ftrace_notrace words; repeatable\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
@@ -169,19 +170,14 @@ static int instance_of(const char *rundir, const char *name)
 	return k;
 }
 
-/* stop/restart -B: an instance's tracing_on is part of its configuration. */
+/* stop/restart -B: an instance's tracing_on, in every process and its template. */
 static int toggle_instance(const char *rundir, const char *name, bool on)
 {
 	int k = instance_of(rundir, name), ret;
-	char err[256];
-	struct ut_cfg c;
 
-	ut_live_get_config_inst(rundir, k, &c);
-	c.tracing_on = on;
-	ret = ut_inst_set_all(rundir, k, &c, err, sizeof(err));
-	ut_cfg_free(&c);
+	ret = ut_inst_set_tracing_on(rundir, k, on);
 	if (ret)
-		ut_err("instance %s: %s", name, err[0] ? err : strerror(-ret));
+		ut_err("instance %s: %s", name, strerror(-ret));
 	return ret ? 1 : 0;
 }
 
@@ -272,7 +268,8 @@ static unsigned long number(const char *arg, const char *what)
 
 /*
  * start -B NAME: the instance (made if new) gets @c in every process and the
- * template; its buffers start empty.  Instances run the function tracer only.
+ * template, and is on; its buffers start empty.  Instances run the function
+ * tracer only.
  */
 static int start_instance(const char *rundir, const char *name, const struct targets *t,
 			  const struct ut_cfg *c)
@@ -286,8 +283,10 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 		ut_usage_die("-B and -P: an instance acts on every process");
 	if (c->tracer == UT_TRACER_FUNCTION_GRAPH)
 		ut_usage_die("function_graph cannot run in an instance (function or nop)");
-	if (c->graph_function || c->graph_notrace || c->profile || c->func_stack || c->nr_pids)
-		ut_usage_die("instances take -p, -l, -n, -b and -O overwrite only");
+	if (c->graph_function || c->graph_notrace || c->profile || c->max_graph_depth ||
+	    c->thresh_us)
+		ut_usage_die("instances take -p, -l, -n, -b, -C, --pid, --func-stack and -O "
+			     "overwrite/func_stack_trace only");
 	k = ut_inst_find(rundir, name);
 	if (k < 0)
 		k = ut_inst_create(rundir, name);
@@ -296,6 +295,8 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 		return k == -EINVAL ? UT_EXIT_USAGE : 1;
 	}
 	ret = ut_inst_set_all(rundir, k, c, err, sizeof(err));
+	if (!ret)
+		ret = ut_inst_set_tracing_on(rundir, k, true);
 	if (ret) {
 		ut_err("instance %s: %s", name, err[0] ? err : strerror(-ret));
 		return 1;

@@ -106,7 +106,7 @@ struct ut_ctl {
 	int32_t agent_tid;      /* agent: its thread id, 0 before it runs */
 	char cfg_errmsg[104];   /* agent: why cfg_error, NUL-terminated */
 	uint32_t flags;         /* UT_CTL_* */
-	uint32_t pad;
+	uint32_t inst_off;      /* bit K: instance K's tracing_on is 0 (set like tracing_on) */
 	uint64_t dumps;         /* dump/cpudump function commands that fired */
 	uint64_t cfg_apply_ns;  /* agent: how long applying the last generation took */
 	struct ut_thread_slot threads[UT_MAX_THREADS];

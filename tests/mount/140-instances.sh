@@ -15,10 +15,17 @@ ls instances/foo >"$TOP/files.txt"
 expect "instance files" "$TOP/files.txt" <<'EOF2'
 available_tracers
 buffer_size_kb
+buffer_total_size_kb
 current_tracer
+error_log
+options
 set_ftrace_filter
 set_ftrace_notrace
+set_ftrace_pid
 trace
+trace_clock
+trace_marker
+trace_options
 trace_pipe
 tracing_on
 EOF2
