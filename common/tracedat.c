@@ -131,13 +131,14 @@ static const struct td_format {
 	{ "funcgraph_exit", UT_EV_FUNCGRAPH_EXIT,
 	  "name: funcgraph_exit\nID: 10\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
-	  "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
-	  "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int depth;\toffset:24;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n"
 	  "\n"
-	  "print fmt: \"<-- %ps (%u) (start: %llx  end: %llx) over: %u\", (void *)REC->func, "
-	  "REC->depth, REC->calltime, REC->rettime, REC->depth\n" },
+	  "print fmt: \"<-- %ps (%u) (start: %llx  end: %llx) over: %u retval: %lx\", "
+	  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n" },
 	{ "funcgraph_entry", UT_EV_FUNCGRAPH_ENTRY,
 	  "name: funcgraph_entry\nID: 11\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -661,11 +662,12 @@ static int encode(const struct ut_event *ev, unsigned char *p)
 		return 24;
 	case UT_EV_FUNCGRAPH_EXIT:
 		put_le(p + 8, ev->ip, 8);
-		put_le(p + 16, ev->depth, 4);
-		put_le(p + 20, ev->overrun, 4);
-		put_le(p + 24, ev->calltime, 8);
-		put_le(p + 32, ev->rettime, 8);
-		return 40;
+		put_le(p + 16, ev->retval, 8);
+		put_le(p + 24, ev->depth, 4);
+		put_le(p + 28, ev->overrun, 4);
+		put_le(p + 32, ev->calltime, 8);
+		put_le(p + 40, ev->rettime, 8);
+		return 48;
 	case UT_EV_KERNEL_STACK:
 		/* variable length, size = number of entries, as Linux 6.x does */
 		n = ev->callers ? ev->nr_callers : 0;
@@ -1011,6 +1013,8 @@ struct ut_tracedat {
 	/* event id -> UT_EV_* for the ftrace formats found in the file */
 	struct { uint16_t id, type; } idmap[TD_NR_FORMATS];
 	size_t nr_idmap;
+	/* funcgraph_exit has `retval` (CONFIG_FUNCTION_GRAPH_RETVAL): fields move by 8 */
+	bool exit_retval;
 	bool failed;
 	char errmsg[256];
 };
@@ -1248,6 +1252,8 @@ static void parse_format(struct ut_tracedat *r, const char *text)
 		r->idmap[r->nr_idmap].id = (uint16_t)v;
 		r->idmap[r->nr_idmap].type = td_formats[i].type;
 		r->nr_idmap++;
+		if (td_formats[i].type == UT_EV_FUNCGRAPH_EXIT)
+			r->exit_retval = strstr(text, "\tfield:unsigned long retval;\toffset:16;") != NULL;
 		return;
 	}
 }
@@ -1564,8 +1570,10 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 	type = map_type(r, (uint16_t)get_le(d, 2));
 	switch (type) {
 	case UT_EV_FUNCTION:
+		need = 24;
+		break;
 	case UT_EV_FUNCGRAPH_EXIT:
-		need = type == UT_EV_FUNCTION ? 24 : 40;
+		need = r->exit_retval ? 48 : 40;
 		break;
 	case UT_EV_FUNCGRAPH_ENTRY:
 		need = 20;
@@ -1604,6 +1612,10 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 		break;
 	case UT_EV_FUNCGRAPH_EXIT:
 		ev->ip = get_le(d + 8, 8);
+		if (r->exit_retval) {
+			ev->retval = get_le(d + 16, 8);
+			d += 8; /* the rest as without retval, 8 bytes later */
+		}
 		ev->depth = (uint32_t)get_le(d + 16, 4);
 		ev->overrun = (uint32_t)get_le(d + 20, 4);
 		ev->calltime = get_le(d + 24, 8);
