@@ -696,6 +696,37 @@ TEST(exit_layouts)
 	ut_tracedat_close_reader(r);
 }
 
+/* utrace's signal_enter / signal_exit events (event system "utrace") round-trip. */
+TEST(signal_events)
+{
+	struct ut_tracedat_meta m = { .nr_cpus = 1 };
+	struct ut_event e = { .type = UT_EV_SIGNAL_ENTER, .pid = 7, .ts = 500, .sig = 10,
+			      .depth = 2 };
+	const char *path = (make_dir(), path_in_dir("sig.dat"));
+	struct ut_tracedat_writer *w;
+	struct ut_tracedat *r;
+	struct ut_event ev;
+	uint64_t lost;
+	char err[256];
+
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	e.type = UT_EV_SIGNAL_EXIT;
+	e.ts = 600;
+	e.sig = 64;
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK(ev.type == UT_EV_SIGNAL_ENTER && ev.sig == 10 && ev.depth == 2 && ev.pid == 7);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK(ev.type == UT_EV_SIGNAL_EXIT && ev.sig == 64 && ev.depth == 2);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 0);
+	ut_tracedat_close_reader(r);
+}
+
 TEST(trace_cmd_report)
 {
 	struct ut_symtab *st;
@@ -825,6 +856,7 @@ int main(void)
 	RUN(truncation);
 	RUN(random_corruption);
 	RUN(exit_layouts);
+	RUN(signal_events);
 	RUN(trace_cmd_report);
 	cleanup();
 	TEST_EXIT();
