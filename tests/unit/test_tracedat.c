@@ -684,7 +684,7 @@ TEST(exit_layouts)
 	p = slurp(path, &len);
 	hit = memmem(p, len, field, sizeof(field) - 1);
 	CHECK(hit);
-	memcpy(hit + strlen("\tfield:unsigned long "), "revalx", 6);
+	hit[strlen("\tfield:unsigned long re")] = 'x'; /* "retval" -> "rexval" */
 	spit(path, p, len);
 	free(p);
 	r = ut_tracedat_open(path, err, sizeof(err));
