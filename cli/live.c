@@ -976,7 +976,8 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 	qsort(s->ev, s->nr_ev, sizeof(*s->ev), cmp_pending);
 	/*
 	 * function_graph prints a leaf when an entry's next event on its CPU is
-	 * its return: an event whose successor has not arrived waits.
+	 * its return (and nothing for a signal handler that traced nothing):
+	 * an event whose successor has not arrived waits.
 	 */
 	held = s->nr_ev;
 	for (size_t i = 0; i < s->nr_ev; i++) {
@@ -989,7 +990,8 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 		for (size_t k = i + 1; k < s->nr_ev && !next; k++)
 			if (s->ev[k].ev.cpu == p->ev.cpu)
 				next = &s->ev[k].ev;
-		if (!next && !flush && p->ev.type == UT_EV_FUNCGRAPH_ENTRY) {
+		if (!next && !flush &&
+		    (p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_SIGNAL_ENTER)) {
 			held = i;
 			break;
 		}

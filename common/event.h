@@ -17,6 +17,13 @@ enum {
 	UT_EV_FUNCGRAPH_EXIT = 10,
 	UT_EV_FUNCGRAPH_ENTRY = 11,
 	UT_EV_USER_STACK = 13,
+	/*
+	 * utrace's own events (event system "utrace" in trace.dat): a signal
+	 * handler starts / returns, marked in function_graph output as the
+	 * kernel marks interrupts.
+	 */
+	UT_EV_SIGNAL_ENTER = 1000,
+	UT_EV_SIGNAL_EXIT = 1001,
 };
 
 struct ut_event {
@@ -30,8 +37,9 @@ struct ut_event {
 	uint64_t ip;        /* function: ip; graph: func */
 	uint64_t parent_ip; /* function: parent_ip */
 	/* function_graph */
-	uint32_t depth;
+	uint32_t depth;     /* graph events; signal events: the handler's depth */
 	uint32_t overrun;
+	int32_t sig;        /* signal events */
 	uint64_t calltime, rettime;
 	uint64_t retval;
 	/* print (trace_marker) and stack traces */

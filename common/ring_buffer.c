@@ -216,7 +216,7 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_STACK ||
+		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_SIGNAL ||
 		    type == UT_REC_TIME) {
 			pos += room;
 			continue;
@@ -306,6 +306,12 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			ev.callers = (const uint64_t *)(const void *)at;
 			break;
 		}
+		case UT_REC_SIGNAL:
+			ev.type = (w[1] >> 32) & 1 ? UT_EV_SIGNAL_EXIT : UT_EV_SIGNAL_ENTER;
+			ev.sig = (int32_t)(w[0] & 0xff);
+			ev.ip = 0;
+			ev.depth = (uint32_t)w[1];
+			break;
 		default: /* LOST: the count in ip */
 			ev.type = 0;
 			ev.ip = w[1];

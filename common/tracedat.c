@@ -5,7 +5,7 @@
  * Layout, in order (all numbers little-endian, see docs/file-format.md):
  *   magic, "tracing", "6\0", endian, long size, page size
  *   header_page / header_event texts (the ring buffer's self-description)
- *   ftrace event formats, other event systems (none), kallsyms, printk
+ *   ftrace event formats, other event systems ("utrace"), kallsyms, printk
  *   formats (none), saved cmdlines, CPU count, options, "flyrecord", the
  *   per-CPU (offset, size) table, the trace_clock text, padding to a page
  *   boundary, then each CPU's ring-buffer pages back to back.
@@ -105,51 +105,63 @@ static const char td_header_event[] =
 	"(void *)REC->caller[2], (void *)REC->caller[3], (void *)REC->caller[4], "           \
 	"(void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]\n"
 
+/* utrace's own events: event system "utrace" (a signal handler starts / returns) */
+#define TD_SIGNAL_FMT(name, id)                                                            \
+	"name: " name "\nID: " id "\nformat:\n" TD_COMMON_FIELDS                              \
+	"\tfield:int sig;\toffset:8;\tsize:4;\tsigned:1;\n"                                  \
+	"\tfield:unsigned int depth;\toffset:12;\tsize:4;\tsigned:0;\n"                      \
+	"\n"                                                                               \
+	"print fmt: \"sig=%d\", REC->sig\n"
+
 static const struct td_format {
+	const char *system; /* NULL: ftrace */
 	const char *name;
 	uint16_t type;
 	const char *text;
 } td_formats[] = {
-	{ "function", UT_EV_FUNCTION,
+	{ NULL, "function", UT_EV_FUNCTION,
 	  "name: function\nID: 1\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
 	  "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n"
 	  "\n"
 	  "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n" },
-	{ "kernel_stack", UT_EV_KERNEL_STACK,
+	{ NULL, "kernel_stack", UT_EV_KERNEL_STACK,
 	  "name: kernel_stack\nID: 4\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
 	  "\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n"
 	  "\n" TD_STACK_FMT },
-	{ "print", UT_EV_PRINT,
+	{ NULL, "print", UT_EV_PRINT,
 	  "name: print\nID: 5\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
 	  "\n"
 	  "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n" },
-	{ "funcgraph_exit", UT_EV_FUNCGRAPH_EXIT,
+	{ NULL, "funcgraph_exit", UT_EV_FUNCGRAPH_EXIT,
 	  "name: funcgraph_exit\nID: 10\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
-	  "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
-	  "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned int depth;\toffset:24;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n"
 	  "\n"
-	  "print fmt: \"<-- %ps (%u) (start: %llx  end: %llx) over: %u\", (void *)REC->func, "
-	  "REC->depth, REC->calltime, REC->rettime, REC->depth\n" },
-	{ "funcgraph_entry", UT_EV_FUNCGRAPH_ENTRY,
+	  "print fmt: \"<-- %ps (%u) (start: %llx  end: %llx) over: %u retval: %lx\", "
+	  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n" },
+	{ NULL, "funcgraph_entry", UT_EV_FUNCGRAPH_ENTRY,
 	  "name: funcgraph_entry\nID: 11\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
 	  "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n"
 	  "\n"
 	  "print fmt: \"--> %ps (%u)\", (void *)REC->func, REC->depth\n" },
-	{ "user_stack", UT_EV_USER_STACK,
+	{ NULL, "user_stack", UT_EV_USER_STACK,
 	  "name: user_stack\nID: 13\nformat:\n" TD_COMMON_FIELDS
 	  "\tfield:unsigned int tgid;\toffset:8;\tsize:4;\tsigned:0;\n"
 	  "\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n"
 	  "\n" TD_STACK_FMT },
+	{ "utrace", "signal_enter", UT_EV_SIGNAL_ENTER, TD_SIGNAL_FMT("signal_enter", "1000") },
+	{ "utrace", "signal_exit", UT_EV_SIGNAL_EXIT, TD_SIGNAL_FMT("signal_exit", "1001") },
 };
 
 #define TD_NR_FORMATS (sizeof(td_formats) / sizeof(td_formats[0]))
@@ -396,6 +408,31 @@ static char *clock_text(const char *clock)
 }
 
 /* Everything from the magic up to the saved cmdlines, into w->meta. */
+/* The ftrace formats, then the other event systems: "utrace" only. */
+static void meta_formats(struct td_buf *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < TD_NR_FORMATS; i++)
+		n += !td_formats[i].system;
+	buf_num(b, n, 4);
+	for (i = 0; i < TD_NR_FORMATS; i++) {
+		if (td_formats[i].system)
+			continue;
+		buf_num(b, strlen(td_formats[i].text), 8);
+		buf_str(b, td_formats[i].text);
+	}
+	buf_num(b, 1, 4);
+	buf_put(b, "utrace", 7);
+	buf_num(b, TD_NR_FORMATS - n, 4);
+	for (i = 0; i < TD_NR_FORMATS; i++) {
+		if (!td_formats[i].system)
+			continue;
+		buf_num(b, strlen(td_formats[i].text), 8);
+		buf_str(b, td_formats[i].text);
+	}
+}
+
 static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m)
 {
 	struct td_buf b = { 0 }, t = { 0 };
@@ -419,12 +456,7 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	buf_num(&b, sizeof(td_header_event) - 1, 8);
 	buf_str(&b, td_header_event);
 
-	buf_num(&b, TD_NR_FORMATS, 4);
-	for (i = 0; i < TD_NR_FORMATS; i++) {
-		buf_num(&b, strlen(td_formats[i].text), 8);
-		buf_str(&b, td_formats[i].text);
-	}
-	buf_num(&b, 0, 4);               /* no other event systems */
+	meta_formats(&b);
 	meta_kallsyms(&b, m->syms);
 	buf_num(&b, 0, 4);               /* no trace_printk formats */
 
@@ -661,11 +693,17 @@ static int encode(const struct ut_event *ev, unsigned char *p)
 		return 24;
 	case UT_EV_FUNCGRAPH_EXIT:
 		put_le(p + 8, ev->ip, 8);
-		put_le(p + 16, ev->depth, 4);
-		put_le(p + 20, ev->overrun, 4);
-		put_le(p + 24, ev->calltime, 8);
-		put_le(p + 32, ev->rettime, 8);
-		return 40;
+		put_le(p + 16, ev->retval, 8);
+		put_le(p + 24, ev->depth, 4);
+		put_le(p + 28, ev->overrun, 4);
+		put_le(p + 32, ev->calltime, 8);
+		put_le(p + 40, ev->rettime, 8);
+		return 48;
+	case UT_EV_SIGNAL_ENTER:
+	case UT_EV_SIGNAL_EXIT:
+		put_le(p + 8, (uint32_t)ev->sig, 4);
+		put_le(p + 12, ev->depth, 4);
+		return 16;
 	case UT_EV_KERNEL_STACK:
 		/* variable length, size = number of entries, as Linux 6.x does */
 		n = ev->callers ? ev->nr_callers : 0;
@@ -1011,6 +1049,8 @@ struct ut_tracedat {
 	/* event id -> UT_EV_* for the ftrace formats found in the file */
 	struct { uint16_t id, type; } idmap[TD_NR_FORMATS];
 	size_t nr_idmap;
+	/* funcgraph_exit has `retval` (CONFIG_FUNCTION_GRAPH_RETVAL): fields move by 8 */
+	bool exit_retval;
 	bool failed;
 	char errmsg[256];
 };
@@ -1225,8 +1265,8 @@ static int parse_kallsyms(struct ut_tracedat *r, char *text)
 	return 0;
 }
 
-/* "name: X" and "ID: N" of an ftrace format: map the ids we decode. */
-static void parse_format(struct ut_tracedat *r, const char *text)
+/* "name: X" and "ID: N" of a format of @system (NULL: ftrace): map the ids we decode. */
+static void parse_format(struct ut_tracedat *r, const char *system, const char *text)
 {
 	const char *n = strstr(text, "name: "), *id = strstr(text, "\nID: ");
 	size_t len;
@@ -1242,12 +1282,17 @@ static void parse_format(struct ut_tracedat *r, const char *text)
 	for (size_t i = 0; i < TD_NR_FORMATS; i++) {
 		if (strlen(td_formats[i].name) != len || strncmp(td_formats[i].name, n, len) != 0)
 			continue;
+		if (!td_formats[i].system != !system ||
+		    (system && strcmp(td_formats[i].system, system) != 0))
+			continue;
 		for (size_t j = 0; j < r->nr_idmap; j++)
 			if (r->idmap[j].type == td_formats[i].type)
 				return;
 		r->idmap[r->nr_idmap].id = (uint16_t)v;
 		r->idmap[r->nr_idmap].type = td_formats[i].type;
 		r->nr_idmap++;
+		if (td_formats[i].type == UT_EV_FUNCGRAPH_EXIT)
+			r->exit_retval = strstr(text, "\tfield:unsigned long retval;\toffset:16;") != NULL;
 		return;
 	}
 }
@@ -1329,7 +1374,7 @@ static int read_headers(struct ut_tracedat *r)
 		text = rd_blob(r, size, "ftrace format");
 		if (!text)
 			return -1;
-		parse_format(r, text);
+		parse_format(r, NULL, text);
 		free(text);
 	}
 
@@ -1342,9 +1387,15 @@ static int read_headers(struct ut_tracedat *r)
 		if (rd_cstr(r, sys, sizeof(sys), "event system name") ||
 		    rd_num(r, &nev, 4, "event system"))
 			return -1;
-		for (j = 0; j < nev; j++)
-			if (rd_num(r, &size, 8, "event format") || rd_skip(r, size, "event format"))
+		for (j = 0; j < nev; j++) {
+			if (rd_num(r, &size, 8, "event format"))
 				return -1;
+			text = rd_blob(r, size, "event format");
+			if (!text)
+				return -1;
+			parse_format(r, sys, text);
+			free(text);
+		}
 	}
 
 	if (rd_num(r, &size, 4, "kallsyms"))
@@ -1564,12 +1615,16 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 	type = map_type(r, (uint16_t)get_le(d, 2));
 	switch (type) {
 	case UT_EV_FUNCTION:
+		need = 24;
+		break;
 	case UT_EV_FUNCGRAPH_EXIT:
-		need = type == UT_EV_FUNCTION ? 24 : 40;
+		need = r->exit_retval ? 48 : 40;
 		break;
 	case UT_EV_FUNCGRAPH_ENTRY:
 		need = 20;
 		break;
+	case UT_EV_SIGNAL_ENTER:
+	case UT_EV_SIGNAL_EXIT:
 	case UT_EV_PRINT:
 	case UT_EV_KERNEL_STACK:
 	case UT_EV_USER_STACK:
@@ -1604,10 +1659,19 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 		break;
 	case UT_EV_FUNCGRAPH_EXIT:
 		ev->ip = get_le(d + 8, 8);
+		if (r->exit_retval) {
+			ev->retval = get_le(d + 16, 8);
+			d += 8; /* the rest as without retval, 8 bytes later */
+		}
 		ev->depth = (uint32_t)get_le(d + 16, 4);
 		ev->overrun = (uint32_t)get_le(d + 20, 4);
 		ev->calltime = get_le(d + 24, 8);
 		ev->rettime = get_le(d + 32, 8);
+		break;
+	case UT_EV_SIGNAL_ENTER:
+	case UT_EV_SIGNAL_EXIT:
+		ev->sig = (int32_t)get_le(d + 8, 4);
+		ev->depth = (uint32_t)get_le(d + 12, 4);
 		break;
 	case UT_EV_PRINT:
 		ev->ip = get_le(d + 8, 8);

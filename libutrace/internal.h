@@ -111,11 +111,12 @@ struct ut_shadow_frame {
 	uint64_t calltime; /* raw timestamp */
 	uint32_t depth;
 	uint32_t flags;    /* UT_FRAME_* */
-	uint64_t child;    /* time spent in hooked callees (profiler self time) */
+	uint64_t child;    /* time spent in hooked callees (profiler self time);
+			    * the tracer: a signal handler's signal (UT_FRAME_SIGNAL) */
 	struct ut_prof_entry *prof; /* the profiler's row for func, or NULL */
 };
 
-enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2 };
+enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2, UT_FRAME_SIGNAL = 4 /* a signal handler */ };
 
 #define UT_SHADOW_DEPTH 1024
 #define UT_SHADOW_DROPPED 256
@@ -346,6 +347,15 @@ uint32_t ut_round_buf_size(unsigned long kb) UT_HIDDEN;
 int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;
 /* writer.c: create (or map) a session file for the thread. */
 void *ut_thread_file(const char *prefix, uint32_t slot, size_t size) UT_HIDDEN;
+
+/*
+ * tracers/signal_marks.c: a function called by the kernel's signal frame
+ * (its return address is the signal restorer) is a signal handler; the
+ * graph marks its start and end as the kernel marks interrupts.
+ */
+extern uint64_t ut_sig_restorer UT_HIDDEN;
+int ut_sigmark_enter(struct ut_thread *t, const uint64_t *slot, uint32_t depth) UT_HIDDEN;
+void ut_sigmark_exit(struct ut_thread *t, const struct ut_shadow_frame *f) UT_HIDDEN;
 
 /* stack.c: a STACK record for the function at @site (func_stack_trace). */
 void ut_stack_record(struct ut_thread *t, uint64_t site) UT_HIDDEN;

@@ -67,6 +67,13 @@ int ut_signals_init(bool (*ours)(ucontext_t *uc))
 	if (real_sigaction(SIGTRAP, &act, &program_act))
 		return -errno;
 	installed = true;
+	/*
+	 * libc gave the kernel its signal restorer with ours, as it does for
+	 * every handler: the return address of every handler the kernel calls
+	 * (tracers/signal_marks.c tells handlers by it).
+	 */
+	if (!real_sigaction(SIGTRAP, NULL, &act) && act.sa_restorer)
+		ut_sig_restorer = (uint64_t)act.sa_restorer;
 	return 0;
 }
 

@@ -82,6 +82,16 @@ static inline void *ut_arch_thread_pointer(void)
 	return tp;
 }
 
+/*
+ * In ut_graph_entry(): the traced function's first argument, which
+ * utrace_graph_caller saved (rdi, at the bottom of its FRAME-byte save area,
+ * right below the slot holding the function's return address at @slot).
+ */
+static inline uint64_t ut_arch_entry_arg0(const uint64_t *slot)
+{
+	return *(const uint64_t *)((const char *)slot - 8 - 80);
+}
+
 /* Call fn(arg) with all vector/x87 state saved around it (trampoline.S). */
 void ut_arch_call_fpu_safe(void (*fn)(void *), void *arg);
 /* Set once at start-up by ut_arch_init_fpu(): XSAVE area size, 0 = FXSAVE. */

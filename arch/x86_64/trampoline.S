@@ -14,7 +14,8 @@
  */
 	.text
 
-#define FRAME 80	/* 9 saved registers + 8 bytes to keep 16-byte alignment */
+#define FRAME 80	/* 9 saved registers + 8 bytes to keep 16-byte alignment
+			 * (arch.h: ut_arch_entry_arg0 knows where rdi is) */
 
 .macro SAVE_ARGS
 	sub	$FRAME, %rsp

@@ -197,6 +197,14 @@ static void user_stack_trace(struct ut_out *o, FILE *f, const struct ut_event *e
 	}
 }
 
+/* ---- utrace's signal_enter / signal_exit (function_graph prints marks) ---- */
+
+static void signal_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	(void)o;
+	fprintf(f, "sig=%d\n", ev->sig);
+}
+
 static const struct ut_out_event_ops function_ops[] = {
 	{
 		.type = UT_EV_FUNCTION,
@@ -222,6 +230,16 @@ static const struct ut_out_event_ops function_ops[] = {
 		.type = UT_EV_USER_STACK,
 		.name = "user_stack",
 		.trace = user_stack_trace,
+	},
+	{
+		.type = UT_EV_SIGNAL_ENTER,
+		.name = "signal_enter",
+		.trace = signal_trace,
+	},
+	{
+		.type = UT_EV_SIGNAL_EXIT,
+		.name = "signal_exit",
+		.trace = signal_trace,
 	},
 };
 

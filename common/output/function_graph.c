@@ -7,6 +7,7 @@
  * trace_functions_graph.c printer; see graph.h for the interface.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,10 @@ struct graph_cpu {
 	int32_t last_pid;			   /* task of the last line, -1: none yet */
 	int depth;				   /* depth comments are indented below */
 	uint64_t enter_funcs[GRAPH_RETFUNC_DEPTH]; /* open call at each depth */
+	/* funcgraph-irqs=0: hiding a signal handler's calls at and below this depth */
+	int sig_depth;				   /* -1: not hiding */
+	int sig_nest;				   /* handlers entered while hiding */
+	bool sig_entered;			   /* the outer handler's entry was seen */
 };
 
 struct ut_graph_out {
@@ -36,6 +41,7 @@ static void cpu_reset(struct graph_cpu *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->last_pid = -1;
+	c->sig_depth = -1;
 }
 
 /*
@@ -553,15 +559,88 @@ static int print_comment(struct ut_graph_out *g, FILE *f, const struct ut_event 
 	return UT_GRAPH_PRINTED;
 }
 
+/*
+ * A signal handler starts or returns: the kernel's interrupt marks,
+ * " N)   ==========> |" and " N)   <========== |" (the duration column's
+ * fill around the arrow).  A handler whose start is followed at once by its
+ * end ran no traced function: nothing to show.
+ */
+static int print_signal(struct ut_graph_out *g, FILE *f, const struct ut_event *ev,
+			const struct ut_event *next)
+{
+	struct graph_cpu *c = cpu_state(g, ev->cpu);
+	int dur = opt(g, UT_OPT_FUNCGRAPH_DURATION) && opt(g, UT_OPT_CONTEXT_INFO);
+
+	if (ev->type == UT_EV_SIGNAL_ENTER && next && next->type == UT_EV_SIGNAL_EXIT &&
+	    next->pid == ev->pid)
+		return UT_GRAPH_CONSUMED;
+	print_prologue(g, f, c, ev);
+	fputs(dur ? "  " : "", f);
+	fputs(ev->type == UT_EV_SIGNAL_ENTER ? "==========>" : "<==========", f);
+	fputs(dur ? " |\n" : "\n", f);
+	return UT_GRAPH_PRINTED;
+}
+
+/*
+ * funcgraph-irqs=0 hides signal handlers as the kernel hides interrupts:
+ * their marks and every call from the handler's depth down, until its end.
+ * A handler left by siglongjmp has no end: hiding also stops at a call
+ * above the handler's depth, or at the second call at its depth (the first
+ * is the handler's own).  True if @ev is hidden.
+ */
+static bool sig_hidden(struct ut_graph_out *g, const struct ut_event *ev)
+{
+	struct graph_cpu *c;
+
+	if (opt(g, UT_OPT_FUNCGRAPH_IRQS))
+		return false;
+	c = cpu_state(g, ev->cpu);
+	if (!c)
+		return ev->type == UT_EV_SIGNAL_ENTER || ev->type == UT_EV_SIGNAL_EXIT;
+	switch (ev->type) {
+	case UT_EV_SIGNAL_ENTER:
+		if (c->sig_depth < 0) {
+			c->sig_depth = ev_depth(ev);
+			c->sig_nest = 0;
+			c->sig_entered = false;
+		}
+		c->sig_nest++;
+		return true;
+	case UT_EV_SIGNAL_EXIT:
+		if (c->sig_depth >= 0 && --c->sig_nest <= 0)
+			c->sig_depth = -1;
+		return true;
+	case UT_EV_FUNCGRAPH_ENTRY:
+		if (c->sig_depth >= 0 && ev_depth(ev) == c->sig_depth) {
+			if (c->sig_entered)
+				c->sig_depth = -1;
+			c->sig_entered = true;
+		}
+		/* fall through */
+	case UT_EV_FUNCGRAPH_EXIT:
+		if (c->sig_depth >= 0 && ev_depth(ev) < c->sig_depth)
+			c->sig_depth = -1;
+		return c->sig_depth >= 0;
+	default:
+		return false;
+	}
+}
+
 int ut_graph_print_event(struct ut_graph_out *g, FILE *f, const struct ut_event *ev,
 			 const struct ut_event *next)
 {
+	if (sig_hidden(g, ev))
+		return ev->type == UT_EV_FUNCGRAPH_ENTRY && is_leaf(ev, next) ? UT_GRAPH_CONSUMED
+									: UT_GRAPH_PRINTED;
 	switch (ev->type) {
 	case UT_EV_FUNCGRAPH_ENTRY:
 		return print_entry(g, f, ev, next);
 	case UT_EV_FUNCGRAPH_EXIT:
 		print_return(g, f, ev);
 		return UT_GRAPH_PRINTED;
+	case UT_EV_SIGNAL_ENTER:
+	case UT_EV_SIGNAL_EXIT:
+		return print_signal(g, f, ev, next);
 	case UT_EV_FUNCTION:
 	case UT_EV_KERNEL_STACK:
 		/* the kernel leaves these to the normal line printer */

@@ -112,9 +112,12 @@ void ut_graph_print_header(struct ut_graph_out *g, FILE *f, uint64_t entries, ui
  *
  * Graph entries may carry a return address in @ev->parent_ip (the kernel's
  * funcgraph-retaddr entry form); with funcgraph-retaddr=1 a non-zero one is
- * printed as "<-caller+0xOFF/0xSIZE".  Unsupported: funcgraph-args (events
- * carry no arguments) and funcgraph-irqs (user space has no irq entry
- * text).
+ * printed as "<-caller+0xOFF/0xSIZE".  Signal handlers are user space's
+ * interrupts: utrace's signal_enter / signal_exit events print as the
+ * kernel's interrupt marks, "==========>" and "<==========" in the
+ * duration column (nothing for a handler that traced nothing: an enter
+ * whose @next is its exit); funcgraph-irqs=0 hides them with the handler's
+ * calls.  Unsupported: funcgraph-args (events carry no arguments).
  *
  * Return: UT_GRAPH_PRINTED, UT_GRAPH_CONSUMED (@next printed too: skip it)
  * or UT_GRAPH_UNHANDLED (nothing printed: print @ev the ordinary way).

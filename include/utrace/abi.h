@@ -173,6 +173,10 @@ enum {
 	UT_REC_STACK = 7,        /* address bits of word0: N; word1: delta:16;
 				  * then N return addresses, padded to 16 bytes
 				  * (func_stack_trace: the function, then its callers) */
+	UT_REC_SIGNAL = 8,       /* address bits of word0: the signal number;
+				  * word1: delta:16 | exit:16 | depth:32 (function_graph:
+				  * a handler starts, exit 0, or returns, exit 1; depth:
+				  * the graph depth it runs at) */
 };
 
 #define UT_REC_STACK_MAX 32

@@ -138,7 +138,7 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 	struct ut_shadow_frame *f;
 	struct ut_prof_entry *prof;
 	struct ut_shadow *sh;
-	int flags = 0;
+	int flags = 0, sig;
 
 	if (!ut_enter(t))
 		return;
@@ -168,6 +168,9 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 		sh->overrun++;
 		goto out;
 	}
+	sig = flags & UT_FRAME_HIDDEN ? 0 : ut_sigmark_enter(t, slot, sh->top);
+	if (sig)
+		flags |= UT_FRAME_SIGNAL;
 	f = &sh->f[sh->top];
 	f->ret = *slot;
 	f->slot = (uint64_t)slot;
@@ -175,7 +178,7 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 	f->flags = (uint32_t)flags;
 	f->depth = sh->top;
 	f->prof = prof;
-	f->child = 0;
+	f->child = (uint64_t)sig;
 	sh->hidden += !!(flags & UT_FRAME_HIDDEN);
 	sh->roots += !!(flags & UT_FRAME_ROOT);
 	/* The call time is the entry record's timestamp, or read here. */
@@ -258,6 +261,8 @@ static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_
 			profile_exit(sh, &f, ut_prof_now());
 		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on(t))
 			record_exit(t, &f, sh->overrun, retval);
+		if (record && (f.flags & UT_FRAME_SIGNAL) && ut_tracing_on(t))
+			ut_sigmark_exit(t, &f);
 		ret = f.ret;
 	} while (ret == (uint64_t)utrace_graph_return && sh->top && sh->f[sh->top - 1].slot == slot);
 	if (record)
@@ -312,8 +317,8 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 		goto slow;
 	top = sh->top;
 	if (unlikely(top >= UT_SHADOW_DEPTH || sh->hidden ||
-		     (top && sh->f[top - 1].slot <= (uint64_t)slot)))
-		goto slow; /* full, hidden, or frames a longjmp may have left */
+		     (top && sh->f[top - 1].slot <= (uint64_t)slot) || *slot == ut_sig_restorer))
+		goto slow; /* full, hidden, frames a longjmp may have left, a signal handler */
 	if (ut_rt.cfg.profile) {
 		if (unlikely(!t->prof || !ut_rt.cfg.sleep_time))
 			goto slow;

@@ -125,6 +125,7 @@ static void gen_events(void)
 			e->overrun = rnd() % 3;
 			e->calltime = e->ts - 1000;
 			e->rettime = e->ts;
+			e->retval = (uint64_t)rnd() << (rnd() % 33);
 		} else if (k < 96) {
 			e->type = UT_EV_KERNEL_STACK;
 			e->nr_callers = rnd() % 12;
@@ -274,6 +275,7 @@ static void check_event(size_t idx, const struct ut_event *got, uint64_t lost)
 		CHECK_EQ_INT(got->overrun, want.overrun);
 		CHECK(got->calltime == want.calltime);
 		CHECK(got->rettime == want.rettime);
+		CHECK(got->retval == want.retval);
 		break;
 	case UT_EV_KERNEL_STACK:
 	case UT_EV_USER_STACK:
@@ -645,6 +647,86 @@ static void expect_line(const char *out, const char *want)
 	}
 }
 
+/*
+ * funcgraph_exit with the return value (the kernel's layout with
+ * CONFIG_FUNCTION_GRAPH_RETVAL, which the writer uses) and without it (a
+ * kernel built without: depth at offset 16).  The reader learns which from
+ * the format text; here the retval field of a written file is renamed to
+ * turn it into the other layout.
+ */
+TEST(exit_layouts)
+{
+	struct ut_tracedat_meta m = { .nr_cpus = 1 };
+	struct ut_event e = { .type = UT_EV_FUNCGRAPH_EXIT, .pid = 7, .ip = 0x401000, .ts = 500,
+			      .depth = 3, .overrun = 1, .calltime = 400, .rettime = 500,
+			      .retval = 0xfffffffb };
+	static const char field[] = "\tfield:unsigned long retval;\toffset:16;";
+	struct ut_tracedat_writer *w;
+	struct ut_tracedat *r;
+	const char *path = (make_dir(), path_in_dir("exit.dat"));
+	unsigned char *p, *hit;
+	struct ut_event ev;
+	uint64_t lost;
+	char err[256];
+	size_t len;
+
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK(ev.retval == 0xfffffffb && ev.depth == 3 && ev.overrun == 1);
+	CHECK(ev.calltime == 400 && ev.rettime == 500);
+	ut_tracedat_close_reader(r);
+
+	p = slurp(path, &len);
+	hit = memmem(p, len, field, sizeof(field) - 1);
+	CHECK(hit);
+	hit[strlen("\tfield:unsigned long re")] = 'x'; /* "retval" -> "rexval" */
+	spit(path, p, len);
+	free(p);
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	/* the old layout: depth and overrun where retval is */
+	CHECK(ev.retval == 0 && ev.depth == 0xfffffffb && ev.overrun == 0);
+	CHECK(ev.calltime == (3 | (1ULL << 32)) && ev.rettime == 400);
+	ut_tracedat_close_reader(r);
+}
+
+/* utrace's signal_enter / signal_exit events (event system "utrace") round-trip. */
+TEST(signal_events)
+{
+	struct ut_tracedat_meta m = { .nr_cpus = 1 };
+	struct ut_event e = { .type = UT_EV_SIGNAL_ENTER, .pid = 7, .ts = 500, .sig = 10,
+			      .depth = 2 };
+	const char *path = (make_dir(), path_in_dir("sig.dat"));
+	struct ut_tracedat_writer *w;
+	struct ut_tracedat *r;
+	struct ut_event ev;
+	uint64_t lost;
+	char err[256];
+
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	e.type = UT_EV_SIGNAL_EXIT;
+	e.ts = 600;
+	e.sig = 64;
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK(ev.type == UT_EV_SIGNAL_ENTER && ev.sig == 10 && ev.depth == 2 && ev.pid == 7);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK(ev.type == UT_EV_SIGNAL_EXIT && ev.sig == 64 && ev.depth == 2);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 0);
+	ut_tracedat_close_reader(r);
+}
+
 TEST(trace_cmd_report)
 {
 	struct ut_symtab *st;
@@ -773,6 +855,8 @@ int main(void)
 	RUN(writer_edges);
 	RUN(truncation);
 	RUN(random_corruption);
+	RUN(exit_layouts);
+	RUN(signal_events);
 	RUN(trace_cmd_report);
 	cleanup();
 	TEST_EXIT();
