@@ -757,10 +757,8 @@ int tfs_main(const char *dir, bool foreground, bool debug)
 		return 1;
 	}
 	/* absolute: the daemon works from / and unmounts by this path */
-	if (!realpath(dir, mnt)) {
-		fprintf(stderr, "utrace: mount: %s: %s\n", dir, strerror(errno));
+	if (tfs_mountpoint(dir, mnt))
 		return 1;
-	}
 	clock_gettime(CLOCK_REALTIME, &mount_time);
 	if (fuse_opt_add_arg(&args, "utrace") ||
 	    fuse_opt_add_arg(&args, "-ofsname=utrace,subtype=tracefs,default_permissions") ||

@@ -4,6 +4,7 @@
  * for the traced processes of the user, served through FUSE.
  *
  *   fs.c      FUSE operations, path lookup, the big lock, mounting
+ *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
  *   files.c   the file table and the control files (tracer, options, ...)
  *   scope.c   what a directory acts on: the top level (every process and
  *             the template new ones start with) or processes/PID/ (one);
@@ -197,5 +198,12 @@ void tfs_unlock(void);
  * daemonize; @debug: FUSE debug output.  Returns an exit status.
  */
 int tfs_main(const char *dir, bool foreground, bool debug);
+
+/*
+ * Resolve the mount point @dir into @mnt.  A dead FUSE mount on it (its
+ * daemon killed: ENOTCONN) is detached first; a live utrace mount there is
+ * refused.  0, or -errno after saying why on stderr.
+ */
+int tfs_mountpoint(const char *dir, char mnt[PATH_MAX]);
 
 #endif
