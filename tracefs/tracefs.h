@@ -4,6 +4,7 @@
  * for the traced processes of the user, served through FUSE.
  *
  *   fs.c      FUSE operations, path lookup, the big lock, mounting
+ *   readme.c  the README
  *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
  *   files.c   the file table and the control files (tracer, options, ...)
  *   scope.c   what a directory acts on: the top level (every process and
@@ -205,5 +206,8 @@ int tfs_main(const char *dir, bool foreground, bool debug);
  * refused.  0, or -errno after saying why on stderr.
  */
 int tfs_mountpoint(const char *dir, char mnt[PATH_MAX]);
+
+/* readme.c: the top level's README (what the mount accepts, in the kernel's words). */
+extern const char tfs_readme[];
 
 #endif
