@@ -80,6 +80,7 @@ const char tfs_readme[] =
 	"  tracing_thresh\t- function_graph: only calls lasting this many us or more\n"
 	"\n  function_profile_enabled - 1: count the calls of each function\n"
 	"  trace_stat/function\t- the counts: Function, Hit, Time, Avg, s^2\n"
+	"\t\t\t  (also as function0)\n"
 	"\n  processes/PID/\t- one traced process: the files above for it alone\n"
 	"  processes/PID/per_thread/TID/ - one thread: trace, trace_pipe, stats,\n"
 	"\t\t\t  buffer_size_kb\n";

@@ -81,6 +81,7 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 
   function_profile_enabled - 1: count the calls of each function
   trace_stat/function	- the counts: Function, Hit, Time, Avg, s^2
+			  (also as function0)
 
   processes/PID/	- one traced process: the files above for it alone
   processes/PID/per_thread/TID/ - one thread: trace, trace_pipe, stats,
