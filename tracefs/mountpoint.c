@@ -61,7 +61,7 @@ static bool mount_at(const char *path, char *type, size_t tsz, char *src, size_t
 		    sscanf(sep, " - %255s %4095s", t, s) != 2)
 			continue;
 		unescape(mp);
-		if (strcmp(mp, path))
+		if (strcmp(mp, path) != 0)
 			continue;
 		/* later lines are mounted on top of earlier ones: keep the last */
 		snprintf(type, tsz, "%s", t);
@@ -125,7 +125,7 @@ static int path_of_unreachable(const char *dir, char out[PATH_MAX])
 	}
 	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
 		return -ENOTCONN;
-	if (snprintf(out, PATH_MAX, "%s/%s", strcmp(parent, "/") ? parent : "", base) >= PATH_MAX)
+	if (snprintf(out, PATH_MAX, "%s/%s", strcmp(parent, "/") != 0 ? parent : "", base) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -138,7 +138,7 @@ static int replace_dead(const char *dir)
 
 	if (ret)
 		return ret;
-	if (!mount_at(path, type, sizeof(type), src, sizeof(src)) || strncmp(type, "fuse", 4))
+	if (!mount_at(path, type, sizeof(type), src, sizeof(src)) || strncmp(type, "fuse", 4) != 0)
 		return -ENOTCONN; /* not a FUSE mount: not ours to touch */
 	ret = detach(path);
 	if (ret) {

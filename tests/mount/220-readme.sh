@@ -90,7 +90,7 @@ EOF2
 expect_eq "mode" "-r--r----- 1" "$(stat -c '%A %h' README)"
 
 # every file and directory of the top level has its line
-for f in $(ls); do
+for f in *; do
 	[ "$f" = README ] && continue
 	grep -qE "^  $f(/| |	|$)" README || fail "README does not name $f"
 done

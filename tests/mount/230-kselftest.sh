@@ -10,7 +10,7 @@
 # docs/tracefs.md says why each one that does not pass cannot apply.
 . "$(dirname "$0")/mount.lib"
 
-src=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+src=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.xz' | sort -V | tail -n 1)
 [ -n "$src" ] || skip "no kernel source (apt-get install linux-source-6.1)"
 cache=$(dirname "$UT_PROGS")/kselftest # BUILD/kselftest, shared with the ASan pass
 testd=$cache/ftrace/test.d
@@ -102,5 +102,6 @@ ftrace/func_event_triggers.tc (instance) FAIL
 ftrace/func_traceonoff_triggers.tc (instance) FAIL
 EOF2
 [ "$_failed" = 0 ] || tail -n 200 "$TOP/kselftest.log"
+echo stop >&"$kin" # kfuncs ends when its stdin has a line
 alive
 finish
