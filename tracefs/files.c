@@ -537,7 +537,8 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 
 	(void)append;
 	ret = show_cfg(r, &c);
-	on = c.tracing_on;
+	/* from a CPU outside tracing_cpumask: as if tracing were off there */
+	on = c.tracing_on && tfs_cpumask_lets(&c, r->caller);
 	ut_cfg_free(&c);
 	if (ret)
 		return ret;
@@ -679,6 +680,7 @@ const struct tfs_file tfs_files[] = {
 	{"trace_marker", 0220, ALL, NULL, store_marker, NULL, 0},
 	{"trace_options", 0640, ALL, show_trace_options, store_trace_options, NULL, 0},
 	{"trace_pipe", 0440, ALL | TFS_INST | TFS_STREAM, NULL, NULL, NULL, 0},
+	{"tracing_cpumask", 0640, ALL, tfs_show_cpumask, tfs_store_cpumask, NULL, 0},
 	{"tracing_on", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_TRACING_ON},
 	{"tracing_thresh", 0640, ALL, show_number, store_number, NULL, S_THRESH},
 };

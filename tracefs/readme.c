@@ -25,6 +25,7 @@ const char tfs_readme[] =
 	"\t\t\t  To clear the buffer write into this file: echo > trace\n"
 	"  trace_pipe\t\t- A consuming read to see the contents of the buffer\n"
 	"  tracing_on\t\t- 1: events are recorded, 0: they are not\n"
+	"  tracing_cpumask\t- Limit which CPUs to trace\n"
 	"  current_tracer\t- function and latency tracers\n"
 	"  available_tracers\t- list of configured tracers for current_tracer\n"
 	"  error_log\t- error log for failed commands (that support it)\n"

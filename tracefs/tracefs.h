@@ -5,6 +5,7 @@
  *
  *   fs.c      FUSE operations, path lookup, the big lock, mounting
  *   readme.c  the README
+ *   cpumask.c tracing_cpumask
  *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
  *   files.c   the file table and the control files (tracer, options, ...)
  *   scope.c   what a directory acts on: the top level (every process and
@@ -209,5 +210,10 @@ int tfs_mountpoint(const char *dir, char mnt[PATH_MAX]);
 
 /* readme.c: the top level's README (what the mount accepts, in the kernel's words). */
 extern const char tfs_readme[];
+
+/* cpumask.c: tracing_cpumask, and whether thread @tid's CPU is in the mask. */
+int tfs_show_cpumask(struct tfs_req *r, FILE *f);
+int tfs_store_cpumask(struct tfs_req *r, const char *buf, size_t len, bool append);
+bool tfs_cpumask_lets(const struct ut_cfg *c, int32_t tid);
 
 #endif

@@ -23,6 +23,7 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 			  To clear the buffer write into this file: echo > trace
   trace_pipe		- A consuming read to see the contents of the buffer
   tracing_on		- 1: events are recorded, 0: they are not
+  tracing_cpumask	- Limit which CPUs to trace
   current_tracer	- function and latency tracers
   available_tracers	- list of configured tracers for current_tracer
   error_log	- error log for failed commands (that support it)
