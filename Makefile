@@ -177,4 +177,4 @@ format:
 
 .PHONY: all demo check deps clean format lint progs units
 include mk/fuzz.mk
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

@@ -159,6 +159,30 @@ static int parse_pids(struct ut_cfg *c, char *v)
 	return 0;
 }
 
+/* "tracing_cpumask HEX": the mask as one hex number, CPU 0 the lowest bit. */
+static int parse_cpumask(struct ut_cfg *c, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || n > (size_t)UT_CFG_CPUMASK_WORDS * 16)
+		return -EINVAL;
+	memset(c->cpumask, 0, sizeof(c->cpumask));
+	for (size_t i = 0; i < n; i++) {
+		char ch = v[n - 1 - i];
+		uint64_t d;
+
+		if (ch >= '0' && ch <= '9')
+			d = (uint64_t)ch - '0';
+		else if (ch >= 'a' && ch <= 'f')
+			d = (uint64_t)ch - 'a' + 10;
+		else
+			return -EINVAL;
+		c->cpumask[i / 16] |= d << (i % 16 * 4);
+	}
+	c->cpumask_set = true;
+	return 0;
+}
+
 /* One "key value" line (NUL-terminated, no newline). */
 static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 {
@@ -223,6 +247,9 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "ftrace_pid")) {
 		if (parse_pids(c, v))
 			return fail(err, errlen, "bad ftrace_pid '%s'", v);
+	} else if (!strcmp(line, "tracing_cpumask")) {
+		if (parse_cpumask(c, v))
+			return fail(err, errlen, "bad tracing_cpumask '%s'", v);
 	} else {
 		return fail(err, errlen, "unknown setting '%s'", line);
 	}
@@ -300,6 +327,18 @@ static void sb_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+static void format_cpumask(struct strbuf *b, const struct ut_cfg *c)
+{
+	int top = UT_CFG_CPUMASK_WORDS - 1;
+
+	while (top > 0 && !c->cpumask[top])
+		top--;
+	sb_printf(b, "tracing_cpumask %llx", (unsigned long long)c->cpumask[top]);
+	while (top-- > 0)
+		sb_printf(b, "%016llx", (unsigned long long)c->cpumask[top]);
+	sb_printf(b, "\n");
+}
+
 char *ut_cfg_format(const struct ut_cfg *c)
 {
 	struct strbuf b = {0};
@@ -329,6 +368,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 			sb_printf(&b, " %d", c->pids[i]);
 		sb_printf(&b, "\n");
 	}
+	if (c->cpumask_set)
+		format_cpumask(&b, c);
 	if (b.failed) {
 		free(b.s);
 		return NULL;

@@ -9,6 +9,7 @@
  *   filter parse_* !parse_noise handle_*:traceoff:1
  *   graph_function main
  *   max_graph_depth 3
+ *   tracing_cpumask 5        (hex, CPU 0 the lowest bit; absent: every CPU)
  *
  * Word lists (filter, notrace, graph_function, graph_notrace) are the words
  * written to the control file, in order, replayed by the process over its
@@ -27,6 +28,7 @@
 
 #define UT_CFG_MAX_TEXT (1u << 20)   /* a config document is at most 1 MiB */
 #define UT_CFG_MAX_PIDS 64           /* set_ftrace_pid entries */
+#define UT_CFG_CPUMASK_WORDS 16      /* tracing_cpumask: CPUs 0..1023 */
 
 struct ut_cfg {
 	uint32_t tracer;          /* UT_TRACER_* */
@@ -47,6 +49,8 @@ struct ut_cfg {
 	char *graph_notrace;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	uint32_t nr_pids;
+	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
+	uint64_t cpumask[UT_CFG_CPUMASK_WORDS]; /* bit N: CPU N records (when set) */
 };
 
 /* The kernel's defaults: nop, local clock, 1408 KiB, overwrite, on. */
@@ -79,5 +83,12 @@ const char *ut_cfg_word(const char *p, size_t *len);
 
 /* True if set_ftrace_pid is empty or holds @pid or @tid. */
 bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid);
+
+/* True if tracing_cpumask lets events of @cpu be recorded. */
+static inline bool ut_cfg_cpu_wanted(const struct ut_cfg *c, uint32_t cpu)
+{
+	return !c->cpumask_set ||
+	       (cpu < UT_CFG_CPUMASK_WORDS * 64 && (c->cpumask[cpu / 64] >> (cpu % 64) & 1));
+}
 
 #endif

@@ -129,8 +129,11 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
 	}
+	/* threads check set_ftrace_pid and tracing_cpumask again (ut_pid_recheck) */
 	pids_changed = n.nr_pids != old.nr_pids ||
-		       memcmp(n.pids, old.pids, sizeof(n.pids[0]) * n.nr_pids) != 0;
+		       memcmp(n.pids, old.pids, sizeof(n.pids[0]) * n.nr_pids) != 0 ||
+		       n.cpumask_set != old.cpumask_set ||
+		       memcmp(n.cpumask, old.cpumask, sizeof(n.cpumask)) != 0;
 	ut_rt.cfg = n;
 	ut_rt.buf_size = ut_round_buf_size(n.buf_kb);
 	ut_select_reconfigure();

@@ -270,11 +270,15 @@ uint64_t ut_clock_slow(uint32_t clock)
 }
 
 /**
- * ut_pid_recheck - set_ftrace_pid changed since this thread last looked
+ * ut_pid_recheck - set_ftrace_pid or tracing_cpumask changed since this
+ * thread last looked
  *
  * Wanted: remember the generation, so the next events take the fast path.
  * Not wanted: leave it stale and say no (the thread pays this check on every
  * event it would have recorded; its sites stay patched for the others).
+ * With a tracing_cpumask the generation is never remembered: the thread may
+ * move to another CPU at any time, so each event asks here, and the fast
+ * path costs nothing more when there is no mask.
  */
 bool ut_pid_recheck(struct ut_thread *t)
 {
@@ -286,6 +290,8 @@ bool ut_pid_recheck(struct ut_thread *t)
 		t->tid = (int32_t)gettid();
 	for (uint32_t i = 0; i < n && i < 64 && !wanted; i++)
 		wanted = ut_rt.cfg.pids[i] == t->tid || ut_rt.cfg.pids[i] == ut_rt.pid;
+	if (wanted && ut_rt.cfg.cpumask_set)
+		return ut_cfg_cpu_wanted(&ut_rt.cfg, ut_cpu());
 	if (wanted)
 		t->pid_gen = gen;
 	return wanted;

@@ -6,7 +6,8 @@ PKGS="build-essential gcc clang llvm pkg-config make
 libelf-dev libdw-dev libzstd-dev zlib1g-dev
 libfuse3-dev fuse3 libcapstone-dev
 libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
-uftrace valgrind binutils file"
+uftrace valgrind binutils file
+linux-source"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -569,7 +569,8 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 
 	(void)append;
 	ret = show_cfg(r, &c);
-	on = c.tracing_on;
+	/* from a CPU outside tracing_cpumask: as if tracing were off there */
+	on = c.tracing_on && tfs_cpumask_lets(&c, r->caller);
 	ut_cfg_free(&c);
 	if (ret)
 		return ret;
@@ -678,41 +679,10 @@ static int store_ignore(struct tfs_req *r, const char *buf, size_t len, bool app
 	return 0;
 }
 
-static const char readme[] =
-	"utrace tracing mini-HOWTO: the kernel's tracefs for user-space processes.\n"
-	"\n"
-	"This directory acts on every process of yours running with libutrace.so\n"
-	"(and on those started later); processes/PID/ holds the same files for one\n"
-	"process.  Files:\n"
-	"  available_tracers\t- the tracers: function_graph function nop\n"
-	"  current_tracer\t- the tracer in use (write a name to change it)\n"
-	"  tracing_on\t\t- 1: recording, 0: stopped\n"
-	"  trace\t\t\t- the trace; open with O_TRUNC (echo > trace) to clear it\n"
-	"  trace_pipe\t\t- the trace as a consuming, blocking stream\n"
-	"  set_ftrace_filter\t- functions to trace: name, glob, !name, N, PAT:mod:LIB,\n"
-	"\t\t\t  PAT:traceon|traceoff|stacktrace[:N]; '>' replaces, '>>' adds\n"
-	"  set_ftrace_notrace\t- functions never traced\n"
-	"  set_graph_function\t- function_graph roots;  set_graph_notrace: hidden subtrees\n"
-	"  set_ftrace_pid\t- only these processes or threads\n"
-	"  max_graph_depth\t- function_graph depth limit (0: none)\n"
-	"  tracing_thresh\t- function_graph: only calls lasting this many us or more\n"
-	"  buffer_size_kb\t- ring buffer size of each thread\n"
-	"  buffer_total_size_kb\t- every buffer together\n"
-	"  trace_clock\t\t- the timestamp clock, [current] in brackets\n"
-	"  trace_options\t\t- output and tracer options; options/NAME one file each\n"
-	"  function_profile_enabled - the function profiler\n"
-	"  trace_stat/function\t- its table: Function, Hit, Time, Avg, s^2\n"
-	"  available_filter_functions - the traceable functions\n"
-	"  saved_cmdlines\t- pid and command of each traced thread\n"
-	"  error_log\t\t- why the last control-file writes failed\n"
-	"  trace_marker\t\t- each write is an event in the trace (tracing_mark_write)\n"
-	"  processes/PID/\t- one traced process (also after it died)\n"
-	"  processes/PID/per_thread/TID/trace - one thread's trace\n";
-
 static int show_readme(struct tfs_req *r, FILE *f)
 {
 	(void)r;
-	fputs(readme, f);
+	fputs(tfs_readme, f);
 	return 0;
 }
 
@@ -743,6 +713,7 @@ const struct tfs_file tfs_files[] = {
 	{"trace_marker", 0220, ALL | TFS_INST, NULL, store_marker, NULL, 0},
 	{"trace_options", 0640, ALL | TFS_INST, show_trace_options, store_trace_options, NULL, 0},
 	{"trace_pipe", 0440, ALL | TFS_INST | TFS_STREAM, NULL, NULL, NULL, 0},
+	{"tracing_cpumask", 0640, ALL, tfs_show_cpumask, tfs_store_cpumask, NULL, 0},
 	{"tracing_on", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_TRACING_ON},
 	{"tracing_thresh", 0640, ALL, show_number, store_number, NULL, S_THRESH},
 };

@@ -147,10 +147,17 @@ static int resolve_in_scope(char **comp, int n, struct node *nd)
 		nd->kind = K_STAT;
 		if (n == 1)
 			return 0;
-		/* function: all threads merged; functionTID: one thread (processes/PID/) */
+		/*
+		 * function: all threads merged; functionTID: one thread
+		 * (processes/PID/).  The top level's function0 is the merged
+		 * table under the kernel's name for the first per-CPU one,
+		 * which tools (and the kernel's self-tests) read.
+		 */
 		if (n > 2 || strncmp(comp[1], "function", 8) != 0)
 			return -ENOENT;
-		if (comp[1][8]) {
+		if (top && !strcmp(comp[1] + 8, "0")) {
+			/* function0: the same table */
+		} else if (comp[1][8]) {
 			nd->tid = parse_id(comp[1] + 8);
 			if (top || !nd->tid || !thread_exists(nd->pid, nd->tid))
 				return -ENOENT;
@@ -340,6 +347,8 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 		break;
 	case K_STAT:
 		add(buf, fill, "function", false, tfs_stat_file.mode);
+		if (!nd.pid)
+			add(buf, fill, "function0", false, tfs_stat_file.mode);
 		if (nd.pid) {
 			struct tfs_scope *sc = tfs_scope_get(nd.pid);
 			int32_t *v;
@@ -766,10 +775,8 @@ int tfs_main(const char *dir, bool foreground, bool debug)
 		return 1;
 	}
 	/* absolute: the daemon works from / and unmounts by this path */
-	if (!realpath(dir, mnt)) {
-		fprintf(stderr, "utrace: mount: %s: %s\n", dir, strerror(errno));
+	if (tfs_mountpoint(dir, mnt))
 		return 1;
-	}
 	clock_gettime(CLOCK_REALTIME, &mount_time);
 	if (fuse_opt_add_arg(&args, "utrace") ||
 	    fuse_opt_add_arg(&args, "-ofsname=utrace,subtype=tracefs,default_permissions") ||

@@ -4,6 +4,9 @@
  * for the traced processes of the user, served through FUSE.
  *
  *   fs.c      FUSE operations, path lookup, the big lock, mounting
+ *   readme.c  the README
+ *   cpumask.c tracing_cpumask
+ *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
  *   files.c   the file table and the control files (tracer, options, ...)
  *   scope.c   what a directory acts on: the top level (every process and
  *             the template new ones start with) or processes/PID/ (one);
@@ -197,5 +200,20 @@ void tfs_unlock(void);
  * daemonize; @debug: FUSE debug output.  Returns an exit status.
  */
 int tfs_main(const char *dir, bool foreground, bool debug);
+
+/*
+ * Resolve the mount point @dir into @mnt.  A dead FUSE mount on it (its
+ * daemon killed: ENOTCONN) is detached first; a live utrace mount there is
+ * refused.  0, or -errno after saying why on stderr.
+ */
+int tfs_mountpoint(const char *dir, char mnt[PATH_MAX]);
+
+/* readme.c: the top level's README (what the mount accepts, in the kernel's words). */
+extern const char tfs_readme[];
+
+/* cpumask.c: tracing_cpumask, and whether thread @tid's CPU is in the mask. */
+int tfs_show_cpumask(struct tfs_req *r, FILE *f);
+int tfs_store_cpumask(struct tfs_req *r, const char *buf, size_t len, bool append);
+bool tfs_cpumask_lets(const struct ut_cfg *c, int32_t tid);
 
 #endif

@@ -25,6 +25,7 @@ const char ut_help_mount[] =
 	"The run-time directory is $UTRACE_DIR (default /dev/shm/utrace-UID).\n"
 	"The mount is ready when the command returns; it then serves in the\n"
 	"background until 'utrace umount DIR' (or fusermount3 -u DIR).\n"
+	"A dead mount on DIR (its daemon killed) is replaced; a live one is refused.\n"
 	"See docs/tracefs.md for the files and how they differ from the kernel's.\n"
 	"\n"
 	"  -f   stay in the foreground\n"

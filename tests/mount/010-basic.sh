@@ -34,6 +34,7 @@ trace_marker
 trace_options
 trace_pipe
 trace_stat
+tracing_cpumask
 tracing_on
 tracing_thresh
 EOF2

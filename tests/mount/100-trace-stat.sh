@@ -24,6 +24,11 @@ parse_header 10
 parse_noise 5
 parse_request 5
 EOF2
+# function0: the kernel's name of the first table (ftracetest reads it)
+expect_eq "top-level files" "function function0" "$(ls trace_stat | tr '\n' ' ' | sed 's/ $//')"
+awk 'NR > 2 && NF >= 2 {print $1, $2}' trace_stat/function0 | sort >"$TOP/hits0.txt"
+check "function0 is the merged table" cmp -s "$TOP/hits.txt" "$TOP/hits0.txt"
+check "no processes/PID/trace_stat/function0" test ! -e processes/$P/trace_stat/function0
 expect_eq "per-thread file listed" "function function$P" "$(ls processes/$P/trace_stat | tr '\n' ' ' | sed 's/ $//')"
 awk 'NR > 2 && NF >= 2 {print $1, $2}' "processes/$P/trace_stat/function$P" | sort >"$TOP/t.txt"
 expect "hits, the main thread" "$TOP/t.txt" <<'EOF2'
