@@ -93,13 +93,13 @@ ftrace/tracing-error-log.tc UNSUPPORTED
 instances/instance-event.tc PASS
 instances/instance.tc PASS
 00basic/basic2.tc (instance) PASS
-00basic/basic3.tc (instance) FAIL
+00basic/basic3.tc (instance) PASS
 00basic/ringbuffer_size.tc (instance) PASS
 00basic/snapshot.tc (instance) UNSUPPORTED
-00basic/trace_pipe.tc (instance) UNSUPPORTED
+00basic/trace_pipe.tc (instance) PASS
 ftrace/func-filter-notrace-pid.tc (instance) UNSUPPORTED
-ftrace/func-filter-pid.tc (instance) UNSUPPORTED
-ftrace/func-filter-stacktrace.tc (instance) FAIL
+ftrace/func-filter-pid.tc (instance) FAIL
+ftrace/func-filter-stacktrace.tc (instance) PASS
 ftrace/func_event_triggers.tc (instance) FAIL
 ftrace/func_traceonoff_triggers.tc (instance) FAIL
 EOF2
