@@ -170,8 +170,15 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	if (!t)
 		return;
 	ret = ut_elfsites_file(t, prog, NULL);
-	if (ret == -ENOEXEC)
-		ut_usage_die("%s: not an ELF program", prog);
+	if (ret == -ENOEXEC) {
+		/*
+		 * A script, run as the shell would (its #! interpreter, else
+		 * /bin/sh): which programs it runs is known only as they start,
+		 * so each takes the words that match its functions.
+		 */
+		ut_ftable_free(t);
+		return;
+	}
 	if (ret > 0 && ut_ftable_size(t) > 0 && lists_match(t, o)) {
 		ut_ftable_free(t);
 		return;
@@ -189,12 +196,13 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 		       prog);
 	else if (!nobj && o->cfg.tracer != UT_TRACER_NOP)
 		ut_err("warning: %s has no patchable functions: build it with "
-		       "-fpatchable-function-entry=5 or -pg -mfentry",
+		       "-fpatchable-function-entry=5 or -pg -mfentry (programs it runs "
+		       "are traced if they have some)",
 		       prog);
-	/* A filter that can match nothing at all is still an error (nothing runs). */
-	if (!nobj && (o->cfg.filter || o->cfg.graph_function))
-		ut_usage_die("'%s' matches no traceable function of %s",
-			     o->cfg.filter ? o->cfg.filter : o->cfg.graph_function, prog);
+	/*
+	 * A program without sites (a shell, env, an interpreter) can only be
+	 * here to run others: the words are for them, matched as they start.
+	 */
 	if (nobj) {
 		check_list(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog);
 		check_list(t, UT_FSET_NOTRACE, o->cfg.notrace, "set_ftrace_notrace", prog);
@@ -260,6 +268,7 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 	snprintf(num, sizeof(num), "%u", o->cfg.buf_kb);
 	setenv("UTRACE_BUF_KB", num, 1);
 	setenv("UTRACE_OVERWRITE", o->cfg.overwrite ? "1" : "0", 1);
+	setenv("UTRACE_LENIENT", "1", 1); /* the words were checked here (check_filters) */
 	setenv(UT_CLOCK_ENV, clock_env, 1);
 	if (o->cfg.filter)
 		setenv("UTRACE_FILTER", o->cfg.filter, 1);
