@@ -1,0 +1,82 @@
+#!/bin/bash
+# record runs any command as the shell would: a #! script (also found in
+# PATH, also through `#!/usr/bin/env sh`), an executable text file without
+# #! (run by /bin/sh), `sh -c`.  The interpreters have no sites: they run
+# untraced and quietly, and every traced-able program they start is traced.
+# Filter words name functions of those programs: each process takes the
+# words matching its own functions, the others select nothing there.
+. "$(dirname "$0")/../lib/common.sh"
+
+one() {
+	local s=$1 d=s.dat single follow
+	single=$(prog single "$s")
+	follow=$(prog follow "$s")
+	printf '#!/bin/sh\n%s\n%s system\nexit 3\n' "$single" "$follow" >run.sh
+	printf '#!/usr/bin/env sh\n%s\n' "$single" >envrun.sh
+	printf '%s\n' "$single" >noshebang
+	chmod +x run.sh envrun.sh noshebang
+
+	record "$d" -- ./run.sh
+	expect_eq "$s script: exit status" 3 "$?"
+	expect "$s script: stdout" "$d.out" <<'EOF'
+single 13
+single 13
+system: 0
+EOF
+	expect "$s script: no messages" "$d.err" </dev/null
+	report "$d" | count_funcs >n.txt
+	expect "$s script: functions" n.txt <<'EOF'
+find_single 1
+fl_after 1
+fl_before 1
+main 3
+run 1
+s_leaf 14
+s_middle 6
+s_top 2
+EOF
+
+	# Filters: words of different programs, none of the script's.
+	record "$d" -l s_top -l 'fl_*' -- ./run.sh
+	expect_eq "$s script -l: exit status" 3 "$?"
+	expect "$s script -l: no messages" "$d.err" </dev/null
+	report "$d" | count_funcs >n.txt
+	expect "$s script -l: functions" n.txt <<'EOF'
+fl_after 1
+fl_before 1
+s_top 2
+EOF
+
+	# Found in PATH, as the shell finds it.
+	PATH=$PWD:$PATH record "$d" -- run.sh
+	expect_eq "$s script in PATH: exit status" 3 "$?"
+	report "$d" | count_funcs | awk '$1 == "s_top"' >n.txt
+	expect "$s script in PATH: s_top" n.txt <<<"s_top 2"
+
+	for f in envrun.sh noshebang; do
+		record "$d" -- "./$f" || fail "$s $f: record exited $?: $(cat "$d.err")"
+		expect "$s $f: stdout" "$d.out" <<<"single 13"
+		expect "$s $f: no messages" "$d.err" </dev/null
+		report "$d" | count_funcs >n.txt
+		expect "$s $f: functions" n.txt <<'EOF'
+main 1
+s_leaf 7
+s_middle 3
+s_top 1
+EOF
+	done
+
+	# sh -c: sh has no sites (one warning) but what it runs is traced,
+	# filters included.
+	record "$d" -l s_middle -- sh -c "$single; $single"
+	expect_eq "$s sh -c: exit status" 0 "$?"
+	grep -c 'warning: .*sh has no patchable functions' "$d.err" >w.txt
+	expect "$s sh -c: one warning" w.txt <<<"1"
+	expect_eq "$s sh -c: stderr lines" 1 "$(wc -l <"$d.err")"
+	report "$d" | count_funcs >n.txt
+	expect "$s sh -c: functions" n.txt <<<"s_middle 6"
+	no_crash "$d.err" "$d.rerr"
+}
+
+for_styles one
+finish
