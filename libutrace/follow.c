@@ -74,12 +74,14 @@ void ut_follow_init(bool recorded)
 
 	resolve();
 	if (!recorded || !dladdr((void *)ut_follow_init, &info) || !info.dli_fname ||
-	    info.dli_fname[0] != '/' || strlen(info.dli_fname) >= sizeof(self))
+	    info.dli_fname[0] != '/' ||
+	    snprintf(self, sizeof(self), "%s", info.dli_fname) >= (int)sizeof(self)) {
+		self[0] = '\0';
 		return;
+	}
 	for (char **e = environ; e && *e && nr_saved < MAX_SAVED; e++)
 		if (!strncmp(*e, "UTRACE_", 7) && strchr(*e, '=') && (saved[nr_saved] = strdup(*e)))
 			nr_saved++;
-	strcpy(self, info.dli_fname);
 }
 
 static const char *find(char *const envp[], const char *entry)

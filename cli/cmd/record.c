@@ -29,6 +29,7 @@
 #include "cli/cfg_opts.h"
 #include "cli/cli.h"
 #include "cli/drain.h"
+#include "cli/ran.h"
 #include "cli/record.h"
 #include "common/clock.h"
 #include "common/control.h"
@@ -96,6 +97,7 @@ struct rec_opts {
 	struct ut_opts opts;      /* -O: the report's options */
 	int32_t pids[64];         /* -P */
 	size_t npids;
+	bool check_after;         /* the words are checked after the run (see check_filters) */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -162,7 +164,7 @@ static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
  * dozen ms here) when the program alone is not enough: no named sites of
  * its own, or a filter word that matches none of them.
  */
-static void check_filters(const char *prog, const struct rec_opts *o)
+static void check_filters(const char *prog, struct rec_opts *o)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
@@ -176,6 +178,7 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 		 * /bin/sh): which programs it runs is known only as they start,
 		 * so each takes the words that match its functions.
 		 */
+		o->check_after = true;
 		ut_ftable_free(t);
 		return;
 	}
@@ -203,6 +206,7 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	 * A program without sites (a shell, env, an interpreter) can only be
 	 * here to run others: the words are for them, matched as they start.
 	 */
+	o->check_after = !nobj;
 	if (nobj) {
 		check_list(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog);
 		check_list(t, UT_FSET_NOTRACE, o->cfg.notrace, "set_ftrace_notrace", prog);
@@ -210,6 +214,33 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 		check_list(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace",
 			   prog);
 	}
+	ut_ftable_free(t);
+}
+
+/*
+ * After a run whose words could not be checked before: warn about each
+ * list's first word that matched no function of any program that ran (it
+ * recorded nothing; a typo, or a program that did not run).
+ */
+static void check_after_run(const char *dir, const struct rec_opts *o)
+{
+	const struct {
+		unsigned flags;
+		const char *words, *file;
+	} lists[] = {
+		{UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter"},
+		{UT_FSET_NOTRACE, o->cfg.notrace, "set_ftrace_notrace"},
+		{UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function"},
+		{UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace"},
+	};
+	struct ut_ftable *t = ut_ran_functions(dir);
+	char bad[256];
+
+	for (size_t i = 0; t && i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!list_matches(t, lists[i].flags, lists[i].words, bad, sizeof(bad)))
+			ut_err("warning: %s: '%s' matched no traceable function of the programs "
+			       "that ran",
+			       lists[i].file, bad);
 	ut_ftable_free(t);
 }
 
@@ -518,6 +549,8 @@ static int run(int argc, char **argv, bool profile)
 	}
 	fflush(stdout); /* the program's output (if shared) comes before the tables */
 	ut_drain_realtime(false); /* the write-out is long: a normal thread again */
+	if (o.check_after)
+		check_after_run(dir, &o); /* before the sessions are removed */
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);
 	if (ret)

@@ -4,7 +4,8 @@
 # #! (run by /bin/sh), `sh -c`.  The interpreters have no sites: they run
 # untraced and quietly, and every traced-able program they start is traced.
 # Filter words name functions of those programs: each process takes the
-# words matching its own functions, the others select nothing there.
+# words matching its own functions, the others select nothing there; a word
+# that matched in no program is a warning after the run.
 . "$(dirname "$0")/../lib/common.sh"
 
 one() {
@@ -46,6 +47,16 @@ fl_after 1
 fl_before 1
 s_top 2
 EOF
+
+	# A word no program that ran has: said after the run (not before:
+	# which programs a script runs is known only as they start).
+	record "$d" -l s_top -l 'zz_typo*' -- ./run.sh
+	expect_eq "$s script -l typo: exit status" 3 "$?"
+	expect "$s script -l typo: the warning" "$d.err" <<'EOF'
+utrace: warning: set_ftrace_filter: 'zz_typo*' matched no traceable function of the programs that ran
+EOF
+	report "$d" | count_funcs >n.txt
+	expect "$s script -l typo: functions" n.txt <<<"s_top 2"
 
 	# Found in PATH, as the shell finds it.
 	PATH=$PWD:$PATH record "$d" -- run.sh
