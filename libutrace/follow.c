@@ -17,6 +17,7 @@
  * start-up for the same reason.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -186,6 +187,10 @@ __attribute__((visibility("default"))) int execveat(int dirfd, const char *path,
 						    int flags)
 {
 	resolve();
+	if (!real_execveat) { /* glibc before 2.34 */
+		errno = ENOSYS;
+		return -1;
+	}
 	FIX_ENV(envp);
 	return real_execveat(dirfd, path, argv, fixed, flags);
 }

@@ -43,7 +43,9 @@ const char ut_help_record[] =
 	"       utrace record [OPTIONS] -P PID...\n"
 	"\n"
 	"Run PROGRAM with libutrace.so preloaded and record its trace (and that of\n"
-	"the processes it forks or execs) to a trace-cmd trace.dat file.\n"
+	"every process it starts, however: fork, vfork, posix_spawn, system(), an\n"
+	"environment of its own) to a trace-cmd trace.dat file.  PROGRAM is run as\n"
+	"the shell would: found in PATH, a script through its #! interpreter.\n"
 	"With -P, record running processes (started with libutrace.so) instead,\n"
 	"until they exit or utrace gets Ctrl-C; their configuration is put back\n"
 	"as it was afterwards.\n"
@@ -53,6 +55,8 @@ const char ut_help_record[] =
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable\n"
 	"  -n PATTERN       never trace matching functions (set_ftrace_notrace); repeatable\n"
 	"                   patterns: name, x*, *x, *x*, globs, !pat, pat:mod:LIB, :mod:LIB\n"
+	"                   checked against PROGRAM and its libraries before it runs; for a\n"
+	"                   script, or a program without sites, against what ran, after\n"
 	"  -g PATTERN       function_graph: only these functions and what they call\n"
 	"                   (set_graph_function); repeatable\n"
 	"  --graph-notrace PATTERN\n"
@@ -193,7 +197,9 @@ static void check_filters(const char *prog, struct rec_opts *o)
 
 	for (size_t i = 0; i < ut_ftable_size(t); i++)
 		nmain += ut_ftable_get(t, i) && !ut_ftable_get(t, i)->module;
-	if (!nmain && ut_elfsites_instrumented(prog))
+	bool stripped = !nmain && ut_elfsites_instrumented(prog);
+
+	if (stripped)
 		ut_err("warning: %s is stripped: its functions have sites but no names "
 		       "(no symbol table), so none can be traced; trace an unstripped build",
 		       prog);
@@ -205,8 +211,12 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	/*
 	 * A program without sites (a shell, env, an interpreter) can only be
 	 * here to run others: the words are for them, matched as they start.
+	 * A stripped one is the program meant, whose names are missing.
 	 */
-	o->check_after = !nobj;
+	o->check_after = !nobj && !stripped;
+	if (!nobj && stripped && (o->cfg.filter || o->cfg.graph_function))
+		ut_usage_die("'%s' matches no traceable function of %s",
+			     o->cfg.filter ? o->cfg.filter : o->cfg.graph_function, prog);
 	if (nobj) {
 		check_list(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog);
 		check_list(t, UT_FSET_NOTRACE, o->cfg.notrace, "set_ftrace_notrace", prog);
