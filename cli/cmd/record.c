@@ -74,8 +74,9 @@ const char ut_help_record[] =
 	"                   -O overwrite: flight-recorder buffers (default: keep all)\n"
 	"\n"
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
-	"utrace record exits with the program's status.  Lost events, if any, are\n"
-	"counted on stderr and in the file.\n";
+	"utrace record exits with the program's status, once every process it\n"
+	"started has exited too (after the program itself, Ctrl-C stops the wait).\n"
+	"Lost events, if any, are counted on stderr and in the file.\n";
 
 const char ut_help_profile[] =
 	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -283,11 +284,50 @@ static int find_runtime(char *out, size_t len)
 }
 
 static pid_t child_pid;
+static volatile sig_atomic_t child_done, stop_waiting;
 
-static void forward_signal(int sig)
+/*
+ * SIGTERM and SIGHUP go to the program (SIGINT and SIGQUIT reach it from the
+ * terminal).  Once it has exited, any of them ends the wait for the
+ * processes it left running.
+ */
+static void on_signal(int sig)
 {
-	if (child_pid > 0)
+	if (child_done)
+		stop_waiting = 1;
+	else if (child_pid > 0 && (sig == SIGTERM || sig == SIGHUP))
 		kill(child_pid, sig);
+}
+
+/*
+ * Drain until the program and every process it started have exited: record
+ * is their subreaper, so children the program left behind (a script's
+ * `prog &`, a parent that did not wait) come back to it.  Returns the
+ * program's wait status.
+ */
+static int drain_until_all_exit(struct ut_recorder *rec)
+{
+	int status = 0, st;
+
+	while (!(child_done && stop_waiting)) {
+		pid_t p;
+
+		while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+			if (p == child_pid) {
+				status = st;
+				child_done = 1;
+			}
+		if (p < 0 && errno == ECHILD)
+			break;
+		/* Keep passes apart so the reader does not fight the writers
+		 * for cache lines; hurry when a pass found much to do. */
+		long got = ut_recorder_drain(rec);
+		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
+
+		if (got < 1024L * 1024)
+			nanosleep(&ts, NULL);
+	}
+	return status;
 }
 
 static pid_t spawn(char **argv, const char *lib, const char *dir, const struct rec_opts *o,
@@ -489,7 +529,8 @@ static int run(int argc, char **argv, bool profile)
 	FILE *stats = NULL;
 	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX / 2], clock_env[128], spool[PATH_MAX];
 	struct ut_recorder *rec;
-	struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward_signal};
+	static const int sigs[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+	struct sigaction act = {.sa_handler = on_signal};
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
@@ -533,30 +574,15 @@ static int run(int argc, char **argv, bool profile)
 					o.cfg.thresh_us * 1000);
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */
-	sigaction(SIGINT, &ign, NULL);
-	sigaction(SIGQUIT, &ign, NULL);
-	sigaction(SIGTERM, &fwd, NULL);
-	sigaction(SIGHUP, &fwd, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0, 0, 0); /* see drain_until_all_exit */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &act, NULL);
 	ut_recorder_clock_env(rec, clock_env, sizeof(clock_env));
 	child_pid = spawn(argv + optind, lib, dir, &o, clock_env);
 	if (child_pid < 0)
 		ut_usage_die("fork: %s", strerror(errno));
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
-	for (;;) {
-		pid_t p = waitpid(child_pid, &status, WNOHANG);
-
-		if (p == child_pid)
-			break;
-		if (p < 0 && errno != EINTR)
-			break;
-		/* Keep passes apart so the reader does not fight the writers
-		 * for cache lines; hurry when a pass found much to do. */
-		long got = ut_recorder_drain(rec);
-		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
-
-		if (got < 1024L * 1024)
-			nanosleep(&ts, NULL);
-	}
+	status = drain_until_all_exit(rec);
 	fflush(stdout); /* the program's output (if shared) comes before the tables */
 	ut_drain_realtime(false); /* the write-out is long: a normal thread again */
 	if (o.check_after)

@@ -11,6 +11,8 @@
  *   execle       fork, then execle with an empty environment
  *   env-i        fork, then execvp("env", "-i", single): env runs it with an
  *                empty environment
+ *   orphan       posix_spawn with an empty environment, and no wait: the
+ *                child may outlive this program (prints status 0)
  *   exec-cleared unsetenv("LD_PRELOAD") and every UTRACE_*, then execv
  *                (single replaces this program: no fl_after)
  * Calls fl_before once first and fl_after(status) once at the end.
@@ -96,6 +98,8 @@ NOINLINE static int run(const char *mode)
 	} else if (!strcmp(mode, "spawn-env")) {
 		if (posix_spawn(&p, target, NULL, NULL, args, envp))
 			return -1;
+	} else if (!strcmp(mode, "orphan")) {
+		return posix_spawn(&p, target, NULL, NULL, args, none) ? -1 : 0;
 	} else if (!strcmp(mode, "spawnp-env")) {
 		setenv("PATH", dir, 1); /* posix_spawnp searches the caller's PATH */
 		if (posix_spawnp(&p, name, NULL, NULL, byname, envp))

@@ -5,7 +5,8 @@
 # untraced and quietly, and every traced-able program they start is traced.
 # Filter words name functions of those programs: each process takes the
 # words matching its own functions, the others select nothing there; a word
-# that matched in no program is a warning after the run.
+# that matched in no program is a warning after the run.  record waits for
+# what a script leaves running in the background.
 . "$(dirname "$0")/../lib/common.sh"
 
 one() {
@@ -76,6 +77,23 @@ s_middle 3
 s_top 1
 EOF
 	done
+
+	# A script leaving a program running in the background: record waits
+	# for it (and for the sleep it runs first).
+	printf '#!/bin/sh\n(sleep 0.2; %s) &\necho script done\n' "$single" >bg.sh
+	chmod +x bg.sh
+	record "$d" -- ./bg.sh || fail "$s bg: record exited $?: $(cat "$d.err")"
+	expect "$s bg: stdout" "$d.out" <<'EOF'
+script done
+single 13
+EOF
+	report "$d" | count_funcs >n.txt
+	expect "$s bg: functions" n.txt <<'EOF'
+main 1
+s_leaf 7
+s_middle 3
+s_top 1
+EOF
 
 	# sh -c: sh has no sites (one warning) but what it runs is traced,
 	# filters included.
