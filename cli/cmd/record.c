@@ -204,15 +204,11 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		ut_err("warning: %s is stripped: its functions have sites but no names "
 		       "(no symbol table), so none can be traced; trace an unstripped build",
 		       prog);
-	else if (!nobj && o->cfg.tracer != UT_TRACER_NOP)
-		ut_err("warning: %s has no patchable functions: build it with "
-		       "-fpatchable-function-entry=5 or -pg -mfentry (programs it runs "
-		       "are traced if they have some)",
-		       prog);
 	/*
 	 * A program without sites (a shell, env, an interpreter) can only be
-	 * here to run others: the words are for them, matched as they start.
-	 * A stripped one is the program meant, whose names are missing.
+	 * here to run others: the words are for them, matched as they start,
+	 * and whether anything could be traced is known after the run.  A
+	 * stripped one is the program meant, whose names are missing.
 	 */
 	o->check_after = !nobj && !stripped;
 	if (!nobj && stripped && (o->cfg.filter || o->cfg.graph_function))
@@ -231,9 +227,10 @@ static void check_filters(const char *prog, struct rec_opts *o)
 /*
  * After a run whose words could not be checked before: warn about each
  * list's first word that matched no function of any program that ran (it
- * recorded nothing; a typo, or a program that did not run).
+ * recorded nothing; a typo, or a program that did not run), or that
+ * nothing that ran had sites at all.
  */
-static void check_after_run(const char *dir, const struct rec_opts *o)
+static void check_after_run(const char *dir, const char *prog, const struct rec_opts *o)
 {
 	const struct {
 		unsigned flags;
@@ -247,6 +244,14 @@ static void check_after_run(const char *dir, const struct rec_opts *o)
 	struct ut_ftable *t = ut_ran_functions(dir);
 	char bad[256];
 
+	if (t && !ut_ftable_size(t)) {
+		if (o->cfg.tracer != UT_TRACER_NOP)
+			ut_err("warning: %s has no patchable functions, nor has any program it "
+			       "ran: build them with -fpatchable-function-entry=5 or -pg -mfentry",
+			       prog);
+		ut_ftable_free(t);
+		return; /* every word matched nothing: said in one line */
+	}
 	for (size_t i = 0; t && i < sizeof(lists) / sizeof(lists[0]); i++)
 		if (!list_matches(t, lists[i].flags, lists[i].words, bad, sizeof(bad)))
 			ut_err("warning: %s: '%s' matched no traceable function of the programs "
@@ -586,7 +591,7 @@ static int run(int argc, char **argv, bool profile)
 	fflush(stdout); /* the program's output (if shared) comes before the tables */
 	ut_drain_realtime(false); /* the write-out is long: a normal thread again */
 	if (o.check_after)
-		check_after_run(dir, &o); /* before the sessions are removed */
+		check_after_run(dir, prog, &o); /* before the sessions are removed */
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);
 	if (ret)
