@@ -32,7 +32,7 @@
 
 static char *saved[MAX_SAVED]; /* "UTRACE_X=value", as the process started */
 static size_t nr_saved;
-static char self[PATH_MAX];    /* libutrace.so's path */
+static char self[PATH_MAX]; /* libutrace.so's path */
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
@@ -161,9 +161,9 @@ static char *const *fix_env(char *const envp[], char **vec, char *pre, size_t pr
 }
 
 /* Declares `fixed`: @envp as a traced child should get it. */
-#define FIX_ENV(envp)                                                                        \
-	char *vec_[ENV_ROOM(envp)];                                                          \
-	char pre_[PRELOAD_ROOM(envp)];                                                       \
+#define FIX_ENV(envp)                                                                              \
+	char *vec_[ENV_ROOM(envp)];                                                                \
+	char pre_[PRELOAD_ROOM(envp)];                                                             \
 	char *const *fixed = fix_env(envp, vec_, pre_, sizeof(pre_))
 
 __attribute__((visibility("default"))) int execve(const char *path, char *const argv[],
@@ -182,9 +182,8 @@ __attribute__((visibility("default"))) int execvpe(const char *file, char *const
 	return real_execvpe(file, argv, fixed);
 }
 
-__attribute__((visibility("default"))) int execveat(int dirfd, const char *path,
-						    char *const argv[], char *const envp[],
-						    int flags)
+__attribute__((visibility("default"))) int execveat(int dirfd, const char *path, char *const argv[],
+						    char *const envp[], int flags)
 {
 	resolve();
 	if (!real_execveat) { /* glibc before 2.34 */
@@ -195,8 +194,7 @@ __attribute__((visibility("default"))) int execveat(int dirfd, const char *path,
 	return real_execveat(dirfd, path, argv, fixed, flags);
 }
 
-__attribute__((visibility("default"))) int fexecve(int fd, char *const argv[],
-						   char *const envp[])
+__attribute__((visibility("default"))) int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	resolve();
 	FIX_ENV(envp);
@@ -224,16 +222,16 @@ static size_t count_args(va_list ap)
 	return n;
 }
 
-#define COLLECT_ARGS(arg0, last)                                                             \
-	va_list ap_, cp_;                                                                    \
-	va_start(ap_, last);                                                                 \
-	va_copy(cp_, ap_);                                                                   \
-	size_t n_ = count_args(cp_);                                                         \
-	va_end(cp_);                                                                         \
-	char *argv_[n_ + 1];                                                                 \
-	argv_[0] = (char *)(arg0);                                                           \
-	for (size_t i_ = 1; i_ <= n_; i_++)                                                  \
-		argv_[i_] = i_ < n_ ? va_arg(ap_, char *) : NULL;                            \
+#define COLLECT_ARGS(arg0, last)                                                                   \
+	va_list ap_, cp_;                                                                          \
+	va_start(ap_, last);                                                                       \
+	va_copy(cp_, ap_);                                                                         \
+	size_t n_ = count_args(cp_);                                                               \
+	va_end(cp_);                                                                               \
+	char *argv_[n_ + 1];                                                                       \
+	argv_[0] = (char *)(arg0);                                                                 \
+	for (size_t i_ = 1; i_ <= n_; i_++)                                                        \
+		argv_[i_] = i_ < n_ ? va_arg(ap_, char *) : NULL;                                  \
 	(void)va_arg(ap_, char *) /* the NULL */
 
 __attribute__((visibility("default"))) int execl(const char *path, const char *arg, ...)
@@ -259,18 +257,20 @@ __attribute__((visibility("default"))) int execle(const char *path, const char *
 	return execve(path, argv_, envp);
 }
 
-__attribute__((visibility("default"))) int
-posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
-	    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+__attribute__((visibility("default"))) int posix_spawn(pid_t *pid, const char *path,
+						       const posix_spawn_file_actions_t *actions,
+						       const posix_spawnattr_t *attr,
+						       char *const argv[], char *const envp[])
 {
 	resolve();
 	FIX_ENV(envp);
 	return real_spawn(pid, path, actions, attr, argv, fixed);
 }
 
-__attribute__((visibility("default"))) int
-posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions,
-	     const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+__attribute__((visibility("default"))) int posix_spawnp(pid_t *pid, const char *file,
+							const posix_spawn_file_actions_t *actions,
+							const posix_spawnattr_t *attr,
+							char *const argv[], char *const envp[])
 {
 	resolve();
 	FIX_ENV(envp);
