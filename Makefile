@@ -127,6 +127,10 @@ $(BUILD)/progs/libtlib.$(1)-$(2).so: tests/progs/lib/tlib.c
 $(BUILD)/progs/libtplug.$(1)-$(2).so: tests/progs/lib/tplug.c
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -fPIC -shared -o $$@ $$<
+$(BUILD)/progs/libtopen.$(1)-$(2).so: tests/progs/lib/topen.c
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(CC_$(1)) $$(PROG_CFLAGS) $$(STYLE_$(2)) -fPIC -shared -o $$@ $$< \
+		-Wl,-rpath,'$$$$ORIGIN' -ldl
 endef
 $(eval $(call prog_rule,gcc,pfe))
 $(eval $(call prog_rule,gcc,fentry))
@@ -134,7 +138,8 @@ $(eval $(call prog_rule,gcc,mcount))
 $(eval $(call prog_rule,clang,pfe))
 $(eval $(call prog_rule,clang,fentry))
 
-PLUG_LIBS := $(foreach s,$(PROG_STYLES),$(BUILD)/progs/libtplug.$(s).so)
+PLUG_LIBS := $(foreach s,$(PROG_STYLES),$(BUILD)/progs/libtplug.$(s).so \
+	$(BUILD)/progs/libtopen.$(s).so)
 $(BUILD)/progs/plain: tests/progs/plain/plain.c
 	@mkdir -p $(dir $@)
 	$(Q)gcc -O2 -o $@ $<

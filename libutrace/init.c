@@ -2,13 +2,14 @@
 /*
  * Start-up and life cycle of the runtime: read the configuration, open the
  * session, find and disable every site, apply the filters, and follow the
- * program through dlopen/dlclose and fork.
+ * program through fork (dlopen.c follows dlopen/dlclose).
  *
  * Configuration comes from the environment (set by `utrace record`):
  *   UTRACE_TRACER   nop | function            UTRACE_CLOCK    local | mono | ...
  *   UTRACE_FILTER   set_ftrace_filter words   UTRACE_NOTRACE  set_ftrace_notrace words
  *   UTRACE_BUF_KB   per-thread buffer (KiB)   UTRACE_OVERWRITE 0 | 1
  *   UTRACE_DIR      where sessions are created
+ *   UTRACE_LENIENT  1: filter words matching nothing here select nothing (no error)
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -73,6 +74,13 @@ static void read_config(struct ut_cfg *c)
 	c->func_stack = v && *v == '1';
 	v = getenv("UTRACE_THRESH_US");
 	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
+	/*
+	 * `utrace record` checked the words against the program it runs where
+	 * it could; the programs that one starts have functions of their own,
+	 * and a word matching none of theirs selects nothing there, quietly.
+	 */
+	v = getenv("UTRACE_LENIENT");
+	c->lenient = v && *v == '1';
 }
 
 /*
@@ -159,7 +167,8 @@ static void publish(char *old, size_t oldlen)
 	free(now);
 }
 
-static void update_locked(void)
+/* Apply the configuration to the sites there are now; under ut_rt.lock. */
+void ut_update_locked(void)
 {
 	char err[256];
 
@@ -222,6 +231,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
 		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
 	read_config(&ut_rt.cfg);
+	ut_follow_init(ut_rt.from_env);
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	pthread_mutex_lock(&ut_rt.lock);
@@ -243,7 +253,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	}
 	ut_sites_scan_all();
 	ut_rt.ready = true;
-	update_locked();
+	ut_update_locked();
 	ut_agent_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 out:
@@ -253,45 +263,4 @@ out:
 __attribute__((destructor)) static void ut_fini(void)
 {
 	ut_session_exit();
-}
-
-/* dlopen/dlclose: exported, they interpose libc's. */
-__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
-{
-	static void *(*real)(const char *, int);
-	void *h;
-
-	if (!real)
-		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	h = real(file, mode);
-	if (h && ut_rt.ready) {
-		int saved = errno;
-
-		pthread_mutex_lock(&ut_rt.lock);
-		ut_sites_scan_all();
-		update_locked();
-		pthread_mutex_unlock(&ut_rt.lock);
-		errno = saved;
-	}
-	return h;
-}
-
-__attribute__((visibility("default"))) int dlclose(void *h)
-{
-	static int (*real)(void *);
-	int ret;
-
-	if (!real)
-		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-	ret = real(h);
-	if (ut_rt.ready) {
-		int saved = errno;
-
-		pthread_mutex_lock(&ut_rt.lock);
-		ut_sites_forget_unloaded();
-		update_locked();
-		pthread_mutex_unlock(&ut_rt.lock);
-		errno = saved;
-	}
-	return ret;
 }

@@ -340,6 +340,10 @@ int ut_agent_start(void) UT_HIDDEN;
 int ut_session_write_config(void) UT_HIDDEN;
 char *ut_read_file_at(int dirfd, const char *name, size_t *lenp) UT_HIDDEN;
 void ut_instances_load(int dirfd, bool initial) UT_HIDDEN;
+/* follow.c: what exec'ed children need to be traced too (at start-up) */
+void ut_follow_init(bool recorded) UT_HIDDEN;
+/* init.c: apply the configuration to the sites there are now (under ut_rt.lock) */
+void ut_update_locked(void) UT_HIDDEN;
 /* init.c: a buffer size in bytes for @kb KiB (a power of two, >= 2 pages) */
 uint32_t ut_round_buf_size(unsigned long kb) UT_HIDDEN;
 

@@ -16,6 +16,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <link.h>
@@ -308,21 +309,59 @@ static bool known(const struct dl_phdr_info *info, const char *path)
 	return false;
 }
 
+/*
+ * The file an object whose loader name is relative was mapped from: the
+ * name (dlopen("./lib1.so"), a relative LD_LIBRARY_PATH or RUNPATH entry)
+ * is relative to the working directory of that moment, which may have
+ * changed since, so ask the kernel which file backs its first segment.
+ */
+static bool mapped_file(const struct dl_phdr_info *info, char *out, size_t len)
+{
+	uint64_t addr = 0, lo, hi;
+	bool found = false;
+	char line[PATH_MAX + 128];
+	FILE *f;
+
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+			addr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+			break;
+		}
+	f = addr ? fopen("/proc/self/maps", "re") : NULL;
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		int pos = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %*s %n", &lo, &hi, &pos) < 2 ||
+		    addr < lo || addr >= hi || !pos || line[pos] != '/')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		found = snprintf(out, len, "%s", line + pos) < (int)len;
+	}
+	fclose(f);
+	return found;
+}
+
 static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	const char *path = info->dlpi_name;
-	char exe[PATH_MAX];
+	char file[PATH_MAX];
 	struct ut_module *m;
 	bool main_prog = !path || !*path;
 	int *err = arg;
 
 	if (main_prog) {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		ssize_t n = readlink("/proc/self/exe", file, sizeof(file) - 1);
 
 		if (n <= 0)
 			return 0;
-		exe[n] = '\0';
-		path = exe;
+		file[n] = '\0';
+		path = file;
+	} else if (path[0] != '/' && !strstr(path, "linux-vdso")) {
+		if (!mapped_file(info, file, sizeof(file)))
+			return 0;
+		path = file;
 	}
 	if (strstr(path, "linux-vdso") || path[0] != '/' || known(info, path))
 		return 0;

@@ -98,6 +98,17 @@ void ut_arch_call_fpu_safe(void (*fn)(void *), void *arg);
 extern uint32_t ut_xsave_size;
 void ut_arch_init_fpu(void);
 
+/*
+ * A `ret` instruction of the object whose dynamic section is @dyn (loaded at
+ * @bias) that returns with nothing else on the stack: the end of its _fini
+ * (glibc's crti/crtn: `add $8,%rsp; ret`), or NULL.  Also NULL where a
+ * shadow stack would refuse a return there.
+ */
+void *ut_arch_object_ret(const void *dyn, uint64_t bias);
+/* fn(a0, a1) entered with @ret (from ut_arch_object_ret) as its return address. */
+void *ut_arch_call_returning_via(void *(*fn)(const char *, int), void *ret, const char *a0,
+				 int a1);
+
 /* The trampolines (trampoline.S). */
 void utrace_func_caller(void);
 void utrace_graph_caller(void);

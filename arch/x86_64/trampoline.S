@@ -182,4 +182,36 @@ ut_arch_call_fpu_safe:
 	.cfi_endproc
 	.size	ut_arch_call_fpu_safe, .-ut_arch_call_fpu_safe
 
+/*
+ * ut_arch_call_returning_via(fn, ret, a0, a1) - fn(a0, a1), entered with
+ * @ret as its return address; @ret must be a `ret` instruction, which then
+ * returns here.  Whoever looks at fn's return address (dlopen, to find its
+ * caller's search path) sees @ret's object.  No CFI describes @ret, so an
+ * unwinder inside fn stops there.
+ */
+	.globl	ut_arch_call_returning_via
+	.hidden	ut_arch_call_returning_via
+	.type	ut_arch_call_returning_via, @function
+ut_arch_call_returning_via:
+	.cfi_startproc
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rbp, -16
+	mov	%rsp, %rbp
+	.cfi_def_cfa_register rbp
+	mov	%rdi, %rax		/* fn */
+	mov	%rsi, %r11		/* the ret instruction */
+	mov	%rdx, %rdi		/* a0 */
+	mov	%ecx, %esi		/* a1 */
+	sub	$8, %rsp		/* fn is entered with rsp = 8 mod 16 */
+	lea	1f(%rip), %rcx
+	push	%rcx
+	push	%r11
+	jmp	*%rax
+1:	leave
+	.cfi_def_cfa rsp, 8
+	ret
+	.cfi_endproc
+	.size	ut_arch_call_returning_via, .-ut_arch_call_returning_via
+
 	.section .note.GNU-stack,"",@progbits

@@ -29,6 +29,7 @@
 #include "cli/cfg_opts.h"
 #include "cli/cli.h"
 #include "cli/drain.h"
+#include "cli/ran.h"
 #include "cli/record.h"
 #include "common/clock.h"
 #include "common/control.h"
@@ -42,7 +43,9 @@ const char ut_help_record[] =
 	"       utrace record [OPTIONS] -P PID...\n"
 	"\n"
 	"Run PROGRAM with libutrace.so preloaded and record its trace (and that of\n"
-	"the processes it forks or execs) to a trace-cmd trace.dat file.\n"
+	"every process it starts, however: fork, vfork, posix_spawn, system(), an\n"
+	"environment of its own) to a trace-cmd trace.dat file.  PROGRAM is run as\n"
+	"the shell would: found in PATH, a script through its #! interpreter.\n"
 	"With -P, record running processes (started with libutrace.so) instead,\n"
 	"until they exit or utrace gets Ctrl-C; their configuration is put back\n"
 	"as it was afterwards.\n"
@@ -52,6 +55,8 @@ const char ut_help_record[] =
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable\n"
 	"  -n PATTERN       never trace matching functions (set_ftrace_notrace); repeatable\n"
 	"                   patterns: name, x*, *x, *x*, globs, !pat, pat:mod:LIB, :mod:LIB\n"
+	"                   checked against PROGRAM and its libraries before it runs; for a\n"
+	"                   script, or a program without sites, against what ran, after\n"
 	"  -g PATTERN       function_graph: only these functions and what they call\n"
 	"                   (set_graph_function); repeatable\n"
 	"  --graph-notrace PATTERN\n"
@@ -69,8 +74,9 @@ const char ut_help_record[] =
 	"                   -O overwrite: flight-recorder buffers (default: keep all)\n"
 	"\n"
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
-	"utrace record exits with the program's status.  Lost events, if any, are\n"
-	"counted on stderr and in the file.\n";
+	"utrace record exits with the program's status, once every process it\n"
+	"started has exited too (after the program itself, Ctrl-C stops the wait).\n"
+	"Lost events, if any, are counted on stderr and in the file.\n";
 
 const char ut_help_profile[] =
 	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -96,6 +102,7 @@ struct rec_opts {
 	struct ut_opts opts;      /* -O: the report's options */
 	int32_t pids[64];         /* -P */
 	size_t npids;
+	bool check_after;         /* the words are checked after the run (see check_filters) */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -162,7 +169,7 @@ static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
  * dozen ms here) when the program alone is not enough: no named sites of
  * its own, or a filter word that matches none of them.
  */
-static void check_filters(const char *prog, const struct rec_opts *o)
+static void check_filters(const char *prog, struct rec_opts *o)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
@@ -170,8 +177,16 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 	if (!t)
 		return;
 	ret = ut_elfsites_file(t, prog, NULL);
-	if (ret == -ENOEXEC)
-		ut_usage_die("%s: not an ELF program", prog);
+	if (ret == -ENOEXEC) {
+		/*
+		 * A script, run as the shell would (its #! interpreter, else
+		 * /bin/sh): which programs it runs is known only as they start,
+		 * so each takes the words that match its functions.
+		 */
+		o->check_after = true;
+		ut_ftable_free(t);
+		return;
+	}
 	if (ret > 0 && ut_ftable_size(t) > 0 && lists_match(t, o)) {
 		ut_ftable_free(t);
 		return;
@@ -183,16 +198,20 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 
 	for (size_t i = 0; i < ut_ftable_size(t); i++)
 		nmain += ut_ftable_get(t, i) && !ut_ftable_get(t, i)->module;
-	if (!nmain && ut_elfsites_instrumented(prog))
+	bool stripped = !nmain && ut_elfsites_instrumented(prog);
+
+	if (stripped)
 		ut_err("warning: %s is stripped: its functions have sites but no names "
 		       "(no symbol table), so none can be traced; trace an unstripped build",
 		       prog);
-	else if (!nobj && o->cfg.tracer != UT_TRACER_NOP)
-		ut_err("warning: %s has no patchable functions: build it with "
-		       "-fpatchable-function-entry=5 or -pg -mfentry",
-		       prog);
-	/* A filter that can match nothing at all is still an error (nothing runs). */
-	if (!nobj && (o->cfg.filter || o->cfg.graph_function))
+	/*
+	 * A program without sites (a shell, env, an interpreter) can only be
+	 * here to run others: the words are for them, matched as they start,
+	 * and whether anything could be traced is known after the run.  A
+	 * stripped one is the program meant, whose names are missing.
+	 */
+	o->check_after = !nobj && !stripped;
+	if (!nobj && stripped && (o->cfg.filter || o->cfg.graph_function))
 		ut_usage_die("'%s' matches no traceable function of %s",
 			     o->cfg.filter ? o->cfg.filter : o->cfg.graph_function, prog);
 	if (nobj) {
@@ -202,6 +221,42 @@ static void check_filters(const char *prog, const struct rec_opts *o)
 		check_list(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace",
 			   prog);
 	}
+	ut_ftable_free(t);
+}
+
+/*
+ * After a run whose words could not be checked before: warn about each
+ * list's first word that matched no function of any program that ran (it
+ * recorded nothing; a typo, or a program that did not run), or that
+ * nothing that ran had sites at all.
+ */
+static void check_after_run(const char *dir, const char *prog, const struct rec_opts *o)
+{
+	const struct {
+		unsigned flags;
+		const char *words, *file;
+	} lists[] = {
+		{UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter"},
+		{UT_FSET_NOTRACE, o->cfg.notrace, "set_ftrace_notrace"},
+		{UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function"},
+		{UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace"},
+	};
+	struct ut_ftable *t = ut_ran_functions(dir);
+	char bad[256];
+
+	if (t && !ut_ftable_size(t)) {
+		if (o->cfg.tracer != UT_TRACER_NOP)
+			ut_err("warning: %s has no patchable functions, nor has any program it "
+			       "ran: build them with -fpatchable-function-entry=5 or -pg -mfentry",
+			       prog);
+		ut_ftable_free(t);
+		return; /* every word matched nothing: said in one line */
+	}
+	for (size_t i = 0; t && i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!list_matches(t, lists[i].flags, lists[i].words, bad, sizeof(bad)))
+			ut_err("warning: %s: '%s' matched no traceable function of the programs "
+			       "that ran",
+			       lists[i].file, bad);
 	ut_ftable_free(t);
 }
 
@@ -234,11 +289,50 @@ static int find_runtime(char *out, size_t len)
 }
 
 static pid_t child_pid;
+static volatile sig_atomic_t child_done, stop_waiting;
 
-static void forward_signal(int sig)
+/*
+ * SIGTERM and SIGHUP go to the program (SIGINT and SIGQUIT reach it from the
+ * terminal).  Once it has exited, any of them ends the wait for the
+ * processes it left running.
+ */
+static void on_signal(int sig)
 {
-	if (child_pid > 0)
+	if (child_done)
+		stop_waiting = 1;
+	else if (child_pid > 0 && (sig == SIGTERM || sig == SIGHUP))
 		kill(child_pid, sig);
+}
+
+/*
+ * Drain until the program and every process it started have exited: record
+ * is their subreaper, so children the program left behind (a script's
+ * `prog &`, a parent that did not wait) come back to it.  Returns the
+ * program's wait status.
+ */
+static int drain_until_all_exit(struct ut_recorder *rec)
+{
+	int status = 0, st;
+
+	while (!(child_done && stop_waiting)) {
+		pid_t p;
+
+		while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+			if (p == child_pid) {
+				status = st;
+				child_done = 1;
+			}
+		if (p < 0 && errno == ECHILD)
+			break;
+		/* Keep passes apart so the reader does not fight the writers
+		 * for cache lines; hurry when a pass found much to do. */
+		long got = ut_recorder_drain(rec);
+		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
+
+		if (got < 1024L * 1024)
+			nanosleep(&ts, NULL);
+	}
+	return status;
 }
 
 static pid_t spawn(char **argv, const char *lib, const char *dir, const struct rec_opts *o,
@@ -260,6 +354,7 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 	snprintf(num, sizeof(num), "%u", o->cfg.buf_kb);
 	setenv("UTRACE_BUF_KB", num, 1);
 	setenv("UTRACE_OVERWRITE", o->cfg.overwrite ? "1" : "0", 1);
+	setenv("UTRACE_LENIENT", "1", 1); /* the words were checked here (check_filters) */
 	setenv(UT_CLOCK_ENV, clock_env, 1);
 	if (o->cfg.filter)
 		setenv("UTRACE_FILTER", o->cfg.filter, 1);
@@ -439,7 +534,8 @@ static int run(int argc, char **argv, bool profile)
 	FILE *stats = NULL;
 	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX / 2], clock_env[128], spool[PATH_MAX];
 	struct ut_recorder *rec;
-	struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward_signal};
+	static const int sigs[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+	struct sigaction act = {.sa_handler = on_signal};
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
@@ -483,32 +579,19 @@ static int run(int argc, char **argv, bool profile)
 					o.cfg.thresh_us * 1000);
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */
-	sigaction(SIGINT, &ign, NULL);
-	sigaction(SIGQUIT, &ign, NULL);
-	sigaction(SIGTERM, &fwd, NULL);
-	sigaction(SIGHUP, &fwd, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0, 0, 0); /* see drain_until_all_exit */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &act, NULL);
 	ut_recorder_clock_env(rec, clock_env, sizeof(clock_env));
 	child_pid = spawn(argv + optind, lib, dir, &o, clock_env);
 	if (child_pid < 0)
 		ut_usage_die("fork: %s", strerror(errno));
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
-	for (;;) {
-		pid_t p = waitpid(child_pid, &status, WNOHANG);
-
-		if (p == child_pid)
-			break;
-		if (p < 0 && errno != EINTR)
-			break;
-		/* Keep passes apart so the reader does not fight the writers
-		 * for cache lines; hurry when a pass found much to do. */
-		long got = ut_recorder_drain(rec);
-		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
-
-		if (got < 1024L * 1024)
-			nanosleep(&ts, NULL);
-	}
+	status = drain_until_all_exit(rec);
 	fflush(stdout); /* the program's output (if shared) comes before the tables */
 	ut_drain_realtime(false); /* the write-out is long: a normal thread again */
+	if (o.check_after)
+		check_after_run(dir, prog, &o); /* before the sessions are removed */
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);
 	if (ret)
