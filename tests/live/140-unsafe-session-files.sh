@@ -45,6 +45,8 @@ for mode in 0777 0770 0702 1777; do
 	why="$PWD/run: writable by group or others (mode $mode): refused"
 	untraced "$why"
 	expect_eq "mode $mode: sessions made" "" "$(ls -A run)"
+	UTRACE_QUIET=1 LD_PRELOAD="$UT_BUILD/libutrace.so" "$P" >p.out 2>p.err
+	expect_eq "mode $mode, UTRACE_QUIET: status, stderr" "0 " "$? $(cat p.err)"
 	refused "$why" start -p function
 	refused "$why" show
 	refused "$why" ps
