@@ -12,7 +12,8 @@
  * be new.  Shared by the runtime and the tools: no allocation, no output.
  *
  * A refusal returns -EPERM and says why in @why ("PATH: owned by uid 1001,
- * not by uid 1000"); other failures return -errno with @why naming the path.
+ * not by you (uid 1000): refused"); other failures return -errno with @why
+ * naming the path.  @why may be NULL with @len 0.
  */
 #ifndef UT_SAFEDIR_H
 #define UT_SAFEDIR_H

@@ -91,7 +91,8 @@ int ut_instances_load(int dirfd, char *why, size_t whylen)
 		char *text;
 
 		name[8] = (char)('0' + k);
-		text = ut_read_file_at(dirfd, name, &len, why, whylen);
+		/* the first refusal is the one said: later files must not overwrite it */
+		text = ut_read_file_at(dirfd, name, &len, ret ? NULL : why, ret ? 0 : whylen);
 		if (!text && errno == EPERM)
 			ret = -EPERM;
 		free(in->filter);

@@ -134,8 +134,16 @@ int ut_session_create(char *why, size_t whylen)
 	snprintf(name, sizeof(name), "%d.%llu", (int)getpid(), (unsigned long long)now);
 	snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/%s", parent, name);
 	fd = ut_safe_mkdirat(ut_rt.rootfd, name, why, whylen);
-	if (fd < 0)
+	if (fd < 0) { /* @why names the session: say where */
+		size_t n = strlen(parent) + 1;
+
+		if (strlen(why) + n < whylen) {
+			memmove(why + n, why, strlen(why) + 1);
+			memcpy(why, parent, n - 1);
+			why[n - 1] = '/';
+		}
 		return fd;
+	}
 	ut_rt.dirfd = fd;
 	ctl = ut_ctl_create(ut_rt.dirfd, "ctl", now);
 	if (!ctl) {
