@@ -50,7 +50,7 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/stack
 	arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c common/clock.c common/config.c \
-	common/ctl.c
+	common/ctl.c common/safedir.c
 
 TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj

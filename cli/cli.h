@@ -23,6 +23,12 @@ void ut_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "utrace: <msg>" and exit with UT_EXIT_USAGE. */
 void ut_usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/*
+ * The run-time directory (common/control.h: ut_rundir), checked: if another
+ * user can have written it, say so and exit 1 (it need not exist yet).
+ */
+char *ut_cli_rundir(char *buf, size_t len);
+
 /* A list of numbers given on the command line (--cpu, --pid). */
 struct ut_idlist {
 	long *v;

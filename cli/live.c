@@ -226,6 +226,7 @@ struct ut_live_stream {
 	volatile bool stop;
 	bool any_alive;
 	bool rescan;             /* list it again anyway (a session half made) */
+	bool refused;            /* a session or file was refused (ut_live_strerror) */
 	bool graph_mode;         /* the sessions run function_graph now */
 	bool tmpl_traces;        /* the template's tracer is not nop */
 	unsigned ahead;          /* spare blocks asked of the queue */
@@ -401,6 +402,7 @@ static bool rundir_changed(struct ut_live_stream *s)
 static void add_session(struct ut_live_stream *s, const char *dir)
 {
 	struct ssess *ss;
+	int fd;
 
 	for (size_t k = 0; k < s->nr_sess; k++)
 		if (!strcmp(s->sess[k]->dir, dir))
@@ -408,7 +410,16 @@ static void add_session(struct ut_live_stream *s, const char *dir)
 	if (s->nr_sess == STREAM_MAX_SESS || !(ss = calloc(1, sizeof(*ss))))
 		return;
 	snprintf(ss->dir, sizeof(ss->dir), "%s", dir);
-	ss->ctl = ut_live_map_ctl(ss->dir);
+	fd = ut_live_open(dir, O_RDONLY | O_DIRECTORY); /* never a link to elsewhere */
+	ss->ctl = NULL;
+	if (fd >= 0) {
+		close(fd);
+		ss->ctl = ut_live_map_ctl(ss->dir);
+		if (!ss->ctl && errno == EPERM)
+			fd = -EPERM;
+	}
+	if (fd == -EPERM)
+		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
 	if (!ss->ctl) { /* being created (or not a session): look again later */
 		s->rescan = true;
 		free(ss);
@@ -464,7 +475,7 @@ static void scan_sessions(struct ut_live_stream *s)
 	}
 }
 
-static void open_threads(struct ssess *ss, int inst)
+static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 {
 	uint32_t nr = __atomic_load_n(&ss->ctl->nr_slots, __ATOMIC_ACQUIRE);
 
@@ -480,7 +491,9 @@ static void open_threads(struct ssess *ss, int inst)
 		if (ss->thr[j] || __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s%u", ss->dir, ut_live_buf_prefix(inst), j);
-		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		fd = ut_live_open(path, O_RDWR);
+		if (fd == -EPERM)
+			__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
 		if (fd < 0)
 			continue;
 		t = calloc(1, sizeof(*t));
@@ -661,7 +674,7 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 		alive |= ss->alive;
 		graph |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
 		traces |= ss->alive && ss->ctl->tracer != UT_TRACER_NOP;
-		open_threads(ss, s->inst);
+		open_threads(s, ss, s->inst);
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
 			struct ut_drain_chunk *q;
@@ -925,6 +938,8 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 	unsigned gen = 0;
 	long total = 0;
 
+	if (__atomic_load_n(&s->refused, __ATOMIC_ACQUIRE))
+		return -EPERM;
 	if (!s->fmt_running) { /* no threads: all of it here and now */
 		drain_once(s, true);
 		*alive = s->any_alive;

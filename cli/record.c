@@ -71,6 +71,7 @@ struct ut_recorder {
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
+	bool refused;               /* a session file was refused (ut_live_strerror) */
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
@@ -180,12 +181,15 @@ static struct sess *find_sess(struct ut_recorder *r, const char *name)
 	return NULL;
 }
 
-static void *map_file(const char *path, size_t *len, bool rw)
+/* A session file mapped, if it is one nobody else can have written. */
+static void *map_file(struct ut_recorder *r, const char *path, size_t *len, bool rw)
 {
-	int fd = open(path, rw ? O_RDWR : O_RDONLY);
+	int fd = ut_live_open(path, rw ? O_RDWR : O_RDONLY);
 	struct stat st;
 	void *p;
 
+	if (fd == -EPERM)
+		r->refused = true;
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) || st.st_size <= 0) {
@@ -209,9 +213,17 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 	struct sess *s, **n;
 	struct ut_ctl *ctl;
 	size_t len;
+	int fd;
 
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	fd = ut_live_open(path, O_RDONLY | O_DIRECTORY); /* never a link to elsewhere */
+	if (fd == -EPERM)
+		r->refused = true;
+	if (fd < 0)
+		return NULL;
+	close(fd);
 	snprintf(path, sizeof(path), "%s/%s/ctl", r->dir, name);
-	ctl = map_file(path, &len, false);
+	ctl = map_file(r, path, &len, false);
 	if (!ctl)
 		return NULL;
 	if (len < sizeof(*ctl) || ctl->magic != UT_ABI_MAGIC || ctl->version != UT_ABI_VERSION ||
@@ -263,7 +275,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 		return NULL;
 	snprintf(path, sizeof(path), "%s/%s/%s%u", r->dir, s->name, ut_live_buf_prefix(r->inst),
 		 slot);
-	t->map = map_file(path, &t->maplen, true);
+	t->map = map_file(r, path, &t->maplen, true);
 	if (!t->map ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
 		if (t->map)
@@ -744,7 +756,7 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
-	h = map_file(path, &len, false);
+	h = map_file(r, path, &len, false);
 	if (!h)
 		return;
 	if (len < sizeof(*h) || h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
@@ -840,6 +852,8 @@ int ut_recorder_finish(struct ut_recorder *r)
 	if (!r->live)
 		fix_clocks(r);
 	ret = r->profile ? write_profile(r) : write_trace(r);
+	if (!ret && r->refused)
+		ret = -EPERM; /* written without what was refused: say so */
 	ut_live_remove(r->spooldir);
 	if (!r->live)
 		ut_live_remove(r->dir);

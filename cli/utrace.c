@@ -3,11 +3,14 @@
  * utrace: the command-line front end.  One table maps each sub-command to
  * cli/cmd/<name>.c, as trace-cmd does.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/control.h"
 
 const struct ut_command ut_commands[] = {
 	{"record", cmd_record, "run a program and record its trace to a file", ut_help_record},
@@ -61,6 +64,19 @@ void ut_usage_die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(UT_EXIT_USAGE);
+}
+
+char *ut_cli_rundir(char *buf, size_t len)
+{
+	int fd = ut_live_root(ut_rundir(buf, len), false);
+
+	if (fd >= 0)
+		close(fd);
+	else if (fd == -EPERM) {
+		ut_err("%s", ut_live_strerror(fd));
+		exit(1);
+	}
+	return buf;
 }
 
 int main(int argc, char **argv)

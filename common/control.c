@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/control.h"
+#include "common/safedir.h"
 #include "common/symbols.h"
 #include "utrace/abi.h"
 
@@ -32,6 +34,59 @@ char *ut_rundir(char *buf, size_t len)
 	return buf;
 }
 
+/* The last refusal (of any thread: readers refuse in their drainers), for ut_live_strerror(). */
+static pthread_mutex_t refusal_mu = PTHREAD_MUTEX_INITIALIZER;
+static char refusal[UT_SAFE_WHY_MAX];
+
+static int refused(int ret, const char *why)
+{
+	if (ret == -EPERM) {
+		pthread_mutex_lock(&refusal_mu);
+		snprintf(refusal, sizeof(refusal), "%s", why);
+		pthread_mutex_unlock(&refusal_mu);
+	}
+	return ret;
+}
+
+const char *ut_live_strerror(int err)
+{
+	static __thread char copy[UT_SAFE_WHY_MAX];
+
+	if (err < 0)
+		err = -err;
+	if (err != EPERM)
+		return strerror(err);
+	pthread_mutex_lock(&refusal_mu);
+	snprintf(copy, sizeof(copy), "%s", refusal[0] ? refusal : strerror(err));
+	pthread_mutex_unlock(&refusal_mu);
+	return copy;
+}
+
+int ut_live_open(const char *path, int flags)
+{
+	char why[UT_SAFE_WHY_MAX];
+
+	return refused(ut_safe_openat(AT_FDCWD, path, flags, why, sizeof(why)), why);
+}
+
+int ut_live_root(const char *rundir, bool create)
+{
+	char why[UT_SAFE_WHY_MAX];
+
+	return refused(ut_safe_root(rundir, create, why, sizeof(why)), why);
+}
+
+/* The run-time directory is there and trusted (made if @create). 0 or -errno. */
+static int check_root(const char *rundir, bool create)
+{
+	int fd = ut_live_root(rundir, create);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 struct ut_ctl *ut_live_map_ctl(const char *sessdir)
 {
 	char path[PATH_MAX];
@@ -43,9 +98,11 @@ struct ut_ctl *ut_live_map_ctl(const char *sessdir)
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
+	fd = ut_live_open(path, O_RDWR);
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*ctl)) {
 		close(fd);
 		errno = EINVAL;
@@ -87,16 +144,38 @@ static int cmp_sess(const void *a, const void *b)
 	return x->pid - y->pid;
 }
 
+/*
+ * A session directory @dir of the trusted run-time directory: itself
+ * trusted (never a link to elsewhere), and its control block.  NULL (errno)
+ * if not one; EPERM: refused.
+ */
+static struct ut_ctl *map_session(const char *dir)
+{
+	int fd = ut_live_open(dir, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	close(fd);
+	return ut_live_map_ctl(dir);
+}
+
 long ut_live_list(const char *rundir, struct ut_live_sess **out)
 {
-	DIR *d = opendir(rundir);
+	int fd = ut_live_root(rundir, false);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct ut_live_sess *v = NULL;
 	struct dirent *de;
 	long n = 0;
 
 	*out = NULL;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
 	while ((de = readdir(d))) {
 		struct ut_live_sess s = {0}, *nv;
 		struct ut_ctl *ctl;
@@ -105,7 +184,13 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		    strlen(de->d_name) >= sizeof(s.name))
 			continue;
 		snprintf(s.dir, sizeof(s.dir), "%s/%s", rundir, de->d_name);
-		ctl = ut_live_map_ctl(s.dir);
+		ctl = map_session(s.dir);
+		if (!ctl && errno == EPERM) {
+			/* someone else's session among ours: nothing here is sure */
+			free(v);
+			closedir(d);
+			return -EPERM;
+		}
 		if (!ctl)
 			continue;
 		snprintf(s.name, sizeof(s.name), "%s", de->d_name);
@@ -224,9 +309,9 @@ int ut_live_get_config_inst(const char *dir, int inst, struct ut_cfg *c)
 		c->tracer = UT_TRACER_NOP;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, cfg_name(inst));
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = ut_live_open(path, O_RDONLY);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return fd == -ENOENT ? 0 : fd;
 	text = read_text(fd, &len);
 	close(fd);
 	if (!text)
@@ -301,7 +386,10 @@ static int set_config(const char *sessdir, int inst, const struct ut_cfg *c, boo
 
 	if (!ctl) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: %s", sessdir, strerror(errno));
+		if (ret == -EPERM)
+			snprintf(err, errlen, "%s", ut_live_strerror(ret));
+		else
+			snprintf(err, errlen, "%s: %s", sessdir, strerror(-ret));
 		return ret;
 	}
 	if (!ctl_alive(ctl)) {
@@ -315,10 +403,13 @@ static int set_config(const char *sessdir, int inst, const struct ut_cfg *c, boo
 		return -EOPNOTSUPP;
 	}
 	snprintf(path, sizeof(path), "%s/%s", sessdir, cfg_name(inst));
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = ut_live_open(path, O_RDWR | O_CREAT);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		ret = fd < 0 ? fd : -errno;
+		if (ret == -EPERM) /* the refusal names the path */
+			snprintf(err, errlen, "%s", ut_live_strerror(ret));
+		else
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		goto out;
 	}
 	old = read_text(fd, &oldlen);
@@ -365,18 +456,22 @@ int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg 
 
 	if (!text)
 		return -ENOMEM;
-	if (mkdir(rundir, 0700) && errno != EEXIST) {
+	ret = check_root(rundir, true);
+	if (ret) {
 		free(text);
-		return -errno;
+		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/%s", rundir, cfg_name(inst));
 	snprintf(tmp, sizeof(tmp), "%s/.config.%d", rundir, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 || write_text(fd, text) || rename(tmp, path))
+	unlink(tmp); /* a crashed writer's, with our pid */
+	fd = ut_live_open(tmp, O_WRONLY | O_CREAT | O_EXCL);
+	if (fd < 0)
+		ret = fd;
+	else if (write_text(fd, text) || rename(tmp, path))
 		ret = -errno ? -errno : -EIO;
 	if (fd >= 0)
 		close(fd);
-	if (ret)
+	if (ret && fd >= 0)
 		unlink(tmp);
 	free(text);
 	return ret;
@@ -400,8 +495,14 @@ int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const voi
 		int r;
 
 		ut_cfg_init(&olds[i]);
-		if (!v[i].alive || v[i].markers || ut_live_get_config(v[i].dir, &olds[i]) ||
-		    ut_cfg_copy(&pc, &olds[i]))
+		if (!v[i].alive || v[i].markers)
+			continue;
+		r = ut_live_get_config(v[i].dir, &olds[i]);
+		if (r == -EPERM && !ret) {
+			ret = r;
+			snprintf(err, errlen, "%s", ut_live_strerror(r));
+		}
+		if (r || ut_cfg_copy(&pc, &olds[i]))
 			continue;
 		r = edit(&pc, arg);
 		pc.lenient = true;
@@ -511,7 +612,7 @@ int ut_live_clear_inst(const char *sessdir, int inst)
 		int fd;
 
 		snprintf(path, sizeof(path), "%s/%s%u", sessdir, ut_live_buf_prefix(inst), i);
-		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		fd = ut_live_open(path, O_RDWR);
 		if (fd < 0)
 			continue;
 		/*
@@ -563,6 +664,26 @@ int ut_live_remove(const char *dir)
 	return rmdir(dir) ? -errno : 0;
 }
 
+/* ut_live_open() as a stdio stream (NULL, errno set, if refused or absent). */
+static FILE *open_stream(const char *path, int flags, const char *mode)
+{
+	int fd = ut_live_open(path, flags);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, mode);
+	if (!f) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
 struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n)
 {
 	struct ut_symtab *st = ut_symtab_new();
@@ -574,7 +695,7 @@ struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/modules", dirs[i]);
-		f = fopen(path, "re");
+		f = open_stream(path, O_RDONLY, "re");
 		while (f && fgets(line, sizeof(line), f)) {
 			char what[16], mod[128], obj[PATH_MAX], key[PATH_MAX + 32], **nv;
 			unsigned long long bias;
@@ -621,7 +742,7 @@ int ut_inst_list(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NA
 
 	memset(names, 0, sizeof(char[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX]));
 	snprintf(path, sizeof(path), "%s/instances", rundir);
-	f = fopen(path, "re");
+	f = open_stream(path, O_RDONLY, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		char name[UT_INST_NAME_MAX];
 		int k;
@@ -655,7 +776,8 @@ static int write_registry(const char *rundir, char names[UT_MAX_INSTANCES + 1][U
 
 	snprintf(path, sizeof(path), "%s/instances", rundir);
 	snprintf(tmp, sizeof(tmp), "%s/.instances.%d", rundir, (int)getpid());
-	f = fopen(tmp, "we");
+	unlink(tmp); /* a crashed writer's, with our pid */
+	f = open_stream(tmp, O_WRONLY | O_CREAT | O_EXCL, "we");
 	if (!f)
 		return -errno;
 	for (int k = 1; k <= UT_MAX_INSTANCES; k++)
@@ -676,8 +798,9 @@ int ut_inst_create(const char *rundir, const char *name)
 	if (!*name || strlen(name) >= UT_INST_NAME_MAX || strchr(name, '/') ||
 	    strchr(name, ' ') || strchr(name, '\n') || name[0] == '.')
 		return -EINVAL;
-	if (mkdir(rundir, 0700) && errno != EEXIST)
-		return -errno;
+	ret = check_root(rundir, true);
+	if (ret)
+		return ret;
 	ut_inst_list(rundir, names);
 	for (k = 1; k <= UT_MAX_INSTANCES; k++) {
 		if (names[k][0] && !strcmp(names[k], name))

@@ -40,6 +40,19 @@ struct ut_live_sess {
 char *ut_rundir(char *buf, size_t len);
 
 /*
+ * Who may write (common/safedir.h): the run-time directory, the sessions and
+ * their files are used only if nobody but the user (or root) can have
+ * written them.  A refusal is -EPERM everywhere below, and
+ * ut_live_strerror() then says which path and why (this thread's last
+ * refusal); otherwise it is strerror().
+ */
+const char *ut_live_strerror(int err);
+/* The run-time directory, made first if @create, opened and checked: fd or -errno. */
+int ut_live_root(const char *rundir, bool create);
+/* A session file (or directory, O_DIRECTORY), opened safely: fd or -errno. */
+int ut_live_open(const char *path, int flags);
+
+/*
  * The sessions in @rundir, oldest first (malloc'd array in *@out).
  * Returns the count, or -errno.
  */

@@ -7,9 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-struct ut_ctl *ut_ctl_create(const char *path, bool excl, uint64_t start_ns)
+struct ut_ctl *ut_ctl_create(int dirfd, const char *name, uint64_t start_ns)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : O_TRUNC), 0600);
+	int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	struct ut_ctl *ctl;
 	int err;
 

@@ -56,9 +56,9 @@ static int marker_file(const char *path, int32_t tid, uint32_t slot)
 	struct ut_buf_hdr *h;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = ut_live_open(path, O_RDWR | O_CREAT | O_EXCL);
 	if (fd < 0)
-		return errno == EEXIST ? 0 : -errno; /* another writer of the slot made it */
+		return fd == -EEXIST ? 0 : fd; /* another writer of the slot made it */
 	if (ftruncate(fd, UT_BUF_HDR_SIZE + MARKER_BUF)) {
 		close(fd);
 		return -errno;
@@ -151,9 +151,9 @@ int ut_live_marker_inst(const char *sessdir, int inst, int32_t tid, const char *
 		if (ret)
 			goto out;
 	}
-	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	fd = ut_live_open(path, O_RDWR);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
-		ret = -errno;
+		ret = fd < 0 ? fd : -errno;
 		goto out;
 	}
 	maplen = UT_BUF_HDR_SIZE + MARKER_BUF;
@@ -209,8 +209,11 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 	struct ut_tsc_pair a;
 	struct timespec now;
 	struct ut_ctl *ctl;
-	char path[PATH_MAX + 8];
+	char name[64];
+	int root, sfd;
 
+	if (n < 0)
+		return (int)n;
 	for (long i = 0; v && i < n; i++) {
 		if (v[i].pid == getpid() && v[i].markers && v[i].alive) {
 			snprintf(dir, len, "%s", v[i].dir);
@@ -220,17 +223,20 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 	}
 	free(v);
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (mkdir(rundir, 0700) && errno != EEXIST)
-		return -errno;
-	if (snprintf(dir, len, "%s/%d.%llu", rundir, (int)getpid(),
-		     (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec) >=
-	    (int)len)
+	snprintf(name, sizeof(name), "%d.%llu", (int)getpid(),
+		 (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
+	if (snprintf(dir, len, "%s/%s", rundir, name) >= (int)len)
 		return -ENAMETOOLONG;
-	if (mkdir(dir, 0700))
-		return -errno;
-	snprintf(path, sizeof(path), "%s/ctl", dir);
-	ctl = ut_ctl_create(path, true,
+	root = ut_live_root(rundir, true);
+	if (root < 0)
+		return root;
+	sfd = mkdirat(root, name, 0700) ? -errno : ut_live_open(dir, O_RDONLY | O_DIRECTORY);
+	close(root);
+	if (sfd < 0)
+		return sfd;
+	ctl = ut_ctl_create(sfd, "ctl",
 			    (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec);
+	close(sfd);
 	if (!ctl)
 		return -errno;
 	ctl->clock = UT_CLOCK_LOCAL;

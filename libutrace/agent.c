@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "common/config.h"
+#include "common/safedir.h"
 #include "libutrace/internal.h"
 
 static void futex_wait(uint32_t *word, uint32_t val)
@@ -41,16 +42,21 @@ static void futex_wake(uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-/* The whole file @name (at most UT_CFG_MAX_TEXT bytes), NUL-terminated, or NULL. */
-char *ut_read_file_at(int dirfd, const char *name, size_t *lenp)
+/*
+ * The whole file @name (at most UT_CFG_MAX_TEXT bytes), NUL-terminated, or
+ * NULL.  Only a file nobody else can have written is read.
+ */
+char *ut_read_file_at(int dirfd, const char *name, size_t *lenp, char *why, size_t whylen)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	int fd = ut_safe_openat(dirfd, name, O_RDONLY, why, whylen);
 	struct stat st;
 	char *text = NULL;
 	ssize_t n;
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	if (!fstat(fd, &st) && st.st_size >= 0 && st.st_size <= (off_t)UT_CFG_MAX_TEXT) {
 		text = malloc((size_t)st.st_size + 1);
 		n = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
@@ -75,9 +81,10 @@ char *ut_read_file_at(int dirfd, const char *name, size_t *lenp)
  * start-up (@initial).  Under ut_rt.lock; the next ut_select_apply()
  * (after ut_select_reconfigure()) uses them.
  */
-void ut_instances_load(int dirfd, bool initial)
+int ut_instances_load(int dirfd, bool initial, char *why, size_t whylen)
 {
 	uint32_t active = 0;
+	int ret = 0;
 
 	for (uint32_t k = 1; k < UT_MAX_INST; k++) {
 		struct ut_instance *in = &ut_rt.inst[k];
@@ -87,7 +94,10 @@ void ut_instances_load(int dirfd, bool initial)
 		char *text;
 
 		name[8] = (char)('0' + k);
-		text = ut_read_file_at(dirfd, name, &len);
+		/* the first refusal is the one said: later files must not overwrite it */
+		text = ut_read_file_at(dirfd, name, &len, ret ? NULL : why, ret ? 0 : whylen);
+		if (!text && errno == EPERM)
+			ret = -EPERM;
 		free(in->filter);
 		free(in->notrace);
 		memset(in, 0, sizeof(*in));
@@ -109,6 +119,7 @@ void ut_instances_load(int dirfd, bool initial)
 		free(text);
 	}
 	__atomic_store_n(&ut_rt.nr_inst, active, __ATOMIC_RELEASE);
+	return ret;
 }
 
 /*
@@ -166,18 +177,31 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 	return ret;
 }
 
+/* The writer's message is short (cfg_errmsg): a long refusal keeps its end. */
+static void say_tail(char *msg, size_t len, const char *why)
+{
+	size_t n = strlen(why);
+
+	if (n >= len) {
+		why += n - len + 1;
+		n = len - 1;
+	}
+	memcpy(msg, why, n);
+	msg[n] = '\0';
+}
+
 static void apply(uint32_t gen)
 {
 	struct ut_ctl *ctl = ut_rt.ctl;
-	char msg[sizeof(ctl->cfg_errmsg)] = "";
+	char msg[sizeof(ctl->cfg_errmsg)] = "", why[UT_SAFE_WHY_MAX];
 	struct ut_cfg doc;
 	size_t len = 0;
-	char *text = ut_read_file_at(ut_rt.dirfd, "config", &len);
+	char *text = ut_read_file_at(ut_rt.dirfd, "config", &len, why, sizeof(why));
 	int ret;
 
 	if (!text) {
 		ret = -errno ? -errno : -EIO;
-		snprintf(msg, sizeof(msg), "cannot read the configuration: %s", strerror(errno));
+		say_tail(msg, sizeof(msg), why);
 	} else {
 		struct timespec t0, t1;
 
@@ -186,8 +210,11 @@ static void apply(uint32_t gen)
 		free(text);
 		if (!ret) {
 			pthread_mutex_lock(&ut_rt.lock);
-			ut_instances_load(ut_rt.dirfd, false);
-			ret = apply_doc(&doc, msg, sizeof(msg));
+			ret = ut_instances_load(ut_rt.dirfd, false, why, sizeof(why));
+			if (ret)
+				say_tail(msg, sizeof(msg), why);
+			else
+				ret = apply_doc(&doc, msg, sizeof(msg));
 			pthread_mutex_unlock(&ut_rt.lock);
 			ut_cfg_free(&doc);
 		}
@@ -272,7 +299,7 @@ int ut_session_write_config(void)
 	 * Under the writers' lock, and only if no writer's document waits for
 	 * the agent: once the session is published, theirs wins.
 	 */
-	fd = openat(ut_rt.dirfd, "config", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	fd = openat(ut_rt.dirfd, "config", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB))
 		ret = fd < 0 ? -EIO : -EBUSY;
 	else if (ut_rt.ctl && __atomic_load_n(&ut_rt.ctl->cfg_gen, __ATOMIC_ACQUIRE) !=

@@ -23,11 +23,13 @@
 
 #include "common/config.h"
 #include "common/names.h"
+#include "common/safedir.h"
 #include "libutrace/internal.h"
 
 struct ut_runtime ut_rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.dirfd = -1,
+	.rootfd = -1,
 	.memfd = -1,
 };
 
@@ -87,28 +89,29 @@ static void read_config(struct ut_cfg *c)
  * A program started without `utrace record` takes the configuration every
  * process of the user gets (the run-time directory's "config", written by
  * `utrace start` and the mount's top level), leniently: its words name
- * functions of any program.
+ * functions of any program.  A document someone else can have written is
+ * refused: *@refused is set and @why says why.
  */
-static char *read_global_config(struct ut_cfg *c, size_t *lenp)
+static char *read_global_config(struct ut_cfg *c, size_t *lenp, bool *refused, char *why,
+				size_t whylen)
 {
-	char path[PATH_MAX], *text;
+	char *text;
 	struct ut_cfg doc;
 	size_t len = 0;
-	int dirfd;
 
 	*lenp = 0;
-	if (!ut_rt.ctl)
+	*refused = false;
+	if (!ut_rt.ctl || ut_rt.rootfd < 0)
 		return NULL;
-	if (snprintf(path, sizeof(path), "%s", ut_rt.dir) >= (int)sizeof(path) ||
-	    !strrchr(path, '/'))
+	text = ut_read_file_at(ut_rt.rootfd, "config", &len, why, whylen);
+	*refused = !text && errno == EPERM;
+	/* instances/: theirs too */
+	if (!*refused && ut_instances_load(ut_rt.rootfd, true, why, whylen))
+		*refused = true;
+	if (*refused) {
+		free(text);
 		return NULL;
-	*strrchr(path, '/') = '\0';
-	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return NULL;
-	text = ut_read_file_at(dirfd, "config", &len);
-	ut_instances_load(dirfd, true); /* instances/: theirs too */
-	close(dirfd);
+	}
 	if (!text)
 		return NULL;
 	if (!ut_cfg_parse(&doc, text, len, NULL, 0)) {
@@ -153,15 +156,16 @@ static void test_delay(const char *var)
  */
 static void publish(char *old, size_t oldlen)
 {
-	char *now;
+	char *now, why[UT_SAFE_WHY_MAX];
 	size_t len;
+	bool refused;
 
 	test_delay("UTRACE_INIT_DELAY_UNPUBLISHED_MS");
 	ut_session_write_config();
 	ut_session_publish();
 	if (ut_rt.from_env)
 		return;
-	now = read_global_config(&ut_rt.cfg, &len);
+	now = read_global_config(&ut_rt.cfg, &len, &refused, why, sizeof(why));
 	if (now && (!old || len != oldlen || memcmp(now, old, len) != 0))
 		ut_session_write_config();
 	free(now);
@@ -194,14 +198,12 @@ static void atfork_child(void)
 {
 	/* the parent's instance switches (traceoff commands that fired) go on here */
 	uint32_t inst_off = ut_rt.ctl ? ut_rt.ctl->inst_off : 0;
+	char why[UT_SAFE_WHY_MAX];
 
 	pthread_mutex_init(&ut_rt.lock, NULL);
 	ut_writer_forget();
-	if (ut_rt.dirfd >= 0)
-		close(ut_rt.dirfd);
-	ut_rt.dirfd = -1;
-	ut_rt.ctl = NULL;
-	if (ut_session_create()) {
+	ut_session_forget();
+	if (ut_session_create(why, sizeof(why))) {
 		ut_rt.ready = false;
 		return;
 	}
@@ -217,8 +219,9 @@ static void atfork_child(void)
 
 __attribute__((constructor(101))) static void ut_init(void)
 {
-	char *tmpl = NULL;
+	char *tmpl = NULL, why[UT_SAFE_WHY_MAX];
 	size_t tmpl_len = 0;
+	bool refused = false;
 	Dl_info self;
 	int ret;
 
@@ -235,13 +238,22 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	pthread_mutex_lock(&ut_rt.lock);
-	ret = ut_session_create();
+	ret = ut_session_create(why, sizeof(why));
 	if (ret) {
-		ut_log("cannot create the session (%s): tracing disabled", strerror(-ret));
+		/* another user's run-time directory must not decide what we do */
+		ut_log("%s; the program runs untraced", why);
+		ut_session_discard();
 		goto out;
 	}
 	if (!ut_rt.from_env)
-		tmpl = read_global_config(&ut_rt.cfg, &tmpl_len);
+		tmpl = read_global_config(&ut_rt.cfg, &tmpl_len, &refused, why, sizeof(why));
+	if (refused) {
+		/* @why names the file; the run-time directory is the session's parent */
+		ut_log("%.*s/%s; the program runs untraced",
+		       (int)(strrchr(ut_rt.dir, '/') - ut_rt.dir), ut_rt.dir, why);
+		ut_session_discard();
+		goto out;
+	}
 	/* Writers may come from now on; the agent applies theirs when it starts. */
 	publish(tmpl, tmpl_len);
 	free(tmpl);

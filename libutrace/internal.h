@@ -157,6 +157,7 @@ struct ut_runtime {
 	/* session */
 	char dir[PATH_MAX];
 	int dirfd;
+	int rootfd;           /* the run-time directory, checked (common/safedir.h) */
 	struct ut_ctl *ctl;
 	/* modules and functions */
 	struct ut_module *mods[UT_MAX_MODULES];
@@ -314,7 +315,9 @@ static inline uint32_t ut_cpu(void)
 }
 
 /* session.c */
-int ut_session_create(void) UT_HIDDEN;
+int ut_session_create(char *why, size_t whylen) UT_HIDDEN;
+void ut_session_forget(void) UT_HIDDEN;
+void ut_session_discard(void) UT_HIDDEN;
 void ut_session_publish(void) UT_HIDDEN;
 void ut_session_log_module(const char *what, const struct ut_module *m) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
@@ -338,8 +341,11 @@ void ut_select_reconfigure(void) UT_HIDDEN;
 /* agent.c */
 int ut_agent_start(void) UT_HIDDEN;
 int ut_session_write_config(void) UT_HIDDEN;
-char *ut_read_file_at(int dirfd, const char *name, size_t *lenp) UT_HIDDEN;
-void ut_instances_load(int dirfd, bool initial) UT_HIDDEN;
+/* NULL with errno: ENOENT, EPERM (refused, @why says why: common/safedir.h), ... */
+char *ut_read_file_at(int dirfd, const char *name, size_t *lenp, char *why, size_t whylen)
+	UT_HIDDEN;
+/* 0, or -EPERM if a document was refused (@why); the instance is then off */
+int ut_instances_load(int dirfd, bool initial, char *why, size_t whylen) UT_HIDDEN;
 /* follow.c: what exec'ed children need to be traced too (at start-up) */
 void ut_follow_init(bool recorded) UT_HIDDEN;
 /* init.c: apply the configuration to the sites there are now (under ut_rt.lock) */

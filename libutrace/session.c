@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "common/ctl.h"
+#include "common/safedir.h"
 #include "libutrace/internal.h"
 
 static uint64_t mono_ns(clockid_t id)
@@ -98,52 +99,59 @@ void ut_clock_init(struct ut_ctl *ctl)
 		clock_calibrate(ctl);
 }
 
-static int make_dir(char *path)
-{
-	if (mkdir(path, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /**
  * ut_session_create - create this process's session directory and control block
  *
  * Not yet visible: ut_session_publish() does that once "config" is written.
  *
  * The parent directory is $UTRACE_DIR (set by `utrace record`), else
- * /dev/shm/utrace-<uid>.  The session is named <pid>.<monotonic ns> so an
- * exec'd image (same pid) gets a fresh one.  Return: 0 or a negative errno.
+ * /dev/shm/utrace-<uid>: it is trusted only if nobody else can write it
+ * (common/safedir.h), since its "config" says what this process does.  The
+ * session is named <pid>.<monotonic ns> so an exec'd image (same pid) gets a
+ * fresh one; it must be new.  Return: 0 or a negative errno; -EPERM (refused)
+ * with the reason in @why.
  */
-int ut_session_create(void)
+int ut_session_create(char *why, size_t whylen)
 {
 	const char *base = getenv("UTRACE_DIR");
-	char parent[PATH_MAX - 64], path[sizeof(ut_rt.dir) + 8];
+	char parent[PATH_MAX - 64], name[64];
 	struct ut_ctl *ctl;
 	uint64_t now = mono_ns(CLOCK_MONOTONIC);
-	int ret;
+	int fd;
 
 	if (base && *base) {
 		snprintf(parent, sizeof(parent), "%s", base);
 	} else {
 		snprintf(parent, sizeof(parent), "/dev/shm/utrace-%u", (unsigned)getuid());
 	}
-	ret = make_dir(parent);
-	if (ret)
-		return ret;
+	snprintf(why, whylen, "%s: path too long", parent);
 	if (snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/", parent) >= (int)sizeof(ut_rt.dir) - 40)
 		return -ENAMETOOLONG;
-	snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/%d.%llu", parent, (int)getpid(),
-		 (unsigned long long)now);
-	ret = make_dir(ut_rt.dir);
-	if (ret)
-		return ret;
-	ut_rt.dirfd = open(ut_rt.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ut_rt.dirfd < 0)
-		return -errno;
-	snprintf(path, sizeof(path), "%s/ctl", ut_rt.dir);
-	ctl = ut_ctl_create(path, false, now);
-	if (!ctl)
-		return -errno;
+	fd = ut_safe_root(parent, true, why, whylen);
+	if (fd < 0)
+		return fd;
+	ut_rt.rootfd = fd;
+	snprintf(name, sizeof(name), "%d.%llu", (int)getpid(), (unsigned long long)now);
+	snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/%s", parent, name);
+	fd = ut_safe_mkdirat(ut_rt.rootfd, name, why, whylen);
+	if (fd < 0) { /* @why names the session: say where */
+		size_t n = strlen(parent) + 1;
+
+		if (strlen(why) + n < whylen) {
+			memmove(why + n, why, strlen(why) + 1);
+			memcpy(why, parent, n - 1);
+			why[n - 1] = '/';
+		}
+		return fd;
+	}
+	ut_rt.dirfd = fd;
+	ctl = ut_ctl_create(ut_rt.dirfd, "ctl", now);
+	if (!ctl) {
+		int err = errno;
+
+		snprintf(why, whylen, "%s/ctl: %s", ut_rt.dir, strerror(err));
+		return -err;
+	}
 	ctl->tracer = ut_rt.cfg.tracer;
 	ctl->clock = ut_rt.cfg.clock;
 	ctl->buf_size = ut_rt.buf_size;
@@ -152,6 +160,31 @@ int ut_session_create(void)
 	ut_clock_init(ctl);
 	ut_rt.ctl = ctl;
 	return 0;
+}
+
+/* Start-up refused: the session, not yet published, is removed. */
+void ut_session_discard(void)
+{
+	const char *name = strrchr(ut_rt.dir, '/');
+
+	if (ut_rt.ctl)
+		munmap(ut_rt.ctl, sizeof(*ut_rt.ctl));
+	if (ut_rt.dirfd >= 0 && ut_rt.rootfd >= 0 && name) {
+		unlinkat(ut_rt.dirfd, "ctl", 0);
+		unlinkat(ut_rt.rootfd, name + 1, AT_REMOVEDIR);
+	}
+	ut_session_forget();
+}
+
+/* Forget the session (a fork child makes its own). */
+void ut_session_forget(void)
+{
+	if (ut_rt.dirfd >= 0)
+		close(ut_rt.dirfd);
+	if (ut_rt.rootfd >= 0)
+		close(ut_rt.rootfd);
+	ut_rt.dirfd = ut_rt.rootfd = -1;
+	ut_rt.ctl = NULL;
 }
 
 /* Let readers and writers see the session: its "config" is written. */
@@ -169,7 +202,7 @@ void ut_session_log_module(const char *what, const struct ut_module *m)
 
 	if (ut_rt.dirfd < 0 || !ut_rt.ctl)
 		return;
-	fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	n = snprintf(line, sizeof(line), "%s %llx %s %s\n", what, (unsigned long long)m->bias,

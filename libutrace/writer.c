@@ -82,7 +82,7 @@ void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 	int fd;
 
 	slot_name(name, prefix, slot);
-	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return NULL;
 	if (ftruncate(fd, (off_t)size)) {

@@ -768,12 +768,20 @@ int tfs_main(const char *dir, bool foreground, bool debug)
 	struct fuse_session *se;
 	char mnt[PATH_MAX];
 	struct fuse *f;
-	int ret = 1;
+	int ret = 1, fd;
 
 	if (absolute_rundir()) {
 		fprintf(stderr, "utrace: mount: run-time directory path too long\n");
 		return 1;
 	}
+	/* another user's run-time directory is refused here, not file by file */
+	fd = ut_live_root(tfs_rundir, false);
+	if (fd == -EPERM) {
+		fprintf(stderr, "utrace: mount: %s\n", ut_live_strerror(fd));
+		return 1;
+	}
+	if (fd >= 0)
+		close(fd);
 	/* absolute: the daemon works from / and unmounts by this path */
 	if (tfs_mountpoint(dir, mnt))
 		return 1;

@@ -102,7 +102,7 @@ struct positions {
  */
 static struct ut_buf_hdr *map_header(const char *path, bool rw)
 {
-	int fd = open(path, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = ut_live_open(path, (rw ? O_RDWR : O_RDONLY) | O_NONBLOCK);
 	struct ut_buf_hdr *h;
 	struct stat st;
 
@@ -426,9 +426,9 @@ static int thread_buffer(const struct tfs_scope *sc, int32_t tid, void **map, si
 	if (slot < 0)
 		return -ENODATA;
 	snprintf(path, sizeof(path), "%s/buf.%d", s.dir, slot);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = ut_live_open(path, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
 		close(fd);
 		return -EIO;

@@ -134,6 +134,11 @@ static long resolve(const char *rundir, const struct targets *t, struct ut_live_
 				free(v);
 				return r;
 			}
+			if (r == -EPERM) {
+				ut_err("%s", ut_live_strerror(r));
+				free(v);
+				return r;
+			}
 			if (r) {
 				ut_err("process %d: no utrace session (not running with libutrace?)",
 				       t->pids[i]);
@@ -146,8 +151,10 @@ static long resolve(const char *rundir, const struct targets *t, struct ut_live_
 		struct ut_live_sess *all;
 		long m = ut_live_list(rundir, &all);
 
-		if (m < 0)
+		if (m < 0) {
+			ut_err("%s", ut_live_strerror((int)m));
 			return m;
+		}
 		v = calloc((size_t)m + 1, sizeof(*v));
 		for (long i = 0; v && i < m; i++)
 			if ((all[i].alive || include_dead) && !all[i].markers)
@@ -177,7 +184,7 @@ static int toggle_instance(const char *rundir, const char *name, bool on)
 
 	ret = ut_inst_set_tracing_on(rundir, k, on);
 	if (ret)
-		ut_err("instance %s: %s", name, strerror(-ret));
+		ut_err("instance %s: %s", name, ut_live_strerror(ret));
 	return ret ? 1 : 0;
 }
 
@@ -222,7 +229,7 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 
 	if (parse_pb(argc, argv, help, &t, &inst))
 		return 0;
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	if (inst)
 		return toggle_instance(rundir, inst, on);
 	n = resolve(rundir, &t, &v, false);
@@ -232,14 +239,20 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 		int r = ut_live_set_tracing_on(v[i].dir, on);
 
 		if (r) {
-			ut_err("process %d: %s", v[i].pid, strerror(-r));
+			ut_err("process %d: %s", v[i].pid, ut_live_strerror(r));
 			ret = 1;
 		}
 	}
 	if (!t.n) {
-		ut_live_get_config(rundir, &c);
+		int r = ut_live_get_config(rundir, &c);
+
 		c.tracing_on = on;
-		ut_live_set_template(rundir, &c);
+		if (r != -EPERM) /* a template we may not trust is not edited */
+			r = ut_live_set_template(rundir, &c);
+		if (r == -EPERM) {
+			ut_err("%s", ut_live_strerror(r));
+			ret = 1;
+		}
 		ut_cfg_free(&c);
 	}
 	free(v);
@@ -291,14 +304,14 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 	if (k < 0)
 		k = ut_inst_create(rundir, name);
 	if (k < 0) {
-		ut_err("instance %s: %s", name, strerror(-k));
+		ut_err("instance %s: %s", name, ut_live_strerror(k));
 		return k == -EINVAL ? UT_EXIT_USAGE : 1;
 	}
 	ret = ut_inst_set_all(rundir, k, c, err, sizeof(err));
 	if (!ret)
 		ret = ut_inst_set_tracing_on(rundir, k, true);
 	if (ret) {
-		ut_err("instance %s: %s", name, err[0] ? err : strerror(-ret));
+		ut_err("instance %s: %s", name, err[0] ? err : ut_live_strerror(ret));
 		return 1;
 	}
 	n = ut_live_list(rundir, &v);
@@ -357,7 +370,7 @@ int cmd_start(int argc, char **argv)
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	if (inst) {
 		ret = start_instance(rundir, inst, &t, &c);
 		ut_cfg_free(&c);
@@ -366,7 +379,7 @@ int cmd_start(int argc, char **argv)
 	if (!t.n) {
 		ret = ut_live_set_all(rundir, &c, err, sizeof(err));
 		if (ret) {
-			ut_err("%s", err[0] ? err : strerror(-ret));
+			ut_err("%s", err[0] ? err : ut_live_strerror(ret));
 			ut_cfg_free(&c);
 			return exit_for(ret);
 		}
@@ -475,15 +488,16 @@ static int read_out(int argc, char **argv, bool extract)
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	for (size_t i = 0; i < t.n; i++) {
 		struct ut_live_sess s;
 		int r = ut_live_find(rundir, t.pids[i], &s);
 
 		if (r) {
 			ut_err("process %d: %s", t.pids[i],
-			       r == -EACCES ? "permission denied (another user's process)"
-					    : "no utrace session");
+			       r == -EACCES  ? "permission denied (another user's process)"
+			       : r == -EPERM ? ut_live_strerror(r)
+					     : "no utrace session");
 			return 1;
 		}
 	}
@@ -499,7 +513,7 @@ static int read_out(int argc, char **argv, bool extract)
 	if (ret == -ESRCH)
 		ut_err("no traced process");
 	else if (ret)
-		ut_err("%s", strerror(-ret));
+		ut_err("%s", ut_live_strerror(ret));
 	if (!ret && extract) {
 		/* Dead processes' sessions are done with once extracted. */
 		struct ut_live_sess *v;
@@ -536,11 +550,11 @@ int cmd_reset(int argc, char **argv)
 
 	if (parse_pb(argc, argv, ut_help_reset, &t, &inst))
 		return 0;
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	if (inst) { /* the instance goes away */
 		ret = ut_inst_remove(rundir, inst);
 		if (ret)
-			ut_err("instance %s: %s", inst, strerror(-ret));
+			ut_err("instance %s: %s", inst, ut_live_strerror(ret));
 		return ret ? 1 : 0;
 	}
 	ut_cfg_init(&c);
@@ -588,18 +602,21 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	for (size_t i = 0; i < t.n; i++) {
 		struct ut_live_sess s;
 
-		if (ut_live_find(rundir, t.pids[i], &s)) {
-			ut_err("process %d: no utrace session", t.pids[i]);
+		int r = ut_live_find(rundir, t.pids[i], &s);
+
+		if (r) {
+			ut_err("process %d: %s", t.pids[i],
+			       r == -EPERM ? ut_live_strerror(r) : "no utrace session");
 			return 1;
 		}
 	}
 	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, 0, -1);
 	if (ret)
-		ut_err("stat: %s", strerror(-ret));
+		ut_err("stat: %s", ut_live_strerror(ret));
 	return ret ? 1 : 0;
 }
 
@@ -627,7 +644,7 @@ int cmd_marker(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		len += (size_t)snprintf(text + len, len < sizeof(text) ? sizeof(text) - len : 0,
 					"%s%s", i > optind ? " " : "", argv[i]);
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	if (t.n) {
 		struct ut_live_sess s;
 
@@ -647,7 +664,7 @@ int cmd_marker(int argc, char **argv)
 	if (!ret)
 		ret = ut_live_marker(dir, (int32_t)getpid(), comm, text);
 	if (ret)
-		ut_err("marker: %s", strerror(-ret));
+		ut_err("marker: %s", ut_live_strerror(ret));
 	return ret ? 1 : 0;
 }
 
@@ -664,10 +681,13 @@ int cmd_ps(int argc, char **argv)
 		verbose = true;
 	else if (argc > 1)
 		ut_usage_die("unexpected argument '%s'", argv[1]);
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	n = ut_live_list(rundir, &v);
 	if (n < 0) {
-		ut_err("%s: %s", rundir, strerror((int)-n));
+		if (n == -EPERM) /* the refusal names its path */
+			ut_err("%s", ut_live_strerror((int)n));
+		else
+			ut_err("%s: %s", rundir, strerror((int)-n));
 		return 1;
 	}
 	printf("%7s  %-16s %-15s %-10s %7s  %s\n", "PID", "COMMAND", "TRACER", "TRACING_ON",

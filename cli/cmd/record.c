@@ -446,13 +446,14 @@ static int record_running(struct rec_opts *o)
 	struct ut_recorder *rec;
 	int ret = 0;
 
-	ut_rundir(rundir, sizeof(rundir));
+	ut_cli_rundir(rundir, sizeof(rundir));
 	for (size_t i = 0; i < o->npids; i++) {
 		ret = ut_live_find(rundir, o->pids[i], &sess[i]);
 		if (ret || !sess[i].alive) {
 			ut_err("process %d: %s", o->pids[i],
-			       ret == -EACCES ? "permission denied (another user's process)"
-					      : "not running with libutrace");
+			       ret == -EACCES  ? "permission denied (another user's process)"
+			       : ret == -EPERM ? ut_live_strerror(ret)
+					       : "not running with libutrace");
 			return 1;
 		}
 	}
@@ -505,13 +506,20 @@ static int record_running(struct rec_opts *o)
 	return ret ? 1 : 0;
 }
 
+/*
+ * The run's private directory, made in /dev/shm/utrace-<uid> once that is
+ * known to be ours (common/safedir.h): nobody else can then reach it.
+ */
 static int mkdirs_session(char *dir, size_t len)
 {
 	char base[64];
+	int fd;
 
 	snprintf(base, sizeof(base), "/dev/shm/utrace-%u", (unsigned)getuid());
-	if (mkdir(base, 0700) && errno != EEXIST)
-		return -errno;
+	fd = ut_live_root(base, true);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	snprintf(dir, len, "%s/rec.XXXXXX", base);
 	return mkdtemp(dir) ? 0 : -errno;
 }
@@ -567,7 +575,7 @@ static int run(int argc, char **argv, bool profile)
 	}
 	ret = mkdirs_session(dir, sizeof(dir));
 	if (ret)
-		ut_usage_die("cannot create a session directory: %s", strerror(-ret));
+		ut_usage_die("cannot create a session directory: %s", ut_live_strerror(ret));
 	if (o.profile) /* no trace file: spool (empty) inside the session dir */
 		snprintf(spool, sizeof(spool), "%s/profile", dir);
 	rec = ut_recorder_new(dir, o.profile ? spool : o.output, ut_tracer_names[o.cfg.tracer],
