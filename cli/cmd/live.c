@@ -29,8 +29,9 @@ const char ut_help_start[] =
 	"\n"
 	"Start tracing running processes (their libutrace agent applies the change\n"
 	"at once) and, without -P, every process of yours started from now on.\n"
-	"Like trace-cmd start, the configuration starts from the defaults and the\n"
-	"buffers are cleared.  Read the trace with 'utrace show' or 'utrace extract'.\n"
+	"Like trace-cmd start, the configuration starts from the defaults, the\n"
+	"buffers are cleared and tracing_on is 1 again (also after 'utrace stop').\n"
+	"Read the trace with 'utrace show' or 'utrace extract'.\n"
 	"\n"
 	"  -P PID           only this process (repeatable)\n"
 	"  -B NAME          an instance (instances/NAME, made if new): its own\n"
@@ -384,6 +385,12 @@ int cmd_start(int argc, char **argv)
 			continue;
 		}
 		ut_live_clear(v[k].dir);
+		/* trace-cmd's start turns tracing on, also after a stop */
+		r = ut_live_set_tracing_on(v[k].dir, true);
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, strerror(-r));
+			ret = 1;
+		}
 	}
 	free(v);
 	ut_cfg_free(&c);
