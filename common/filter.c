@@ -693,6 +693,19 @@ const char *ut_fcmd_name(int type)
 	return type >= 0 && (size_t)type < NR_CMDS ? cmd_names[type] : "?";
 }
 
+bool ut_fset_word_is_cmd(const char *w, size_t len)
+{
+	const char *colon = memchr(w, ':', len), *cmd, *end;
+
+	if (!colon)
+		return false;
+	cmd = colon + 1;
+	end = memchr(cmd, ':', len - (size_t)(cmd - w));
+	if (!end)
+		end = w + len;
+	return !((size_t)(end - cmd) == 3 && memcmp(cmd, "mod", 3) == 0);
+}
+
 static int cmd_lookup(const char *name)
 {
 	size_t i;

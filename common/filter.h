@@ -296,6 +296,16 @@ bool ut_fset_traced(const struct ut_fset *filter, const struct ut_fset *notrace,
  */
 struct ut_fcmd *ut_fset_cmds(struct ut_fset *s, size_t *n);
 
+/**
+ * ut_fset_word_is_cmd() - is @w a function command word?
+ * @w: one word of a list ("[!]FUNC:CMD[:N]"), need not be NUL-terminated
+ * @len: its length
+ *
+ * True for "FUNC:CMD..." and "!FUNC:CMD..." with any CMD but "mod": the
+ * words a ">" on set_ftrace_filter keeps, since it clears the functions only.
+ */
+bool ut_fset_word_is_cmd(const char *w, size_t len);
+
 /** ut_fcmd_name() - "traceon", "traceoff", ... for an enum ut_fcmd_type */
 const char *ut_fcmd_name(int type);
 

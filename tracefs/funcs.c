@@ -424,11 +424,49 @@ struct list_arg {
 	bool append;
 };
 
+/*
+ * ">" on set_ftrace_filter: the kernel empties the function list but keeps
+ * the function commands until "!FUNC:CMD" removes them, so the command
+ * words of the old list (additions and removals, in order) stay.
+ */
+static int keep_commands(char **list)
+{
+	char *kept = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	for (const char *p = ut_cfg_word(*list, &n); p && !ret; p = ut_cfg_word(p + n, &n)) {
+		char *w;
+
+		if (!ut_fset_word_is_cmd(p, n))
+			continue;
+		w = strndup(p, n);
+		ret = w ? ut_cfg_set_words(&kept, w, true) : -ENOMEM;
+		free(w);
+	}
+	if (ret) {
+		free(kept);
+		return ret;
+	}
+	free(*list);
+	*list = kept;
+	return 0;
+}
+
 static int edit_list(struct ut_cfg *c, const void *p)
 {
 	const struct list_arg *a = p;
+	char **list = list_of(c, a->which);
+	bool append = a->append;
 
-	return ut_cfg_set_words(list_of(c, a->which), a->words, a->append);
+	if (!append && a->which == 0) {
+		int ret = keep_commands(list);
+
+		if (ret)
+			return ret;
+		append = true;
+	}
+	return ut_cfg_set_words(list, a->words, append);
 }
 
 /*

@@ -578,6 +578,28 @@ TEST(many_functions)
 	ut_ftable_free(t);
 }
 
+/* The words a ">" on set_ftrace_filter keeps: commands, not patterns. */
+TEST(command_words)
+{
+	static const struct {
+		const char *w;
+		bool cmd;
+	} cases[] = {
+		{"f:traceoff", true},      {"f:traceoff:2", true},   {"!f:traceoff:0", true},
+		{"*:stacktrace", true},    {"5:dump", true},         {"f:bogus:1", true},
+		{"f", false},              {"!f", false},            {"f*", false},
+		{"f:mod:libz", false},     {":mod:libz", false},     {"!f:mod:libz", false},
+		{"f:mod", false},          {"f:modx", true},         {"f:mo", true},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_EQ_INT(ut_fset_word_is_cmd(cases[i].w, strlen(cases[i].w)), cases[i].cmd);
+	/* not NUL-terminated: only @len bytes count */
+	CHECK(!ut_fset_word_is_cmd("f:traceoff", 1));
+	CHECK(ut_fset_word_is_cmd("f:mod:x", 5) == false);
+	CHECK(ut_fset_word_is_cmd("f:dump x", 6));
+}
+
 int main(void)
 {
 	RUN(table_basics);
@@ -594,5 +616,6 @@ int main(void)
 	RUN(notrace_and_decision);
 	RUN(module_unload);
 	RUN(many_functions);
+	RUN(command_words);
 	TEST_EXIT();
 }
