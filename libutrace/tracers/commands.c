@@ -5,6 +5,8 @@
  * on whatever the tracer (select.c flags them UT_GRAPH_CMD); every tracer
  * entry calls ut_cmd_hit() for them first.  A counted command acts N times;
  * as in the kernel, traceon while on (or traceoff while off) does not count.
+ * The table is the session's shared "cmds" (include/utrace/abi.h): the
+ * counts go down where readers see them.
  *
  * dump and cpudump print the ring buffer on the console in the kernel; here
  * they stop tracing (as ftrace_dump does first) and count the request in
@@ -18,9 +20,9 @@
 #include "libutrace/internal.h"
 
 /* Take one from a counted command; false if it has none left. */
-static bool take(struct ut_cmd *c)
+static bool take(struct ut_cmd_entry *c)
 {
-	long n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
+	int64_t n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
 
 	while (n) {
 		if (n < 0)
@@ -32,7 +34,7 @@ static bool take(struct ut_cmd *c)
 	return false;
 }
 
-static void set_on(struct ut_cmd *c, uint32_t want)
+static void set_on(struct ut_cmd_entry *c, uint32_t want)
 {
 	uint32_t *on = &ut_rt.ctl->tracing_on;
 
@@ -68,10 +70,10 @@ bool ut_cmd_hit(struct ut_thread *t, uint64_t ip, uint64_t parent)
 		return true;
 	if (s->graph & UT_GRAPH_INST)
 		record_instances(s->inst, ip, parent);
-	if (!(s->graph & UT_GRAPH_CMD))
+	if (!(s->graph & UT_GRAPH_CMD) || !ut_rt.cmds)
 		return !(s->graph & UT_GRAPH_UNTRACED);
-	for (uint32_t i = 0; i < n && i < UT_MAX_CMDS; i++) {
-		struct ut_cmd *c = &ut_rt.cmds[i];
+	for (uint32_t i = 0; i < n && i < UT_CMDS_MAX; i++) {
+		struct ut_cmd_entry *c = &ut_rt.cmds->e[i];
 
 		if (c->ip != ip)
 			continue;
