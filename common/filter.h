@@ -204,7 +204,9 @@ int ut_fset_begin(struct ut_fset *s, bool truncate);
  *   N            the N-th line of available_filter_functions (1-based)
  *   PAT:mod:MOD  only functions of module MOD ("" = any module, "!MOD" =
  *                all but MOD, MOD may be a glob); ":mod:MOD" = all of
- *                MOD.  If nothing matches and MOD is not loaded, the
+ *                MOD.  MOD may be the object's file name: "lib1.so",
+ *                "libz.so.1", "/usr/lib/libz.so.1" name "lib1", "libz";
+ *                one that leaves no name (".so") is -EINVAL.  If nothing matches and MOD is not loaded, the
  *                entry is kept pending (UT_FSET_F_MODCACHE) and applied by
  *                ut_fset_apply_pending(); "!PAT:mod:MOD" then removes
  *                pending entries ("!*" or "!" all of MOD's).
