@@ -17,6 +17,7 @@ enum {
 	UT_EV_FUNCGRAPH_EXIT = 10,
 	UT_EV_FUNCGRAPH_ENTRY = 11,
 	UT_EV_USER_STACK = 13,
+	UT_EV_FUNC_REPEATS = 20, /* made at print time only (func-no-repeats), never in a file */
 };
 
 struct ut_event {
@@ -38,6 +39,9 @@ struct ut_event {
 	const char *str;    /* NUL-terminated, not owned */
 	uint32_t nr_callers;
 	const uint64_t *callers;
+	/* func_repeats: the calls folded after the first, the last one's time */
+	uint32_t repeats;
+	uint64_t last_ts;
 };
 
 #endif

@@ -44,7 +44,8 @@ const char ut_help_start[] =
 	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
 	"  -b KB            buffer_size_kb for threads that start from now on\n"
 	"  -C CLOCK         trace_clock\n"
-	"  -O OPTION        overwrite / nooverwrite, func_stack_trace, sleep-time\n"
+	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time (the\n"
+	"                   options a process holds; output options go to show)\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 
@@ -62,6 +63,7 @@ const char ut_help_show[] =
 	"Print the trace of running (or dead) traced processes in the kernel's\n"
 	"`trace` format, all processes merged in time order, without consuming it.\n"
 	"  -B NAME    instance NAME's trace instead of the top level's\n"
+	"  -O OPTION  output option, as for report (e.g. func-no-repeats, sym-offset)\n"
 	"  --pipe     trace_pipe: print events as they come, consuming them, no\n"
 	"             header; until Ctrl-C (with -P: or until those processes exit)\n";
 

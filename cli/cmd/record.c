@@ -66,7 +66,10 @@ const char ut_help_record[] =
 	"                   counter, uptime, x86-tsc\n"
 	"  -o FILE          output file (default trace.dat)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
-	"                   -O overwrite: flight-recorder buffers (default: keep all)\n"
+	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
+	"                   output options are kept in the file for report.  One\n"
+	"                   that would do nothing (another tracer's, the profiler's,\n"
+	"                   a flag utrace cannot honour) is refused: exit 2\n"
 	"\n"
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
 	"utrace record exits with the program's status.  Lost events, if any, are\n"
@@ -333,6 +336,37 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 		ut_usage_die("no program given (see 'utrace help record')");
 }
 
+/*
+ * -O options that would do nothing here are refused: another tracer's
+ * flags, trace_marker's switch (markers: the mount's), and the profiler's
+ * when not profiling; the profiler takes its own two only.
+ */
+static void check_options(const struct rec_opts *o)
+{
+	const char *tracer = ut_tracer_names[o->cfg.tracer];
+	struct ut_opts def;
+
+	ut_opts_init(&def, 0);
+	for (int id = 0; id < UT_OPT_NR; id++) {
+		const struct ut_opt_info *info = ut_opt_info(id);
+		bool prof = id == UT_OPT_SLEEP_TIME || id == UT_OPT_GRAPH_TIME;
+
+		if (ut_opts_get(&o->opts, id) == ut_opts_get(&def, id))
+			continue;
+		if (o->profile && !prof)
+			ut_usage_die("-O %s: utrace profile takes -O [no]graph-time and "
+				     "-O [no]sleep-time only", info->name);
+		if (!o->profile && prof)
+			ut_usage_die("-O %s: only 'utrace profile' uses it", info->name);
+		if (id == UT_OPT_MARKERS)
+			ut_usage_die("-O %s: it switches the mount's trace_marker, not recording",
+				     info->name);
+		if (!o->profile && info->tracer && strcmp(info->tracer, tracer) != 0)
+			ut_usage_die("-O %s: an option of the %s tracer (this records %s)",
+				     info->name, info->tracer, tracer);
+	}
+}
+
 static volatile sig_atomic_t stop_recording;
 
 static void on_stop_signal(int sig)
@@ -443,6 +477,7 @@ static int run(int argc, char **argv, bool profile)
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
+	check_options(&o);
 	o.cfg.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
 	if (o.npids) {
 		ret = record_running(&o);
