@@ -117,3 +117,20 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		return false;
 	}
 }
+
+void ut_cfg_check(const struct ut_cfg *c)
+{
+	const char *tracer = ut_tracer_names[c->tracer];
+	const char *graph = c->graph_function	 ? "-g"
+			    : c->graph_notrace	 ? "--graph-notrace"
+			    : c->max_graph_depth ? "--max-graph-depth"
+			    : c->thresh_us	 ? "--thresh"
+						 : NULL;
+
+	if (c->func_stack && (c->tracer != UT_TRACER_FUNCTION || c->profile))
+		ut_usage_die("--func-stack (func_stack_trace): the function tracer's option "
+			     "(this runs %s)", c->profile ? "the profiler" : tracer);
+	if (graph && c->tracer != UT_TRACER_FUNCTION_GRAPH && !c->profile)
+		ut_usage_die("%s: a function_graph (or profiler) option (this runs %s)", graph,
+			     tracer);
+}

@@ -360,6 +360,7 @@ int cmd_start(int argc, char **argv)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_rundir(rundir, sizeof(rundir));
+	ut_cfg_check(&c);
 	if (inst) {
 		ret = start_instance(rundir, inst, &t, &c);
 		ut_cfg_free(&c);

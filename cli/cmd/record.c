@@ -478,7 +478,10 @@ static int run(int argc, char **argv, bool profile)
 
 	parse_args(argc, argv, &o);
 	check_options(&o);
+	o.cfg.profile = o.profile;
 	o.cfg.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
+	ut_cfg_check(&o.cfg);
+	o.cfg.profile = false;
 	if (o.npids) {
 		ret = record_running(&o);
 		ut_cfg_free(&o.cfg);

@@ -2,7 +2,8 @@
 # Options that would be accepted and do nothing are refused, saying why
 # (issue 10 item 6): flags utrace lists but cannot honour, recording options
 # given to a reader, output options given to start, another tracer's or the
-# profiler's flags given to record.  Exit 2 with one line on stderr, and
+# profiler's flags given to record, function_graph's flags (-g, --thresh...)
+# or the function tracer's (--func-stack) with another tracer.  Exit 2 with one line on stderr, and
 # nothing runs; the options that work are still accepted.
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
@@ -41,6 +42,13 @@ profile profile -O sym-offset
 output start -O sym-offset
 output start -O noprint-parent
 supported: start -O function-fork
+function_graph record -p function -g main
+function_graph record -p function --thresh 3
+function_graph start -p nop --max-graph-depth 2
+function_graph start --graph-notrace main
+tracer's record -p function_graph --func-stack
+function record -p function_graph -O func_stack_trace
+tracer's profile --func-stack
 LIST
 # what works is still accepted
 check "report -O func-no-repeats" "$UTRACE" report -i t.dat -O func-no-repeats -O sym-offset
