@@ -122,30 +122,60 @@ static int find_program(const char *prog, char *out, size_t len)
 	return -ENOENT;
 }
 
-/* One list's words against @t: false, with the first word matching nothing in @bad, or true. */
-static bool list_matches(struct ut_ftable *t, unsigned flags, const char *words, char *bad,
-			 size_t len)
+enum { LIST_OK, LIST_NOMATCH, LIST_PENDING };
+
+/*
+ * One list's words against @t: LIST_NOMATCH with the first word matching
+ * nothing in @bad; LIST_PENDING if ":mod:" words name modules @t does not
+ * have (their "FUNC:mod:MOD" lines in @bad); else LIST_OK.
+ */
+static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, char *bad,
+			size_t len)
 {
 	struct ut_fset *s;
-	bool ok = true;
+	char *text = NULL;
+	int ret = LIST_OK;
 
 	if (!words)
-		return true;
+		return LIST_OK;
 	s = ut_fset_new(t, flags);
-	if (s && ut_fset_set(s, words, true, bad, len) == -EINVAL)
-		ok = false;
+	if (s && ut_fset_set(s, words, true, bad, len) == -EINVAL) {
+		ret = LIST_NOMATCH;
+	} else if (s && ut_fset_nr_pending(s) && !ut_fset_format(s, NULL, &text, NULL)) {
+		/* the pending entries are the listing's last lines */
+		size_t n = ut_fset_nr_pending(s), at = strlen(text);
+
+		while (at > 0 && n) {
+			at--;
+			n -= at == 0 || text[at - 1] == '\n';
+		}
+		snprintf(bad, len, "%s", text + at);
+		for (char *nl = strchr(bad, '\n'); nl; nl = strchr(nl, '\n'))
+			*nl = nl[1] ? ' ' : '\0';
+		ret = LIST_PENDING;
+	}
+	free(text);
 	ut_fset_free(s);
-	return ok;
+	return ret;
 }
 
-/* One list's words against the program's functions: exit 2 naming a word that matches none. */
+/*
+ * One list's words against the program's functions: exit 2 naming a word
+ * that matches none; a ":mod:" naming no library the program loads does
+ * nothing unless it dlopen()s one: say so.
+ */
 static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 		       const char *prog)
 {
 	char bad[256];
+	int r = list_matches(t, flags, words, bad, sizeof(bad));
 
-	if (!list_matches(t, flags, words, bad, sizeof(bad)))
+	if (r == LIST_NOMATCH)
 		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
+	if (r == LIST_PENDING)
+		ut_err("warning: %s: '%s' names no library %s loads at start: it takes "
+		       "effect only if the program dlopen()s one",
+		       file, bad, prog);
 }
 
 /* Every filter word matches a function of @t (which word does not is told later). */
@@ -153,10 +183,12 @@ static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
 {
 	char bad[256];
 
-	return list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) &&
-	       list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) &&
-	       list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) &&
-	       list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad));
+	return list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) == LIST_OK &&
+	       list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) == LIST_OK &&
+	       list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) ==
+		       LIST_OK &&
+	       list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad)) ==
+		       LIST_OK;
 }
 
 /*
