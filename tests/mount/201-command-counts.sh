@@ -37,6 +37,10 @@ EOF2
 done
 expect_eq "process tracing_on after traceoff" 0 "$(cat processes/$P/tracing_on)"
 expect_eq "top tracing_on after traceoff" 0 "$(cat tracing_on)"
+# a refused write puts the old words back: the counts stay
+expect_eq "refused word" EINVAL "$(a processes/$P/set_ftrace_filter 'parse_request nosuchfn')"
+expect_eq "counts after a refused write" "parse_noise:traceoff:count=1" \
+	"$(grep traceoff processes/$P/set_ftrace_filter)"
 # other changes replay the words: the counts stay where they are
 echo parse_header >>set_ftrace_filter
 echo function_graph >current_tracer
