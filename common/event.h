@@ -17,7 +17,7 @@ enum {
 	UT_EV_FUNCGRAPH_EXIT = 10,
 	UT_EV_FUNCGRAPH_ENTRY = 11,
 	UT_EV_USER_STACK = 13,
-	UT_EV_FUNC_REPEATS = 20, /* made at print time only (func-no-repeats), never in a file */
+	UT_EV_FUNC_REPEATS = 20, /* func-no-repeats: made by the readers (common/repeats.h) */
 };
 
 struct ut_event {

@@ -65,7 +65,7 @@ void ut_out_free(struct ut_out *o)
 	if (!o)
 		return;
 	free(o->started);
-	ut_out_repeats_free(o);
+	ut_repeats_free(&o->rep);
 	free(o);
 }
 

@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "common/event.h"
+#include "common/repeats.h"
 #include "common/symbols.h"
 
 /* ------------------------------------------------------------------ */
@@ -174,8 +175,7 @@ struct ut_out {
 	int annotate;                 /* ut_out_start(): some CPU overran */
 	uint64_t *started;            /* CPUs already seen in this pass */
 	unsigned nr_started_words;
-	struct ut_out_repeat *rep;    /* func-no-repeats: per thread (repeats.c) */
-	size_t nr_rep, cap_rep;
+	struct ut_repeats rep;        /* func-no-repeats (repeats.c) */
 };
 
 struct ut_out *ut_out_new(const struct ut_out_cfg *cfg);
@@ -218,9 +218,7 @@ struct ut_out_event_ops {
 
 const struct ut_out_event_ops *ut_out_function_ops(uint16_t type);
 /* func-no-repeats: true if @ev folds into a repeat (not printed); may print a func_repeats line first */
-struct ut_out_repeat;
 bool ut_out_fold_repeat(struct ut_out *o, FILE *f, const struct ut_event *ev);
-void ut_out_repeats_free(struct ut_out *o);
 void ut_out_print_sym(const struct ut_out *o, FILE *f, uint64_t addr);
 void ut_out_print_hex_field(FILE *f, const void *p, unsigned size);
 char ut_out_delay_mark(uint64_t ns);
