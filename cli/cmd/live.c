@@ -592,6 +592,9 @@ int cmd_stat(int argc, char **argv)
 			graph_time = true;
 		else if (opt == 'h')
 			return fputs(ut_help_stat, stdout) < 0;
+		else if (opt == 'O')
+			ut_usage_die("-O %s: stat takes -O [no]graph-time only (sleep-time is the "
+				     "processes': start --profile -O nosleep-time)", optarg);
 		else
 			ut_usage_die("bad usage (see 'utrace help stat')");
 	}

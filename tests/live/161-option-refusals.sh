@@ -39,6 +39,8 @@ function_graph record -p function -O funcgraph-proc
 profile record -O nograph-time
 trace_marker record -O nomarkers
 profile profile -O sym-offset
+graph-time stat -O sleep-time
+graph-time stat -O sym-offset
 output start -O sym-offset
 output start -O noprint-parent
 supported: start -O function-fork
