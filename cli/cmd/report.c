@@ -311,6 +311,32 @@ void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *n
 	words[(*nwords)++] = w;
 }
 
+/*
+ * Another tracer's flag does nothing on this file (the kernel's
+ * trace_options only takes the current tracer's): exit 2 saying so.  A
+ * file that cannot be read is left to ut_report() to tell.
+ */
+static void check_tracer_options(const char *file, const char *const *words, int nwords)
+{
+	struct ut_tracedat *td = nwords ? ut_tracedat_open(file, NULL, 0) : NULL;
+	char tracer[32];
+
+	if (!td)
+		return;
+	snprintf(tracer, sizeof(tracer), "%s",
+		 ut_tracedat_tracer(td) ? ut_tracedat_tracer(td) : "function");
+	ut_tracedat_close_reader(td);
+	for (int i = 0; i < nwords; i++) {
+		const char *w = words[i];
+		const struct ut_opt_info *info =
+			ut_opt_info(ut_opt_lookup(strncmp(w, "no", 2) != 0 ? w : w + 2));
+
+		if (info && info->tracer && strcmp(info->tracer, tracer) != 0)
+			ut_usage_die("-O %s: an option of the %s tracer (%s holds a %s trace)", w,
+				     info->tracer, file, tracer);
+	}
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"cpu", required_argument, NULL, 'c'},
@@ -349,6 +375,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	check_tracer_options(file, words, nwords);
 	ret = ut_report(file, stdout, words, nwords, &cpus, &pids, true);
 out:
 	free(cpus.v);

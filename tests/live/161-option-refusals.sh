@@ -2,7 +2,8 @@
 # Options that would be accepted and do nothing are refused, saying why
 # (issue 10 item 6): flags utrace lists but cannot honour, recording options
 # given to a reader, output options given to start, another tracer's or the
-# profiler's flags given to record, function_graph's flags (-g, --thresh...)
+# profiler's flags given to record, another tracer's flags given to report
+# (the file's tracer), function_graph's flags (-g, --thresh...)
 # or the function tracer's (--func-stack) with another tracer.  Exit 2 with one line on stderr, and
 # nothing runs; the options that work are still accepted.
 . "$(dirname "$0")/../lib/common.sh"
@@ -28,6 +29,7 @@ supported: report -O nofuncgraph-irqs
 supported: report -O function-fork
 supported: report -O nofunction-trace
 supported: report -O userstacktrace
+function_graph report -O funcgraph-proc
 recording report -O overwrite
 recording report -O nomarkers
 recording report -O func_stack_trace
@@ -54,7 +56,8 @@ tracer's profile --func-stack
 LIST
 # what works is still accepted
 check "report -O func-no-repeats" "$UTRACE" report -i t.dat -O func-no-repeats -O sym-offset
-check "report -O funcgraph-proc" "$UTRACE" report -i t.dat -O funcgraph-proc
+check "record -p function_graph" "$UTRACE" record -o g.dat -p function_graph -- "$P"
+check "report -O funcgraph-proc" "$UTRACE" report -i g.dat -O funcgraph-proc
 check "record -O nooverwrite" "$UTRACE" record -o a.dat -O nooverwrite -O func_stack_trace -- "$P"
 check "record -p function_graph -O funcgraph-tail" \
 	"$UTRACE" record -o b.dat -p function_graph -O funcgraph-tail -- "$P"
