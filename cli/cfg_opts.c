@@ -30,21 +30,42 @@ static void words(char **list, const char *arg)
 		ut_usage_die("out of memory");
 }
 
+/*
+ * start -O: the options a process's configuration holds; any other is
+ * refused, saying why (it would change nothing in the processes).
+ */
+static void live_setting(struct ut_cfg *c, const char *arg)
+{
+	static const char takes[] = "start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time";
+	const char *name = strncmp(arg, "no", 2) != 0 ? arg : arg + 2;
+	int id = ut_opt_lookup(name);
+	const struct ut_opt_info *info = ut_opt_info(id);
+
+	if (id == UT_OPT_FUNC_STACK_TRACE)
+		c->func_stack = name == arg;
+	else if (id == UT_OPT_SLEEP_TIME)
+		c->sleep_time = name == arg;
+	else if (!info)
+		ut_usage_die("-O %s: unknown option (%s)", arg, takes);
+	else if (info->unsupported)
+		ut_usage_die("-O %s: not supported: %s", arg, info->unsupported);
+	else if (!info->record)
+		ut_usage_die("-O %s: an output option: give it to show or report (%s)", arg, takes);
+	else
+		ut_usage_die("-O %s: not an option of the processes (%s)", arg, takes);
+}
+
 static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 {
 	if (!strcmp(arg, "overwrite") || !strcmp(arg, "nooverwrite"))
 		c->overwrite = arg[0] == 'o';
 	else if (display) {
-		if (ut_opts_parse(display, ut_tracer_names[c->tracer], arg) &&
+		if (ut_opts_parse(display, "function", arg) &&
 		    ut_opts_parse(display, "function_graph", arg))
-			ut_usage_die("unknown option '%s' (see 'utrace list -o')", arg);
-	} else if (!strcmp(arg, "func_stack_trace"))
-		c->func_stack = true;
-	else if (!strcmp(arg, "sleep-time") || !strcmp(arg, "nosleep-time"))
-		c->sleep_time = arg[0] == 's';
-	else
-		ut_usage_die("unknown option '%s' (overwrite, func_stack_trace, [no]sleep-time)",
-			     arg);
+			ut_usage_die("-O %s: %s (see 'utrace list -o')", arg, ut_opts_why(NULL, arg));
+	} else {
+		live_setting(c, arg);
+	}
 }
 
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
@@ -95,4 +116,21 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 	default:
 		return false;
 	}
+}
+
+void ut_cfg_check(const struct ut_cfg *c)
+{
+	const char *tracer = ut_tracer_names[c->tracer];
+	const char *graph = c->graph_function	 ? "-g"
+			    : c->graph_notrace	 ? "--graph-notrace"
+			    : c->max_graph_depth ? "--max-graph-depth"
+			    : c->thresh_us	 ? "--thresh"
+						 : NULL;
+
+	if (c->func_stack && (c->tracer != UT_TRACER_FUNCTION || c->profile))
+		ut_usage_die("--func-stack (func_stack_trace): the function tracer's option "
+			     "(this runs %s)", c->profile ? "the profiler" : tracer);
+	if (graph && c->tracer != UT_TRACER_FUNCTION_GRAPH && !c->profile)
+		ut_usage_die("%s: a function_graph (or profiler) option (this runs %s)", graph,
+			     tracer);
 }

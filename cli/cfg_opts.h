@@ -42,4 +42,12 @@ enum {
  */
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg);
 
+/*
+ * After the options: exit 2 with one line if one of them would do nothing
+ * with the tracer chosen: --func-stack (the function tracer's), -g,
+ * --graph-notrace, --max-graph-depth, --thresh (function_graph's, and the
+ * profiler's when @c->profile).
+ */
+void ut_cfg_check(const struct ut_cfg *c);
+
 #endif

@@ -140,7 +140,11 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 	if (fd < 0)
 		return -errno;
 	close(fd);
+	/* the options go into the file too: func-no-repeats folds as it is written */
 	ut_opts_init(&opts, 0);
+	for (int i = 0; i < nwords; i++)
+		if (ut_opts_parse(&opts, "function", words[i]))
+			ut_opts_parse(&opts, "function_graph", words[i]);
 	ret = ut_live_snapshot_inst(rundir, inst, pids, npids, consume, tmp, opts.bits);
 	if (!ret)
 		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header) ? -EIO : 0;

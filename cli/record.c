@@ -22,6 +22,7 @@
 #include "common/names.h"
 #include "common/output/output.h"
 #include "common/output/graph.h"
+#include "common/repeats.h"
 #include "common/ring_buffer.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
@@ -505,10 +506,37 @@ static char *clock_line(int clock)
 	return buf;
 }
 
+/*
+ * One event into the file; with func-no-repeats (record -O, the mount's
+ * options/) folded as the kernel's function tracer folds when recording,
+ * so the file holds its func_repeats events (common/repeats.h).
+ */
+static int put_event(struct ut_tracedat_writer *w, struct ut_repeats *fold, bool folding,
+		     const struct ut_event *ev)
+{
+	struct ut_event rep;
+	int ret;
+
+	switch (folding ? ut_repeats_fold(fold, ev, &rep) : UT_REPEATS_PASS) {
+	case UT_REPEATS_DROP:
+		return 0;
+	case UT_REPEATS_FLUSH:
+		ret = ut_tracedat_write(w, &rep);
+		if (ret)
+			return ret;
+		break;
+	default:
+		break;
+	}
+	return ut_tracedat_write(w, ev);
+}
+
 static int write_trace(struct ut_recorder *r)
 {
 	struct ut_tracedat_meta m = {0};
 	struct ut_tracedat_writer *w;
+	struct ut_repeats fold = {0};
+	bool folding = r->options >> UT_OPT_FUNC_NO_REPEATS & 1;
 	struct cursor *cur = NULL;
 	size_t ncur = 0, nthr = 0;
 	int32_t *pids = NULL, *tgids = NULL;
@@ -612,10 +640,11 @@ static int write_trace(struct ut_recorder *r)
 		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
 		if (ev->cpu >= (uint32_t)m.nr_cpus)
 			ev->cpu = 0;
-		ret = ut_tracedat_write(w, ev);
+		ret = put_event(w, &fold, folding, ev);
 		if (ret)
 			break;
 	}
+	ut_repeats_free(&fold);
 	/* Whatever the streams could not tell: refused at the very end, or overwritten. */
 	for (size_t i = 0; i < ncur; i++) {
 		const struct ut_buf_hdr *h = cur[i].t->rb.hdr;

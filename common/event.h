@@ -17,6 +17,7 @@ enum {
 	UT_EV_FUNCGRAPH_EXIT = 10,
 	UT_EV_FUNCGRAPH_ENTRY = 11,
 	UT_EV_USER_STACK = 13,
+	UT_EV_FUNC_REPEATS = 20, /* func-no-repeats: made by the readers (common/repeats.h) */
 	/*
 	 * utrace's own events (event system "utrace" in trace.dat): a signal
 	 * handler starts / returns, marked in function_graph output as the
@@ -46,6 +47,9 @@ struct ut_event {
 	const char *str;    /* NUL-terminated, not owned */
 	uint32_t nr_callers;
 	const uint64_t *callers;
+	/* func_repeats: the calls folded after the first, the last one's time */
+	uint32_t repeats;
+	uint64_t last_ts;
 };
 
 #endif

@@ -693,6 +693,19 @@ const char *ut_fcmd_name(int type)
 	return type >= 0 && (size_t)type < NR_CMDS ? cmd_names[type] : "?";
 }
 
+bool ut_fset_word_is_cmd(const char *w, size_t len)
+{
+	const char *colon = memchr(w, ':', len), *cmd, *end;
+
+	if (!colon)
+		return false;
+	cmd = colon + 1;
+	end = memchr(cmd, ':', len - (size_t)(cmd - w));
+	if (!end)
+		end = w + len;
+	return !((size_t)(end - cmd) == 3 && memcmp(cmd, "mod", 3) == 0);
+}
+
 static int cmd_lookup(const char *name)
 {
 	size_t i;
@@ -850,6 +863,24 @@ static int do_pattern(struct ut_fset *s, char *func, const char *mod)
 	return r;
 }
 
+/*
+ * The module part of ":mod:MOD" as modules are named (common/symbols.c: the
+ * file name up to its first dot), so that the shared object's file name
+ * works too: "lib1.so", "libz.so.1" and "/usr/lib/libz.so.1" name "lib1"
+ * and "libz".  In place, after the '!' of an exclusion.  -EINVAL if a
+ * name was given but nothing of it is left (".so"): it could name no module.
+ */
+static int module_part(char *mod)
+{
+	char *p = mod + (*mod == '!'), *slash = strrchr(p, '/');
+	bool given = *p != '\0';
+
+	if (slash)
+		memmove(p, slash + 1, strlen(slash + 1) + 1);
+	p[strcspn(p, ".")] = '\0';
+	return given && !*p ? -EINVAL : 0;
+}
+
 /* One word, NUL-terminated and writable. */
 static int do_word(struct ut_fset *s, char *w)
 {
@@ -864,7 +895,7 @@ static int do_word(struct ut_fset *s, char *w)
 		*param++ = '\0';
 	if (strcmp(cmd, "mod") == 0) {
 		/* "f:mod" names no module; "f:mod:a:b" is no module name */
-		if (!param || strchr(param, ':'))
+		if (!param || strchr(param, ':') || module_part(param))
 			return -EINVAL;
 		return do_pattern(s, w, param);
 	}

@@ -204,7 +204,9 @@ int ut_fset_begin(struct ut_fset *s, bool truncate);
  *   N            the N-th line of available_filter_functions (1-based)
  *   PAT:mod:MOD  only functions of module MOD ("" = any module, "!MOD" =
  *                all but MOD, MOD may be a glob); ":mod:MOD" = all of
- *                MOD.  If nothing matches and MOD is not loaded, the
+ *                MOD.  MOD may be the object's file name: "lib1.so",
+ *                "libz.so.1", "/usr/lib/libz.so.1" name "lib1", "libz";
+ *                one that leaves no name (".so") is -EINVAL.  If nothing matches and MOD is not loaded, the
  *                entry is kept pending (UT_FSET_F_MODCACHE) and applied by
  *                ut_fset_apply_pending(); "!PAT:mod:MOD" then removes
  *                pending entries ("!*" or "!" all of MOD's).
@@ -295,6 +297,16 @@ bool ut_fset_traced(const struct ut_fset *filter, const struct ut_fset *notrace,
  * the runtime may update ->count in place.
  */
 struct ut_fcmd *ut_fset_cmds(struct ut_fset *s, size_t *n);
+
+/**
+ * ut_fset_word_is_cmd() - is @w a function command word?
+ * @w: one word of a list ("[!]FUNC:CMD[:N]"), need not be NUL-terminated
+ * @len: its length
+ *
+ * True for "FUNC:CMD..." and "!FUNC:CMD..." with any CMD but "mod": the
+ * words a ">" on set_ftrace_filter keeps, since it clears the functions only.
+ */
+bool ut_fset_word_is_cmd(const char *w, size_t len);
 
 /** ut_fcmd_name() - "traceon", "traceoff", ... for an enum ut_fcmd_type */
 const char *ut_fcmd_name(int type);

@@ -160,6 +160,17 @@ static const struct td_format {
 	  "\tfield:unsigned int tgid;\toffset:8;\tsize:4;\tsigned:0;\n"
 	  "\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n"
 	  "\n" TD_STACK_FMT },
+	{ NULL, "func_repeats", UT_EV_FUNC_REPEATS,
+	  "name: func_repeats\nID: 20\nformat:\n" TD_COMMON_FIELDS
+	  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:u16 count;\toffset:24;\tsize:2;\tsigned:0;\n"
+	  "\tfield:u16 top_delta_ts;\toffset:26;\tsize:2;\tsigned:0;\n"
+	  "\tfield:u32 bottom_delta_ts;\toffset:28;\tsize:4;\tsigned:0;\n"
+	  "\n"
+	  "print fmt: \" %ps <-%ps\\t(repeats:%u  delta: -%llu)\", (void *)REC->ip, "
+	  "(void *)REC->parent_ip, REC->count, "
+	  "(((u64)(REC)->top_delta_ts << 32) | (REC)->bottom_delta_ts)\n" },
 	{ "utrace", "signal_enter", UT_EV_SIGNAL_ENTER, TD_SIGNAL_FMT("signal_enter", "1000") },
 	{ "utrace", "signal_exit", UT_EV_SIGNAL_EXIT, TD_SIGNAL_FMT("signal_exit", "1001") },
 };
@@ -681,6 +692,15 @@ static int encode(const struct ut_event *ev, unsigned char *p)
 		put_le(p + 8, ev->ip, 8);
 		put_le(p + 16, ev->parent_ip, 8);
 		return 24;
+	case UT_EV_FUNC_REPEATS:
+		/* the time back to the last call: 48 bits, top 16 and bottom 32 */
+		n = ev->ts > ev->last_ts ? ev->ts - ev->last_ts : 0;
+		put_le(p + 8, ev->ip, 8);
+		put_le(p + 16, ev->parent_ip, 8);
+		put_le(p + 24, ev->repeats > 0xffff ? 0xffff : ev->repeats, 2);
+		put_le(p + 26, (uint16_t)(n >> 32), 2);
+		put_le(p + 28, (uint32_t)n, 4);
+		return 32;
 	case UT_EV_PRINT:
 		put_le(p + 8, ev->ip, 8);
 		n = ev->str ? strnlen(ev->str, TD_MAX_PAYLOAD - 17) : 0;
@@ -1623,6 +1643,9 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 	case UT_EV_FUNCGRAPH_ENTRY:
 		need = 20;
 		break;
+	case UT_EV_FUNC_REPEATS:
+		need = 32;
+		break;
 	case UT_EV_SIGNAL_ENTER:
 	case UT_EV_SIGNAL_EXIT:
 	case UT_EV_PRINT:
@@ -1657,6 +1680,15 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 		ev->ip = get_le(d + 8, 8);
 		ev->depth = (uint32_t)get_le(d + 16, 4);
 		break;
+	case UT_EV_FUNC_REPEATS: {
+		uint64_t delta = get_le(d + 26, 2) << 32 | get_le(d + 28, 4);
+
+		ev->ip = get_le(d + 8, 8);
+		ev->parent_ip = get_le(d + 16, 8);
+		ev->repeats = (uint32_t)get_le(d + 24, 2);
+		ev->last_ts = delta < ev->ts ? ev->ts - delta : 0;
+		break;
+	}
 	case UT_EV_FUNCGRAPH_EXIT:
 		ev->ip = get_le(d + 8, 8);
 		if (r->exit_retval) {

@@ -44,7 +44,7 @@ struct ut_site {
 enum {
 	UT_GRAPH_ROOT = 1,      /* set_graph_function */
 	UT_GRAPH_NOTRACE = 2,   /* set_graph_notrace */
-	UT_GRAPH_CMD = 4,       /* has a function command (ut_rt.cmds) */
+	UT_GRAPH_CMD = 4,       /* has a function command (ut_rt.cmds->e) */
 	UT_GRAPH_UNTRACED = 8,  /* enabled for commands or instances only: the top records nothing */
 	UT_GRAPH_INST = 16,     /* some instance traces it (ut_site.inst) */
 };
@@ -70,15 +70,6 @@ struct ut_instance {
 	char *filter, *notrace;
 };
 
-/* A function command of set_ftrace_filter, for the hot path. */
-struct ut_cmd {
-	uint64_t ip;          /* the function's site */
-	int type;             /* enum ut_fcmd_type (common/filter.h) */
-	uint32_t inst;        /* whose set_ftrace_filter: 0 the top level, K instance K */
-	long count;           /* times left to act; -1: unlimited */
-};
-
-#define UT_MAX_CMDS 64
 
 struct ut_module {
 	char path[PATH_MAX];
@@ -169,10 +160,10 @@ struct ut_runtime {
 	uint64_t counter;     /* the "counter" clock */
 	struct ut_graph_cfg graph;
 	uint32_t pid_gen;     /* bumped when cfg.pids changes (threads re-check) */
-	uint32_t nr_cmds;     /* function commands in cmds[] */
+	uint32_t nr_cmds;     /* function commands in cmds->e[] */
 	uint32_t nr_inst;     /* active instances */
 	struct ut_instance inst[UT_MAX_INST];
-	struct ut_cmd cmds[UT_MAX_CMDS];
+	struct ut_cmds *cmds; /* the session's "cmds" (shared: readers list the counts) */
 	int32_t pid;          /* getpid(), kept current across fork */
 	bool from_env;        /* configured by `utrace record` (environment) */
 };
@@ -313,6 +304,19 @@ static inline uint32_t ut_cpu(void)
 		return *(volatile uint32_t *)((char *)ut_arch_thread_pointer() + ut_rt.rseq_cpu_off);
 	return 0;
 }
+
+/* cmds.c: the function-command table and its counts */
+struct ut_fset;
+/* How many leading words of @filter were applied before (their commands keep their counts). */
+size_t ut_cmds_retained(const char *filter) UT_HIDDEN;
+/* Give the commands of @filter that the table in force has the count they have left. */
+void ut_cmds_carry(struct ut_fset *filter) UT_HIDDEN;
+/* Make the commands of @filter and of each instance's @ifilter[K] the table in force. */
+void ut_cmds_publish(struct ut_fset *filter, struct ut_fset *const *ifilter) UT_HIDDEN;
+/* The filter text now in force (the reference for ut_cmds_retained()). */
+void ut_cmds_applied(const char *text) UT_HIDDEN;
+/* Does the site at @addr have a command? */
+bool ut_cmds_has(uint64_t addr) UT_HIDDEN;
 
 /* session.c */
 int ut_session_create(char *why, size_t whylen) UT_HIDDEN;

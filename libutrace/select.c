@@ -6,6 +6,7 @@
  * function table grows in step with ut_rt.funcs (same indexes).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,55 +46,6 @@ void ut_select_reconfigure(void)
 		ifilter[k] = ut_fset_new(table, UT_FSET_FILTER);
 		inotrace[k] = ut_fset_new(table, UT_FSET_NOTRACE);
 	}
-}
-
-/* The commands of set @s (instance @inst's, or the top level's for 0) into ut_rt.cmds[*k..]. */
-static void add_commands(struct ut_fset *s, uint32_t inst, uint32_t *k)
-{
-	size_t n = 0;
-	struct ut_fcmd *c = s ? ut_fset_cmds(s, &n) : NULL;
-
-	for (size_t i = 0; i < n && *k < UT_MAX_CMDS; i++) {
-		const struct ut_func *f;
-		const struct ut_module *m;
-
-		if (c[i].func >= ut_rt.nr_funcs)
-			continue;
-		f = &ut_rt.funcs[c[i].func];
-		m = ut_rt.mods[f->mod];
-		if (!m || !m->alive || !m->sites)
-			continue;
-		ut_rt.cmds[*k].ip = m->sites[f->site].addr;
-		ut_rt.cmds[*k].type = c[i].type;
-		ut_rt.cmds[*k].inst = inst;
-		ut_rt.cmds[*k].count = c[i].counted ? c[i].count : -1;
-		(*k)++;
-	}
-}
-
-/*
- * The function commands of set_ftrace_filter (FUNC:traceon/traceoff/
- * stacktrace/dump/cpudump[:N]), the top level's and each instance's, as the
- * hot path's table: their functions' sites are enabled whatever the tracer,
- * and flagged so the tracers look them up.
- */
-static void build_commands(void)
-{
-	uint32_t k = 0;
-
-	__atomic_store_n(&ut_rt.nr_cmds, 0, __ATOMIC_RELEASE);
-	add_commands(filter, 0, &k);
-	for (uint32_t i = 1; i < UT_MAX_INST; i++)
-		add_commands(ifilter[i], i, &k);
-	__atomic_store_n(&ut_rt.nr_cmds, k, __ATOMIC_RELEASE);
-}
-
-static bool has_command(uint64_t addr)
-{
-	for (uint32_t i = 0; i < ut_rt.nr_cmds; i++)
-		if (ut_rt.cmds[i].ip == addr)
-			return true;
-	return false;
 }
 
 /*
@@ -148,10 +100,11 @@ static int sync_table(void)
  * patterns were given but none matched (then the list must select nothing,
  * not fall back to "all functions" as an empty list would).
  */
-static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing)
+static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing, size_t carry_at)
 {
 	bool positive = false;
 	int ret = 0, r;
+	size_t i = 0;
 
 	*nothing = false;
 	r = ut_fset_begin(s, true);
@@ -160,6 +113,8 @@ static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing)
 	size_t n = 0;
 
 	for (const char *p = ut_cfg_word(text, &n); p; p = ut_cfg_word(p + n, &n)) {
+		if (i++ == carry_at)
+			ut_cmds_carry(s);
 		positive |= *p != '!';
 		r = ut_fset_write(s, p, n, NULL, 0);
 		if (r == -EINVAL)
@@ -167,13 +122,42 @@ static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing)
 		else if (r)
 			ret = r;
 	}
+	if (i == carry_at)
+		ut_cmds_carry(s);
 	ut_fset_commit(s);
 	*nothing = positive && !ut_fset_active(s);
 	return ret;
 }
 
+/*
+ * Strict mode: the words, in one write, but the function commands that
+ * exist after the first @carry_at words (SIZE_MAX: none) take the counts
+ * they have left (cmds.c).
+ */
+static int set_list_strict(struct ut_fset *s, const char *text, size_t carry_at, char *bad,
+			   size_t badlen)
+{
+	const char *rest = text;
+	size_t n = 0, i = 0;
+	int ret = ut_fset_begin(s, true);
+
+	if (ret)
+		return ret;
+	if (carry_at != SIZE_MAX) {
+		for (const char *p = ut_cfg_word(text, &n); p && i < carry_at;
+		     p = ut_cfg_word(p + n, &n), i++)
+			rest = p + n;
+		ret = ut_fset_write(s, text, (size_t)(rest - text), bad, badlen);
+		ut_cmds_carry(s);
+	}
+	if (!ret)
+		ret = ut_fset_write(s, rest, strlen(rest), bad, badlen);
+	ut_fset_commit(s);
+	return ret;
+}
+
 static int set_list(struct ut_fset *s, const char *text, const char *what, char *err,
-		    size_t errlen, bool *nothing)
+		    size_t errlen, bool *nothing, size_t carry_at)
 {
 	char bad[128];
 	int ret;
@@ -188,18 +172,34 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
 	if (ut_rt.cfg.lenient) {
 		bool dummy;
 
-		ret = set_list_lenient(s, text, nothing ? nothing : &dummy);
+		ret = set_list_lenient(s, text, nothing ? nothing : &dummy, carry_at);
 		if (ret == -EINVAL)
 			snprintf(err, errlen, "%s: some words match no traceable function here",
 				 what);
 		return ret;
 	}
-	ret = ut_fset_set(s, text, true, bad, sizeof(bad));
+	ret = set_list_strict(s, text, carry_at, bad, sizeof(bad));
 	if (ret == -EINVAL)
 		snprintf(err, errlen, "%s: '%s' matches no traceable function", what, bad);
 	else if (ret)
 		snprintf(err, errlen, "%s: %s", what, strerror(-ret));
 	return ret;
+}
+
+/*
+ * set_ftrace_filter is replayed into a new set every time: commands (which
+ * a ">" does not clear) must come from the words alone, their counts from
+ * the table in force (cmds.c).
+ */
+static int new_filter_set(void)
+{
+	struct ut_fset *s = ut_fset_new(table, UT_FSET_FILTER);
+
+	if (!s)
+		return -ENOMEM;
+	ut_fset_free(filter);
+	filter = s;
+	return 0;
 }
 
 /* The hot-path copy of the graph settings, and each module's trampoline. */
@@ -250,34 +250,45 @@ int ut_select_apply(char *err, size_t errlen)
 	if (ret > 0 || !configured) {
 		char *e = configured ? ignored : err;
 		size_t elen = configured ? sizeof(ignored) : errlen;
-		int r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen,
-				  &filter_nothing);
-		int r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen, NULL);
-		int r3 = set_list(gfilter, ut_rt.cfg.graph_function, "set_graph_function", e, elen,
-				  &graph_nothing);
-		int r4 = set_list(gnotrace, ut_rt.cfg.graph_notrace, "set_graph_notrace", e, elen,
-				  NULL);
+		int r1 = new_filter_set();
+		int r2, r3, r4;
 
+		if (!r1)
+			r1 = set_list(filter, ut_rt.cfg.filter, "set_ftrace_filter", e, elen,
+				      &filter_nothing, ut_cmds_retained(ut_rt.cfg.filter));
+		r2 = set_list(notrace, ut_rt.cfg.notrace, "set_ftrace_notrace", e, elen, NULL,
+			      SIZE_MAX);
+		r3 = set_list(gfilter, ut_rt.cfg.graph_function, "set_graph_function", e, elen,
+			      &graph_nothing, SIZE_MAX);
+		r4 = set_list(gnotrace, ut_rt.cfg.graph_notrace, "set_graph_notrace", e, elen, NULL,
+			      SIZE_MAX);
 		ret = configured ? 0 : (r1 ? r1 : r2 ? r2 : r3 ? r3 : r4);
 		configured = true;
+		/* a refused document is put back: counts go on from the text before it */
+		if (ret >= 0 || ut_rt.cfg.lenient)
+			ut_cmds_applied(ut_rt.cfg.filter);
 		/* instances: always lenient (they act on every process) */
 		for (int k = 1; k < UT_MAX_INST; k++) {
 			bool dummy;
 
 			inothing[k] = false;
 			if (ut_rt.inst[k].filter)
-				set_list_lenient(ifilter[k], ut_rt.inst[k].filter, &inothing[k]);
+				set_list_lenient(ifilter[k], ut_rt.inst[k].filter, &inothing[k],
+						 SIZE_MAX);
 			else
 				ut_fset_set(ifilter[k], "", true, NULL, 0);
 			if (ut_rt.inst[k].notrace)
-				set_list_lenient(inotrace[k], ut_rt.inst[k].notrace, &dummy);
+				set_list_lenient(inotrace[k], ut_rt.inst[k].notrace, &dummy,
+						 SIZE_MAX);
 			else
 				ut_fset_set(inotrace[k], "", true, NULL, 0);
 		}
 	} else {
+		/* the same commands: the table's counts are the ones left */
+		ut_cmds_carry(filter);
 		ret = 0;
 	}
-	build_commands();
+	ut_cmds_publish(filter, ifilter);
 	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
 		struct ut_func *f = &ut_rt.funcs[i];
 		struct ut_module *m = ut_rt.mods[f->mod];
@@ -292,7 +303,7 @@ int ut_select_apply(char *err, size_t errlen)
 				inst |= 1u << k;
 		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
 		     !filter_nothing && ut_fset_traced(filter, notrace, i);
-		cmd = !ut_rt.sites_off && has_command(m->sites[f->site].addr);
+		cmd = !ut_rt.sites_off && ut_cmds_has(m->sites[f->site].addr);
 		m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].inst = (uint8_t)inst;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |

@@ -99,6 +99,40 @@ void ut_clock_init(struct ut_ctl *ctl)
 		clock_calibrate(ctl);
 }
 
+/*
+ * The session's "cmds": the function-command table the threads count down
+ * in, shared so readers list what is left.  A fork child gets its own file
+ * with the parent's table as it was (its copy of the counts, as of its
+ * memory), and leaves the parent's mapping alone.
+ */
+static int cmds_create(void)
+{
+	struct ut_cmds *old = ut_rt.cmds, *c = MAP_FAILED;
+	uint32_t nr = ut_rt.nr_cmds;
+	int fd = openat(ut_rt.dirfd, "cmds", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0600);
+
+	if (fd >= 0 && !ftruncate(fd, sizeof(*c)))
+		c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (old) {
+		/* the parent's table, never written from here */
+		ut_rt.nr_cmds = 0;
+		if (c != MAP_FAILED)
+			memcpy(c, old, sizeof(*c));
+		munmap(old, sizeof(*old));
+		ut_rt.cmds = NULL;
+	}
+	if (c == MAP_FAILED)
+		return -EIO;
+	c->version = UT_ABI_VERSION;
+	__atomic_store_n(&c->magic, UT_CMDS_MAGIC, __ATOMIC_RELEASE);
+	ut_rt.cmds = c;
+	__atomic_store_n(&ut_rt.nr_cmds, old ? nr : 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
 /**
  * ut_session_create - create this process's session directory and control block
  *
@@ -159,7 +193,7 @@ int ut_session_create(char *why, size_t whylen)
 	prctl(PR_GET_NAME, ctl->comm, 0, 0, 0);
 	ut_clock_init(ctl);
 	ut_rt.ctl = ctl;
-	return 0;
+	return cmds_create();
 }
 
 /* Start-up refused: the session, not yet published, is removed. */

@@ -213,7 +213,7 @@ static int show_number(struct tfs_req *r, FILE *f)
 
 	switch (r->file->arg) {
 	case S_TRACING_ON:
-		v = c.tracing_on;
+		v = r->sc->pid || r->sc->inst ? c.tracing_on : tfs_top_tracing_on(c.tracing_on);
 		break;
 	case S_BUF_KB:
 		v = r->sc->pid ? proc_buf_kb(r->sc, c.buf_kb) : c.buf_kb;

@@ -22,6 +22,7 @@
 
 #include "common/elfsites.h"
 #include "common/filter.h"
+#include "utrace/abi.h"
 #include "tracefs/tracefs.h"
 
 #define MODULES_MAX (1u << 20) /* a modules file is read up to this size */
@@ -319,8 +320,62 @@ static unsigned fset_flags(int which)
 	return flags[which & 3];
 }
 
+/* Session @i of @v is one @sc shows: processes/PID/ the newest image of PID, the top every live one. */
+static bool scope_has(const struct tfs_scope *sc, const struct ut_live_sess *v, long n, long i)
+{
+	if (v[i].markers)
+		return false;
+	if (!sc->pid)
+		return v[i].alive;
+	if (v[i].pid != sc->pid)
+		return false;
+	for (long j = i + 1; j < n; j++)
+		if (v[j].pid == sc->pid && !v[j].markers)
+			return false;
+	return true;
+}
+
+/* Command @c of the listing is entry @e of a process's table. */
+static bool same_cmd(const struct ut_filter_func *fn, const struct ut_fcmd *c,
+		     const struct ut_cmd_entry *e)
+{
+	return e->type == c->type && (e->counted != 0) == c->counted && !strcmp(e->func, fn->name) &&
+	       !strcmp(e->module, fn->module ? fn->module : "");
+}
+
+/*
+ * The counts the commands have left in the processes (their "cmds"
+ * tables), over the counts the words give: "f:traceoff:count=1" after one
+ * traceoff.  At the top level, the smallest count of any process.
+ */
+static void overlay_counts(const struct tfs_scope *sc, struct ut_ftable *t, struct ut_fset *s)
+{
+	struct ut_cmd_entry e[UT_CMDS_MAX];
+	struct ut_live_sess *v;
+	size_t n = 0;
+	struct ut_fcmd *c = ut_fset_cmds(s, &n);
+	long nv = n ? ut_live_list(tfs_rundir, &v) : -1;
+
+	for (long i = 0; i < nv; i++) {
+		long k = scope_has(sc, v, nv, i) ? ut_live_cmds(v[i].dir, e) : -1;
+
+		for (long j = 0; j < k; j++) {
+			for (size_t m = 0; m < n; m++) {
+				const struct ut_filter_func *fn = ut_ftable_get(t, c[m].func);
+
+				if (fn && c[m].counted && same_cmd(fn, &c[m], &e[j]) &&
+				    e[j].count >= 0 && e[j].count < c[m].count)
+					c[m].count = e[j].count;
+			}
+		}
+	}
+	if (nv > 0)
+		free(v);
+}
+
 /* Replay @words over @t as a process does in lenient mode, and print the result. */
-static void print_replayed(struct ut_ftable *t, int which, const char *words, FILE *f)
+static void print_replayed(const struct tfs_scope *sc, struct ut_ftable *t, int which,
+			   const char *words, FILE *f)
 {
 	struct ut_fset *s = ut_fset_new(t, fset_flags(which));
 	char *text = NULL;
@@ -333,6 +388,8 @@ static void print_replayed(struct ut_ftable *t, int which, const char *words, FI
 	for (const char *p = ut_cfg_word(words, &n); p; p = ut_cfg_word(p + n, &n))
 		ut_fset_write(s, p, n, NULL, 0);
 	ut_fset_commit(s);
+	if (which == 0 && !sc->inst)
+		overlay_counts(sc, t, s);
 	if (!ut_fset_format(s, empty_text(which), &text, &len))
 		fwrite(text, 1, len, f);
 	free(text);
@@ -354,7 +411,7 @@ int tfs_show_list(struct tfs_req *r, FILE *f)
 	words = *list_of(&c, which);
 	t = scope_table(r->sc);
 	if (t && ut_ftable_size(t)) {
-		print_replayed(t, which, words, f);
+		print_replayed(r->sc, t, which, words, f);
 	} else if (!words) {
 		fputs(empty_text(which), f);
 	} else {
@@ -424,11 +481,49 @@ struct list_arg {
 	bool append;
 };
 
+/*
+ * ">" on set_ftrace_filter: the kernel empties the function list but keeps
+ * the function commands until "!FUNC:CMD" removes them, so the command
+ * words of the old list (additions and removals, in order) stay.
+ */
+static int keep_commands(char **list)
+{
+	char *kept = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	for (const char *p = ut_cfg_word(*list, &n); p && !ret; p = ut_cfg_word(p + n, &n)) {
+		char *w;
+
+		if (!ut_fset_word_is_cmd(p, n))
+			continue;
+		w = strndup(p, n);
+		ret = w ? ut_cfg_set_words(&kept, w, true) : -ENOMEM;
+		free(w);
+	}
+	if (ret) {
+		free(kept);
+		return ret;
+	}
+	free(*list);
+	*list = kept;
+	return 0;
+}
+
 static int edit_list(struct ut_cfg *c, const void *p)
 {
 	const struct list_arg *a = p;
+	char **list = list_of(c, a->which);
+	bool append = a->append;
 
-	return ut_cfg_set_words(list_of(c, a->which), a->words, a->append);
+	if (!append && a->which == 0) {
+		int ret = keep_commands(list);
+
+		if (ret)
+			return ret;
+		append = true;
+	}
+	return ut_cfg_set_words(list, a->words, append);
 }
 
 /*
@@ -490,13 +585,18 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 		struct ut_cfg c;
 
 		tfs_scope_config(r->sc, &c);
-		ret = check_words(r->sc, a.which, append ? *list_of(&c, a.which) : NULL, words, bad,
-				  sizeof(bad));
+		/* what the words act on: the list, or after ">" the commands it keeps */
+		ret = append || a.which != 0 ? 0 : keep_commands(list_of(&c, a.which));
+		if (!ret)
+			ret = check_words(r->sc, a.which,
+					  append || a.which == 0 ? *list_of(&c, a.which) : NULL,
+					  words, bad, sizeof(bad));
 		ut_cfg_free(&c);
 		if (ret) {
 			snprintf(msg, sizeof(msg), "%s: '%s' matches no traceable function",
 				 r->file->name, bad);
-			tfs_errlog_add(r->sc, msg, words);
+			if (ret == -EINVAL)
+				tfs_errlog_add(r->sc, msg, words);
 			free(words);
 			return ret;
 		}

@@ -131,6 +131,23 @@ int tfs_scope_set_tracing_on(struct tfs_scope *sc, bool on)
 	return ret;
 }
 
+bool tfs_top_tracing_on(bool tmpl)
+{
+	struct ut_live_sess *v;
+	long n = ut_live_list(tfs_rundir, &v);
+	bool on = true, any = false;
+
+	for (long i = 0; i < n; i++) {
+		if (v[i].alive && !v[i].markers) {
+			any = true;
+			on &= v[i].tracing_on;
+		}
+	}
+	if (n > 0)
+		free(v);
+	return any ? on : tmpl;
+}
+
 /*
  * Apply @edit to one process.  Switching the tracer or the clock empties its
  * buffers, as the kernel does.  -ESRCH if it has exited.

@@ -72,6 +72,12 @@ int tfs_scope_config(const struct tfs_scope *sc, struct ut_cfg *c);
 
 /* tracing_on: a flag of each control block (and of the template), no agent involved. */
 int tfs_scope_set_tracing_on(struct tfs_scope *sc, bool on);
+/*
+ * tracing_on as the top level reads it: 0 as soon as a running process has
+ * it off (a traceoff command fired there, as the kernel's one flag would
+ * be), 1 if all have it on; @tmpl (the template's) when none runs.
+ */
+bool tfs_top_tracing_on(bool tmpl);
 
 /*
  * Change the scope's configuration with @edit (which returns 0 or -errno,

@@ -29,8 +29,9 @@ const char ut_help_start[] =
 	"\n"
 	"Start tracing running processes (their libutrace agent applies the change\n"
 	"at once) and, without -P, every process of yours started from now on.\n"
-	"Like trace-cmd start, the configuration starts from the defaults and the\n"
-	"buffers are cleared.  Read the trace with 'utrace show' or 'utrace extract'.\n"
+	"Like trace-cmd start, the configuration starts from the defaults, the\n"
+	"buffers are cleared and tracing_on is 1 again (also after 'utrace stop').\n"
+	"Read the trace with 'utrace show' or 'utrace extract'.\n"
 	"\n"
 	"  -P PID           only this process (repeatable)\n"
 	"  -B NAME          an instance (instances/NAME, made if new): its own\n"
@@ -44,7 +45,8 @@ const char ut_help_start[] =
 	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
 	"  -b KB            buffer_size_kb for threads that start from now on\n"
 	"  -C CLOCK         trace_clock\n"
-	"  -O OPTION        overwrite / nooverwrite, func_stack_trace, sleep-time\n"
+	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time (the\n"
+	"                   options a process holds; output options go to show)\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 
@@ -62,6 +64,7 @@ const char ut_help_show[] =
 	"Print the trace of running (or dead) traced processes in the kernel's\n"
 	"`trace` format, all processes merged in time order, without consuming it.\n"
 	"  -B NAME    instance NAME's trace instead of the top level's\n"
+	"  -O OPTION  output option, as for report (e.g. func-no-repeats, sym-offset)\n"
 	"  --pipe     trace_pipe: print events as they come, consuming them, no\n"
 	"             header; until Ctrl-C (with -P: or until those processes exit)\n";
 
@@ -371,6 +374,7 @@ int cmd_start(int argc, char **argv)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_cli_rundir(rundir, sizeof(rundir));
+	ut_cfg_check(&c);
 	if (inst) {
 		ret = start_instance(rundir, inst, &t, &c);
 		ut_cfg_free(&c);
@@ -398,6 +402,12 @@ int cmd_start(int argc, char **argv)
 			continue;
 		}
 		ut_live_clear(v[k].dir);
+		/* trace-cmd's start turns tracing on, also after a stop */
+		r = ut_live_set_tracing_on(v[k].dir, true);
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, strerror(-r));
+			ret = 1;
+		}
 	}
 	free(v);
 	ut_cfg_free(&c);
@@ -597,6 +607,9 @@ int cmd_stat(int argc, char **argv)
 			graph_time = true;
 		else if (opt == 'h')
 			return fputs(ut_help_stat, stdout) < 0;
+		else if (opt == 'O')
+			ut_usage_die("-O %s: stat takes -O [no]graph-time only (sleep-time is the "
+				     "processes': start --profile -O nosleep-time)", optarg);
 		else
 			ut_usage_die("bad usage (see 'utrace help stat')");
 	}

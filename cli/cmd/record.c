@@ -71,7 +71,10 @@ const char ut_help_record[] =
 	"                   counter, uptime, x86-tsc\n"
 	"  -o FILE          output file (default trace.dat)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
-	"                   -O overwrite: flight-recorder buffers (default: keep all)\n"
+	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
+	"                   output options are kept in the file for report.  One\n"
+	"                   that would do nothing (another tracer's, the profiler's,\n"
+	"                   a flag utrace cannot honour) is refused: exit 2\n"
 	"\n"
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
 	"utrace record exits with the program's status, once every process it\n"
@@ -126,30 +129,60 @@ static int find_program(const char *prog, char *out, size_t len)
 	return -ENOENT;
 }
 
-/* One list's words against @t: false, with the first word matching nothing in @bad, or true. */
-static bool list_matches(struct ut_ftable *t, unsigned flags, const char *words, char *bad,
-			 size_t len)
+enum { LIST_OK, LIST_NOMATCH, LIST_PENDING };
+
+/*
+ * One list's words against @t: LIST_NOMATCH with the first word matching
+ * nothing in @bad; LIST_PENDING if ":mod:" words name modules @t does not
+ * have (their "FUNC:mod:MOD" lines in @bad); else LIST_OK.
+ */
+static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, char *bad,
+			size_t len)
 {
 	struct ut_fset *s;
-	bool ok = true;
+	char *text = NULL;
+	int ret = LIST_OK;
 
 	if (!words)
-		return true;
+		return LIST_OK;
 	s = ut_fset_new(t, flags);
-	if (s && ut_fset_set(s, words, true, bad, len) == -EINVAL)
-		ok = false;
+	if (s && ut_fset_set(s, words, true, bad, len) == -EINVAL) {
+		ret = LIST_NOMATCH;
+	} else if (s && ut_fset_nr_pending(s) && !ut_fset_format(s, NULL, &text, NULL)) {
+		/* the pending entries are the listing's last lines */
+		size_t n = ut_fset_nr_pending(s), at = strlen(text);
+
+		while (at > 0 && n) {
+			at--;
+			n -= at == 0 || text[at - 1] == '\n';
+		}
+		snprintf(bad, len, "%s", text + at);
+		for (char *nl = strchr(bad, '\n'); nl; nl = strchr(nl, '\n'))
+			*nl = nl[1] ? ' ' : '\0';
+		ret = LIST_PENDING;
+	}
+	free(text);
 	ut_fset_free(s);
-	return ok;
+	return ret;
 }
 
-/* One list's words against the program's functions: exit 2 naming a word that matches none. */
+/*
+ * One list's words against the program's functions: exit 2 naming a word
+ * that matches none; a ":mod:" naming no library the program loads does
+ * nothing unless it dlopen()s one: say so.
+ */
 static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 		       const char *prog)
 {
 	char bad[256];
+	int r = list_matches(t, flags, words, bad, sizeof(bad));
 
-	if (!list_matches(t, flags, words, bad, sizeof(bad)))
+	if (r == LIST_NOMATCH)
 		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
+	if (r == LIST_PENDING)
+		ut_err("warning: %s: '%s' names no library %s loads at start: it takes "
+		       "effect only if the program dlopen()s one",
+		       file, bad, prog);
 }
 
 /* Every filter word matches a function of @t (which word does not is told later). */
@@ -157,10 +190,12 @@ static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
 {
 	char bad[256];
 
-	return list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) &&
-	       list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) &&
-	       list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) &&
-	       list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad));
+	return list_matches(t, UT_FSET_FILTER, o->cfg.filter, bad, sizeof(bad)) == LIST_OK &&
+	       list_matches(t, UT_FSET_NOTRACE, o->cfg.notrace, bad, sizeof(bad)) == LIST_OK &&
+	       list_matches(t, UT_FSET_GRAPH, o->cfg.graph_function, bad, sizeof(bad)) ==
+		       LIST_OK &&
+	       list_matches(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, bad, sizeof(bad)) ==
+		       LIST_OK;
 }
 
 /*
@@ -253,7 +288,7 @@ static void check_after_run(const char *dir, const char *prog, const struct rec_
 		return; /* every word matched nothing: said in one line */
 	}
 	for (size_t i = 0; t && i < sizeof(lists) / sizeof(lists[0]); i++)
-		if (!list_matches(t, lists[i].flags, lists[i].words, bad, sizeof(bad)))
+		if (list_matches(t, lists[i].flags, lists[i].words, bad, sizeof(bad)) != LIST_OK)
 			ut_err("warning: %s: '%s' matched no traceable function of the programs "
 			       "that ran",
 			       lists[i].file, bad);
@@ -428,6 +463,37 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 		ut_usage_die("no program given (see 'utrace help record')");
 }
 
+/*
+ * -O options that would do nothing here are refused: another tracer's
+ * flags, trace_marker's switch (markers: the mount's), and the profiler's
+ * when not profiling; the profiler takes its own two only.
+ */
+static void check_options(const struct rec_opts *o)
+{
+	const char *tracer = ut_tracer_names[o->cfg.tracer];
+	struct ut_opts def;
+
+	ut_opts_init(&def, 0);
+	for (int id = 0; id < UT_OPT_NR; id++) {
+		const struct ut_opt_info *info = ut_opt_info(id);
+		bool prof = id == UT_OPT_SLEEP_TIME || id == UT_OPT_GRAPH_TIME;
+
+		if (ut_opts_get(&o->opts, id) == ut_opts_get(&def, id))
+			continue;
+		if (o->profile && !prof)
+			ut_usage_die("-O %s: utrace profile takes -O [no]graph-time and "
+				     "-O [no]sleep-time only", info->name);
+		if (!o->profile && prof)
+			ut_usage_die("-O %s: only 'utrace profile' uses it", info->name);
+		if (id == UT_OPT_MARKERS)
+			ut_usage_die("-O %s: it switches the mount's trace_marker, not recording",
+				     info->name);
+		if (!o->profile && info->tracer && strcmp(info->tracer, tracer) != 0)
+			ut_usage_die("-O %s: an option of the %s tracer (this records %s)",
+				     info->name, info->tracer, tracer);
+	}
+}
+
 static volatile sig_atomic_t stop_recording;
 
 static void on_stop_signal(int sig)
@@ -547,7 +613,11 @@ static int run(int argc, char **argv, bool profile)
 	int status = 0, ret, fd;
 
 	parse_args(argc, argv, &o);
+	check_options(&o);
+	o.cfg.profile = o.profile;
 	o.cfg.func_stack |= ut_opts_get(&o.opts, UT_OPT_FUNC_STACK_TRACE) > 0;
+	ut_cfg_check(&o.cfg);
+	o.cfg.profile = false;
 	if (o.npids) {
 		ret = record_running(&o);
 		ut_cfg_free(&o.cfg);

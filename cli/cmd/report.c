@@ -31,8 +31,11 @@ const char ut_help_report[] =
 	"  -O OPTION        trace option, e.g. noprint-parent, sym-offset, sym-addr,\n"
 	"                   noirq-info, nocontext-info, record-tgid, latency-format,\n"
 	"                   raw, hex, verbose, funcgraph-proc, funcgraph-abstime,\n"
-	"                   funcgraph-tail, funcgraph-retval, nofuncgraph-cpu ...\n"
-	"                   (see 'utrace list -o'); repeatable\n"
+	"                   funcgraph-tail, funcgraph-retval, nofuncgraph-cpu,\n"
+	"                   func-no-repeats ... (see 'utrace list -o'); repeatable.\n"
+	"                   Recording options (overwrite, func_stack_trace, ...) and\n"
+	"                   flags utrace cannot honour (funcgraph-args, function-fork,\n"
+	"                   ...) are refused: exit 2, saying why\n"
 	"  --cpu N          only events of CPU N (repeatable)\n"
 	"  --pid TID        only events of thread TID (repeatable)\n";
 
@@ -297,11 +300,43 @@ int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
 
 void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *nwords)
 {
+	int id = ut_opt_lookup(strncmp(w, "no", 2) != 0 ? w : w + 2);
+
 	if (ut_opts_parse(opts, "function", w) && ut_opts_parse(opts, "function_graph", w))
-		ut_usage_die("unknown option '%s' (see 'utrace list -o')", w);
+		ut_usage_die("-O %s: %s (see 'utrace list -o')", w, ut_opts_why(NULL, w));
+	/* what was recorded does not change after the fact */
+	if (id >= 0 && ut_opt_info(id)->record)
+		ut_usage_die("-O %s: it acts when recording, not on the output: give it to "
+			     "record or start", w);
 	if (*nwords == UT_MAX_OPT_WORDS)
 		ut_usage_die("too many -O options");
 	words[(*nwords)++] = w;
+}
+
+/*
+ * Another tracer's flag does nothing on this file (the kernel's
+ * trace_options only takes the current tracer's): exit 2 saying so.  A
+ * file that cannot be read is left to ut_report() to tell.
+ */
+static void check_tracer_options(const char *file, const char *const *words, int nwords)
+{
+	struct ut_tracedat *td = nwords ? ut_tracedat_open(file, NULL, 0) : NULL;
+	char tracer[32];
+
+	if (!td)
+		return;
+	snprintf(tracer, sizeof(tracer), "%s",
+		 ut_tracedat_tracer(td) ? ut_tracedat_tracer(td) : "function");
+	ut_tracedat_close_reader(td);
+	for (int i = 0; i < nwords; i++) {
+		const char *w = words[i];
+		const struct ut_opt_info *info =
+			ut_opt_info(ut_opt_lookup(strncmp(w, "no", 2) != 0 ? w : w + 2));
+
+		if (info && info->tracer && strcmp(info->tracer, tracer) != 0)
+			ut_usage_die("-O %s: an option of the %s tracer (%s holds a %s trace)", w,
+				     info->tracer, file, tracer);
+	}
 }
 
 int cmd_report(int argc, char **argv)
@@ -342,6 +377,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	check_tracer_options(file, words, nwords);
 	ret = ut_report(file, stdout, words, nwords, &cpus, &pids, true);
 out:
 	free(cpus.v);

@@ -82,7 +82,8 @@ void ut_out_print_hex_field(FILE *f, const void *p, unsigned size)
 
 /* ---- function ---- */
 
-static void fn_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+/* "FUNC <-PARENT", without the newline (the function and func_repeats events share it). */
+static void fn_body(struct ut_out *o, FILE *f, const struct ut_event *ev)
 {
 	ut_out_print_sym(o, f, ev->ip);
 	/* a zero parent means "unknown": the kernel prints no arrow then */
@@ -90,7 +91,29 @@ static void fn_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 		fputs(" <-", f);
 		ut_out_print_sym(o, f, ev->parent_ip);
 	}
+}
+
+static void fn_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	fn_body(o, f, ev);
 	fputc('\n', f);
+}
+
+/* ---- func_repeats (func-no-repeats, repeats.c) ---- */
+
+static void repeats_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	fn_body(o, f, ev);
+	fprintf(f, " (repeats: %" PRIu32 ", last_ts:", ev->repeats);
+	ut_out_print_ts(o, f, ev->last_ts);
+	fputs(")\n", f);
+}
+
+static void repeats_raw(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	(void)o;
+	fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu32 " %" PRIu64 "\n", ev->ip, ev->parent_ip,
+		ev->repeats, ev->ts - ev->last_ts);
 }
 
 static void fn_raw(struct ut_out *o, FILE *f, const struct ut_event *ev)
@@ -214,6 +237,12 @@ static const struct ut_out_event_ops function_ops[] = {
 		.hex = fn_hex,
 		.bin = fn_bin,
 		.fields = fn_fields,
+	},
+	{
+		.type = UT_EV_FUNC_REPEATS,
+		.name = "func_repeats",
+		.trace = repeats_trace,
+		.raw = repeats_raw,
 	},
 	{
 		.type = UT_EV_PRINT,

@@ -65,6 +65,7 @@ void ut_out_free(struct ut_out *o)
 	if (!o)
 		return;
 	free(o->started);
+	ut_repeats_free(&o->rep);
 	free(o);
 }
 
@@ -455,6 +456,8 @@ static void print_bin(struct ut_out *o, FILE *f, const struct ut_event *ev)
 void ut_out_print_event(struct ut_out *o, FILE *f, const struct ut_event *ev,
 			const struct ut_event *next)
 {
+	if (ut_out_opt(o, UT_OPT_FUNC_NO_REPEATS) && ut_out_fold_repeat(o, f, ev))
+		return;
 	o->idx++;
 
 	if (ev->type == UT_EV_PRINT && ut_out_opt(o, UT_OPT_TRACE_PRINTK) &&

@@ -5,6 +5,7 @@
  * (SPEC §3, 01_tracefs_listing.txt).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/output/output.h"
@@ -13,6 +14,13 @@
 #define GT(n, d)	{ .name = (n), .tracer = NULL, .def = (d), .top_only = 1 }
 #define T(t, n, d)	{ .name = (n), .tracer = (t), .def = (d) }
 #define TT(t, n, d)	{ .name = (n), .tracer = (t), .def = (d), .top_only = 1 }
+/* acts when recording */
+#define GR(n, d)	{ .name = (n), .tracer = NULL, .def = (d), .record = 1 }
+#define TR(t, n, d)	{ .name = (n), .tracer = (t), .def = (d), .record = 1 }
+/* listed as the kernel lists it, but utrace cannot do it: only its default is accepted */
+#define GX(n, d, why)	{ .name = (n), .tracer = NULL, .def = (d), .unsupported = (why) }
+#define GTX(n, d, why)	{ .name = (n), .tracer = NULL, .def = (d), .top_only = 1, .unsupported = (why) }
+#define TX(t, n, d, why) { .name = (n), .tracer = (t), .def = (d), .unsupported = (why) }
 
 /* Indexed by enum ut_opt; the order is the kernel's trace_options order. */
 static const struct ut_opt_info opt_table[UT_OPT_NR] = {
@@ -23,34 +31,34 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 	[UT_OPT_RAW] = G("raw", 0),
 	[UT_OPT_HEX] = G("hex", 0),
 	[UT_OPT_BIN] = G("bin", 0),
-	[UT_OPT_BLOCK] = G("block", 0),
+	[UT_OPT_BLOCK] = GX("block", 0, "trace_pipe has no poll here"),
 	[UT_OPT_FIELDS] = G("fields", 0),
-	[UT_OPT_TRACE_PRINTK] = GT("trace_printk", 1),
+	[UT_OPT_TRACE_PRINTK] = GTX("trace_printk", 1, "there is no trace_printk in user space"),
 	[UT_OPT_ANNOTATE] = G("annotate", 1),
-	[UT_OPT_USERSTACKTRACE] = G("userstacktrace", 0),
-	[UT_OPT_SYM_USEROBJ] = G("sym-userobj", 0),
+	[UT_OPT_USERSTACKTRACE] = GX("userstacktrace", 0, "use func_stack_trace: its stacks are the user stacks"),
+	[UT_OPT_SYM_USEROBJ] = GX("sym-userobj", 0, "it needs userstacktrace"),
 	[UT_OPT_PRINTK_MSG_ONLY] = GT("printk-msg-only", 0),
 	[UT_OPT_CONTEXT_INFO] = G("context-info", 1),
 	[UT_OPT_LATENCY_FORMAT] = G("latency-format", 0),
-	[UT_OPT_RECORD_CMD] = GT("record-cmd", 1),
+	[UT_OPT_RECORD_CMD] = GTX("record-cmd", 1, "every thread's comm is always kept"),
 	[UT_OPT_RECORD_TGID] = G("record-tgid", 0),
-	[UT_OPT_OVERWRITE] = G("overwrite", 1),
-	[UT_OPT_DISABLE_ON_FREE] = G("disable_on_free", 0),
+	[UT_OPT_OVERWRITE] = GR("overwrite", 1),
+	[UT_OPT_DISABLE_ON_FREE] = GX("disable_on_free", 0, "there is no free_buffer file"),
 	[UT_OPT_IRQ_INFO] = G("irq-info", 1),
-	[UT_OPT_MARKERS] = G("markers", 1),
-	[UT_OPT_EVENT_FORK] = G("event-fork", 0),
-	[UT_OPT_TRACE_PRINTK_DEST] = G("trace_printk_dest", 1),
-	[UT_OPT_COPY_TRACE_MARKER] = G("copy_trace_marker", 1),
-	[UT_OPT_PAUSE_ON_TRACE] = G("pause-on-trace", 0),
-	[UT_OPT_HASH_PTR] = G("hash-ptr", 1),
-	[UT_OPT_FUNCTION_TRACE] = G("function-trace", 1),
-	[UT_OPT_FUNCTION_FORK] = G("function-fork", 0),
-	[UT_OPT_STACKTRACE] = G("stacktrace", 0),
+	[UT_OPT_MARKERS] = GR("markers", 1),
+	[UT_OPT_EVENT_FORK] = GX("event-fork", 0, "there are no events (set_event_pid)"),
+	[UT_OPT_TRACE_PRINTK_DEST] = GX("trace_printk_dest", 1, "there is no trace_printk in user space"),
+	[UT_OPT_COPY_TRACE_MARKER] = GX("copy_trace_marker", 1, "trace_marker writes go to the top level only"),
+	[UT_OPT_PAUSE_ON_TRACE] = G("pause-on-trace", 0), /* reading trace is a snapshot: paused either way */
+	[UT_OPT_HASH_PTR] = GX("hash-ptr", 1, "no event prints pointers with %p"),
+	[UT_OPT_FUNCTION_TRACE] = GX("function-trace", 1, "there are no latency tracers"),
+	[UT_OPT_FUNCTION_FORK] = GX("function-fork", 0, "set_ftrace_pid does not follow forks"),
+	[UT_OPT_STACKTRACE] = GX("stacktrace", 0, "use func_stack_trace"),
 
 	[UT_OPT_TEST_NOP_ACCEPT] = T("nop", "test_nop_accept", 0),
 	[UT_OPT_TEST_NOP_REFUSE] = T("nop", "test_nop_refuse", 0),
 
-	[UT_OPT_FUNC_STACK_TRACE] = T("function", "func_stack_trace", 0),
+	[UT_OPT_FUNC_STACK_TRACE] = TR("function", "func_stack_trace", 0),
 	[UT_OPT_FUNC_NO_REPEATS] = T("function", "func-no-repeats", 0),
 
 	[UT_OPT_FUNCGRAPH_OVERRUN] = T("function_graph", "funcgraph-overrun", 0),
@@ -59,14 +67,14 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 	[UT_OPT_FUNCGRAPH_PROC] = T("function_graph", "funcgraph-proc", 0),
 	[UT_OPT_FUNCGRAPH_DURATION] = T("function_graph", "funcgraph-duration", 1),
 	[UT_OPT_FUNCGRAPH_ABSTIME] = T("function_graph", "funcgraph-abstime", 0),
-	[UT_OPT_FUNCGRAPH_IRQS] = T("function_graph", "funcgraph-irqs", 1),
+	[UT_OPT_FUNCGRAPH_IRQS] = T("function_graph", "funcgraph-irqs", 1), /* signal handlers */
 	[UT_OPT_FUNCGRAPH_TAIL] = T("function_graph", "funcgraph-tail", 0),
 	[UT_OPT_FUNCGRAPH_RETVAL] = T("function_graph", "funcgraph-retval", 0),
 	[UT_OPT_FUNCGRAPH_RETVAL_HEX] = T("function_graph", "funcgraph-retval-hex", 0),
 	[UT_OPT_FUNCGRAPH_RETADDR] = T("function_graph", "funcgraph-retaddr", 0),
-	[UT_OPT_FUNCGRAPH_ARGS] = T("function_graph", "funcgraph-args", 0),
-	[UT_OPT_SLEEP_TIME] = T("function_graph", "sleep-time", 1),
-	[UT_OPT_GRAPH_TIME] = T("function_graph", "graph-time", 1),
+	[UT_OPT_FUNCGRAPH_ARGS] = TX("function_graph", "funcgraph-args", 0, "function arguments are not recorded yet"),
+	[UT_OPT_SLEEP_TIME] = TR("function_graph", "sleep-time", 1),
+	[UT_OPT_GRAPH_TIME] = TR("function_graph", "graph-time", 1),
 
 	[UT_OPT_BLK_CLASSIC] = TT("blk", "blk_classic", 0),
 	[UT_OPT_BLK_CGROUP] = TT("blk", "blk_cgroup", 0),
@@ -145,7 +153,9 @@ int ut_opts_get(const struct ut_opts *opts, int id)
  * @val: 0 or 1
  *
  * Like the kernel, the nop tracer's test_nop_refuse flag refuses to be set:
- * it exists to exercise the error path of tracer flags.  Rewriting a flag
+ * it exists to exercise the error path of tracer flags.  So does every flag
+ * utrace lists but cannot honour (ut_opt_info()->unsupported): accepting it
+ * would change nothing.  Rewriting a flag
  * with its current value always succeeds, since the kernel does not call the
  * tracer at all then.
  *
@@ -157,7 +167,7 @@ int ut_opts_set(struct ut_opts *opts, int id, int val)
 		return -EINVAL;
 	if (ut_opts_get(opts, id) == val)
 		return 0;
-	if (id == UT_OPT_TEST_NOP_REFUSE)
+	if (id == UT_OPT_TEST_NOP_REFUSE || opt_table[id].unsupported)
 		return -EINVAL;
 	if (val)
 		opts->bits |= 1ULL << id;
@@ -215,6 +225,27 @@ int ut_opts_parse(struct ut_opts *opts, const char *tracer, const char *word)
 	if (id < 0 || !opt_visible(id, tracer, 0))
 		return -EINVAL;
 	return ut_opts_set(opts, id, val);
+}
+
+/**
+ * ut_opts_why() - why ut_opts_parse() refuses @word
+ * @tracer: as given to ut_opts_parse()
+ * @word: "NAME" or "noNAME"
+ *
+ * Return: a phrase for an error message: "unknown option", or "not
+ * supported: REASON" for a flag utrace lists but cannot honour.
+ */
+const char *ut_opts_why(const char *tracer, const char *word)
+{
+	static char buf[160];
+	int id = ut_opt_lookup(!strncmp(word, "no", 2) ? word + 2 : word);
+
+	if (id < 0 || (tracer && !opt_visible(id, tracer, 0)))
+		return "unknown option";
+	if (!opt_table[id].unsupported)
+		return "refused";
+	snprintf(buf, sizeof(buf), "not supported: %s", opt_table[id].unsupported);
+	return buf;
 }
 
 /**

@@ -26,10 +26,12 @@
 #ifndef UT_OUTPUT_H
 #define UT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "common/event.h"
+#include "common/repeats.h"
 #include "common/symbols.h"
 
 /* ------------------------------------------------------------------ */
@@ -106,6 +108,8 @@ struct ut_opt_info {
 	const char *tracer;  /* NULL: global flag; else the owning tracer */
 	unsigned char def;   /* default value on the top-level instance */
 	unsigned char top_only; /* absent from instances/NAME/options */
+	unsigned char record; /* acts when recording (buffers, stacks, profiler), not when printing */
+	const char *unsupported; /* why utrace cannot do it: changing it is refused (NULL: it works) */
 };
 
 /* A set of option values; plain data, copy freely. */
@@ -121,6 +125,7 @@ void ut_opts_init(struct ut_opts *opts, int instance);
 int ut_opts_get(const struct ut_opts *opts, int id);
 int ut_opts_set(struct ut_opts *opts, int id, int val);
 int ut_opts_parse(struct ut_opts *opts, const char *tracer, const char *word);
+const char *ut_opts_why(const char *tracer, const char *word);
 void ut_opts_print(const struct ut_opts *opts, FILE *f, const char *tracer, int instance);
 
 /* ------------------------------------------------------------------ */
@@ -170,6 +175,7 @@ struct ut_out {
 	int annotate;                 /* ut_out_start(): some CPU overran */
 	uint64_t *started;            /* CPUs already seen in this pass */
 	unsigned nr_started_words;
+	struct ut_repeats rep;        /* func-no-repeats (repeats.c) */
 };
 
 struct ut_out *ut_out_new(const struct ut_out_cfg *cfg);
@@ -211,6 +217,8 @@ struct ut_out_event_ops {
 };
 
 const struct ut_out_event_ops *ut_out_function_ops(uint16_t type);
+/* func-no-repeats: true if @ev folds into a repeat (not printed); may print a func_repeats line first */
+bool ut_out_fold_repeat(struct ut_out *o, FILE *f, const struct ut_event *ev);
 void ut_out_print_sym(const struct ut_out *o, FILE *f, uint64_t addr);
 void ut_out_print_hex_field(FILE *f, const void *p, unsigned size);
 char ut_out_delay_mark(uint64_t ns);

@@ -14,6 +14,8 @@
  *   prof.<N>   the function profiler's table of thread slot N
  *   config     the configuration wanted (text, common/config.h); writers
  *              hold flock(LOCK_EX) on it while they change it
+ *   cmds       struct ut_cmds: the function commands in force and the count
+ *              each has left (set_ftrace_filter's FUNC:CMD:count=N)
  *
  * Changing a running process's configuration (the control protocol):
  *   writer: flock(config), rewrite it, cfg_gen += 1, FUTEX_WAKE(&cfg_gen);
@@ -227,5 +229,39 @@ struct ut_prof_entry {
 	uint64_t self_sq[2];
 };
 static_assert(sizeof(struct ut_prof_entry) == 64, "ABI");
+
+/*
+ * The function commands of set_ftrace_filter in force (file "cmds"): the
+ * table the traced threads look commands up in, so a counted command's
+ * count goes down here as it acts and readers list what is left, as the
+ * kernel's set_ftrace_filter does ("f:traceoff:count=1").  The runtime
+ * rebuilds the table when the configuration changes, under a sequence
+ * count: gen is odd while it writes; a reader copies the table and retries
+ * if gen was odd or changed.  Counts change at any time (atomically).
+ */
+#define UT_CMDS_MAGIC 0x53444d4354525455ULL /* "UTRTCMDS" */
+#define UT_CMDS_MAX 64
+#define UT_CMD_NAME_MAX 128
+
+struct ut_cmd_entry {
+	uint64_t ip;             /* the function's site */
+	int32_t type;            /* 0 traceon, 1 traceoff, 2 stacktrace, 3 dump, 4 cpudump */
+	uint32_t counted;        /* 1: written with ":N" (lists "count=N") */
+	int64_t count;           /* times left to act; -1: unlimited */
+	char func[UT_CMD_NAME_MAX]; /* the function's name, NUL-terminated (truncated) */
+	char module[60];         /* its module ("" for the program), NUL-terminated */
+	uint32_t inst;           /* whose set_ftrace_filter: 0 the top level, K instances/ K */
+};
+static_assert(sizeof(struct ut_cmd_entry) == 216, "ABI");
+
+struct ut_cmds {
+	uint64_t magic;          /* UT_CMDS_MAGIC */
+	uint32_t version;        /* UT_ABI_VERSION */
+	uint32_t nr;             /* entries in use, <= UT_CMDS_MAX */
+	uint64_t gen;            /* sequence count: odd while the table is rewritten */
+	uint64_t reserved[5];
+	struct ut_cmd_entry e[UT_CMDS_MAX];
+};
+static_assert(sizeof(struct ut_cmds) == 64 + 216 * UT_CMDS_MAX, "ABI");
 
 #endif

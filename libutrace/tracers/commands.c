@@ -5,6 +5,8 @@
  * on whatever the tracer (select.c flags them UT_GRAPH_CMD); every tracer
  * entry calls ut_cmd_hit() for them first.  A counted command acts N times;
  * as in the kernel, traceon while on (or traceoff while off) does not count.
+ * The table is the session's shared "cmds" (include/utrace/abi.h): the
+ * counts go down where readers see them.
  *
  * dump and cpudump print the ring buffer on the console in the kernel; here
  * they stop tracing (as ftrace_dump does first) and count the request in
@@ -24,9 +26,9 @@
 #include "libutrace/internal.h"
 
 /* Take one from a counted command; false if it has none left. */
-static bool take(struct ut_cmd *c)
+static bool take(struct ut_cmd_entry *c)
 {
-	long n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
+	int64_t n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
 
 	while (n) {
 		if (n < 0)
@@ -38,7 +40,7 @@ static bool take(struct ut_cmd *c)
 	return false;
 }
 
-static void set_on(struct ut_cmd *c, uint32_t want)
+static void set_on(struct ut_cmd_entry *c, uint32_t want)
 {
 	uint32_t *on = &ut_rt.ctl->tracing_on;
 
@@ -47,7 +49,7 @@ static void set_on(struct ut_cmd *c, uint32_t want)
 }
 
 /* dump, cpudump: stop tracing (as ftrace_dump does first) and count the request. */
-static void dump(struct ut_cmd *c)
+static void dump(struct ut_cmd_entry *c)
 {
 	if (take(c)) {
 		__atomic_store_n(&ut_rt.ctl->tracing_on, 0, __ATOMIC_RELEASE);
@@ -62,7 +64,7 @@ static bool inst_on(uint32_t k)
 }
 
 /* traceon/traceoff of instance K's set_ftrace_filter: its own switch. */
-static void set_inst_on(struct ut_cmd *c, bool want)
+static void set_inst_on(struct ut_cmd_entry *c, bool want)
 {
 	uint32_t bit = 1u << c->inst;
 
@@ -123,7 +125,7 @@ static void record_instances(unsigned mask, uint64_t ip, uint64_t parent)
 }
 
 /* A command of instance K's set_ftrace_filter fired. */
-static void inst_command(struct ut_cmd *c, uint64_t ip)
+static void inst_command(struct ut_cmd_entry *c, uint64_t ip)
 {
 	switch (c->type) {
 	case UT_FCMD_TRACEON:
@@ -147,8 +149,10 @@ static void run_commands(struct ut_thread *t, uint64_t ip)
 {
 	uint32_t n = __atomic_load_n(&ut_rt.nr_cmds, __ATOMIC_ACQUIRE);
 
-	for (uint32_t i = 0; i < n && i < UT_MAX_CMDS; i++) {
-		struct ut_cmd *c = &ut_rt.cmds[i];
+	if (!ut_rt.cmds)
+		return;
+	for (uint32_t i = 0; i < n && i < UT_CMDS_MAX; i++) {
+		struct ut_cmd_entry *c = &ut_rt.cmds->e[i];
 
 		if (c->ip != ip)
 			continue;

@@ -290,6 +290,39 @@ TEST(modules)
 	ut_ftable_free(t);
 }
 
+/* The module as the kernel names one, or as the shared object's file is named. */
+TEST(module_file_names)
+{
+	struct ut_ftable *t = table();
+	struct ut_fset *f = ut_fset_new(t, UT_FSET_FILTER);
+	char bad[64];
+
+	SET(f, ":mod:libz.so");
+	CHECK_EQ_STR(list(f, NULL), "compress [libz]\ndeflate [libz]\ninflate [libz]\n");
+	CHECK_EQ_INT(ut_fset_nr_pending(f), 0);
+	SET(f, "*flate:mod:libz.so.1.2.13");
+	CHECK_EQ_STR(list(f, NULL), "deflate [libz]\ninflate [libz]\n");
+	SET(f, "do_work:mod:/usr/lib/libm.so.6");
+	CHECK_EQ_STR(list(f, NULL), "do_work [libm]\n");
+	SET(f, "do_work:mod:!libm.so");
+	CHECK_EQ_STR(list(f, NULL), "do_work\n");
+	SET(f, "*:mod:lib?.so");
+	CHECK_EQ_INT(ut_fset_count(f), 4);
+	ADD(f, "!:mod:libz.so");
+	CHECK_EQ_STR(list(f, NULL), "do_work [libm]\n");
+	/* an absent module is cached under its module name */
+	SET(f, ":mod:libfoo.so");
+	CHECK_EQ_STR(list(f, NULL), "*:mod:libfoo\n");
+	/* a module part that leaves no name names nothing */
+	CHECK_EQ_INT(wr(f, ":mod:.so", false, bad), -EINVAL);
+	CHECK_EQ_STR(bad, ":mod:.so");
+	CHECK_EQ_INT(wr(f, "f*:mod:/x/.so.1", false, bad), -EINVAL);
+	CHECK_EQ_INT(wr(f, ":mod:!.so", false, bad), -EINVAL);
+	CHECK_EQ_STR(list(f, NULL), "*:mod:libfoo\n");
+	ut_fset_free(f);
+	ut_ftable_free(t);
+}
+
 TEST(pending_modules)
 {
 	static const struct ut_filter_func foo[] = {
@@ -578,6 +611,28 @@ TEST(many_functions)
 	ut_ftable_free(t);
 }
 
+/* The words a ">" on set_ftrace_filter keeps: commands, not patterns. */
+TEST(command_words)
+{
+	static const struct {
+		const char *w;
+		bool cmd;
+	} cases[] = {
+		{"f:traceoff", true},      {"f:traceoff:2", true},   {"!f:traceoff:0", true},
+		{"*:stacktrace", true},    {"5:dump", true},         {"f:bogus:1", true},
+		{"f", false},              {"!f", false},            {"f*", false},
+		{"f:mod:libz", false},     {":mod:libz", false},     {"!f:mod:libz", false},
+		{"f:mod", false},          {"f:modx", true},         {"f:mo", true},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_EQ_INT(ut_fset_word_is_cmd(cases[i].w, strlen(cases[i].w)), cases[i].cmd);
+	/* not NUL-terminated: only @len bytes count */
+	CHECK(!ut_fset_word_is_cmd("f:traceoff", 1));
+	CHECK(ut_fset_word_is_cmd("f:mod:x", 5) == false);
+	CHECK(ut_fset_word_is_cmd("f:dump x", 6));
+}
+
 int main(void)
 {
 	RUN(table_basics);
@@ -588,11 +643,13 @@ int main(void)
 	RUN(commit_semantics);
 	RUN(numeric_index);
 	RUN(modules);
+	RUN(module_file_names);
 	RUN(pending_modules);
 	RUN(commands);
 	RUN(command_errors);
 	RUN(notrace_and_decision);
 	RUN(module_unload);
 	RUN(many_functions);
+	RUN(command_words);
 	TEST_EXIT();
 }

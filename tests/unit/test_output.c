@@ -465,6 +465,51 @@ TEST(function_lines)
 	ut_symtab_free(st);
 }
 
+/* func-no-repeats (SPEC §12): a run of one call prints once, then a func_repeats line. */
+TEST(func_no_repeats)
+{
+	struct ut_symtab *st = test_syms();
+	struct ut_out_cfg cfg = base_cfg("function");
+	struct ut_event ev[] = {
+		fn(1977, 0, NS(100, 1), 0x401000, 0x402014),
+		fn(1978, 1, NS(100, 2), 0x401000, 0x402014), /* another thread: its own run */
+		fn(1977, 0, NS(100, 3), 0x401000, 0x402014),
+		{.ts = NS(100, 3), .pid = 1977, .type = UT_EV_KERNEL_STACK}, /* its stack: folded too */
+		fn(1977, 0, NS(100, 4), 0x401000, 0x402014),
+		fn(1977, 0, NS(100, 7), 0x401000, 0x402000), /* another place: ends the run */
+		fn(1978, 1, NS(100, 8), 0x401000, 0x402014),
+	};
+	uint64_t callers[] = {0x401000, UINT64_MAX};
+	struct ut_out *o;
+	struct sink s;
+
+	ev[3].nr_callers = 2;
+	ev[3].callers = callers;
+	cfg.syms = st;
+	o = ut_out_new(&cfg);
+	CHECK(o);
+	CHECK_EQ_INT(ut_out_set_option(o, "func-no-repeats"), 0);
+	render(o, &s, ev, 7, 0);
+	CHECK_EQ_STR(s.buf,
+		"            bash-1977    [000] .....   100.000001: do_sys_open <-__x64_sys_openat\n"
+		"           <...>-1978    [001] .....   100.000002: do_sys_open <-__x64_sys_openat\n"
+		"            bash-1977    [000] .....   100.000007: do_sys_open <-__x64_sys_openat"
+		" (repeats: 2, last_ts:   100.000004)\n"
+		"            bash-1977    [000] .....   100.000007: do_sys_open <-__x64_sys_openat\n");
+	/* 1978's second call is still pending: nothing prints it yet */
+	free(s.buf);
+	/* raw: ip, parent, count, and how long before the line the last call was */
+	ut_out_free(o);
+	o = ut_out_new(&cfg);
+	CHECK_EQ_INT(ut_out_set_option(o, "func-no-repeats"), 0);
+	CHECK_EQ_INT(ut_out_set_option(o, "raw"), 0);
+	render(o, &s, ev, 6, 0);
+	CHECK(strstr(s.buf, "1977 0 100000007000 4198400 4202516 2 3000\n"));
+	free(s.buf);
+	ut_out_free(o);
+	ut_symtab_free(st);
+}
+
 TEST(function_symbol_edge_cases)
 {
 	struct ut_symtab *st = test_syms();
@@ -835,6 +880,24 @@ TEST(options_parse)
 	CHECK_EQ_INT(ut_opts_get(&opts, UT_OPT_NR), -EINVAL);
 	CHECK(ut_opt_info(UT_OPT_NR) == NULL);
 	CHECK_EQ_STR(ut_opt_info(UT_OPT_SYM_USEROBJ)->name, "sym-userobj");
+	/* flags utrace cannot honour keep their default: refused, with a reason */
+	CHECK_EQ_INT(ut_opts_set(&opts, UT_OPT_FUNCGRAPH_ARGS, 1), -EINVAL);
+	CHECK_EQ_INT(ut_opts_set(&opts, UT_OPT_FUNCGRAPH_ARGS, 0), 0);
+	CHECK_EQ_INT(ut_opts_set(&opts, UT_OPT_FUNCTION_TRACE, 0), -EINVAL);
+	CHECK_EQ_INT(ut_opts_get(&opts, UT_OPT_FUNCTION_TRACE), 1);
+	CHECK_EQ_INT(ut_opts_parse(&opts, "function_graph", "funcgraph-args"), -EINVAL);
+	CHECK_EQ_INT(ut_opts_parse(&opts, "function_graph", "nofuncgraph-args"), 0);
+	CHECK(strstr(ut_opts_why(NULL, "funcgraph-args"), "not supported: "));
+	CHECK_EQ_STR(ut_opts_why(NULL, "bogus"), "unknown option");
+	CHECK_EQ_STR(ut_opts_why("function", "funcgraph-proc"), "unknown option");
+	for (int id = 0; id < UT_OPT_NR; id++) {
+		const struct ut_opt_info *in = ut_opt_info(id);
+
+		/* every listed flag either works or says why not */
+		if (in->unsupported)
+			CHECK_EQ_INT(ut_opts_set(&opts, id, !in->def), -EINVAL);
+	}
+	CHECK_EQ_INT(ut_opts_set(&opts, UT_OPT_FUNC_NO_REPEATS, 1), 0);
 
 	/* instances lack the top-level-only flags */
 	ut_opts_init(&opts, 1);
@@ -861,6 +924,7 @@ int main(void)
 	RUN(raw_hex_marker);
 	RUN(printk_msg_only);
 	RUN(function_lines);
+	RUN(func_no_repeats);
 	RUN(function_symbol_edge_cases);
 	RUN(function_raw_hex_bin_fields);
 	RUN(stack_traces);

@@ -105,10 +105,19 @@ static void gen_events(void)
 			ts[0] = ts[1] = ts[0] > ts[1] ? ts[0] : ts[1];
 			e->ts = ts[cpu];
 		}
-		if (k < 70) {
+		if (k < 67) {
 			e->type = UT_EV_FUNCTION;
 			e->ip = func_addrs[rnd() % 5];
 			e->parent_ip = func_addrs[rnd() % 5] + 3;
+		} else if (k < 70) {
+			uint64_t back = rnd() % 5000;
+
+			/* func-no-repeats: the last call up to 48 bits back */
+			e->type = UT_EV_FUNC_REPEATS;
+			e->ip = func_addrs[rnd() % 5];
+			e->parent_ip = func_addrs[rnd() % 5] + 3;
+			e->repeats = 1 + rnd() % 65535;
+			e->last_ts = e->ts > back ? e->ts - back : 0;
 		} else if (k < 80) {
 			e->type = UT_EV_PRINT;
 			e->ip = 0x401000;
@@ -254,6 +263,12 @@ static void check_event(size_t idx, const struct ut_event *got, uint64_t lost)
 	case UT_EV_FUNCTION:
 		CHECK(got->ip == want.ip);
 		CHECK(got->parent_ip == want.parent_ip);
+		break;
+	case UT_EV_FUNC_REPEATS:
+		CHECK(got->ip == want.ip);
+		CHECK(got->parent_ip == want.parent_ip);
+		CHECK_EQ_INT(got->repeats, want.repeats);
+		CHECK(got->last_ts == want.last_ts);
 		break;
 	case UT_EV_PRINT:
 		CHECK(got->ip == want.ip);

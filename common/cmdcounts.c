@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Readers' side of a session's function-command table ("cmds",
+ * include/utrace/abi.h): the counts the process's commands have left, for
+ * the listing of set_ftrace_filter ("f:traceoff:count=1").  The file
+ * belongs to another process: checked, and copied under its sequence count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/control.h"
+#include "utrace/abi.h"
+
+/* Copy the table once; false if a rewrite was under way or happened meanwhile. */
+static bool copy_table(const struct ut_cmds *t, struct ut_cmd_entry *out, uint32_t *nr)
+{
+	uint64_t gen = __atomic_load_n(&t->gen, __ATOMIC_ACQUIRE);
+	uint32_t n;
+
+	if (gen & 1)
+		return false;
+	n = __atomic_load_n(&t->nr, __ATOMIC_ACQUIRE);
+	if (n > UT_CMDS_MAX)
+		n = UT_CMDS_MAX;
+	memcpy(out, t->e, n * sizeof(*out));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&t->gen, __ATOMIC_RELAXED) != gen)
+		return false;
+	*nr = n;
+	return true;
+}
+
+long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out)
+{
+	char path[PATH_MAX];
+	const struct ut_cmds *t;
+	struct stat st;
+	uint32_t nr = 0, top = 0;
+	bool ok = false;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/cmds", sessdir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = ut_live_open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) || st.st_size != (off_t)sizeof(*t)) {
+		close(fd);
+		return -EINVAL;
+	}
+	t = mmap(NULL, sizeof(*t), PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (t == MAP_FAILED)
+		return -errno;
+	if (__atomic_load_n(&t->magic, __ATOMIC_ACQUIRE) == UT_CMDS_MAGIC &&
+	    t->version == UT_ABI_VERSION) {
+		for (int tries = 0; !ok && tries < 1000; tries++) {
+			ok = copy_table(t, out, &nr);
+			if (!ok)
+				sched_yield();
+		}
+	}
+	munmap((void *)t, sizeof(*t));
+	if (!ok)
+		return -EAGAIN;
+	/* the top level's commands: instances' are listed from their documents */
+	for (uint32_t i = 0; i < nr; i++) {
+		if (out[i].inst)
+			continue;
+		out[top] = out[i];
+		out[top].func[sizeof(out[top].func) - 1] = '\0';
+		out[top].module[sizeof(out[top].module) - 1] = '\0';
+		top++;
+	}
+	return top;
+}
