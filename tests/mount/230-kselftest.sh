@@ -86,7 +86,7 @@ ftrace/func_event_triggers.tc FAIL
 ftrace/func_mod_trace.tc UNRESOLVED
 ftrace/func_profile_stat.tc PASS
 ftrace/func_profiler.tc PASS
-ftrace/func_set_ftrace_file.tc FAIL
+ftrace/func_set_ftrace_file.tc PASS
 ftrace/func_stack_tracer.tc UNSUPPORTED
 ftrace/func_traceonoff_triggers.tc FAIL
 ftrace/tracing-error-log.tc UNSUPPORTED
