@@ -119,6 +119,52 @@ utrace_graph_return:
 	.size	utrace_graph_return, .-utrace_graph_return
 
 /*
+ * makecontext - interposes glibc's (exported: default visibility).  The new
+ * context's stack must get a shadow stack of its own (libutrace/stacks.c),
+ * so ut_context_made(ucp) records it and returns the real makecontext, which
+ * we jump to with every argument register and the stack as they came: the
+ * function is variadic, a C wrapper could not pass its arguments on.
+ * Seven pushes leave %rsp 16-byte aligned for the call.
+ */
+	.globl	makecontext
+	.type	makecontext, @function
+makecontext:
+	.cfi_startproc
+	push	%rdi
+	.cfi_adjust_cfa_offset 8
+	push	%rsi
+	.cfi_adjust_cfa_offset 8
+	push	%rdx
+	.cfi_adjust_cfa_offset 8
+	push	%rcx
+	.cfi_adjust_cfa_offset 8
+	push	%r8
+	.cfi_adjust_cfa_offset 8
+	push	%r9
+	.cfi_adjust_cfa_offset 8
+	push	%rax
+	.cfi_adjust_cfa_offset 8
+	call	ut_context_made
+	mov	%rax, %r11
+	pop	%rax
+	.cfi_adjust_cfa_offset -8
+	pop	%r9
+	.cfi_adjust_cfa_offset -8
+	pop	%r8
+	.cfi_adjust_cfa_offset -8
+	pop	%rcx
+	.cfi_adjust_cfa_offset -8
+	pop	%rdx
+	.cfi_adjust_cfa_offset -8
+	pop	%rsi
+	.cfi_adjust_cfa_offset -8
+	pop	%rdi
+	.cfi_adjust_cfa_offset -8
+	jmp	*%r11
+	.cfi_endproc
+	.size	makecontext, .-makecontext
+
+/*
  * ut_arch_call_fpu_safe(fn, arg) - call fn(arg) with the whole extended
  * register state (x87, SSE, AVX, AVX-512: what XCR0 enables) saved around it.
  * The tracers run with the traced function's vector arguments still live and

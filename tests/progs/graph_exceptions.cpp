@@ -1,8 +1,113 @@
 // C++ exceptions thrown through traced frames: caught several frames up,
 // rethrown, and inside std::threads.  Output identical traced and untraced.
+// With an argument, one small case whose graph the tests check line by line
+// (catch, rethrow, cleanup); their functions are extern "C" so they print
+// the same whether names are demangled or not.
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
+
+static volatile int one = 1; // arguments the compiler cannot specialise on
+
+extern "C" {
+__attribute__((noinline)) int e_leaf(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+__attribute__((noinline)) void e_thrower(int x)
+{
+	if (x)
+		throw x;
+}
+
+__attribute__((noinline)) int e_middle(int x)
+{
+	e_thrower(x);
+	return 1;
+}
+
+// catch: the catching function and its caller close at their depth
+__attribute__((noinline)) int e_catcher(int x)
+{
+	try {
+		return e_middle(x);
+	} catch (int v) {
+		return e_leaf(v);
+	}
+}
+
+// nested try blocks, the inner one rethrowing
+__attribute__((noinline)) int e_rethrower(int x)
+{
+	try {
+		return e_middle(x);
+	} catch (...) {
+		e_leaf(x);
+		throw;
+	}
+}
+
+__attribute__((noinline)) int e_outer(int x)
+{
+	try {
+		return e_rethrower(x);
+	} catch (int v) {
+		return e_leaf(v);
+	}
+}
+
+// a cleanup frame: a destructor runs on the way, calling a traced function
+// that throws and catches an exception of its own while the first unwinds
+__attribute__((noinline)) void e_cleanup(void)
+{
+	try {
+		e_thrower(one);
+	} catch (int) {
+		__asm__ volatile("" ::: "memory");
+	}
+}
+}
+
+struct guard {
+	__attribute__((always_inline)) inline ~guard() { e_cleanup(); }
+};
+
+extern "C" {
+__attribute__((noinline)) int e_guarded(int x)
+{
+	guard g;
+
+	return e_middle(x);
+}
+
+__attribute__((noinline)) int e_guard_catcher(int x)
+{
+	try {
+		return e_guarded(x);
+	} catch (int v) {
+		return e_leaf(v);
+	}
+}
+}
+
+static int small_case(const char *c)
+{
+	if (!std::strcmp(c, "catch")) {
+		e_catcher(0);
+		std::printf("catch: %d\n", e_catcher(one));
+	} else if (!std::strcmp(c, "rethrow")) {
+		std::printf("rethrow: %d\n", e_outer(one));
+	} else if (!std::strcmp(c, "cleanup")) {
+		std::printf("cleanup: %d\n", e_guard_catcher(one));
+	} else {
+		return 0;
+	}
+	std::printf("after: %d\n", e_leaf(one));
+	return 1;
+}
 
 __attribute__((noinline)) int x_thrower(int x)
 {
@@ -44,10 +149,12 @@ __attribute__((noinline)) int x_rethrow(int x)
 	}
 }
 
-int main()
+int main(int argc, char **argv)
 {
 	int s = 0;
 
+	if (argc > 1 && small_case(argv[1]))
+		return 0;
 	for (int i = 0; i < 5; i++)
 		s += x_catcher(i);
 	try {
