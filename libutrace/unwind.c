@@ -172,6 +172,26 @@ _Unwind_ForcedUnwind(struct _Unwind_Exception *e, _Unwind_Stop_Fn stop, void *ar
 }
 
 /*
+ * The personality of utrace_graph_return's unwind info (trampoline.S): an
+ * unwinder that met a hooked return address (glibc's forced unwind for
+ * pthread_exit and pthread_cancel, an unwinder linked into the program)
+ * gets the real ones from here on, as the wrappers above would have done.
+ */
+_Unwind_Reason_Code ut_graph_personality(int version, _Unwind_Action actions,
+					 _Unwind_Exception_Class cls,
+					 struct _Unwind_Exception *e,
+					 struct _Unwind_Context *ctx) UT_HIDDEN;
+
+_Unwind_Reason_Code ut_graph_personality(int version, _Unwind_Action actions,
+					 _Unwind_Exception_Class cls,
+					 struct _Unwind_Exception *e,
+					 struct _Unwind_Context *ctx)
+{
+	unhook_keep();
+	return _URC_CONTINUE_UNWIND;
+}
+
+/*
  * The exception is caught by the function calling us: frames below its
  * stack pointer were unwound; it and its callers go on, hooked again.
  */

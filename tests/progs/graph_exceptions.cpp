@@ -5,8 +5,11 @@
 // the same whether names are demangled or not.
 #include <cstdio>
 #include <cstring>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdexcept>
 #include <thread>
+#include <unistd.h>
 
 static volatile int one = 1; // arguments the compiler cannot specialise on
 
@@ -93,6 +96,66 @@ __attribute__((noinline)) int e_guard_catcher(int x)
 }
 }
 
+// forced unwinds: pthread_exit and pthread_cancel deep inside traced frames
+// run the catch (...) blocks and destructors on the way, as untraced.  The
+// recursion ends only by leaving: on purpose.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Winfinite-recursion"
+#endif
+static sem_t deep;
+
+struct noisy {
+	__attribute__((always_inline)) inline ~noisy() { std::printf("destructor ran\n"); }
+};
+
+extern "C" {
+__attribute__((noinline)) void e_deep_exit(int n, int cancel)
+{
+	if (n == 0) {
+		if (!cancel)
+			pthread_exit(nullptr);
+		sem_post(&deep);
+		for (;;)
+			pause();
+	}
+	e_deep_exit(n - 1, cancel);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void e_forced_mid(int cancel)
+{
+	noisy n;
+
+	e_deep_exit(3, cancel);
+}
+
+__attribute__((noinline)) void *e_forced(void *arg)
+{
+	try {
+		e_forced_mid(arg != nullptr);
+	} catch (...) {
+		std::printf("catch (...) ran (%s)\n", arg ? "cancel" : "exit");
+		throw;
+	}
+	return nullptr;
+}
+}
+
+static void forced(void)
+{
+	pthread_t t;
+	void *r;
+
+	sem_init(&deep, 0, 0);
+	pthread_create(&t, nullptr, e_forced, nullptr);
+	pthread_join(t, &r);
+	pthread_create(&t, nullptr, e_forced, &deep);
+	sem_wait(&deep);
+	pthread_cancel(t);
+	pthread_join(t, &r);
+	std::printf("forced: cancelled %d\n", r == PTHREAD_CANCELED);
+}
+
 static int small_case(const char *c)
 {
 	if (!std::strcmp(c, "catch")) {
@@ -102,6 +165,8 @@ static int small_case(const char *c)
 		std::printf("rethrow: %d\n", e_outer(one));
 	} else if (!std::strcmp(c, "cleanup")) {
 		std::printf("cleanup: %d\n", e_guard_catcher(one));
+	} else if (!std::strcmp(c, "forced")) {
+		forced();
 	} else {
 		return 0;
 	}

@@ -4,7 +4,8 @@
 # longjmp, siglongjmp out of signal handlers, swapcontext, exceptions (in
 # threads too), pthread_exit, exit, fork/vfork, backtrace() and recursion
 # deeper than the shadow stack behave exactly as untraced, and their graph is
-# well formed; for a caught exception (plain, rethrown, through a cleanup)
+# well formed (pthread_exit and pthread_cancel run the cleanups and catch
+# (...) blocks of traced frames); for a caught exception (plain, rethrown, through a cleanup)
 # and for coroutines the graph itself is checked: the frames that catch
 # close at their depth, the unwound ones print entry-only, and each stack's
 # calls nest in that stack's frames.
@@ -168,11 +169,12 @@ EOF
 	for p in graph_robust graph_exceptions; do
 		P=$(prog $p "$s")
 		for c in longjmp signal context coroutines pingpong recurse backtrace fork thread exit \
-			catch rethrow cleanup; do
+			catch rethrow cleanup forced; do
 			case $p:$c in
 			graph_robust:catch | graph_robust:rethrow | graph_robust:cleanup) continue ;;
+			graph_robust:forced) continue ;;
 			graph_exceptions:longjmp | graph_exceptions:catch | graph_exceptions:rethrow) ;;
-			graph_exceptions:cleanup) ;;
+			graph_exceptions:cleanup | graph_exceptions:forced) ;;
 			graph_exceptions:*) continue ;;
 			esac
 			"$P" $c >plain.out 2>plain.err
