@@ -14,8 +14,9 @@
  * frames is noticed at the next entry or return on that stack: the frames
  * it skipped are dropped (their functions print entry-only).  A tail call
  * finds its slot already hooked and chains to the frame below.  Before a
- * C++ exception unwinds the stack the real return addresses are put back
- * (libutrace/unwind.c).
+ * C++ exception unwinds the stack the real return addresses are put back,
+ * and the frames that catch it are hooked again (libutrace/unwind.c).  Each
+ * coroutine stack has a shadow stack of its own (libutrace/stacks.c).
  */
 #include <unistd.h>
 
