@@ -206,6 +206,7 @@ static __attribute__((noinline)) void caught(uint64_t sp)
 	ut_leave(t);
 }
 
+// NOLINTNEXTLINE(bugprone-reserved-identifier): libstdc++'s name, interposed on purpose
 __attribute__((visibility("default"))) void *__cxa_begin_catch(void *exc)
 {
 	static void *real;
