@@ -272,11 +272,18 @@ static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_
 
 	i = find_frame(sh, slot);
 	if (unlikely(i < 0)) {
-		/* A return on another stack than the one thought to run. */
+		/*
+		 * A return on another stack than the one thought to run: the
+		 * one its address says, or the thread's own (a coroutine
+		 * stack's memory reused by it).
+		 */
 		struct ut_shadow *other = ut_stacks_shadow_for(t, slot, false);
 
-		if (other == sh || (i = find_frame(other, slot)) < 0)
-			return dropped_return(sh, sp);
+		if (other == sh || (i = find_frame(other, slot)) < 0) {
+			other = t->home;
+			if (other == sh || (i = find_frame(other, slot)) < 0)
+				return dropped_return(sh, sp);
+		}
 		sh = t->shadow = other;
 	}
 	/* Frames above it were skipped by a longjmp: they will never return. */
