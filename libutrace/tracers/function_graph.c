@@ -167,7 +167,9 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 	 */
 	sh = t->shadow;
 	if (unlikely(!sh)) {
-		sh = t->shadow = t->home = t->home ? t->home : ut_stacks_new_home();
+		if (!t->home)
+			t->home = ut_stacks_new_home();
+		sh = t->shadow = t->home;
 		if (!sh)
 			goto out;
 	} else if (unlikely(!sh->top && off_stack(sh, (uint64_t)slot))) {
