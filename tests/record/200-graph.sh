@@ -97,6 +97,44 @@ EOF
  N) <DUR> us |    }
  N) <DUR> us |  }
 EOF
+	# main between the coroutine's two steps, at main's depth; the
+	# coroutine ends into main through uc_link
+	graph "$s" graph_robust context >g.txt
+	expect "$s swapcontext: main between a coroutine's steps" g.txt <<'EOF'
+ N)               |  main() {
+ N)               |    case_context() {
+ N)               |      g_coroutine() {
+ N)               |        g_co_step() {
+ N) <DUR> us |          g_leaf();
+ N) <DUR> us |        }
+ N) <DUR> us |      g_leaf();
+ N)               |        g_co_step() {
+ N) <DUR> us |          g_leaf();
+ N) <DUR> us |        }
+ N) <DUR> us |      } /* g_coroutine */
+ N) <DUR> us |    }
+ N) <DUR> us |  }
+EOF
+	# two coroutines on neighbouring stacks: b, started by a, nests in a
+	graph "$s" graph_robust coroutines >g.txt
+	expect "$s swapcontext: coroutines on neighbouring stacks" g.txt <<'EOF'
+ N)               |  main() {
+ N)               |    case_coroutines() {
+ N)               |      g_co_a() {
+ N)               |        g_co_yield() {
+ N) <DUR> us |          g_leaf();
+ N)               |          g_co_b() {
+ N)               |            g_co_yield() {
+ N) <DUR> us |              g_leaf();
+ N) <DUR> us |          g_leaf();
+ N) <DUR> us |        }
+ N) <DUR> us |      }
+ N) <DUR> us |              g_leaf();
+ N) <DUR> us |            }
+ N) <DUR> us |          } /* g_co_b */
+ N) <DUR> us |    }
+ N) <DUR> us |  }
+EOF
 }
 
 one() {
