@@ -112,12 +112,22 @@ enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2, UT_FRAME_SIGNAL = 4 /* a signal h
 #define UT_SHADOW_DEPTH 1024
 #define UT_SHADOW_DROPPED 256
 
+/*
+ * One per stack: the thread's own (its "home") and one per coroutine stack
+ * made by makecontext (libutrace/stacks.c); ut_thread.shadow is the one of
+ * the stack that runs.
+ */
 struct ut_shadow {
 	uint32_t top;      /* frames in use */
 	uint32_t roots;    /* set_graph_function frames among them */
 	uint32_t hidden;   /* set_graph_notrace frames among them */
 	uint32_t next_dropped;
 	uint64_t overrun;  /* calls not hooked: the shadow stack was full */
+	/* A coroutine's stack [lo, hi); both 0 for a thread's own stack. */
+	uint64_t lo, hi;
+	/* The depth of f[0]: a coroutine's frames nest below the frame that started it. */
+	uint32_t base;
+	uint32_t pad;
 	/*
 	 * The last frames dropped as stale (skipped by a longjmp, or so it
 	 * seemed): if one of them returns after all -- a coroutine on another
@@ -182,13 +192,14 @@ struct ut_thread {
 	uint64_t dropped_told;   /* hdr->dropped already reported by a LOST record */
 	uint64_t last_ts;        /* timestamp of the previous record (deltas) */
 	uint64_t new_ts;         /* timestamp of the record being written */
-	struct ut_shadow *shadow;/* function_graph return stack (tracers/function_graph.c) */
+	struct ut_shadow *shadow;/* function_graph return stack of the running stack */
 	struct ut_prof_hdr *prof;/* profiler table (tracers/profiler.c) */
 	uint32_t slot;           /* thread slot in the control block, once claimed */
 	uint32_t has_slot;
 	uint32_t pid_gen;        /* ut_rt.pid_gen this thread was found wanted at */
 	uint32_t inst;           /* whose buffer: 0 the top level, K instance K */
 	int32_t tid;             /* cached gettid(), 0 = not yet */
+	struct ut_shadow *home;  /* the shadow stack of the thread's own stack */
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
@@ -404,8 +415,22 @@ static inline void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t
 
 /* function_graph: a return with no frame; prints and aborts. */
 void ut_graph_lost_frame(uint64_t sp) __attribute__((noreturn)) UT_HIDDEN;
-/* Put every hooked return address of this thread back (before unwinding). */
-void ut_graph_unhook_all(void) UT_HIDDEN;
+/* tracers/function_graph.c: drop the running stack's frames below @sp (unwound). */
+void ut_graph_drop_below(struct ut_shadow *sh, uint64_t sp) UT_HIDDEN;
+
+/*
+ * stacks.c: the shadow stack of the stack holding @addr (a coroutine's, or
+ * the thread's own), made if @create; NULL if none.
+ */
+struct ut_shadow *ut_stacks_shadow_for(struct ut_thread *t, uint64_t addr, bool create) UT_HIDDEN;
+/* A new shadow stack for a thread's own stack. */
+struct ut_shadow *ut_stacks_new_home(void) UT_HIDDEN;
+/* A coroutine stack [lo, hi) is being set up (makecontext). */
+void ut_stacks_register(uint64_t lo, uint64_t hi) UT_HIDDEN;
+/* Switching to the stack holding @sp; returns the shadow stack that ran. */
+struct ut_shadow *ut_stacks_switch(uint64_t sp) UT_HIDDEN;
+/* Back on a stack that switched away: @sh runs again. */
+void ut_stacks_resume(struct ut_shadow *sh) UT_HIDDEN;
 
 /* log.c */
 void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2))) UT_HIDDEN;

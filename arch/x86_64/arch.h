@@ -64,6 +64,13 @@ void ut_arch_make_stub(uint8_t *code, uint64_t code_addr, uint64_t slot_addr);
 uint64_t ut_arch_trap_addr(const ucontext_t *uc);
 /* Make the interrupted thread resume at @pc. */
 void ut_arch_set_pc(ucontext_t *uc, uint64_t pc);
+/*
+ * In a function that keeps a frame pointer: its caller's stack pointer as
+ * it will be after the return (the return address sits just below it).
+ */
+#define ut_arch_caller_sp() ((uint64_t)__builtin_frame_address(0) + 16)
+/* The stack pointer a context made or saved by the ucontext functions resumes with. */
+uint64_t ut_arch_context_sp(const ucontext_t *uc);
 
 /* Raw timestamp and CPU for the hot path. */
 static inline uint64_t ut_arch_cycles(void)
@@ -109,7 +116,11 @@ void *ut_arch_object_ret(const void *dyn, uint64_t bias);
 void *ut_arch_call_returning_via(void *(*fn)(const char *, int), void *ret, const char *a0,
 				 int a1);
 
-/* The trampolines (trampoline.S). */
+/*
+ * The trampolines (trampoline.S).  trampoline.S also defines makecontext:
+ * ut_context_made(ucp) (libutrace/context.c) sees the new context and gives
+ * the real makecontext, which it jumps to with the variadic arguments intact.
+ */
 void utrace_func_caller(void);
 void utrace_graph_caller(void);
 void utrace_graph_return(void);

@@ -109,6 +109,11 @@ void ut_arch_set_pc(ucontext_t *uc, uint64_t pc)
 	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
 }
 
+uint64_t ut_arch_context_sp(const ucontext_t *uc)
+{
+	return (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+}
+
 uint32_t ut_xsave_size __attribute__((visibility("hidden")));
 
 /* XSAVE area size for the features the OS enabled (CPUID leaf 0xD, EBX). */

@@ -98,14 +98,35 @@ utrace_graph_caller:
  * mispredicted too.  r11 is free: no caller expects it kept across a call.
  *
  *     0(%rsp) rax   8(%rsp) rdx   16(%rsp) pad   24(%rsp) pad
+ *
+ * Unwinding: an unwinder meets utrace_graph_return as the return address of
+ * a hooked frame when nobody put the real one back first (glibc's
+ * pthread_exit and pthread_cancel call the unwinder directly).  The unwind
+ * info then says: this "frame" has the personality ut_graph_personality,
+ * which puts the real return addresses back (libutrace/unwind.c), and its
+ * caller's address is what the slot below the CFA holds now -- unless the
+ * slot still holds utrace_graph_return (a walker that calls no personality,
+ * such as _Unwind_Backtrace), recognised by the 8 bytes before it, GRAPH_MAGIC:
+ * then the return address is 0, the end of the stack.  The magic also puts
+ * (return address - 1), where unwinders look, inside this function's FDE.
+ *
+ *   rip = v * ([v - 8] != GRAPH_MAGIC), v = [CFA - 8], CFA = %rsp on entry
  */
+#define GRAPH_MAGIC 0xd1c3a7e5f0b29e4d
 	.globl	utrace_graph_return
 	.hidden	utrace_graph_return
 	.type	utrace_graph_return, @function
-utrace_graph_return:
 	.cfi_startproc
-	.cfi_undefined rip
+	.cfi_personality 0x1b, ut_graph_personality
+	.cfi_def_cfa rsp, 0
+	/* DW_CFA_val_expression rip, 18 bytes: lit8 minus deref dup lit8 minus
+	 * deref const8u GRAPH_MAGIC ne mul */
+	.cfi_escape 0x16, 0x10, 0x12, 0x38, 0x1c, 0x06, 0x12, 0x38, 0x1c, 0x06, 0x0e, \
+		0x4d, 0x9e, 0xb2, 0xf0, 0xe5, 0xa7, 0xc3, 0xd1, 0x2e, 0x1e
+	.quad	GRAPH_MAGIC		/* never executed */
+utrace_graph_return:
 	sub	$32, %rsp
+	.cfi_adjust_cfa_offset 32
 	mov	%rax, 0(%rsp)
 	mov	%rdx, 8(%rsp)
 	lea	32(%rsp), %rdi
@@ -115,9 +136,56 @@ utrace_graph_return:
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
 	add	$32, %rsp
+	.cfi_adjust_cfa_offset -32
 	jmp	*%r11
 	.cfi_endproc
 	.size	utrace_graph_return, .-utrace_graph_return
+
+/*
+ * makecontext - interposes glibc's (exported: default visibility).  The new
+ * context's stack must get a shadow stack of its own (libutrace/stacks.c),
+ * so ut_context_made(ucp) records it and returns the real makecontext, which
+ * we jump to with every argument register and the stack as they came: the
+ * function is variadic, a C wrapper could not pass its arguments on.
+ * Seven pushes leave %rsp 16-byte aligned for the call.
+ */
+	.globl	makecontext
+	.type	makecontext, @function
+makecontext:
+	.cfi_startproc
+	push	%rdi
+	.cfi_adjust_cfa_offset 8
+	push	%rsi
+	.cfi_adjust_cfa_offset 8
+	push	%rdx
+	.cfi_adjust_cfa_offset 8
+	push	%rcx
+	.cfi_adjust_cfa_offset 8
+	push	%r8
+	.cfi_adjust_cfa_offset 8
+	push	%r9
+	.cfi_adjust_cfa_offset 8
+	push	%rax
+	.cfi_adjust_cfa_offset 8
+	call	ut_context_made
+	mov	%rax, %r11
+	pop	%rax
+	.cfi_adjust_cfa_offset -8
+	pop	%r9
+	.cfi_adjust_cfa_offset -8
+	pop	%r8
+	.cfi_adjust_cfa_offset -8
+	pop	%rcx
+	.cfi_adjust_cfa_offset -8
+	pop	%rdx
+	.cfi_adjust_cfa_offset -8
+	pop	%rsi
+	.cfi_adjust_cfa_offset -8
+	pop	%rdi
+	.cfi_adjust_cfa_offset -8
+	jmp	*%r11
+	.cfi_endproc
+	.size	makecontext, .-makecontext
 
 /*
  * ut_arch_call_fpu_safe(fn, arg) - call fn(arg) with the whole extended

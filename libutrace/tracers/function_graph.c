@@ -14,10 +14,10 @@
  * frames is noticed at the next entry or return on that stack: the frames
  * it skipped are dropped (their functions print entry-only).  A tail call
  * finds its slot already hooked and chains to the frame below.  Before a
- * C++ exception unwinds the stack the real return addresses are put back
- * (libutrace/unwind.c).
+ * C++ exception unwinds the stack the real return addresses are put back,
+ * and the frames that catch it are hooked again (libutrace/unwind.c).  Each
+ * coroutine stack has a shadow stack of its own (libutrace/stacks.c).
  */
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "libutrace/internal.h"
@@ -27,15 +27,6 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval) UT_HIDDEN;
 
 /* How far below a frame's slot a slot may be and still be on the same stack. */
 #define SAME_STACK (8u << 20)
-
-static struct ut_shadow *shadow_create(void)
-{
-	size_t size = sizeof(struct ut_shadow) + UT_SHADOW_DEPTH * sizeof(struct ut_shadow_frame);
-	struct ut_shadow *sh;
-
-	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return sh == MAP_FAILED ? NULL : sh;
-}
 
 /* Pop the top frame; a @stale one is remembered in case it returns after all. */
 static void pop_frame(struct ut_shadow *sh, bool stale)
@@ -70,6 +61,28 @@ static void drop_stale(struct ut_shadow *sh, uint64_t slot)
 			break;
 		pop_frame(sh, true);
 	}
+}
+
+/*
+ * Frames a C++ exception unwound, found when it is caught: those below @sp,
+ * the stack pointer of the frame that catches (libutrace/unwind.c).  They
+ * print entry-only.
+ */
+void ut_graph_drop_below(struct ut_shadow *sh, uint64_t sp)
+{
+	while (sh->top) {
+		const struct ut_shadow_frame *f = &sh->f[sh->top - 1];
+
+		if (f->slot >= sp || sp - f->slot > SAME_STACK)
+			break;
+		pop_frame(sh, false);
+	}
+}
+
+/* A coroutine's shadow stack, and @addr is not on its stack. */
+static inline bool off_stack(const struct ut_shadow *sh, uint64_t addr)
+{
+	return sh->hi && addr - sh->lo >= sh->hi - sh->lo;
 }
 
 /* The words of the two records (the slow and the fast paths write them). */
@@ -146,9 +159,21 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 		goto out;
 	if (!ut_tracing_on(t))
 		goto out;
+	/*
+	 * The thread's first call: on its own stack (a switch to a coroutine
+	 * made the coroutine's).  The first call on another stack than the
+	 * empty coroutine's that ran: a switch the wrappers did not see (a
+	 * coroutine ending into its uc_link).
+	 */
 	sh = t->shadow;
 	if (unlikely(!sh)) {
-		sh = t->shadow = shadow_create();
+		if (!t->home)
+			t->home = ut_stacks_new_home();
+		sh = t->shadow = t->home;
+		if (!sh)
+			goto out;
+	} else if (unlikely(!sh->top && off_stack(sh, (uint64_t)slot))) {
+		sh = t->shadow = ut_stacks_shadow_for(t, (uint64_t)slot, true);
 		if (!sh)
 			goto out;
 	}
@@ -162,13 +187,13 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 		if (flags < 0)
 			goto out;
 	}
-	if (ut_rt.graph.max_depth && sh->top >= ut_rt.graph.max_depth)
+	if (ut_rt.graph.max_depth && sh->base + sh->top >= ut_rt.graph.max_depth)
 		goto out;
 	if (unlikely(sh->top >= UT_SHADOW_DEPTH)) {
 		sh->overrun++;
 		goto out;
 	}
-	sig = flags & UT_FRAME_HIDDEN ? 0 : ut_sigmark_enter(t, slot, sh->top);
+	sig = flags & UT_FRAME_HIDDEN ? 0 : ut_sigmark_enter(t, slot, sh->base + sh->top);
 	if (sig)
 		flags |= UT_FRAME_SIGNAL;
 	f = &sh->f[sh->top];
@@ -176,7 +201,7 @@ static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *sl
 	f->slot = (uint64_t)slot;
 	f->func = ip;
 	f->flags = (uint32_t)flags;
-	f->depth = sh->top;
+	f->depth = sh->base + sh->top;
 	f->prof = prof;
 	f->child = (uint64_t)sig;
 	sh->hidden += !!(flags & UT_FRAME_HIDDEN);
@@ -231,6 +256,16 @@ static uint64_t dropped_return(struct ut_shadow *sh, uint64_t sp)
 	return ret;
 }
 
+/* The frame of the return through @slot: its index, or -1. */
+static int find_frame(const struct ut_shadow *sh, uint64_t slot)
+{
+	int i;
+
+	for (i = sh ? (int)sh->top - 1 : -1; i >= 0 && sh->f[i].slot != slot; i--)
+		;
+	return i;
+}
+
 /* Every case of a return (ut_graph_return has the common one). */
 static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_t retval)
 {
@@ -240,10 +275,22 @@ static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_
 	bool record;
 	int i;
 
-	for (i = sh ? (int)sh->top - 1 : -1; i >= 0 && sh->f[i].slot != slot; i--)
-		;
-	if (unlikely(i < 0))
-		return dropped_return(sh, sp);
+	i = find_frame(sh, slot);
+	if (unlikely(i < 0)) {
+		/*
+		 * A return on another stack than the one thought to run: the
+		 * one its address says, or the thread's own (a coroutine
+		 * stack's memory reused by it).
+		 */
+		struct ut_shadow *other = ut_stacks_shadow_for(t, slot, false);
+
+		if (other == sh || (i = find_frame(other, slot)) < 0) {
+			other = t->home;
+			if (other == sh || (i = find_frame(other, slot)) < 0)
+				return dropped_return(sh, sp);
+		}
+		sh = t->shadow = other;
+	}
 	/* Frames above it were skipped by a longjmp: they will never return. */
 	while ((int)sh->top - 1 > i)
 		pop_frame(sh, true);
@@ -317,8 +364,9 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 		goto slow;
 	top = sh->top;
 	if (unlikely(top >= UT_SHADOW_DEPTH || sh->hidden ||
-		     (top && sh->f[top - 1].slot <= (uint64_t)slot) || *slot == ut_sig_restorer))
-		goto slow; /* full, hidden, frames a longjmp may have left, a signal handler */
+		     (top ? sh->f[top - 1].slot <= (uint64_t)slot : sh->hi != 0) ||
+		     *slot == ut_sig_restorer))
+		goto slow; /* full, hidden, frames a longjmp may have left, a coroutine's, a handler */
 	if (ut_rt.cfg.profile) {
 		if (unlikely(!t->prof || !ut_rt.cfg.sleep_time))
 			goto slow;
@@ -336,7 +384,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	f->slot = (uint64_t)slot;
 	f->func = ip;
 	f->flags = 0;
-	f->depth = top;
+	f->depth = sh->base + top;
 	f->prof = prof;
 	f->child = 0;
 	f->calltime = ts;
@@ -344,7 +392,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 		prof->hits++;
 	} else {
 		w = (uint64_t *)(t->data + (t->head & t->mask));
-		put_entry(w, ip, ts - t->last_ts, top);
+		put_entry(w, ip, ts - t->last_ts, f->depth);
 		t->new_ts = ts;
 		ut_rec_commit(t, UT_REC_SIZE);
 	}

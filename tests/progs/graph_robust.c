@@ -104,6 +104,43 @@ static void case_context(void)
 	printf("context: done\n");
 }
 
+/* ping-pong: main and a coroutine take turns, calling on both sides; the
+ * coroutine ends into main through uc_link */
+static ucontext_t pp_main, pp_co;
+static char pp_stack[1 << 16];
+
+__attribute__((noinline)) void g_pp_yield(void)
+{
+	swapcontext(&pp_co, &pp_main);
+}
+
+__attribute__((noinline)) void g_pp_resume(void)
+{
+	swapcontext(&pp_main, &pp_co);
+}
+
+__attribute__((noinline)) void g_pp_co(void)
+{
+	for (int i = 0; i < 2; i++) {
+		g_leaf(i);
+		g_pp_yield();
+	}
+}
+
+__attribute__((noinline)) void case_pingpong(void)
+{
+	getcontext(&pp_co);
+	pp_co.uc_stack.ss_sp = pp_stack;
+	pp_co.uc_stack.ss_size = sizeof(pp_stack);
+	pp_co.uc_link = &pp_main;
+	makecontext(&pp_co, g_pp_co, 0);
+	for (int i = 0; i < 3; i++) {
+		g_pp_resume();
+		g_leaf(10 + i);
+	}
+	printf("pingpong: done\n");
+}
+
 /* two coroutines whose stacks are neighbours in one allocation: frames of
  * one look stale (below the other's) when the other runs */
 static ucontext_t uc_a, uc_b, uc_m2;
@@ -233,6 +270,8 @@ int main(int argc, char **argv)
 		case_context();
 	if (all || !strcmp(c, "coroutines"))
 		case_coroutines();
+	if (all || !strcmp(c, "pingpong"))
+		case_pingpong();
 	if (all || !strcmp(c, "recurse"))
 		printf("recurse: %d\n", g_recurse(3000));
 	if (all || !strcmp(c, "backtrace"))
