@@ -49,7 +49,7 @@ LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/stack.c \
 	arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c common/clock.c common/config.c \
+LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/glob.c common/filter.c common/clock.c common/config.c \
 	common/ctl.c
 
 TOOL_OBJ := $(BUILD)/obj

@@ -563,54 +563,6 @@ int ut_live_remove(const char *dir)
 	return rmdir(dir) ? -errno : 0;
 }
 
-struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n)
-{
-	struct ut_symtab *st = ut_symtab_new();
-	char **seen = NULL;
-	size_t nseen = 0;
-
-	for (size_t i = 0; st && i < n; i++) {
-		char path[PATH_MAX], line[PATH_MAX + 128];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/modules", dirs[i]);
-		f = fopen(path, "re");
-		while (f && fgets(line, sizeof(line), f)) {
-			char what[16], mod[128], obj[PATH_MAX], key[PATH_MAX + 32], **nv;
-			unsigned long long bias;
-			bool dup = false;
-
-			if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
-			    strcmp(what, "load") != 0)
-				continue;
-			snprintf(key, sizeof(key), "%llx %s", bias, obj);
-			for (size_t k = 0; k < nseen && !dup; k++)
-				dup = !strcmp(seen[k], key);
-			if (dup)
-				continue;
-			nv = realloc(seen, (nseen + 1) * sizeof(*nv));
-			if (!nv)
-				break;
-			seen = nv;
-			seen[nseen] = strdup(key);
-			if (!seen[nseen])
-				break;
-			nseen++;
-			ut_symtab_load_elf(st, obj, bias, strcmp(mod, "-") ? mod : NULL);
-		}
-		if (f)
-			fclose(f);
-	}
-	for (size_t k = 0; k < nseen; k++)
-		free(seen[k]);
-	free(seen);
-	if (st) {
-		ut_symtab_finish(st);
-		ut_symtab_mark_gaps(st);
-	}
-	return st;
-}
-
 /* --- instances/ ---------------------------------------------------------- */
 
 int ut_inst_list(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX])

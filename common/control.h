@@ -103,7 +103,9 @@ int ut_live_clear(const char *sessdir);
 
 /*
  * The symbols of every object the sessions in @dirs loaded (their "modules"
- * files), each object once.  NULL on ENOMEM.
+ * files), each object once (common/sessyms.c): from the object's file while
+ * it is the one loaded, else from the session's snapshot, said on stderr.
+ * NULL on ENOMEM.
  */
 struct ut_symtab;
 struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);

@@ -183,16 +183,21 @@ static void atfork_parent(void)
 /* The child gets a session of its own; its copy of the parent's buffers is forgotten. */
 static void atfork_child(void)
 {
+	int parent_dirfd = ut_rt.dirfd;
+
 	pthread_mutex_init(&ut_rt.lock, NULL);
 	ut_writer_forget();
-	if (ut_rt.dirfd >= 0)
-		close(ut_rt.dirfd);
 	ut_rt.dirfd = -1;
 	ut_rt.ctl = NULL;
 	if (ut_session_create()) {
+		if (parent_dirfd >= 0)
+			close(parent_dirfd);
 		ut_rt.ready = false;
 		return;
 	}
+	ut_session_link_snapshots(parent_dirfd);
+	if (parent_dirfd >= 0)
+		close(parent_dirfd);
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
 		if (ut_rt.mods[i]->alive)
 			ut_session_log_module("load", ut_rt.mods[i]);
