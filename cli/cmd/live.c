@@ -79,7 +79,7 @@ const char ut_help_reset[] =
 	"-B NAME removes instance NAME instead (every process stops tracing for it).\n";
 
 const char ut_help_stat[] =
-	"usage: utrace stat [-P PID]... [-O nograph-time]\n\n"
+	"usage: utrace stat [-P PID]... [-O nograph-time] [-O nosym-demangle]\n\n"
 	"Print the function profiler's tables (trace_stat/function: Function, Hit,\n"
 	"Time, Avg, s^2) of running or dead processes that have the profiler on\n"
 	"('utrace start --profile'): all threads merged, then one table per thread.\n";
@@ -569,7 +569,7 @@ int cmd_stat(int argc, char **argv)
 {
 	char rundir[PATH_MAX];
 	struct targets t = {0};
-	bool graph_time = true;
+	bool graph_time = true, demangle = true;
 	int opt, ret;
 
 	optind = 1;
@@ -580,6 +580,10 @@ int cmd_stat(int argc, char **argv)
 			graph_time = false;
 		else if (opt == 'O' && !strcmp(optarg, "graph-time"))
 			graph_time = true;
+		else if (opt == 'O' && !strcmp(optarg, "nosym-demangle"))
+			demangle = false;
+		else if (opt == 'O' && !strcmp(optarg, "sym-demangle"))
+			demangle = true;
 		else if (opt == 'h')
 			return fputs(ut_help_stat, stdout) < 0;
 		else
@@ -596,7 +600,7 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, 0, -1);
+	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, demangle, 0, -1);
 	if (ret)
 		ut_err("stat: %s", strerror(-ret));
 	return ret ? 1 : 0;

@@ -479,7 +479,8 @@ static int run(int argc, char **argv, bool profile)
 	if (!rec)
 		ut_usage_die("out of memory");
 	if (o.profile)
-		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME),
+		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME) > 0,
+					ut_opts_get(&o.opts, UT_OPT_SYM_DEMANGLE) > 0,
 					o.cfg.thresh_us * 1000);
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */

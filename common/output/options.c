@@ -46,6 +46,8 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 	[UT_OPT_FUNCTION_TRACE] = G("function-trace", 1),
 	[UT_OPT_FUNCTION_FORK] = G("function-fork", 0),
 	[UT_OPT_STACKTRACE] = G("stacktrace", 0),
+	/* not the kernel's: C++ names as the source spells them (common/demangle.h) */
+	[UT_OPT_SYM_DEMANGLE] = G("sym-demangle", 1),
 
 	[UT_OPT_TEST_NOP_ACCEPT] = T("nop", "test_nop_accept", 0),
 	[UT_OPT_TEST_NOP_REFUSE] = T("nop", "test_nop_refuse", 0),

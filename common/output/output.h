@@ -72,6 +72,8 @@ enum ut_opt {
 	UT_OPT_FUNCTION_TRACE,
 	UT_OPT_FUNCTION_FORK,
 	UT_OPT_STACKTRACE,
+	/* utrace's own, after the kernel's global flags */
+	UT_OPT_SYM_DEMANGLE,
 	/* tracer "nop" */
 	UT_OPT_TEST_NOP_ACCEPT,
 	UT_OPT_TEST_NOP_REFUSE,
@@ -139,6 +141,8 @@ enum {
 	UT_FLAG_BH_OFF = 0x80,
 };
 
+struct ut_demangler;
+
 struct ut_out_cfg {
 	const char *tracer;           /* "nop", "function"; NULL means "nop" */
 	const struct ut_symtab *syms; /* NULL: addresses print as hex */
@@ -170,6 +174,7 @@ struct ut_out {
 	int annotate;                 /* ut_out_start(): some CPU overran */
 	uint64_t *started;            /* CPUs already seen in this pass */
 	unsigned nr_started_words;
+	struct ut_demangler *demangler; /* sym-demangle's cache (common/demangle.h) */
 };
 
 struct ut_out *ut_out_new(const struct ut_out_cfg *cfg);
@@ -185,6 +190,7 @@ void ut_out_print_header(struct ut_out *o, FILE *f, uint64_t entries, uint64_t w
 void ut_out_print_event(struct ut_out *o, FILE *f, const struct ut_event *ev,
 			const struct ut_event *next);
 void ut_out_print_lost(struct ut_out *o, FILE *f, unsigned cpu, uint64_t nr);
+const char *ut_out_sym_name(const struct ut_out *o, const struct ut_sym *sym);
 void ut_out_print_cpu_started(struct ut_out *o, FILE *f, unsigned cpu);
 
 /* ------------------------------------------------------------------ */
