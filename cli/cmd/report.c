@@ -30,7 +30,9 @@ const char ut_help_report[] =
 	"                   noirq-info, nocontext-info, record-tgid, latency-format,\n"
 	"                   raw, hex, verbose, funcgraph-proc, funcgraph-abstime,\n"
 	"                   funcgraph-tail, funcgraph-retval, nofuncgraph-cpu ...\n"
-	"                   (see 'utrace list -o'); repeatable\n"
+	"                   (see 'utrace list -o'); repeatable.  C++ names print\n"
+	"                   demangled; nosym-demangle prints them as the symbol\n"
+	"                   table holds them (what filters match)\n"
 	"  --cpu N          only events of CPU N (repeatable)\n"
 	"  --pid TID        only events of thread TID (repeatable)\n";
 
