@@ -37,7 +37,7 @@ build() { gcc -O1 -fpatchable-function-entry=5 "$@"; }
 
 # start_prog: the program from one.c as ./prog, traced from its start; PID in P.
 start_prog() {
-	rm -rf run prog
+	rm -rf run prog prog.out
 	build "$@" -o prog one.c || fail "gcc one.c"
 	"$UTRACE" start -p function -l leaf -l mid || fail "start"
 	LD_PRELOAD=$UT_BUILD/libutrace.so ./prog >prog.out 2>prog.err &
