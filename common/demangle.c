@@ -13,8 +13,13 @@
 
 #include "common/demangle.h"
 
-/* The Itanium C++ ABI's demangler, exported by libstdc++ with C linkage. */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+/*
+ * The Itanium C++ ABI's demangler, __cxa_demangle, exported by libstdc++
+ * with C linkage; no C header declares it, and C reserves its name, so it
+ * is declared here under a name of ours bound to that symbol.
+ */
+char *ut_cxa_demangle(const char *mangled, char *buf, size_t *len, int *status)
+	__asm__("__cxa_demangle");
 
 struct entry {
 	char *key;   /* the mangled name; NULL: free slot */
@@ -99,7 +104,7 @@ const char *ut_demangle(struct ut_demangler *d, const char *name)
 	e->key = strdup(name);
 	if (!e->key)
 		return name;
-	e->val = __cxa_demangle(name, NULL, NULL, &status);
+	e->val = ut_cxa_demangle(name, NULL, NULL, &status);
 	if (status != 0) {
 		free(e->val);
 		e->val = NULL;

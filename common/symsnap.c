@@ -53,7 +53,7 @@ bool ut_build_id_from_notes(const void *notes, size_t len, size_t align, char *h
 				hex[2 * i] = digits[p[desc + i] >> 4];
 				hex[2 * i + 1] = digits[p[desc + i] & 15];
 			}
-			hex[2 * nh.n_descsz] = '\0';
+			hex[2 * (size_t)nh.n_descsz] = '\0';
 			return true;
 		}
 		off = next;
