@@ -38,8 +38,8 @@
 
 /*
  * Every flag of the reference kernel, in trace_options order: first the
- * global flags, then each tracer's own flags.  Keep the order in sync with
- * the table in options.c.
+ * global flags, then each tracer's own flags; then utrace's own.  Keep the
+ * order in sync with the table in options.c.
  */
 enum ut_opt {
 	UT_OPT_PRINT_PARENT,
@@ -72,8 +72,6 @@ enum ut_opt {
 	UT_OPT_FUNCTION_TRACE,
 	UT_OPT_FUNCTION_FORK,
 	UT_OPT_STACKTRACE,
-	/* utrace's own, after the kernel's global flags */
-	UT_OPT_SYM_DEMANGLE,
 	/* tracer "nop" */
 	UT_OPT_TEST_NOP_ACCEPT,
 	UT_OPT_TEST_NOP_REFUSE,
@@ -99,6 +97,11 @@ enum ut_opt {
 	UT_OPT_BLK_CLASSIC,
 	UT_OPT_BLK_CGROUP,
 	UT_OPT_BLK_CGNAME,
+	/*
+	 * utrace's own flags: global, listed after the kernel's.  Always added
+	 * here at the end: trace.dat files keep the options as these bits.
+	 */
+	UT_OPT_SYM_DEMANGLE,
 	UT_OPT_NR
 };
 
