@@ -3,9 +3,9 @@
  * The symbols of the objects that sessions loaded, for every reader (record,
  * show, extract, the mount): each session's "modules" file names them, with
  * the identity each had when it was loaded and its symbol snapshot
- * (common/symsnap.h).  An object whose file is still the one that was loaded
- * is read from the file; one rebuilt or deleted since is named from the
- * session's snapshot, and the reader says so on stderr, once per object.
+ * (common/symsnap.h).  Objects are named from the session's snapshot (from
+ * the file when a session has none), and an object whose file was rebuilt
+ * or deleted since it was loaded is said on stderr, once per object.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -56,7 +56,7 @@ static void warn_once(const char *path, const char *what)
 {
 	static char *said[256];
 	static size_t nsaid;
-	char key[PATH_MAX + 300];
+	char key[PATH_MAX + 1024];
 
 	snprintf(key, sizeof(key), "%s: %s", path, what);
 	for (size_t i = 0; i < nsaid; i++)
@@ -93,32 +93,42 @@ static bool snap_name_ok(const char *name)
 	return true;
 }
 
+/*
+ * The session's copy is what the process itself read, so it is preferred
+ * even when the file is still the same object (a strip after the run keeps
+ * the build-id but not the names); the file serves sessions without a copy.
+ * Either way a file that is no longer the object loaded is said.
+ */
 static void load_module(struct ut_symtab *st, const char *dir, const struct modline *ml)
 {
 	const char *mod = strcmp(ml->mod, "-") ? ml->mod : NULL;
 	char why[300 + 2 * sizeof(ml->id.build_id)], msg[sizeof(why) + 128], path[PATH_MAX + 40];
 	struct ut_objid now;
+	bool copied;
 	int err;
 
 	if (!ml->has_id) {
 		ut_symtab_load_elf(st, ml->path, ml->bias, mod);
 		return;
 	}
-	err = ut_objid_of_file(ml->path, &now);
-	if (!err && ut_objid_same(&ml->id, &now) && ut_symtab_load_elf(st, ml->path, ml->bias, mod) >= 0)
-		return;
-	describe_change(ml, err, &now, why, sizeof(why));
 	snprintf(path, sizeof(path), "%s/%s", dir, ml->snap);
-	if (snap_name_ok(ml->snap) && ut_symsnap_load(st, path, ml->bias, mod) >= 0) {
-		snprintf(msg, sizeof(msg), "%s; names from the session's copy", why);
-		warn_once(ml->path, msg);
+	copied = snap_name_ok(ml->snap) && ut_symsnap_load(st, path, ml->bias, mod) >= 0;
+	err = ut_objid_of_file(ml->path, &now);
+	if (!err && ut_objid_same(&ml->id, &now)) {
+		if (!copied)
+			ut_symtab_load_elf(st, ml->path, ml->bias, mod);
 		return;
 	}
-	snprintf(msg, sizeof(msg), "%s, and the session has no copy of its symbols; %s", why,
-		 err ? "its functions print as addresses" : "its names may be wrong");
+	describe_change(ml, err, &now, why, sizeof(why));
+	if (copied) {
+		snprintf(msg, sizeof(msg), "%s; names from the session's copy", why);
+	} else {
+		snprintf(msg, sizeof(msg), "%s, and the session has no copy of its symbols; %s",
+			 why, err ? "its functions print as addresses" : "its names may be wrong");
+		if (!err)
+			ut_symtab_load_elf(st, ml->path, ml->bias, mod);
+	}
 	warn_once(ml->path, msg);
-	if (!err)
-		ut_symtab_load_elf(st, ml->path, ml->bias, mod);
 }
 
 /* "syms BIAS FILE|- BUILD-ID|- SIZE MTIME-NS": the identity of the load before it. */

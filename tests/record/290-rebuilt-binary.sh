@@ -1,6 +1,6 @@
 #!/bin/bash
 # A program and a dlopen'ed library rebuilt (other functions at the same
-# paths) or deleted while `utrace record` traces them: the trace.dat names
+# paths), deleted or stripped while `utrace record` traces them: the trace.dat names
 # the functions that ran, from the session's copy of their symbols, and
 # record says so on stderr; trace-cmd report names them from the file too.
 . "$(dirname "$0")/../lib/common.sh"
@@ -105,6 +105,16 @@ grep -q "/prog: deleted since it was traced; names from the session's copy" rec.
 	fail "deleted: record says nothing about prog: $(cat rec.err)"
 grep -q "/libx.so: deleted since it was traced" rec.err ||
 	fail "deleted: record says nothing about libx.so: $(cat rec.err)"
+
+# Stripped after the run: the same build-id, but the file has lost the
+# program's own names; the session's copy still has them.
+stripped() {
+	# as `install -s` does: a new file, never a write into the mapped one
+	strip -o prog.s prog && strip -o libx.s libx.so && mv prog.s prog && mv libx.s libx.so ||
+		fail "strip"
+}
+run_case stripped stripped
+[ -s rec.err ] && fail "stripped: record's stderr: $(cat rec.err)"
 
 unchanged() { :; }
 run_case unchanged unchanged
