@@ -50,6 +50,19 @@ static bool in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len
 	return false;
 }
 
+/* Is [vaddr, vaddr+len) (link-time addresses) inside a PT_LOAD of the object? */
+static bool in_load(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t len)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr &&
+		    len <= ph->p_filesz && vaddr - ph->p_vaddr <= ph->p_filesz - len)
+			return true;
+	}
+	return false;
+}
+
 static int add_addr(struct scan *s, uint64_t a)
 {
 	if (s->nr == s->cap) {
@@ -250,7 +263,8 @@ static void identify(struct ut_module *m, const struct dl_phdr_info *info, int f
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
-		if (ph->p_type == PT_NOTE &&
+		/* only notes the loader mapped: a PT_NOTE outside PT_LOADs is not in memory */
+		if (ph->p_type == PT_NOTE && in_load(info, ph->p_vaddr, ph->p_memsz) &&
 		    ut_build_id_from_notes((const void *)(info->dlpi_addr + ph->p_vaddr),
 					   ph->p_memsz, ph->p_align, m->id.build_id))
 			break;
