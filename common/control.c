@@ -563,6 +563,24 @@ int ut_live_remove(const char *dir)
 	return rmdir(dir) ? -errno : 0;
 }
 
+void ut_live_prune_symbols(const char *rundir)
+{
+	DIR *d = opendir(rundir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct stat st;
+
+		/* one link left: the run-time directory's own, no session's */
+		if (!strncmp(de->d_name, ".syms-", 6) &&
+		    !fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode) && st.st_nlink == 1)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* --- instances/ ---------------------------------------------------------- */
 
 int ut_inst_list(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX])

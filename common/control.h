@@ -152,4 +152,10 @@ const char *ut_live_buf_prefix(int inst);
 /* Remove a dead session's directory (reset/extract of a dead process). */
 int ut_live_remove(const char *sessdir);
 
+/*
+ * Remove the run-time directory's shared symbol copies (".syms-*", see
+ * libutrace/session.c) that no session links any more.
+ */
+void ut_live_prune_symbols(const char *rundir);
+
 #endif

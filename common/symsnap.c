@@ -232,7 +232,9 @@ int ut_symsnap_load(struct ut_symtab *st, const char *path, uint64_t bias, const
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(f = fdopen(fd, "r"))) {
+	/* a copy anyone else could have written says nothing about the process */
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || (sb.st_mode & 022) ||
+	    (geteuid() && sb.st_uid != geteuid() && sb.st_uid != 0) || !(f = fdopen(fd, "r"))) {
 		close(fd);
 		return -EINVAL;
 	}

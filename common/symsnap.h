@@ -59,7 +59,8 @@ int ut_symsnap_write(int dirfd, const char *name, const struct ut_symtab *st, ui
 /*
  * Add the symbols of the snapshot at @path to @st, relocated by @bias and
  * tagged with @module (NULL for the program).  Untrusted input: malformed
- * lines are skipped.  Return: the number added, or a negative errno.
+ * lines are skipped; a file another user owns or may write is refused
+ * (-EINVAL).  Return: the number added, or a negative errno.
  */
 int ut_symsnap_load(struct ut_symtab *st, const char *path, uint64_t bias, const char *module);
 

@@ -198,15 +198,36 @@ void ut_session_log_module(const char *what, const struct ut_module *m)
  * Keep a copy of a module's function symbols in the session ("syms.<index>",
  * common/symsnap.h), so that its trace can be named once the file has been
  * rebuilt or deleted.  Called as the module is scanned, before it is logged.
+ *
+ * Every process loads the same C library: the first one to write a module's
+ * copy also links it into the run-time directory as ".syms-<build-id>-<size>"
+ * (the size tells a stripped copy from the full one), and later processes
+ * link that one into their sessions, which costs neither the writing nor
+ * the memory again.  Only complete copies are ever linked there.
  */
 void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 {
-	char name[32];
+	char name[32], shared[2 * UT_BUILD_ID_MAX + 48];
+	int rootfd = -1;
 
 	if (ut_rt.dirfd < 0)
 		return;
 	snprintf(name, sizeof(name), "syms.%u", m->index);
+	if (m->id.build_id[0]) {
+		snprintf(shared, sizeof(shared), ".syms-%s-%llu", m->id.build_id,
+			 (unsigned long long)m->id.size);
+		rootfd = openat(ut_rt.dirfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (rootfd >= 0 && !linkat(rootfd, shared, ut_rt.dirfd, name, 0)) {
+			m->snap = true;
+			close(rootfd);
+			return;
+		}
+	}
 	m->snap = ut_symsnap_write(ut_rt.dirfd, name, st, m->bias) == 0;
+	if (m->snap && rootfd >= 0)
+		linkat(ut_rt.dirfd, name, rootfd, shared, 0); /* EEXIST: another process was first */
+	if (rootfd >= 0)
+		close(rootfd);
 }
 
 /*

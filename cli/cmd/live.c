@@ -509,6 +509,7 @@ static int read_out(int argc, char **argv, bool extract)
 				ut_live_remove(v[i].dir);
 		if (n >= 0)
 			free(v);
+		ut_live_prune_symbols(rundir);
 	}
 	return ret ? 1 : 0;
 }
@@ -562,6 +563,7 @@ int cmd_reset(int argc, char **argv)
 	if (!t.n)
 		ut_live_set_template(rundir, &c);
 	free(v);
+	ut_live_prune_symbols(rundir);
 	return ret;
 }
 

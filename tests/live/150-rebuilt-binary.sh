@@ -4,7 +4,8 @@
 # program at the same path) or deleted, and a program rebuilt while its
 # process still runs, are named from the session's copy of the symbols, and
 # the reader says so on stderr (once).  The runtime records each object's
-# build-id (size and mtime without one) and writes that copy (syms.<N>).
+# build-id (size and mtime without one) and writes that copy (syms.<N>),
+# shared by the processes that load the same object.
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
 
@@ -108,5 +109,18 @@ start_prog
 expect "unchanged" show.txt <expected.txt
 [ -s show.err ] && fail "unchanged: stderr: $(cat show.err)"
 kill_prog
+
+# 6. Processes share one copy of each object's symbols (a hard link from
+# the run-time directory); extract removes the copies no session needs.
+rm -rf run
+build -o quick two.c || fail "gcc two.c"
+for i in 1 2; do
+	LD_PRELOAD=$UT_BUILD/libutrace.so ./quick
+done
+prog_copy=$(awk '/^syms / {print ".syms-" $4 "-" $5; exit}' run/[0-9]*/modules | head -n 1)
+check "shared copy of quick's symbols" test -f "run/$prog_copy"
+expect_eq "linked from both sessions" 3 "$(stat -c %h "run/$prog_copy")"
+"$UTRACE" extract -o q.dat 2>ex.err || fail "extract: $(cat ex.err)"
+expect_eq "copies pruned with the sessions" "" "$(ls -A run | grep '^\.syms-')"
 "$UTRACE" reset
 finish
