@@ -27,7 +27,7 @@ SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-poi
 # Tools (CLI, unit tests): may be sanitized.
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lfuse3 -lpthread -ldl -lm
+TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
@@ -49,8 +49,8 @@ LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/glob.c common/filter.c common/clock.c common/config.c \
-	common/ctl.c common/safedir.c
+LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/glob.c common/filter.c common/clock.c \
+	common/config.c common/ctl.c common/safedir.c
 
 TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj

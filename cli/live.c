@@ -87,6 +87,7 @@ int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, siz
 }
 
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
+		 bool demangle,
 		 uint64_t thresh_ns, int32_t tid)
 {
 	char spool[PATH_MAX];
@@ -100,7 +101,7 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
 	if (!rec)
 		return -errno ? -errno : -ENOMEM;
 	ut_recorder_set_live(rec, pids, npids, false);
-	ut_recorder_set_profile(rec, f, graph_time, thresh_ns);
+	ut_recorder_set_profile(rec, f, graph_time, demangle, thresh_ns);
 	ut_recorder_profile_only(rec, tid);
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);

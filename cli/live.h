@@ -40,6 +40,7 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
  * rows whose average is below it.
  */
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
+		 bool demangle,
 		 uint64_t thresh_ns, int32_t tid);
 
 /*

@@ -24,6 +24,7 @@
 #include "common/output/graph.h"
 #include "common/repeats.h"
 #include "common/ring_buffer.h"
+#include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
 
@@ -78,6 +79,7 @@ struct ut_recorder {
 	FILE *profile;              /* profile mode: where the tables go */
 	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	bool graph_time;
+	bool demangle;          /* profile: C++ names demangled */
 	uint64_t thresh_ns;
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
 	/* live mode (extract, show, record -P): sessions of running processes */
@@ -697,10 +699,12 @@ void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid)
 	r->profile_only = tid;
 }
 
-void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, uint64_t thresh_ns)
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, bool demangle,
+			     uint64_t thresh_ns)
 {
 	r->profile = out;
 	r->graph_time = graph_time;
+	r->demangle = demangle;
 	r->thresh_ns = thresh_ns;
 }
 
@@ -747,7 +751,7 @@ static int cmp_prow(const void *a, const void *b)
 }
 
 /* trace_stat/function: sorted by Time; s^2 as the kernel computes it. */
-static void print_ptable(struct ut_recorder *r, struct ptable *t)
+static void print_ptable(struct ut_recorder *r, struct ptable *t, struct ut_demangler *dm)
 {
 	FILE *f = r->profile;
 
@@ -766,7 +770,8 @@ static void print_ptable(struct ut_recorder *r, struct ptable *t)
 			s2 = (n * p->sq - p->time * p->time) / (n * (n - 1)) / 1000;
 		if (s2 < 0)
 			s2 = 0;
-		fprintf(f, "  %-30.30s  %10llu    ", p->name, (unsigned long long)p->hits);
+		fprintf(f, "  %-30.30s  %10llu    ", ut_demangle(dm, p->name),
+			(unsigned long long)p->hits);
 		ut_graph_print_duration(f, (uint64_t)p->time);
 		fputs("    ", f);
 		ut_graph_print_duration(f, (uint64_t)avg);
@@ -829,6 +834,7 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 static int write_profile(struct ut_recorder *r)
 {
 	struct ut_symtab *st = load_symbols(r);
+	struct ut_demangler *dm = r->demangle ? ut_demangler_new() : NULL;
 	struct ptable all = {0}, *per = NULL;
 	size_t nthreads = 0, k = 0;
 
@@ -839,6 +845,7 @@ static int write_profile(struct ut_recorder *r)
 	per = calloc(nthreads + 1, sizeof(*per));
 	if (!per) {
 		ut_symtab_free(st);
+		ut_demangler_free(dm);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < r->nr_sess; i++) {
@@ -852,7 +859,7 @@ static int write_profile(struct ut_recorder *r)
 			read_ptable(r, s, j, st, &all, &per[k]);
 		}
 	}
-	print_ptable(r, &all);
+	print_ptable(r, &all, dm);
 	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
 		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
 		char comm[17] = {0};
@@ -861,13 +868,14 @@ static int write_profile(struct ut_recorder *r)
 			continue;
 		memcpy(comm, ts->comm, 16);
 		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
-		print_ptable(r, &per[i]);
+		print_ptable(r, &per[i], dm);
 	}
 	for (size_t i = 0; i < k; i++)
 		free(per[i].rows);
 	free(per);
 	free(all.rows);
 	ut_symtab_free(st);
+	ut_demangler_free(dm);
 	return 0;
 }
 

@@ -23,9 +23,11 @@ void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len);
  * trace_stat/function format, all threads merged, then one table per thread
  * when there are several) to @out instead of writing a trace file.
  * @graph_time: Time includes callees (graph-time); @thresh_ns hides rows
- * whose average is below it (tracing_thresh).
+ * whose average is below it (tracing_thresh); @demangle prints C++ names as
+ * the source spells them (sym-demangle).
  */
-void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, uint64_t thresh_ns);
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, bool demangle,
+			     uint64_t thresh_ns);
 
 /*
  * Live mode: read the sessions of running (or dead) processes in place --

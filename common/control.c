@@ -665,7 +665,7 @@ int ut_live_remove(const char *dir)
 }
 
 /* ut_live_open() as a stdio stream (NULL, errno set, if refused or absent). */
-static FILE *open_stream(const char *path, int flags, const char *mode)
+FILE *ut_live_fopen(const char *path, int flags, const char *mode)
 {
 	int fd = ut_live_open(path, flags);
 	FILE *f;
@@ -684,52 +684,22 @@ static FILE *open_stream(const char *path, int flags, const char *mode)
 	return f;
 }
 
-struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n)
+void ut_live_prune_symbols(const char *rundir)
 {
-	struct ut_symtab *st = ut_symtab_new();
-	char **seen = NULL;
-	size_t nseen = 0;
+	DIR *d = opendir(rundir);
+	struct dirent *de;
 
-	for (size_t i = 0; st && i < n; i++) {
-		char path[PATH_MAX], line[PATH_MAX + 128];
-		FILE *f;
+	while (d && (de = readdir(d))) {
+		struct stat st;
 
-		snprintf(path, sizeof(path), "%s/modules", dirs[i]);
-		f = open_stream(path, O_RDONLY, "re");
-		while (f && fgets(line, sizeof(line), f)) {
-			char what[16], mod[128], obj[PATH_MAX], key[PATH_MAX + 32], **nv;
-			unsigned long long bias;
-			bool dup = false;
-
-			if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
-			    strcmp(what, "load") != 0)
-				continue;
-			snprintf(key, sizeof(key), "%llx %s", bias, obj);
-			for (size_t k = 0; k < nseen && !dup; k++)
-				dup = !strcmp(seen[k], key);
-			if (dup)
-				continue;
-			nv = realloc(seen, (nseen + 1) * sizeof(*nv));
-			if (!nv)
-				break;
-			seen = nv;
-			seen[nseen] = strdup(key);
-			if (!seen[nseen])
-				break;
-			nseen++;
-			ut_symtab_load_elf(st, obj, bias, strcmp(mod, "-") ? mod : NULL);
-		}
-		if (f)
-			fclose(f);
+		/* one link left: the run-time directory's own, no session's */
+		if (!strncmp(de->d_name, ".syms-", 6) &&
+		    !fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode) && st.st_nlink == 1)
+			unlinkat(dirfd(d), de->d_name, 0);
 	}
-	for (size_t k = 0; k < nseen; k++)
-		free(seen[k]);
-	free(seen);
-	if (st) {
-		ut_symtab_finish(st);
-		ut_symtab_mark_gaps(st);
-	}
-	return st;
+	if (d)
+		closedir(d);
 }
 
 /* --- instances/ ---------------------------------------------------------- */
@@ -742,7 +712,7 @@ int ut_inst_list(const char *rundir, char names[UT_MAX_INSTANCES + 1][UT_INST_NA
 
 	memset(names, 0, sizeof(char[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX]));
 	snprintf(path, sizeof(path), "%s/instances", rundir);
-	f = open_stream(path, O_RDONLY, "re");
+	f = ut_live_fopen(path, O_RDONLY, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		char name[UT_INST_NAME_MAX];
 		int k;
@@ -777,7 +747,7 @@ static int write_registry(const char *rundir, char names[UT_MAX_INSTANCES + 1][U
 	snprintf(path, sizeof(path), "%s/instances", rundir);
 	snprintf(tmp, sizeof(tmp), "%s/.instances.%d", rundir, (int)getpid());
 	unlink(tmp); /* a crashed writer's, with our pid */
-	f = open_stream(tmp, O_WRONLY | O_CREAT | O_EXCL, "we");
+	f = ut_live_fopen(tmp, O_WRONLY | O_CREAT | O_EXCL, "we");
 	if (!f)
 		return -errno;
 	for (int k = 1; k <= UT_MAX_INSTANCES; k++)

@@ -13,6 +13,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,8 @@ const char *ut_live_strerror(int err);
 int ut_live_root(const char *rundir, bool create);
 /* A session file (or directory, O_DIRECTORY), opened safely: fd or -errno. */
 int ut_live_open(const char *path, int flags);
+/* ut_live_open() as a stdio stream (NULL, errno set, if refused or absent). */
+FILE *ut_live_fopen(const char *path, int flags, const char *mode);
 
 /*
  * The sessions in @rundir, oldest first (malloc'd array in *@out).
@@ -124,7 +127,9 @@ int ut_live_clear(const char *sessdir);
 
 /*
  * The symbols of every object the sessions in @dirs loaded (their "modules"
- * files), each object once.  NULL on ENOMEM.
+ * files), each object once (common/sessyms.c): from the object's file while
+ * it is the one loaded, else from the session's snapshot, said on stderr.
+ * NULL on ENOMEM.
  */
 struct ut_symtab;
 struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
@@ -183,5 +188,11 @@ const char *ut_live_buf_prefix(int inst);
 
 /* Remove a dead session's directory (reset/extract of a dead process). */
 int ut_live_remove(const char *sessdir);
+
+/*
+ * Remove the run-time directory's shared symbol copies (".syms-*", see
+ * libutrace/session.c) that no session links any more.
+ */
+void ut_live_prune_symbols(const char *rundir);
 
 #endif

@@ -198,16 +198,23 @@ static void atfork_child(void)
 {
 	/* the parent's instance switches (traceoff commands that fired) go on here */
 	uint32_t inst_off = ut_rt.ctl ? ut_rt.ctl->inst_off : 0;
+	int parent_dirfd = ut_rt.dirfd; /* kept open: its symbol copies are linked */
 	char why[UT_SAFE_WHY_MAX];
 
 	pthread_mutex_init(&ut_rt.lock, NULL);
 	ut_writer_forget();
+	ut_rt.dirfd = -1;
 	ut_session_forget();
 	if (ut_session_create(why, sizeof(why))) {
+		if (parent_dirfd >= 0)
+			close(parent_dirfd);
 		ut_rt.ready = false;
 		return;
 	}
 	ut_rt.ctl->inst_off = inst_off;
+	ut_session_link_snapshots(parent_dirfd);
+	if (parent_dirfd >= 0)
+		close(parent_dirfd);
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
 		if (ut_rt.mods[i]->alive)
 			ut_session_log_module("load", ut_rt.mods[i]);

@@ -19,6 +19,7 @@
 
 #include "utrace/abi.h"
 #include "common/config.h"
+#include "common/symsnap.h"
 #include "arch.h"
 
 #define UT_HIDDEN __attribute__((visibility("hidden")))
@@ -84,6 +85,9 @@ struct ut_module {
 	void *stub_page;      /* code page (stub) + data page (slot), near the module */
 	uint64_t stub_addr;
 	uint64_t *stub_slot;
+	struct ut_objid id;   /* build-id, size, mtime when loaded (common/symsnap.h) */
+	bool snap;            /* its symbols are in the session's "syms.<index>" */
+	uint32_t index;       /* in ut_rt.mods */
 };
 
 /* A traceable function: one per site (the filter engine's table row). */
@@ -335,6 +339,9 @@ void ut_session_forget(void) UT_HIDDEN;
 void ut_session_discard(void) UT_HIDDEN;
 void ut_session_publish(void) UT_HIDDEN;
 void ut_session_log_module(const char *what, const struct ut_module *m) UT_HIDDEN;
+struct ut_symtab;
+void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st) UT_HIDDEN;
+void ut_session_link_snapshots(int from_dirfd) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
 void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;
 

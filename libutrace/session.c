@@ -228,10 +228,16 @@ void ut_session_publish(void)
 		ut_ctl_publish(ut_rt.ctl);
 }
 
-/* Append a line to the session's "modules" file: readers rebuild symbols from it. */
+/*
+ * Append to the session's "modules" file: readers rebuild symbols from it.
+ * A load is followed, in the same write, by the object's identity and the
+ * name of its symbol snapshot ("-" if there is none):
+ *   load BIAS MODULE|- PATH
+ *   syms BIAS FILE|- BUILD-ID|- SIZE MTIME-NS
+ */
 void ut_session_log_module(const char *what, const struct ut_module *m)
 {
-	char line[PATH_MAX + 64];
+	char line[PATH_MAX + 320], snap[32] = "-";
 	int fd, n;
 
 	if (ut_rt.dirfd < 0 || !ut_rt.ctl)
@@ -241,10 +247,73 @@ void ut_session_log_module(const char *what, const struct ut_module *m)
 		return;
 	n = snprintf(line, sizeof(line), "%s %llx %s %s\n", what, (unsigned long long)m->bias,
 		     m->name[0] ? m->name : "-", m->path);
-	if (n > 0 && write(fd, line, (size_t)n) < 0)
+	if (n > 0 && n < (int)sizeof(line) && !strcmp(what, "load")) {
+		if (m->snap)
+			snprintf(snap, sizeof(snap), "syms.%u", m->index);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "syms %llx %s %s %llu %llu\n",
+			      (unsigned long long)m->bias, snap,
+			      m->id.build_id[0] ? m->id.build_id : "-",
+			      (unsigned long long)m->id.size, (unsigned long long)m->id.mtime_ns);
+	}
+	if (n > 0 && n < (int)sizeof(line) && write(fd, line, (size_t)n) < 0)
 		ut_log("cannot write the module list: %s", strerror(errno));
 	close(fd);
 	__atomic_add_fetch(&ut_rt.ctl->modules_gen, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Keep a copy of a module's function symbols in the session ("syms.<index>",
+ * common/symsnap.h), so that its trace can be named once the file has been
+ * rebuilt or deleted.  Called as the module is scanned, before it is logged.
+ *
+ * Every process loads the same C library: the first one to write a module's
+ * copy also links it into the run-time directory as ".syms-<build-id>-<size>"
+ * (the size tells a stripped copy from the full one), and later processes
+ * link that one into their sessions, which costs neither the writing nor
+ * the memory again.  Only complete copies are ever linked there.
+ */
+void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
+{
+	char name[32], shared[2 * UT_BUILD_ID_MAX + 48];
+	int rootfd = -1;
+
+	if (ut_rt.dirfd < 0)
+		return;
+	snprintf(name, sizeof(name), "syms.%u", m->index);
+	if (m->id.build_id[0]) {
+		snprintf(shared, sizeof(shared), ".syms-%s-%llu", m->id.build_id,
+			 (unsigned long long)m->id.size);
+		rootfd = openat(ut_rt.dirfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (rootfd >= 0 && !linkat(rootfd, shared, ut_rt.dirfd, name, 0)) {
+			m->snap = true;
+			close(rootfd);
+			return;
+		}
+	}
+	m->snap = ut_symsnap_write(ut_rt.dirfd, name, st, m->bias) == 0;
+	if (m->snap && rootfd >= 0)
+		linkat(ut_rt.dirfd, name, rootfd, shared, 0); /* EEXIST: another process was first */
+	if (rootfd >= 0)
+		close(rootfd);
+}
+
+/*
+ * A forked child's session: its modules are the parent's, so their
+ * snapshots are too.  Hard links (the sessions share a directory) cost no
+ * copy.  Snapshots that cannot be linked are forgotten.
+ */
+void ut_session_link_snapshots(int from_dirfd)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+		char name[32];
+
+		if (!m->alive || !m->snap)
+			continue;
+		snprintf(name, sizeof(name), "syms.%u", m->index);
+		if (from_dirfd < 0 || linkat(from_dirfd, name, ut_rt.dirfd, name, 0))
+			m->snap = false;
+	}
 }
 
 /* Clean exit: readers see alive=0 and know the buffers are final. */

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/symbols.h"
@@ -45,6 +46,19 @@ static bool in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len
 
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
 		    addr + len <= lo + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+/* Is [vaddr, vaddr+len) (link-time addresses) inside a PT_LOAD of the object? */
+static bool in_load(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t len)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr &&
+		    len <= ph->p_filesz && vaddr - ph->p_vaddr <= ph->p_filesz - len)
 			return true;
 	}
 	return false;
@@ -238,6 +252,31 @@ static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
 	return 0;
 }
 
+/*
+ * What the object is, for readers that come when its file may have changed:
+ * the build-id of the image in memory (the loader mapped it, so it is the
+ * one running), the file's size and mtime.
+ */
+static void identify(struct ut_module *m, const struct dl_phdr_info *info, int fd)
+{
+	struct stat st;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		/* only notes the loader mapped: a PT_NOTE outside PT_LOADs is not in memory */
+		if (ph->p_type == PT_NOTE && in_load(info, ph->p_vaddr, ph->p_memsz) &&
+		    ut_build_id_from_notes((const void *)(info->dlpi_addr + ph->p_vaddr),
+					   ph->p_memsz, ph->p_align, m->id.build_id))
+			break;
+	}
+	if (!fstat(fd, &st)) {
+		m->id.size = (uint64_t)st.st_size;
+		m->id.mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+				 (uint64_t)st.st_mtim.tv_nsec;
+	}
+}
+
 /* Symbol tables stay alive: ut_func.name points into them. */
 static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uint32_t modidx)
 {
@@ -261,6 +300,8 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uin
 		ret = -errno;
 		goto out;
 	}
+	identify(m, info, fd);
+	ut_session_snapshot_module(m, st);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	close(fd);
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
@@ -378,6 +419,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 		ut_module_name(path, m->name, sizeof(m->name));
 	m->bias = info->dlpi_addr;
 	m->alive = true;
+	m->index = ut_rt.nr_mods;
 	/*
 	 * Objects without sites stay in the list too (never patched): readers
 	 * need every object's symbols to name parents such as libc's callers.

@@ -2,7 +2,7 @@
 # Install the Debian packages utrace needs to build, test and benchmark.
 # Idempotent: only missing packages are installed. Needs root (or sudo) for apt-get.
 set -e
-PKGS="build-essential gcc clang llvm pkg-config make
+PKGS="build-essential gcc g++ clang llvm pkg-config make
 libelf-dev libdw-dev libzstd-dev zlib1g-dev
 libfuse3-dev fuse3 libcapstone-dev
 libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd

@@ -19,7 +19,9 @@ const char ut_help_list[] =
 	"  -o            trace options and their defaults (trace_options)\n"
 	"  -f PROGRAM    PROGRAM's traceable functions and those of the shared\n"
 	"                objects it loads (available_filter_functions: `name` for the\n"
-	"                program, `name [lib]` for a shared object)\n";
+	"                program, `name [lib]` for a shared object).  Names are the\n"
+	"                symbol table's, mangled for C++ (_Z7catcherv): what filters\n"
+	"                match; traces print them demangled (-O nosym-demangle: not)\n";
 
 static int list_functions(const char *prog)
 {

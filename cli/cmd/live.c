@@ -83,7 +83,7 @@ const char ut_help_reset[] =
 	"-B NAME removes instance NAME instead (every process stops tracing for it).\n";
 
 const char ut_help_stat[] =
-	"usage: utrace stat [-P PID]... [-O nograph-time]\n\n"
+	"usage: utrace stat [-P PID]... [-O nograph-time] [-O nosym-demangle]\n\n"
 	"Print the function profiler's tables (trace_stat/function: Function, Hit,\n"
 	"Time, Avg, s^2) of running or dead processes that have the profiler on\n"
 	"('utrace start --profile'): all threads merged, then one table per thread.\n";
@@ -534,6 +534,7 @@ static int read_out(int argc, char **argv, bool extract)
 				ut_live_remove(v[i].dir);
 		if (n >= 0)
 			free(v);
+		ut_live_prune_symbols(rundir);
 	}
 	return ret ? 1 : 0;
 }
@@ -587,6 +588,7 @@ int cmd_reset(int argc, char **argv)
 	if (!t.n)
 		ut_live_set_template(rundir, &c);
 	free(v);
+	ut_live_prune_symbols(rundir);
 	return ret;
 }
 
@@ -594,7 +596,7 @@ int cmd_stat(int argc, char **argv)
 {
 	char rundir[PATH_MAX];
 	struct targets t = {0};
-	bool graph_time = true;
+	bool graph_time = true, demangle = true;
 	int opt, ret;
 
 	optind = 1;
@@ -605,10 +607,14 @@ int cmd_stat(int argc, char **argv)
 			graph_time = false;
 		else if (opt == 'O' && !strcmp(optarg, "graph-time"))
 			graph_time = true;
+		else if (opt == 'O' && !strcmp(optarg, "nosym-demangle"))
+			demangle = false;
+		else if (opt == 'O' && !strcmp(optarg, "sym-demangle"))
+			demangle = true;
 		else if (opt == 'h')
 			return fputs(ut_help_stat, stdout) < 0;
 		else if (opt == 'O')
-			ut_usage_die("-O %s: stat takes -O [no]graph-time only (sleep-time is the "
+			ut_usage_die("-O %s: stat takes -O [no]graph-time and -O [no]sym-demangle only (sleep-time is the "
 				     "processes': start --profile -O nosleep-time)", optarg);
 		else
 			ut_usage_die("bad usage (see 'utrace help stat')");
@@ -627,7 +633,7 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, 0, -1);
+	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, demangle, 0, -1);
 	if (ret)
 		ut_err("stat: %s", ut_live_strerror(ret));
 	return ret ? 1 : 0;

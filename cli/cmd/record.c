@@ -466,7 +466,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 /*
  * -O options that would do nothing here are refused: another tracer's
  * flags, trace_marker's switch (markers: the mount's), and the profiler's
- * when not profiling; the profiler takes its own two only.
+ * when not profiling; the profiler takes its own two and sym-demangle (its
+ * table prints names) only.
  */
 static void check_options(const struct rec_opts *o)
 {
@@ -480,9 +481,9 @@ static void check_options(const struct rec_opts *o)
 
 		if (ut_opts_get(&o->opts, id) == ut_opts_get(&def, id))
 			continue;
-		if (o->profile && !prof)
-			ut_usage_die("-O %s: utrace profile takes -O [no]graph-time and "
-				     "-O [no]sleep-time only", info->name);
+		if (o->profile && !prof && id != UT_OPT_SYM_DEMANGLE)
+			ut_usage_die("-O %s: utrace profile takes -O [no]graph-time, "
+				     "-O [no]sleep-time and -O [no]sym-demangle only", info->name);
 		if (!o->profile && prof)
 			ut_usage_die("-O %s: only 'utrace profile' uses it", info->name);
 		if (id == UT_OPT_MARKERS)
@@ -653,7 +654,8 @@ static int run(int argc, char **argv, bool profile)
 	if (!rec)
 		ut_usage_die("out of memory");
 	if (o.profile)
-		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME),
+		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME) > 0,
+					ut_opts_get(&o.opts, UT_OPT_SYM_DEMANGLE) > 0,
 					o.cfg.thresh_us * 1000);
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */

@@ -35,7 +35,9 @@ const char ut_help_report[] =
 	"                   func-no-repeats ... (see 'utrace list -o'); repeatable.\n"
 	"                   Recording options (overwrite, func_stack_trace, ...) and\n"
 	"                   flags utrace cannot honour (funcgraph-args, function-fork,\n"
-	"                   ...) are refused: exit 2, saying why\n"
+	"                   ...) are refused: exit 2, saying why.  C++ names print\n"
+	"                   demangled; nosym-demangle prints them as the symbol\n"
+	"                   table holds them (what filters match)\n"
 	"  --cpu N          only events of CPU N (repeatable)\n"
 	"  --pid TID        only events of thread TID (repeatable)\n";
 

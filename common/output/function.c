@@ -26,7 +26,7 @@ static void print_sym_name(const struct ut_out *o, FILE *f, uint64_t addr)
 		fprintf(f, offset ? "0x%" PRIx64 : "0x%08" PRIx64, addr);
 		return;
 	}
-	fputs(sym->name, f);
+	fputs(ut_out_sym_name(o, sym), f);
 	if (!offset)
 		return;
 	fprintf(f, "+0x%" PRIx64 "/0x%" PRIx64, addr - sym->addr, sym->size);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/demangle.h"
 #include "common/output/graph.h"
 
 #define GRAPH_INDENT 2	       /* spaces per depth level */
@@ -318,20 +319,26 @@ static void print_indent(FILE *f, int levels)
  * " [module]" for a module (here: shared object) symbol, or 0x%lx when
  * unknown.  Unlike the function tracer's symbols it ignores sym-offset and
  * sym-addr.  The "[module]" gap markers of the symbol table print as is.
+ * @call adds the "()" of a call ("%ps()"), except after a demangled C++
+ * name, which has its parameter list already: "ns::f(int) {".
  */
-static void print_func(struct ut_graph_out *g, FILE *f, uint64_t addr)
+static void print_func(struct ut_graph_out *g, FILE *f, uint64_t addr, int call)
 {
 	const struct ut_sym *sym = NULL;
+	const char *name;
 
 	if (g->o->cfg.syms)
 		sym = ut_symtab_lookup(g->o->cfg.syms, addr);
 	if (!sym || !sym->name || !*sym->name) {
-		fprintf(f, "0x%" PRIx64, addr);
+		fprintf(f, call ? "0x%" PRIx64 "()" : "0x%" PRIx64, addr);
 		return;
 	}
-	fputs(sym->name, f);
+	name = ut_out_sym_name(g->o, sym);
+	fputs(name, f);
 	if (sym->module && sym->name[0] != '[')
 		fprintf(f, " [%s]", sym->module);
+	if (call && !ut_demangled_has_params(sym->name, name))
+		fputs("()", f);
 }
 
 /* " <-caller+0xOFF/0xSIZE": a return address always shows its offset. */
@@ -378,14 +385,14 @@ static void print_retval(struct ut_graph_out *g, FILE *f, const struct ut_event 
 	if (entry) {
 		if (!entry->parent_ip)
 			want_retaddr = 0;
-		print_func(g, f, ret->ip);
-		fputs("();", f);
+		print_func(g, f, ret->ip, 1);
+		fputc(';', f);
 		if (want_retval || want_retaddr)
 			fputs(" /*", f);
 	} else {
 		want_retaddr = 0;
 		fputs("} /* ", f);
-		print_func(g, f, ret->ip);
+		print_func(g, f, ret->ip, 0);
 	}
 	if (want_retaddr)
 		print_retaddr(g, f, entry->parent_ip);
@@ -427,8 +434,8 @@ static void print_leaf(struct ut_graph_out *g, FILE *f, struct graph_cpu *c,
 	if (opt(g, UT_OPT_FUNCGRAPH_RETVAL) || opt(g, UT_OPT_FUNCGRAPH_RETADDR)) {
 		print_retval(g, f, ev, ret);
 	} else {
-		print_func(g, f, ret->ip);
-		fputs("();", f);
+		print_func(g, f, ret->ip, 1);
+		fputc(';', f);
 	}
 	fputc('\n', f);
 }
@@ -445,8 +452,8 @@ static void print_nested(struct ut_graph_out *g, FILE *f, struct graph_cpu *c,
 	}
 	print_duration_col(g, f, NULL);
 	print_indent(f, depth);
-	print_func(g, f, ev->ip);
-	fputs("() {", f);
+	print_func(g, f, ev->ip, 1);
+	fputs(" {", f);
 	if (opt(g, UT_OPT_FUNCGRAPH_RETADDR) && ev->parent_ip) {
 		fputs(" /*", f);
 		print_retaddr(g, f, ev->parent_ip);
@@ -495,7 +502,7 @@ static void print_return(struct ut_graph_out *g, FILE *f, const struct ut_event 
 	} else {
 		/* the entry was lost or filtered: say what closes */
 		fputs("} /* ", f);
-		print_func(g, f, ev->ip);
+		print_func(g, f, ev->ip, 0);
 		fputs(" */", f);
 	}
 	fputc('\n', f);

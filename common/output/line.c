@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "common/demangle.h"
 #include "common/output/output.h"
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -53,7 +54,27 @@ struct ut_out *ut_out_new(const struct ut_out_cfg *cfg)
 	else
 		ut_opts_init(&o->opts, 0);
 	o->idx = -1;
+	o->demangler = ut_demangler_new();
+	if (!o->demangler) {
+		free(o);
+		return NULL;
+	}
 	return o;
+}
+
+/**
+ * ut_out_sym_name() - the name to print for a symbol
+ * @o: the formatter (sym-demangle)
+ * @sym: the symbol
+ *
+ * Return: the name as the symbol table holds it, or, with sym-demangle, a
+ * mangled C++ name as the source spells it.
+ */
+const char *ut_out_sym_name(const struct ut_out *o, const struct ut_sym *sym)
+{
+	if (!ut_out_opt(o, UT_OPT_SYM_DEMANGLE))
+		return sym->name;
+	return ut_demangle(o->demangler, sym->name);
 }
 
 /**
@@ -66,6 +87,7 @@ void ut_out_free(struct ut_out *o)
 		return;
 	free(o->started);
 	ut_repeats_free(&o->rep);
+	ut_demangler_free(o->demangler);
 	free(o);
 }
 

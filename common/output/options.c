@@ -79,6 +79,9 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 	[UT_OPT_BLK_CLASSIC] = TT("blk", "blk_classic", 0),
 	[UT_OPT_BLK_CGROUP] = TT("blk", "blk_cgroup", 0),
 	[UT_OPT_BLK_CGNAME] = TT("blk", "blk_cgname", 0),
+
+	/* not the kernel's: C++ names as the source spells them (common/demangle.h) */
+	[UT_OPT_SYM_DEMANGLE] = G("sym-demangle", 1),
 };
 
 /**

@@ -40,8 +40,8 @@
 
 /*
  * Every flag of the reference kernel, in trace_options order: first the
- * global flags, then each tracer's own flags.  Keep the order in sync with
- * the table in options.c.
+ * global flags, then each tracer's own flags; then utrace's own.  Keep the
+ * order in sync with the table in options.c.
  */
 enum ut_opt {
 	UT_OPT_PRINT_PARENT,
@@ -99,6 +99,11 @@ enum ut_opt {
 	UT_OPT_BLK_CLASSIC,
 	UT_OPT_BLK_CGROUP,
 	UT_OPT_BLK_CGNAME,
+	/*
+	 * utrace's own flags: global, listed after the kernel's.  Always added
+	 * here at the end: trace.dat files keep the options as these bits.
+	 */
+	UT_OPT_SYM_DEMANGLE,
 	UT_OPT_NR
 };
 
@@ -144,6 +149,8 @@ enum {
 	UT_FLAG_BH_OFF = 0x80,
 };
 
+struct ut_demangler;
+
 struct ut_out_cfg {
 	const char *tracer;           /* "nop", "function"; NULL means "nop" */
 	const struct ut_symtab *syms; /* NULL: addresses print as hex */
@@ -176,6 +183,7 @@ struct ut_out {
 	uint64_t *started;            /* CPUs already seen in this pass */
 	unsigned nr_started_words;
 	struct ut_repeats rep;        /* func-no-repeats (repeats.c) */
+	struct ut_demangler *demangler; /* sym-demangle's cache (common/demangle.h) */
 };
 
 struct ut_out *ut_out_new(const struct ut_out_cfg *cfg);
@@ -191,6 +199,7 @@ void ut_out_print_header(struct ut_out *o, FILE *f, uint64_t entries, uint64_t w
 void ut_out_print_event(struct ut_out *o, FILE *f, const struct ut_event *ev,
 			const struct ut_event *next);
 void ut_out_print_lost(struct ut_out *o, FILE *f, unsigned cpu, uint64_t nr);
+const char *ut_out_sym_name(const struct ut_out *o, const struct ut_sym *sym);
 void ut_out_print_cpu_started(struct ut_out *o, FILE *f, unsigned cpu);
 
 /* ------------------------------------------------------------------ */

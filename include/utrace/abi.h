@@ -9,7 +9,11 @@
  * A session is a directory  $RUNDIR/<pid>.<start-ns>/  holding:
  *   ctl        struct ut_ctl (the control block), mmap'ed by both sides
  *   modules    text, append-only, one line per object loaded or unloaded:
- *              "load|unload <bias-hex> <module-name or - for the program> <path>\n"
+ *              "load|unload <bias-hex> <module-name or - for the program> <path>\n";
+ *              a load is followed by "syms <bias-hex> <syms.N or -> <build-id
+ *              hex or -> <size> <mtime-ns>\n": the object's identity and its
+ *              symbol snapshot (common/symsnap.h)
+ *   syms.<N>   object N's function symbols when it was loaded
  *   buf.<N>    the ring buffer of thread slot N: struct ut_buf_hdr + data pages
  *   prof.<N>   the function profiler's table of thread slot N
  *   config     the configuration wanted (text, common/config.h); writers

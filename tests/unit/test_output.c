@@ -833,7 +833,7 @@ TEST(options_listing)
 		"nodisable_on_free\n" "irq-info\n" "markers\n" "noevent-fork\n"
 		"trace_printk_dest\n" "copy_trace_marker\n" "nopause-on-trace\n" "hash-ptr\n"
 		"function-trace\n" "nofunction-fork\n" "nostacktrace\n" "notest_nop_accept\n"
-		"notest_nop_refuse\n");
+		"notest_nop_refuse\n" "sym-demangle\n");
 	free(s.buf);
 	ut_out_free(o);
 }
@@ -866,7 +866,7 @@ TEST(options_parse)
 	sink_open(&s);
 	ut_out_print_options(o, s.f);
 	sink_text(&s);
-	CHECK(strstr(s.buf, "nostacktrace\nfunc_stack_trace\nnofunc-no-repeats\n"));
+	CHECK(strstr(s.buf, "nostacktrace\nfunc_stack_trace\nnofunc-no-repeats\nsym-demangle\n"));
 	CHECK(!strstr(s.buf, "test_nop"));
 	free(s.buf);
 	ut_out_free(o);
