@@ -819,6 +819,9 @@ static int do_cmd(struct ut_fset *s, char *func, const char *cmd, char *param)
 		/* dumping the buffer is a one-shot, whatever count was given */
 		counted = true;
 		count = 1;
+	} else if (neg) {
+		/* as the kernel: a removal names the counted or uncounted command, its
+		 * count is not read (the selftests write "!f:cmd:count=0" back) */
 	} else if (param) {
 		/* only the first field counts; an empty one means unlimited */
 		colon = strchr(param, ':');

@@ -115,7 +115,8 @@ static int set_list_lenient(struct ut_fset *s, const char *text, bool *nothing, 
 	for (const char *p = ut_cfg_word(text, &n); p; p = ut_cfg_word(p + n, &n)) {
 		if (i++ == carry_at)
 			ut_cmds_carry(s);
-		positive |= *p != '!';
+		/* a command ("f:traceoff") selects no function: alone, all are traced */
+		positive |= *p != '!' && !ut_fset_word_is_cmd(p, n);
 		r = ut_fset_write(s, p, n, NULL, 0);
 		if (r == -EINVAL)
 			ret = -EINVAL;

@@ -446,7 +446,7 @@ TEST(commands)
 	CHECK(!strstr(list(f, NULL), "main_loop:traceoff:unlimited"));
 	CHECK_EQ_INT(wr(f, "!main_loop:traceoff", false, bad), -EINVAL);
 	CHECK_EQ_STR(bad, "!main_loop:traceoff");
-	ADD(f, "!main_loop:traceoff:0");
+	ADD(f, "!main_loop:traceoff:count=0"); /* as listed: the count is not read */
 	CHECK(!strstr(list(f, NULL), "main_loop:traceoff"));
 	ADD(f, "!parse_args:traceon");
 	/* dump is always counted: any form removes it */
