@@ -41,15 +41,14 @@ struct ut_event {
 	uint32_t depth;     /* graph events; signal events: the handler's depth */
 	uint32_t overrun;
 	int32_t sig;        /* signal events */
+	uint32_t repeats;   /* func_repeats: the calls folded after the first */
 	uint64_t calltime, rettime;
 	uint64_t retval;
 	/* print (trace_marker) and stack traces */
 	const char *str;    /* NUL-terminated, not owned */
-	uint32_t nr_callers;
 	const uint64_t *callers;
-	/* func_repeats: the calls folded after the first, the last one's time */
-	uint32_t repeats;
-	uint64_t last_ts;
+	uint32_t nr_callers;
+	uint64_t last_ts;   /* func_repeats: the last folded call's time */
 };
 
 #endif
