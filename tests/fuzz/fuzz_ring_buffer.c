@@ -84,6 +84,11 @@ static int touch(void *ctx, const struct ut_event *ev)
 	case UT_EV_FUNCGRAPH_ENTRY:
 	case UT_EV_FUNCGRAPH_EXIT:
 		break;
+	case UT_EV_SIGNAL_ENTER: /* a signal number in the record's low byte */
+	case UT_EV_SIGNAL_EXIT:
+		REQUIRE(ev->sig >= 0 && ev->sig <= 0xff);
+		h ^= (uint64_t)ev->sig;
+		break;
 	case UT_EV_PRINT:
 		REQUIRE(ev->str);
 		REQUIRE((const uint8_t *)ev->str >= s->lo && (const uint8_t *)ev->str < s->hi);
