@@ -3,7 +3,8 @@
  * The tracefs emulation (`utrace mount DIR`): the kernel's tracing directory
  * for the traced processes of the user, served through FUSE.
  *
- *   fs.c      FUSE operations, path lookup, the big lock, mounting
+ *   fs.c      FUSE operations, the big lock, mounting
+ *   tree.c    the directory tree, described once: path lookup and listings
  *   readme.c  the README
  *   cpumask.c tracing_cpumask
  *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
@@ -157,6 +158,39 @@ extern const struct tfs_file tfs_stat_file;
 const struct tfs_file *tfs_file_find(const char *name, bool top);
 /* A file of instances/NAME/, or NULL. */
 const struct tfs_file *tfs_inst_file_find(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* The directory tree (tree.c)                                         */
+/* ------------------------------------------------------------------ */
+
+enum tfs_kind {
+	TFS_K_ROOT,      /* / */
+	TFS_K_OPTIONS,   /* [processes/PID/|instances/NAME/]options/ */
+	TFS_K_PROCESSES, /* processes/ */
+	TFS_K_PROC,      /* processes/PID/ */
+	TFS_K_THREADS,   /* processes/PID/per_thread/ */
+	TFS_K_THREAD,    /* processes/PID/per_thread/TID/ */
+	TFS_K_STAT,      /* [processes/PID/]trace_stat/ */
+	TFS_K_INSTANCES, /* instances/ */
+	TFS_K_INST,      /* instances/NAME/ */
+	TFS_K_FILE,      /* a file (last: the directory kinds index the tree) */
+};
+
+/* What a path names. */
+struct tfs_node {
+	enum tfs_kind kind;
+	int32_t pid;  /* scope: 0 = top level */
+	int32_t tid;  /* per_thread/TID/, trace_stat/functionTID */
+	const struct tfs_file *file;
+	int opt;      /* options/NAME, else -1 */
+	int inst;     /* instances/NAME/: its number, else 0 */
+};
+
+/* Look @path up.  0, -ENOENT or -ENAMETOOLONG. */
+int tfs_resolve(const char *path, struct tfs_node *nd);
+/* Each entry of directory @nd (without "." and ".."), in listing order. */
+typedef int (*tfs_fill_fn)(void *ctx, const char *name, bool dir, mode_t mode);
+void tfs_list(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx);
 
 /* Parsers shared by the files: the kernel's kstrtoul (digits, one optional '\n'). */
 int tfs_parse_ulong(const char *buf, size_t len, unsigned long long max,
