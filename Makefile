@@ -174,8 +174,12 @@ check: deps
 lint:
 	scripts/lint.sh
 
+# Plain `make clean` removes the standard build directories; with BUILD given
+# (`make clean BUILD=DIR`, or in the environment) it removes that one only.
+STD_BUILDS = build build-clang build-asan $(FUZZ_BUILD)
 clean:
-	rm -rf build build-clang build-asan build-fuzz
+	$(if $(filter-out . .. / ./ ../,$(strip $(BUILD))),,$(error clean: refusing BUILD='$(BUILD)'))
+	rm -rf $(if $(filter command line environment,$(origin BUILD)),$(BUILD),$(STD_BUILDS))
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
