@@ -154,9 +154,9 @@ static int show_available_tracers(struct tfs_req *r, FILE *f)
 		fputs("function nop\n", f);
 		return 0;
 	}
-	/* The kernel lists the tracers newest registered first. */
-	for (int i = UT_NR_TRACERS - 1; i >= 0; i--)
-		fprintf(f, "%s%s", ut_tracer_names[i], i ? " " : "\n");
+	char list[128];
+
+	fprintf(f, "%s\n", ut_tracer_list(list, sizeof(list)));
 	return 0;
 }
 
