@@ -71,7 +71,7 @@ int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, siz
 	if (inst) { /* the instance's own tracer and clock */
 		struct ut_cfg c;
 
-		ut_live_get_config_inst(rundir, inst, &c);
+		ut_live_get_config(rundir, inst, &c);
 		tracer = c.tracer == UT_TRACER_FUNCTION ? "function" : "nop";
 		clock = (int)c.clock;
 		ut_cfg_free(&c);
@@ -463,7 +463,7 @@ static void scan_sessions(struct ut_live_stream *s)
 
 		closedir(d);
 		/* new processes will trace (template writes rename: the dir changes) */
-		if (!ut_live_get_config(s->rundir, &tmpl))
+		if (!ut_live_get_config(s->rundir, 0, &tmpl))
 			s->tmpl_traces = tmpl.tracer != UT_TRACER_NOP;
 		ut_cfg_free(&tmpl);
 	}

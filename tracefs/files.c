@@ -584,13 +584,14 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	text[k] = '\0';
 	thread_comm(r->caller, comm, sizeof(comm));
 	if (r->sc->pid)
-		ret = tfs_scope_session(r->sc, &s) ? -ENODEV
-						    : ut_live_marker(s.dir, r->caller, comm, text);
+		ret = tfs_scope_session(r->sc, &s)
+			  ? -ENODEV
+			  : ut_live_marker(s.dir, 0, r->caller, comm, text);
 	else {
 		/* the top level and instances: the mount's markers-only session */
 		ret = ut_live_marker_session(tfs_rundir, dir, sizeof(dir));
 		if (!ret)
-			ret = ut_live_marker_inst(dir, r->sc->inst, r->caller, comm, text);
+			ret = ut_live_marker(dir, r->sc->inst, r->caller, comm, text);
 	}
 	if (ret == -ENOSPC)
 		return -EBADF; /* the kernel's answer when the buffer is full */

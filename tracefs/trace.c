@@ -228,7 +228,7 @@ int tfs_trunc_trace(struct tfs_req *r)
 	n = ut_live_list(tfs_rundir, &v);
 	for (long i = 0; i < n; i++)
 		if (!r->sc->pid || v[i].pid == r->sc->pid)
-			ut_live_clear_inst(v[i].dir, r->sc->inst);
+			ut_live_clear(v[i].dir, r->sc->inst);
 	if (n > 0)
 		free(v);
 	return 0;

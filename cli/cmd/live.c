@@ -247,11 +247,11 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 		}
 	}
 	if (!t.n) {
-		int r = ut_live_get_config(rundir, &c);
+		int r = ut_live_get_config(rundir, 0, &c);
 
 		c.tracing_on = on;
 		if (r != -EPERM) /* a template we may not trust is not edited */
-			r = ut_live_set_template(rundir, &c);
+			r = ut_live_set_template(rundir, 0, &c);
 		if (r == -EPERM) {
 			ut_err("%s", ut_live_strerror(r));
 			ret = 1;
@@ -320,7 +320,7 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 	n = ut_live_list(rundir, &v);
 	for (long i = 0; v && i < n; i++)
 		if (v[i].alive && !v[i].markers)
-			ut_live_clear_inst(v[i].dir, k);
+			ut_live_clear(v[i].dir, k);
 	if (n > 0)
 		free(v);
 	return 0;
@@ -401,7 +401,7 @@ int cmd_start(int argc, char **argv)
 			ret = exit_for(r);
 			continue;
 		}
-		ut_live_clear(v[k].dir);
+		ut_live_clear(v[k].dir, 0);
 		/* trace-cmd's start turns tracing on, also after a stop */
 		r = ut_live_set_tracing_on(v[k].dir, true);
 		if (r) {
@@ -583,10 +583,10 @@ int cmd_reset(int argc, char **argv)
 			ut_err("process %d: %s", v[i].pid, err);
 			ret = 1;
 		}
-		ut_live_clear(v[i].dir);
+		ut_live_clear(v[i].dir, 0);
 	}
 	if (!t.n)
-		ut_live_set_template(rundir, &c);
+		ut_live_set_template(rundir, 0, &c);
 	free(v);
 	ut_live_prune_symbols(rundir);
 	return ret;
@@ -681,7 +681,7 @@ int cmd_marker(int argc, char **argv)
 		fclose(f);
 	}
 	if (!ret)
-		ret = ut_live_marker(dir, (int32_t)getpid(), comm, text);
+		ret = ut_live_marker(dir, 0, (int32_t)getpid(), comm, text);
 	if (ret)
 		ut_err("marker: %s", ut_live_strerror(ret));
 	return ret ? 1 : 0;
