@@ -428,7 +428,7 @@ static int follow(const char *rundir, int inst, const struct targets *t, const c
 {
 	struct sigaction act = {.sa_handler = on_interrupt};
 	struct ut_live_stream *st =
-		ut_live_stream_new_inst(rundir, inst, t->n ? t->pids : NULL, t->n, words, nwords);
+	    ut_live_stream_new(rundir, inst, t->n ? t->pids : NULL, t->n, words, nwords);
 	bool alive = true;
 	long n = 0;
 
@@ -515,11 +515,11 @@ static int read_out(int argc, char **argv, bool extract)
 	if (pipe)
 		ret = follow(rundir, k, &t, optwords, nwords);
 	else if (extract)
-		ret = ut_live_snapshot_inst(rundir, k, t.n ? t.pids : NULL, t.n, false, output,
-					    opts.bits);
+		ret =
+		    ut_live_snapshot(rundir, k, t.n ? t.pids : NULL, t.n, false, output, opts.bits);
 	else
-		ret = ut_live_print_inst(rundir, k, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords,
-					 nwords, !pipe);
+		ret = ut_live_print(rundir, k, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords,
+				    nwords, !pipe);
 	if (ret == -ESRCH)
 		ut_err("no traced process");
 	else if (ret)
