@@ -752,19 +752,3 @@ static int show_stat(struct tfs_req *r, FILE *f)
 }
 
 const struct tfs_file tfs_stat_file = {"function", 0440, ALL, show_stat, NULL, NULL, 0};
-
-const struct tfs_file *tfs_inst_file_find(const char *name)
-{
-	for (size_t i = 0; i < tfs_nr_files; i++)
-		if (!strcmp(tfs_files[i].name, name))
-			return tfs_files[i].flags & TFS_INST ? &tfs_files[i] : NULL;
-	return NULL;
-}
-
-const struct tfs_file *tfs_file_find(const char *name, bool top)
-{
-	for (size_t i = 0; i < tfs_nr_files; i++)
-		if (!strcmp(tfs_files[i].name, name))
-			return tfs_files[i].flags & (top ? TFS_TOP : TFS_PROC) ? &tfs_files[i] : NULL;
-	return NULL;
-}

@@ -155,10 +155,6 @@ extern const struct tfs_file tfs_option_file;
 /* trace_stat/function[TID] */
 extern const struct tfs_file tfs_stat_file;
 
-const struct tfs_file *tfs_file_find(const char *name, bool top);
-/* A file of instances/NAME/, or NULL. */
-const struct tfs_file *tfs_inst_file_find(const char *name);
-
 /* ------------------------------------------------------------------ */
 /* The directory tree (tree.c)                                         */
 /* ------------------------------------------------------------------ */
