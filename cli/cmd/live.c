@@ -326,6 +326,34 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 	return 0;
 }
 
+/*
+ * start on the @n sessions of @v: each gets @c (NULL: keeps its own, which
+ * ut_live_set_all gave it), empty buffers, and tracing on.  The exit status.
+ */
+static int start_sessions(const struct ut_live_sess *v, long n, const struct ut_cfg *c)
+{
+	char err[256];
+	int ret = 0;
+
+	for (long k = 0; k < n; k++) {
+		int r = c ? ut_live_set_config(v[k].dir, c, err, sizeof(err)) : 0;
+
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, err);
+			ret = exit_for(r);
+			continue;
+		}
+		ut_live_clear(v[k].dir, 0);
+		/* trace-cmd's start turns tracing on, also after a stop */
+		r = ut_live_set_tracing_on(v[k].dir, true);
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, strerror(-r));
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
 int cmd_start(int argc, char **argv)
 {
 	enum { O_PROFILE = UT_CFG_OPT_NEXT, O_TID };
@@ -393,22 +421,7 @@ int cmd_start(int argc, char **argv)
 		ut_cfg_free(&c);
 		return exit_for((int)n);
 	}
-	for (long k = 0; k < n; k++) {
-		int r = t.n ? ut_live_set_config(v[k].dir, &c, err, sizeof(err)) : 0;
-
-		if (r) {
-			ut_err("process %d: %s", v[k].pid, err);
-			ret = exit_for(r);
-			continue;
-		}
-		ut_live_clear(v[k].dir, 0);
-		/* trace-cmd's start turns tracing on, also after a stop */
-		r = ut_live_set_tracing_on(v[k].dir, true);
-		if (r) {
-			ut_err("process %d: %s", v[k].pid, strerror(-r));
-			ret = 1;
-		}
-	}
+	ret = start_sessions(v, n, t.n ? &c : NULL);
 	free(v);
 	ut_cfg_free(&c);
 	return ret;
@@ -452,6 +465,38 @@ static int follow(const char *rundir, int inst, const struct targets *t, const c
 	fflush(stdout);
 	ut_live_stream_free(st);
 	return n < 0 ? (int)n : 0;
+}
+
+/* Each -P process of @t has a session; if not, said so. */
+static bool targets_found(const char *rundir, const struct targets *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct ut_live_sess s;
+		int r = ut_live_find(rundir, t->pids[i], &s);
+
+		if (r) {
+			ut_err("process %d: %s", t->pids[i],
+			       r == -EACCES  ? "permission denied (another user's process)"
+			       : r == -EPERM ? ut_live_strerror(r)
+					     : "no utrace session");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Dead processes' sessions are done with once extracted. */
+static void remove_dead(const char *rundir, const struct targets *t)
+{
+	struct ut_live_sess *v;
+	long n = resolve(rundir, t, &v, true);
+
+	for (long i = 0; i < n; i++)
+		if (!v[i].alive)
+			ut_live_remove(v[i].dir);
+	if (n >= 0)
+		free(v);
+	ut_live_prune_symbols(rundir);
 }
 
 /* -P and -o/-O for show and extract. */
@@ -499,18 +544,8 @@ static int read_out(int argc, char **argv, bool extract)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_cli_rundir(rundir, sizeof(rundir));
-	for (size_t i = 0; i < t.n; i++) {
-		struct ut_live_sess s;
-		int r = ut_live_find(rundir, t.pids[i], &s);
-
-		if (r) {
-			ut_err("process %d: %s", t.pids[i],
-			       r == -EACCES  ? "permission denied (another user's process)"
-			       : r == -EPERM ? ut_live_strerror(r)
-					     : "no utrace session");
-			return 1;
-		}
-	}
+	if (!targets_found(rundir, &t))
+		return 1;
 	k = inst ? instance_of(rundir, inst) : 0;
 	if (pipe)
 		ret = follow(rundir, k, &t, optwords, nwords);
@@ -524,18 +559,8 @@ static int read_out(int argc, char **argv, bool extract)
 		ut_err("no traced process");
 	else if (ret)
 		ut_err("%s", ut_live_strerror(ret));
-	if (!ret && extract) {
-		/* Dead processes' sessions are done with once extracted. */
-		struct ut_live_sess *v;
-		long n = resolve(rundir, &t, &v, true);
-
-		for (long i = 0; i < n; i++)
-			if (!v[i].alive)
-				ut_live_remove(v[i].dir);
-		if (n >= 0)
-			free(v);
-		ut_live_prune_symbols(rundir);
-	}
+	if (!ret && extract)
+		remove_dead(rundir, &t);
 	return ret ? 1 : 0;
 }
 
