@@ -2,7 +2,8 @@
 /*
  * Scopes of the tracefs mount (tracefs/tracefs.h): the top level acts on
  * every traced process of the user and on the template new processes start
- * with, processes/PID/ on one process.  Here: finding a scope's session,
+ * with, processes/PID/ on one process, instances/NAME/ on one instance of
+ * every process.  Here: finding a scope's session,
  * reading and changing its configuration through the live-control API
  * (common/control.h), the options the mount holds, and error_log.
  */

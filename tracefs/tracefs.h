@@ -10,8 +10,9 @@
  *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
  *   files.c   the file table and the control files (tracer, options, ...)
  *   scope.c   what a directory acts on: the top level (every process and
- *             the template new ones start with) or processes/PID/ (one);
- *             reading and changing its configuration, its error_log
+ *             the template new ones start with), processes/PID/ (one) or
+ *             instances/NAME/ (one instance in every process); reading and
+ *             changing its configuration, its error_log
  *   funcs.c   function tables of running processes: the filter files and
  *             available_filter_functions
  *   trace.c   trace, trace_pipe and per_thread/TID/trace
@@ -50,7 +51,7 @@ struct tfs_scope {
 	int nr_errlog;
 };
 
-/* Run-time directory (absolute) and the top-level scope. */
+/* Run-time directory (absolute). */
 extern char tfs_rundir[PATH_MAX];
 
 /* The scope of processes/@pid/ (created on first use), or the top for 0. */
@@ -84,7 +85,7 @@ bool tfs_top_tracing_on(bool tmpl);
  * Change the scope's configuration with @edit (which returns 0 or -errno,
  * leaving the configuration unchanged on error).  Top level: word-list edits
  * (@lists) go to every live process and the template through
- * ut_live_set_all(); other edits are made to each process's own
+ * ut_live_edit_all(); other edits are made to each process's own
  * configuration and to the template.  On failure the reason is added to the
  * scope's error_log, with @cmd as the command.  Returns 0 or -errno.
  */
