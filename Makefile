@@ -8,6 +8,8 @@
 #   make CC=clang BUILD=build-clang     another compiler, out of tree
 #   make SAN=1 BUILD=build-asan         sanitizers for the CLI and the unit tests
 #   make lint           cppcheck + clang-tidy over all sources (scripts/lint.sh)
+#   make clean          remove build/, build-clang/, build-asan/, build-fuzz/;
+#                       with BUILD=DIR, remove DIR only
 #   make V=1            show the commands
 
 CC ?= gcc
