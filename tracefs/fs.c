@@ -355,26 +355,22 @@ static int fs_mkdir(const char *path, mode_t mode)
 	int ret;
 
 	(void)mode;
-	if (strncmp(path, "/instances/", 11) != 0)
-		return -EPERM;
-	name = path + 11;
-	if (!*name || strchr(name, '/'))
-		return -EPERM;
 	tfs_lock();
-	ret = ut_inst_create(tfs_rundir, name);
+	name = tfs_mkdir_name(path);
+	ret = name ? ut_inst_create(tfs_rundir, name) : -EPERM;
 	tfs_unlock();
-	return ret == -ENOSPC ? -ENOSPC : ret < 0 ? ret : 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* rmdir instances/NAME: every process stops tracing for it and it is gone. */
 static int fs_rmdir(const char *path)
 {
+	const char *name;
 	int ret;
 
-	if (strncmp(path, "/instances/", 11) != 0 || !path[11] || strchr(path + 11, '/'))
-		return -EPERM;
 	tfs_lock();
-	ret = ut_inst_remove(tfs_rundir, path + 11);
+	name = tfs_mkdir_name(path);
+	ret = name ? ut_inst_remove(tfs_rundir, name) : -EPERM;
 	tfs_unlock();
 	return ret;
 }

@@ -188,6 +188,11 @@ int tfs_resolve(const char *path, struct tfs_node *nd);
 /* Each entry of directory @nd (without "." and ".."), in listing order. */
 typedef int (*tfs_fill_fn)(void *ctx, const char *name, bool dir, mode_t mode);
 void tfs_list(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx);
+/*
+ * NAME when @path is DIR/NAME and DIR a directory whose children mkdir and
+ * rmdir make and remove (instances/), else NULL.
+ */
+const char *tfs_mkdir_name(const char *path);
 
 /* Parsers shared by the files: the kernel's kstrtoul (digits, one optional '\n'). */
 int tfs_parse_ulong(const char *buf, size_t len, unsigned long long max,

@@ -227,6 +227,7 @@ struct subdir {
 /* What one kind of directory holds, in listing order. */
 struct dir {
 	unsigned files;                /* the tfs_files[] carrying this flag */
+	bool mkdir;                    /* mkdir/rmdir make and remove children (instances/) */
 	const struct tfs_file *table;  /* and/or the files of a table of its own */
 	const size_t *nr_table;
 	struct subdir subdirs[5];      /* fixed names; ends at a NULL name */
@@ -256,7 +257,7 @@ static const struct dir tree[TFS_K_FILE] = {
 	[TFS_K_STAT] = {.table = &tfs_stat_file, .nr_table = &one, .find = find_stat,
 			.list = list_stat},
 	[TFS_K_PROCESSES] = {.find = find_process, .list = list_processes},
-	[TFS_K_INSTANCES] = {.find = find_instance, .list = list_instances},
+	[TFS_K_INSTANCES] = {.find = find_instance, .list = list_instances, .mkdir = true},
 	[TFS_K_THREADS] = {.find = find_thread, .list = list_threads},
 	[TFS_K_THREAD] = {.table = tfs_thread_files, .nr_table = &tfs_nr_thread_files},
 };
@@ -325,4 +326,19 @@ void tfs_list(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx)
 		fill(ctx, s->name, true, DIR_MODE);
 	if (d->list)
 		d->list(nd, fill, ctx);
+}
+
+const char *tfs_mkdir_name(const char *path)
+{
+	char parent[PATH_MAX];
+	const char *name = strrchr(path, '/');
+	struct tfs_node nd;
+
+	if (!name || !name[1] || (size_t)(name - path) >= sizeof(parent))
+		return NULL;
+	memcpy(parent, path, (size_t)(name - path));
+	parent[name - path] = '\0';
+	if (tfs_resolve(parent, &nd) || nd.kind == TFS_K_FILE || !tree[nd.kind].mkdir)
+		return NULL;
+	return name + 1;
 }
