@@ -8,6 +8,8 @@
 #   make CC=clang BUILD=build-clang     another compiler, out of tree
 #   make SAN=1 BUILD=build-asan         sanitizers for the CLI and the unit tests
 #   make lint           cppcheck + clang-tidy over all sources (scripts/lint.sh)
+#   make clean          remove build/, build-clang/, build-asan/, build-fuzz/;
+#                       with BUILD=DIR, remove DIR only
 #   make V=1            show the commands
 
 CC ?= gcc
@@ -174,8 +176,12 @@ check: deps
 lint:
 	scripts/lint.sh
 
+# Plain `make clean` removes the standard build directories; with BUILD given
+# (`make clean BUILD=DIR`, or in the environment) it removes that one only.
+STD_BUILDS = build build-clang build-asan $(FUZZ_BUILD)
 clean:
-	rm -rf build build-clang build-asan build-fuzz
+	$(if $(filter-out . .. / ./ ../,$(strip $(BUILD))),,$(error clean: refusing BUILD='$(BUILD)'))
+	rm -rf $(if $(filter command line environment,$(origin BUILD)),$(BUILD),$(STD_BUILDS))
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -70,14 +70,15 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
 {
+	char list[128];
 	int i;
 
 	switch (opt) {
 	case 'p':
 		i = ut_name_index(ut_tracer_names, UT_NR_TRACERS, arg);
 		if (i < 0)
-			ut_usage_die("unknown tracer '%s' (available: function_graph function nop)",
-				     arg);
+			ut_usage_die("unknown tracer '%s' (available: %s)", arg,
+				     ut_tracer_list(list, sizeof(list)));
 		c->tracer = (uint32_t)i;
 		return true;
 	case 'l':

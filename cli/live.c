@@ -50,14 +50,8 @@ static const char *live_tracer(const char *rundir, const int32_t *pids, size_t n
 	return name;
 }
 
-int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		     const char *output, uint64_t opts_bits)
-{
-	return ut_live_snapshot_inst(rundir, 0, pids, npids, consume, output, opts_bits);
-}
-
-int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
-			  bool consume, const char *output, uint64_t opts_bits)
 {
 	struct ut_opts opts = {.bits = opts_bits};
 	struct ut_recorder *r;
@@ -71,7 +65,7 @@ int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, siz
 	if (inst) { /* the instance's own tracer and clock */
 		struct ut_cfg c;
 
-		ut_live_get_config_inst(rundir, inst, &c);
+		ut_live_get_config(rundir, inst, &c);
 		tracer = c.tracer == UT_TRACER_FUNCTION ? "function" : "nop";
 		clock = (int)c.clock;
 		ut_cfg_free(&c);
@@ -109,14 +103,8 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
 	return ret;
 }
 
-int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header)
-{
-	return ut_live_print_inst(rundir, 0, pids, npids, consume, f, words, nwords, header);
-}
-
-int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
-		       bool consume, FILE *f, const char *const *words, int nwords, bool header)
 {
 	char tmp[PATH_MAX];
 	const char *tmpdir;
@@ -125,7 +113,7 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 
 	if (consume && !header) { /* trace_pipe: straight from the buffers */
 		struct ut_live_stream *st =
-			ut_live_stream_new_inst(rundir, inst, pids, npids, words, nwords);
+		    ut_live_stream_new(rundir, inst, pids, npids, words, nwords);
 		bool alive;
 		long n;
 
@@ -146,7 +134,7 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 	for (int i = 0; i < nwords; i++)
 		if (ut_opts_parse(&opts, "function", words[i]))
 			ut_opts_parse(&opts, "function_graph", words[i]);
-	ret = ut_live_snapshot_inst(rundir, inst, pids, npids, consume, tmp, opts.bits);
+	ret = ut_live_snapshot(rundir, inst, pids, npids, consume, tmp, opts.bits);
 	if (!ret)
 		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header) ? -EIO : 0;
 	unlink(tmp);
@@ -287,14 +275,8 @@ static int32_t stream_tgid(void *ctx, int32_t tid)
 	return 0;
 }
 
-struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
-					  const char *const *words, int nwords)
-{
-	return ut_live_stream_new_inst(rundir, 0, pids, npids, words, nwords);
-}
-
-struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, const int32_t *pids,
-					       size_t npids, const char *const *words, int nwords)
+struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const int32_t *pids,
+					  size_t npids, const char *const *words, int nwords)
 {
 	struct ut_live_stream *s = calloc(1, sizeof(*s));
 
@@ -463,7 +445,7 @@ static void scan_sessions(struct ut_live_stream *s)
 
 		closedir(d);
 		/* new processes will trace (template writes rename: the dir changes) */
-		if (!ut_live_get_config(s->rundir, &tmpl))
+		if (!ut_live_get_config(s->rundir, 0, &tmpl))
 			s->tmpl_traces = tmpl.tracer != UT_TRACER_NOP;
 		ut_cfg_free(&tmpl);
 	}

@@ -13,25 +13,21 @@
 #include <stdio.h>
 
 /*
- * Write the trace of the sessions of @pids (NULL: every session) in
- * @rundir to @output.  @consume takes what is read (trace_pipe); otherwise
+ * Write the trace of instance @inst (instances/; 0: the top level) of the
+ * sessions of @pids (NULL: every session) in @rundir to @output.  @consume
+ * takes what is read (trace_pipe); otherwise
  * the buffers are left as they were.  @opts_bits: the trace options stored
  * in the file.  Returns 0, -ESRCH if there is no session, or -errno.
  */
-int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		     const char *output, uint64_t opts_bits);
-/* The same for instance @inst's buffers (instances/; 0: the top level). */
-int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
-			  bool consume, const char *output, uint64_t opts_bits);
 
 /*
  * The trace of those sessions printed to @f in the kernel's `trace` format
  * (@header) or as trace_pipe's bare lines.  @words: -O option words.
  */
-int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header);
-int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
-		       bool consume, FILE *f, const char *const *words, int nwords, bool header);
 
 /*
  * The function profiler's tables of those sessions (trace_stat/function):
@@ -53,10 +49,8 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
  */
 struct ut_live_stream;
 
-struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
-					  const char *const *words, int nwords);
-struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, const int32_t *pids,
-					       size_t npids, const char *const *words, int nwords);
+struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const int32_t *pids,
+					  size_t npids, const char *const *words, int nwords);
 /*
  * Print what is new to @f: the text formatted since the last read, or when
  * there is none, the first of what the buffers hold now (waiting for it to be

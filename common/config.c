@@ -98,16 +98,6 @@ const char *ut_cfg_word(const char *p, size_t *len)
 	return p;
 }
 
-bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
-{
-	if (!c->nr_pids)
-		return true;
-	for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
-		if (c->pids[i] == pid || c->pids[i] == tid)
-			return true;
-	return false;
-}
-
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

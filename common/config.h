@@ -81,8 +81,20 @@ int ut_cfg_set_words(char **list, const char *words, bool append);
  */
 const char *ut_cfg_word(const char *p, size_t *len);
 
-/* True if set_ftrace_pid is empty or holds @pid or @tid. */
-bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid);
+/*
+ * True if set_ftrace_pid is empty or holds @pid or @tid.  Inline: the
+ * runtime asks on its tracing path (libutrace/writer.c), which calls nothing
+ * built with vector registers.
+ */
+static inline bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
+{
+	if (!c->nr_pids)
+		return true;
+	for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
+		if (c->pids[i] == pid || c->pids[i] == tid)
+			return true;
+	return false;
+}
 
 /* True if tracing_cpumask lets events of @cpu be recorded. */
 static inline bool ut_cfg_cpu_wanted(const struct ut_cfg *c, uint32_t cpu)

@@ -293,12 +293,7 @@ const char *ut_live_buf_prefix(int inst)
 	return inst > 0 && inst <= UT_MAX_INSTANCES ? names[inst] : names[0];
 }
 
-int ut_live_get_config(const char *dir, struct ut_cfg *c)
-{
-	return ut_live_get_config_inst(dir, 0, c);
-}
-
-int ut_live_get_config_inst(const char *dir, int inst, struct ut_cfg *c)
+int ut_live_get_config(const char *dir, int inst, struct ut_cfg *c)
 {
 	char path[PATH_MAX], *text;
 	size_t len = 0;
@@ -444,12 +439,7 @@ int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, s
 	return set_config(sessdir, 0, c, c->lenient, err, errlen);
 }
 
-int ut_live_set_template(const char *rundir, const struct ut_cfg *c)
-{
-	return ut_live_set_template_inst(rundir, 0, c);
-}
-
-int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg *c)
+int ut_live_set_template(const char *rundir, int inst, const struct ut_cfg *c)
 {
 	char path[PATH_MAX], tmp[PATH_MAX], *text = ut_cfg_format(c);
 	int fd, ret = 0;
@@ -497,7 +487,7 @@ int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const voi
 		ut_cfg_init(&olds[i]);
 		if (!v[i].alive || v[i].markers)
 			continue;
-		r = ut_live_get_config(v[i].dir, &olds[i]);
+		r = ut_live_get_config(v[i].dir, 0, &olds[i]);
 		if (r == -EPERM && !ret) {
 			ret = r;
 			snprintf(err, errlen, "%s", ut_live_strerror(r));
@@ -533,7 +523,7 @@ int ut_live_edit_all(const char *rundir, int (*edit)(struct ut_cfg *c, const voi
 		ret = -EINVAL;
 	} else if (!ret) {
 		err[0] = '\0';
-		ret = ut_live_set_template(rundir, tmpl);
+		ret = ut_live_set_template(rundir, 0, tmpl);
 		if (!ret)
 			ut_live_template_to_new(rundir, v, v ? n : 0, tmpl);
 	}
@@ -592,12 +582,7 @@ int ut_live_set_tracing_on(const char *sessdir, bool on)
 	return 0;
 }
 
-int ut_live_clear(const char *sessdir)
-{
-	return ut_live_clear_inst(sessdir, 0);
-}
-
-int ut_live_clear_inst(const char *sessdir, int inst)
+int ut_live_clear(const char *sessdir, int inst)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
 	uint32_t nr;
@@ -800,7 +785,7 @@ int ut_inst_set_all(const char *rundir, int inst, const struct ut_cfg *c, char *
 	if (ut_cfg_copy(&lenient, c))
 		return -ENOMEM;
 	lenient.lenient = true;
-	ret = ut_live_set_template_inst(rundir, inst, &lenient);
+	ret = ut_live_set_template(rundir, inst, &lenient);
 	n = ut_live_list(rundir, &v);
 	for (long i = 0; v && i < n; i++) {
 		char e[256];
@@ -839,7 +824,7 @@ int ut_inst_remove(const char *rundir, const char *name)
 		snprintf(path, sizeof(path), "%s/%s", v[i].dir, cfg_name(k));
 		unlink(path);
 		/* its events go with it: a new instance of that number starts empty */
-		ut_live_clear_inst(v[i].dir, k);
+		ut_live_clear(v[i].dir, k);
 	}
 	if (n > 0)
 		free(v);

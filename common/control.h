@@ -72,8 +72,11 @@ int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out);
 struct ut_ctl *ut_live_map_ctl(const char *sessdir);
 void ut_live_unmap_ctl(struct ut_ctl *ctl);
 
-/* The configuration a session (or, with a run-time dir, the template) holds. */
-int ut_live_get_config(const char *dir, struct ut_cfg *c);
+/*
+ * The configuration a session (or, with a run-time dir, the template) holds
+ * for instance @inst (instances/; 0: the top level).  Tracer nop if none.
+ */
+int ut_live_get_config(const char *dir, int inst, struct ut_cfg *c);
 
 /*
  * Change a running process's configuration and wait until its agent applied
@@ -85,8 +88,11 @@ int ut_live_get_config(const char *dir, struct ut_cfg *c);
  */
 int ut_live_set_config(const char *sessdir, const struct ut_cfg *c, char *err, size_t errlen);
 
-/* Write the template new processes start with (the run-time dir's "config"). */
-int ut_live_set_template(const char *rundir, const struct ut_cfg *c);
+/*
+ * Write the template new processes start with (the run-time dir's "config",
+ * or instance @inst's "config.iK").
+ */
+int ut_live_set_template(const char *rundir, int inst, const struct ut_cfg *c);
 
 /*
  * Give every live session in @rundir the configuration @edit makes of its
@@ -122,8 +128,8 @@ int ut_live_set_tracing_on(const char *sessdir, bool on);
 struct ut_cmd_entry;
 long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out);
 
-/* `echo > trace`: every buffer of the session starts empty from here. */
-int ut_live_clear(const char *sessdir);
+/* `echo > trace`: every buffer of the session's instance @inst starts empty from here. */
+int ut_live_clear(const char *sessdir, int inst);
 
 /*
  * The symbols of every object the sessions in @dirs loaded (their "modules"
@@ -136,13 +142,11 @@ struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
 
 /*
  * trace_marker from outside (common/marker.c): @text as a marker event of
- * thread @tid (@comm) in the session @sessdir.  0, -ENOSPC when the marker
- * buffer is full (producer/consumer mode), or -errno.
+ * thread @tid (@comm) in the session @sessdir, into instance @inst's
+ * buffers (0: the top level's).  0, -ENOSPC when the marker buffer is full
+ * (producer/consumer mode), or -errno.
  */
-int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const char *text);
-/* The same into instance @inst's buffers (0: the top level's). */
-int ut_live_marker_inst(const char *sessdir, int inst, int32_t tid, const char *comm,
-			const char *text);
+int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text);
 
 /*
  * The calling tool's markers-only session in @rundir (created on first use):
@@ -169,10 +173,6 @@ int ut_inst_create(const char *rundir, const char *name);
 int ut_inst_set_all(const char *rundir, int inst, const struct ut_cfg *c, char *err, size_t errlen);
 /* Turn it off everywhere and forget it.  0 or -ENOENT. */
 int ut_inst_remove(const char *rundir, const char *name);
-/* Instance @inst's configuration in @dir (session or run-time dir); tracer nop if none. */
-int ut_live_get_config_inst(const char *dir, int inst, struct ut_cfg *c);
-int ut_live_set_template_inst(const char *rundir, int inst, const struct ut_cfg *c);
-int ut_live_clear_inst(const char *sessdir, int inst);
 /*
  * common/instance.c: an instance's tracing_on, in every process (a flag of
  * each control block, like the top level's) and in its template; reading it

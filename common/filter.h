@@ -130,10 +130,11 @@ enum {
  * set_ftrace_notrace they exclude nothing yet.  The graph files take the same
  * patterns (":mod:" included, but not cached) and no commands.
  */
+#define UT_FSET_PLAIN 0 /* patterns only: no commands, :mod: entries not cached */
 #define UT_FSET_FILTER (UT_FSET_F_CMDS | UT_FSET_F_MODCACHE | UT_FSET_F_MODACTIVE)
 #define UT_FSET_NOTRACE UT_FSET_F_MODCACHE
-#define UT_FSET_GRAPH 0
-#define UT_FSET_GRAPH_NOTRACE 0
+#define UT_FSET_GRAPH UT_FSET_PLAIN
+#define UT_FSET_GRAPH_NOTRACE UT_FSET_PLAIN
 
 /* The read-back texts of the empty lists. */
 #define UT_FSET_EMPTY_FILTER "#### all functions enabled ####\n"

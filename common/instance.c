@@ -46,10 +46,10 @@ int ut_inst_set_tracing_on(const char *rundir, int inst, bool on)
 	if (n > 0)
 		free(v);
 	/* processes started from now on take it from the template */
-	ret = ut_live_get_config_inst(rundir, inst, &c);
+	ret = ut_live_get_config(rundir, inst, &c);
 	if (!ret) {
 		c.tracing_on = on;
-		ret = ut_live_set_template_inst(rundir, inst, &c);
+		ret = ut_live_set_template(rundir, inst, &c);
 	}
 	ut_cfg_free(&c);
 	return ret;
@@ -76,7 +76,7 @@ int ut_inst_tracing_on(const char *rundir, int inst)
 	if (on >= 0)
 		return on;
 	/* no process: what new ones will start with */
-	ut_live_get_config_inst(rundir, inst, &c);
+	ut_live_get_config(rundir, inst, &c);
 	on = c.tracing_on;
 	ut_cfg_free(&c);
 	return on;
@@ -92,7 +92,7 @@ uint32_t ut_inst_clock(const char *rundir, const char *sessdir, int inst)
 	/* a process that was never told otherwise runs with the template's */
 	if (access(path, F_OK))
 		sessdir = rundir;
-	ut_live_get_config_inst(sessdir, inst, &c);
+	ut_live_get_config(sessdir, inst, &c);
 	clock = c.clock < UT_CLOCK_NR ? c.clock : UT_CLOCK_LOCAL;
 	ut_cfg_free(&c);
 	return clock;

@@ -119,13 +119,7 @@ static uint32_t inst_clock(const char *sessdir, int inst)
 	return ut_inst_clock(rundir, sessdir, inst);
 }
 
-int ut_live_marker(const char *sessdir, int32_t tid, const char *comm, const char *text)
-{
-	return ut_live_marker_inst(sessdir, 0, tid, comm, text);
-}
-
-int ut_live_marker_inst(const char *sessdir, int inst, int32_t tid, const char *comm,
-			const char *text)
+int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
 	size_t n = strnlen(text, UT_REC_MARKER_MAX);

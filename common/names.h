@@ -3,17 +3,33 @@
 #ifndef UT_NAMES_H
 #define UT_NAMES_H
 
+#include <stdio.h>
 #include <string.h>
 
 #include "utrace/abi.h"
 
-/* available_tracers order, as the kernel lists them. */
+/*
+ * Tracer names by number (include/utrace/abi.h), which is the order the
+ * kernel registers them in.  The kernel lists them newest first: this table
+ * backwards (ut_tracer_list).
+ */
 static const char *const ut_tracer_names[] = {
 	[UT_TRACER_NOP] = "nop",
 	[UT_TRACER_FUNCTION] = "function",
 	[UT_TRACER_FUNCTION_GRAPH] = "function_graph",
 };
 #define UT_NR_TRACERS ((int)(sizeof(ut_tracer_names) / sizeof(ut_tracer_names[0])))
+
+/* available_tracers as the kernel shows it ("function_graph function nop"), in @buf. */
+static inline const char *ut_tracer_list(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = UT_NR_TRACERS - 1; i >= 0 && n < len; i--)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", ut_tracer_names[i], i ? " " : "");
+	return buf;
+}
 
 static const char *const ut_clock_names[UT_CLOCK_NR] = {
 	[UT_CLOCK_LOCAL] = "local",   [UT_CLOCK_GLOBAL] = "global",     [UT_CLOCK_COUNTER] = "counter",

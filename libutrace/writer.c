@@ -283,13 +283,11 @@ uint64_t ut_clock_slow(uint32_t clock)
 bool ut_pid_recheck(struct ut_thread *t)
 {
 	uint32_t gen = __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_ACQUIRE);
-	uint32_t n = ut_rt.cfg.nr_pids;
-	bool wanted = n == 0;
+	bool wanted;
 
 	if (!t->tid)
 		t->tid = (int32_t)gettid();
-	for (uint32_t i = 0; i < n && i < 64 && !wanted; i++)
-		wanted = ut_rt.cfg.pids[i] == t->tid || ut_rt.cfg.pids[i] == ut_rt.pid;
+	wanted = ut_cfg_pid_wanted(&ut_rt.cfg, ut_rt.pid, t->tid);
 	if (wanted && ut_rt.cfg.cpumask_set)
 		return ut_cfg_cpu_wanted(&ut_rt.cfg, ut_cpu());
 	if (wanted)

@@ -154,9 +154,9 @@ static int show_available_tracers(struct tfs_req *r, FILE *f)
 		fputs("function nop\n", f);
 		return 0;
 	}
-	/* The kernel lists the tracers newest registered first. */
-	for (int i = UT_NR_TRACERS - 1; i >= 0; i--)
-		fprintf(f, "%s%s", ut_tracer_names[i], i ? " " : "\n");
+	char list[128];
+
+	fprintf(f, "%s\n", ut_tracer_list(list, sizeof(list)));
 	return 0;
 }
 
@@ -584,13 +584,14 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	text[k] = '\0';
 	thread_comm(r->caller, comm, sizeof(comm));
 	if (r->sc->pid)
-		ret = tfs_scope_session(r->sc, &s) ? -ENODEV
-						    : ut_live_marker(s.dir, r->caller, comm, text);
+		ret = tfs_scope_session(r->sc, &s)
+			  ? -ENODEV
+			  : ut_live_marker(s.dir, 0, r->caller, comm, text);
 	else {
 		/* the top level and instances: the mount's markers-only session */
 		ret = ut_live_marker_session(tfs_rundir, dir, sizeof(dir));
 		if (!ret)
-			ret = ut_live_marker_inst(dir, r->sc->inst, r->caller, comm, text);
+			ret = ut_live_marker(dir, r->sc->inst, r->caller, comm, text);
 	}
 	if (ret == -ENOSPC)
 		return -EBADF; /* the kernel's answer when the buffer is full */
@@ -751,19 +752,3 @@ static int show_stat(struct tfs_req *r, FILE *f)
 }
 
 const struct tfs_file tfs_stat_file = {"function", 0440, ALL, show_stat, NULL, NULL, 0};
-
-const struct tfs_file *tfs_inst_file_find(const char *name)
-{
-	for (size_t i = 0; i < tfs_nr_files; i++)
-		if (!strcmp(tfs_files[i].name, name))
-			return tfs_files[i].flags & TFS_INST ? &tfs_files[i] : NULL;
-	return NULL;
-}
-
-const struct tfs_file *tfs_file_find(const char *name, bool top)
-{
-	for (size_t i = 0; i < tfs_nr_files; i++)
-		if (!strcmp(tfs_files[i].name, name))
-			return tfs_files[i].flags & (top ? TFS_TOP : TFS_PROC) ? &tfs_files[i] : NULL;
-	return NULL;
-}

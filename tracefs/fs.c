@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The FUSE side of the tracefs mount (libfuse3, high-level API): the
- * directory tree, path lookup, open/read/write/release, and mounting.
- *
- *   /                      the top level (tracefs/files.c: tfs_files, TFS_TOP)
- *   /options/NAME          one file per option
- *   /processes/PID/        one per session: the same files for one process
- *   /processes/PID/options/NAME
- *   /processes/PID/per_thread/TID/{trace,trace_pipe}
+ * The FUSE side of the tracefs mount (libfuse3, high-level API): attributes,
+ * directory listings, open/read/write/release, and mounting.  What exists
+ * where is the tree of tracefs/tree.c.
  *
  * Every file reports size 0 and is opened with direct_io, so reads are not
  * cut at st_size and trace_pipe can block.  A read's text is made when the
@@ -31,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/names.h"
 #include "cli/live.h"
 #include "tracefs/tracefs.h"
 
@@ -56,202 +50,17 @@ void tfs_unlock(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Paths                                                               */
-/* ------------------------------------------------------------------ */
-
-enum kind {
-	K_ROOT,      /* / */
-	K_OPTIONS,   /* [processes/PID/]options/ */
-	K_PROCESSES, /* processes/ */
-	K_PROC,      /* processes/PID/ */
-	K_THREADS,   /* processes/PID/per_thread/ */
-	K_THREAD,    /* processes/PID/per_thread/TID/ */
-	K_STAT,      /* [processes/PID/]trace_stat/ */
-	K_INSTANCES, /* instances/ */
-	K_INST,      /* instances/NAME/ */
-	K_FILE,
-};
-
-struct node {
-	enum kind kind;
-	int32_t pid;  /* scope: 0 = top level */
-	int32_t tid;
-	const struct tfs_file *file;
-	int opt;      /* options/NAME, else -1 */
-	int inst;     /* instances/NAME/: its number, else 0 */
-};
-
-/* A positive decimal id without sign or leading zero. */
-static int32_t parse_id(const char *s)
-{
-	long v = 0;
-
-	if (*s < '1' || *s > '9')
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 0x7fffffff / 10)
-			return 0;
-		v = v * 10 + (*s - '0');
-	}
-	return v > 0x7fffffff ? 0 : (int32_t)v;
-}
-
-static bool session_exists(int32_t pid)
-{
-	struct ut_live_sess s;
-
-	return ut_live_find(tfs_rundir, pid, &s) == 0;
-}
-
-static bool thread_exists(int32_t pid, int32_t tid)
-{
-	struct tfs_scope *sc = tfs_scope_get(pid);
-	int32_t *v;
-	long n = sc ? tfs_threads(sc, &v) : -1;
-	bool yes = false;
-
-	for (long i = 0; i < n; i++)
-		yes |= v[i] == tid;
-	if (n >= 0)
-		free(v);
-	return yes;
-}
-
-/* options/[NAME] of a scope directory (the top, processes/PID/, instances/NAME/). */
-static int resolve_options(char **comp, int n, struct node *nd)
-{
-	int id;
-
-	nd->kind = K_OPTIONS;
-	if (n == 1)
-		return 0;
-	id = ut_opt_lookup(comp[1]);
-	if (n > 2 || id < 0 || !tfs_opt_listed(id) || (nd->inst && ut_opt_info(id)->top_only))
-		return -ENOENT;
-	nd->kind = K_FILE;
-	nd->file = &tfs_option_file;
-	nd->opt = id;
-	return 0;
-}
-
-/* A name inside a scope directory (the top or processes/PID/). */
-static int resolve_in_scope(char **comp, int n, struct node *nd)
-{
-	bool top = nd->pid == 0;
-
-	if (!n)
-		return 0;
-	if (!strcmp(comp[0], "options"))
-		return resolve_options(comp, n, nd);
-	if (!strcmp(comp[0], "trace_stat")) {
-		nd->kind = K_STAT;
-		if (n == 1)
-			return 0;
-		/*
-		 * function: all threads merged; functionTID: one thread
-		 * (processes/PID/).  The top level's function0 is the merged
-		 * table under the kernel's name for the first per-CPU one,
-		 * which tools (and the kernel's self-tests) read.
-		 */
-		if (n > 2 || strncmp(comp[1], "function", 8) != 0)
-			return -ENOENT;
-		if (top && !strcmp(comp[1] + 8, "0")) {
-			/* function0: the same table */
-		} else if (comp[1][8]) {
-			nd->tid = parse_id(comp[1] + 8);
-			if (top || !nd->tid || !thread_exists(nd->pid, nd->tid))
-				return -ENOENT;
-		}
-		nd->kind = K_FILE;
-		nd->file = &tfs_stat_file;
-		return 0;
-	}
-	if (top && !nd->inst && !strcmp(comp[0], "instances")) {
-		nd->kind = K_INSTANCES;
-		if (n == 1)
-			return 0;
-		nd->inst = ut_inst_find(tfs_rundir, comp[1]);
-		if (nd->inst <= 0) {
-			nd->inst = 0;
-			return -ENOENT;
-		}
-		nd->kind = K_INST;
-		if (n == 2)
-			return 0;
-		if (!strcmp(comp[2], "options"))
-			return resolve_options(comp + 2, n - 2, nd);
-		nd->file = n == 3 ? tfs_inst_file_find(comp[2]) : NULL;
-		if (!nd->file)
-			return -ENOENT;
-		nd->kind = K_FILE;
-		return 0;
-	}
-	if (top && !strcmp(comp[0], "processes")) {
-		nd->kind = K_PROCESSES;
-		if (n == 1)
-			return 0;
-		nd->pid = parse_id(comp[1]);
-		if (!nd->pid || !session_exists(nd->pid))
-			return -ENOENT;
-		nd->kind = K_PROC;
-		return resolve_in_scope(comp + 2, n - 2, nd);
-	}
-	if (!top && !strcmp(comp[0], "per_thread")) {
-		nd->kind = K_THREADS;
-		if (n == 1)
-			return 0;
-		nd->tid = parse_id(comp[1]);
-		if (!nd->tid || !thread_exists(nd->pid, nd->tid))
-			return -ENOENT;
-		nd->kind = K_THREAD;
-		if (n == 2)
-			return 0;
-		for (size_t i = 0; n == 3 && i < tfs_nr_thread_files; i++) {
-			if (!strcmp(tfs_thread_files[i].name, comp[2])) {
-				nd->kind = K_FILE;
-				nd->file = &tfs_thread_files[i];
-				return 0;
-			}
-		}
-		return -ENOENT;
-	}
-	nd->file = tfs_file_find(comp[0], top);
-	if (!nd->file || n > 1)
-		return -ENOENT;
-	nd->kind = K_FILE;
-	return 0;
-}
-
-static int resolve(const char *path, struct node *nd)
-{
-	char buf[PATH_MAX], *comp[8], *save = NULL;
-	int n = 0;
-
-	memset(nd, 0, sizeof(*nd));
-	nd->kind = K_ROOT;
-	nd->opt = -1;
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		if (n == (int)(sizeof(comp) / sizeof(comp[0])))
-			return -ENOENT;
-		comp[n++] = c;
-	}
-	return resolve_in_scope(comp, n, nd);
-}
-
-/* ------------------------------------------------------------------ */
 /* Attributes and directories                                          */
 /* ------------------------------------------------------------------ */
 
-static void fill_stat(const struct node *nd, struct stat *st)
+static void fill_stat(const struct tfs_node *nd, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
-	if (nd->kind == K_FILE) {
+	if (nd->kind == TFS_K_FILE) {
 		st->st_mode = S_IFREG | nd->file->mode;
 		st->st_nlink = 1;
 	} else {
-		st->st_mode = S_IFDIR | (nd->kind == K_ROOT ? 0700 : 0750);
+		st->st_mode = S_IFDIR | (nd->kind == TFS_K_ROOT ? 0700 : 0750);
 		st->st_nlink = 2;
 	}
 	st->st_uid = getuid();
@@ -261,141 +70,52 @@ static void fill_stat(const struct node *nd, struct stat *st)
 
 static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
-	struct node nd;
+	struct tfs_node nd;
 	int ret;
 
 	(void)fi;
 	tfs_lock();
-	ret = resolve(path, &nd);
+	ret = tfs_resolve(path, &nd);
 	tfs_unlock();
 	if (!ret)
 		fill_stat(&nd, st);
 	return ret;
 }
 
-static int add(void *buf, fuse_fill_dir_t fill, const char *name, bool dir, mode_t mode)
+struct filler {
+	void *buf;
+	fuse_fill_dir_t fill;
+};
+
+static int add(void *ctx, const char *name, bool dir, mode_t mode)
 {
+	const struct filler *f = ctx;
 	struct stat st = {.st_mode = (dir ? S_IFDIR : S_IFREG) | mode};
 
-	return fill(buf, name, &st, 0, 0);
-}
-
-static void list_processes(void *buf, fuse_fill_dir_t fill)
-{
-	struct ut_live_sess *v;
-	long n = ut_live_list(tfs_rundir, &v);
-
-	for (long i = 0; i < n; i++) {
-		char name[16];
-		long j = i + 1;
-
-		/* one directory per pid: its newest image; no tool's markers session */
-		while (j < n && (v[j].pid != v[i].pid || v[j].markers))
-			j++;
-		if (j < n || v[i].pid <= 0 || v[i].markers)
-			continue;
-		snprintf(name, sizeof(name), "%d", v[i].pid);
-		add(buf, fill, name, true, 0750);
-	}
-	if (n > 0)
-		free(v);
+	return f->fill(f->buf, name, &st, 0, 0);
 }
 
 static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
 		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
-	struct node nd;
+	struct filler f = {buf, fill};
+	struct tfs_node nd;
 	int ret;
 
 	(void)off;
 	(void)fi;
 	(void)flags;
 	tfs_lock();
-	ret = resolve(path, &nd);
-	if (ret || nd.kind == K_FILE) {
-		tfs_unlock();
-		return ret ? ret : -ENOTDIR;
-	}
-	add(buf, fill, ".", true, 0750);
-	add(buf, fill, "..", true, 0750);
-	switch (nd.kind) {
-	case K_ROOT:
-	case K_PROC:
-		for (size_t i = 0; i < tfs_nr_files; i++)
-			if (tfs_files[i].flags & (nd.kind == K_ROOT ? TFS_TOP : TFS_PROC))
-				add(buf, fill, tfs_files[i].name, false, tfs_files[i].mode);
-		add(buf, fill, "options", true, 0750);
-		add(buf, fill, nd.kind == K_ROOT ? "processes" : "per_thread", true, 0750);
-		add(buf, fill, "trace_stat", true, 0750);
-		if (nd.kind == K_ROOT)
-			add(buf, fill, "instances", true, 0750);
-		break;
-	case K_INSTANCES: {
-		char names[UT_MAX_INSTANCES + 1][UT_INST_NAME_MAX];
-
-		ut_inst_list(tfs_rundir, names);
-		for (int k = 1; k <= UT_MAX_INSTANCES; k++)
-			if (names[k][0])
-				add(buf, fill, names[k], true, 0750);
-		break;
-	}
-	case K_INST:
-		for (size_t i = 0; i < tfs_nr_files; i++)
-			if (tfs_files[i].flags & TFS_INST)
-				add(buf, fill, tfs_files[i].name, false, tfs_files[i].mode);
-		add(buf, fill, "options", true, 0750);
-		break;
-	case K_STAT:
-		add(buf, fill, "function", false, tfs_stat_file.mode);
-		if (!nd.pid)
-			add(buf, fill, "function0", false, tfs_stat_file.mode);
-		if (nd.pid) {
-			struct tfs_scope *sc = tfs_scope_get(nd.pid);
-			int32_t *v;
-			long n = sc ? tfs_threads(sc, &v) : -1;
-
-			for (long i = 0; i < n; i++) {
-				char name[32];
-
-				snprintf(name, sizeof(name), "function%d", v[i]);
-				add(buf, fill, name, false, tfs_stat_file.mode);
-			}
-			if (n >= 0)
-				free(v);
-		}
-		break;
-	case K_OPTIONS:
-		for (int id = 0; id < UT_OPT_NR; id++)
-			if (tfs_opt_listed(id) && !(nd.inst && ut_opt_info(id)->top_only))
-				add(buf, fill, ut_opt_info(id)->name, false, 0640);
-		break;
-	case K_PROCESSES:
-		list_processes(buf, fill);
-		break;
-	case K_THREADS: {
-		struct tfs_scope *sc = tfs_scope_get(nd.pid);
-		int32_t *v;
-		long n = sc ? tfs_threads(sc, &v) : -1;
-
-		for (long i = 0; i < n; i++) {
-			char name[16];
-
-			snprintf(name, sizeof(name), "%d", v[i]);
-			add(buf, fill, name, true, 0750);
-		}
-		if (n >= 0)
-			free(v);
-		break;
-	}
-	case K_THREAD:
-		for (size_t i = 0; i < tfs_nr_thread_files; i++)
-			add(buf, fill, tfs_thread_files[i].name, false, tfs_thread_files[i].mode);
-		break;
-	default: /* K_FILE: refused above */
-		break;
+	ret = tfs_resolve(path, &nd);
+	if (!ret && nd.kind == TFS_K_FILE)
+		ret = -ENOTDIR;
+	if (!ret) {
+		add(&f, ".", true, 0750);
+		add(&f, "..", true, 0750);
+		tfs_list(&nd, add, &f);
 	}
 	tfs_unlock();
-	return 0;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -403,7 +123,7 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 /* ------------------------------------------------------------------ */
 
 struct handle {
-	struct node nd;
+	struct tfs_node nd;
 	int flags;          /* open(2) flags */
 	char *text;         /* what reads return (not for trace_pipe) */
 	size_t len;
@@ -414,7 +134,7 @@ struct handle {
 	struct ut_live_stream *stream; /* trace_pipe: the reader, kept per open */
 };
 
-static bool set_req(const struct node *nd, struct tfs_req *r)
+static bool set_req(const struct tfs_node *nd, struct tfs_req *r)
 {
 	r->sc = nd->inst ? tfs_scope_get_inst(nd->inst) : tfs_scope_get(nd->pid);
 	r->file = nd->file;
@@ -446,8 +166,8 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 		return -ENOMEM;
 	h->flags = fi->flags;
 	tfs_lock();
-	ret = resolve(path, &h->nd);
-	if (!ret && h->nd.kind != K_FILE)
+	ret = tfs_resolve(path, &h->nd);
+	if (!ret && h->nd.kind != TFS_K_FILE)
 		ret = -EISDIR;
 	if (!ret && !set_req(&h->nd, &r))
 		ret = -ENOMEM;
@@ -601,29 +321,29 @@ static int fs_release(const char *path, struct fuse_file_info *fi)
 
 static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 {
-	struct node nd;
+	struct tfs_node nd;
 	int ret;
 
 	(void)size;
 	(void)fi;
 	tfs_lock();
-	ret = resolve(path, &nd);
+	ret = tfs_resolve(path, &nd);
 	tfs_unlock();
 	if (ret)
 		return ret;
 	/* ftruncate(2) changes nothing: only O_TRUNC at open clears (SPEC §2) */
-	return nd.kind == K_FILE ? 0 : -EISDIR;
+	return nd.kind == TFS_K_FILE ? 0 : -EISDIR;
 }
 
 static int fs_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
 {
-	struct node nd;
+	struct tfs_node nd;
 	int ret;
 
 	(void)tv;
 	(void)fi;
 	tfs_lock();
-	ret = resolve(path, &nd);
+	ret = tfs_resolve(path, &nd);
 	tfs_unlock();
 	return ret;
 }
@@ -635,26 +355,22 @@ static int fs_mkdir(const char *path, mode_t mode)
 	int ret;
 
 	(void)mode;
-	if (strncmp(path, "/instances/", 11) != 0)
-		return -EPERM;
-	name = path + 11;
-	if (!*name || strchr(name, '/'))
-		return -EPERM;
 	tfs_lock();
-	ret = ut_inst_create(tfs_rundir, name);
+	name = tfs_mkdir_name(path);
+	ret = name ? ut_inst_create(tfs_rundir, name) : -EPERM;
 	tfs_unlock();
-	return ret == -ENOSPC ? -ENOSPC : ret < 0 ? ret : 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* rmdir instances/NAME: every process stops tracing for it and it is gone. */
 static int fs_rmdir(const char *path)
 {
+	const char *name;
 	int ret;
 
-	if (strncmp(path, "/instances/", 11) != 0 || !path[11] || strchr(path + 11, '/'))
-		return -EPERM;
 	tfs_lock();
-	ret = ut_inst_remove(tfs_rundir, path + 11);
+	name = tfs_mkdir_name(path);
+	ret = name ? ut_inst_remove(tfs_rundir, name) : -EPERM;
 	tfs_unlock();
 	return ret;
 }

@@ -2,7 +2,8 @@
 /*
  * Scopes of the tracefs mount (tracefs/tracefs.h): the top level acts on
  * every traced process of the user and on the template new processes start
- * with, processes/PID/ on one process.  Here: finding a scope's session,
+ * with, processes/PID/ on one process, instances/NAME/ on one instance of
+ * every process.  Here: finding a scope's session,
  * reading and changing its configuration through the live-control API
  * (common/control.h), the options the mount holds, and error_log.
  */
@@ -91,17 +92,17 @@ int tfs_scope_config(const struct tfs_scope *sc, struct ut_cfg *c)
 	int ret;
 
 	if (sc->inst) {
-		ret = ut_live_get_config_inst(tfs_rundir, sc->inst, c);
+		ret = ut_live_get_config(tfs_rundir, sc->inst, c);
 		c->tracing_on = ut_inst_tracing_on(tfs_rundir, sc->inst);
 		return ret;
 	}
 	if (!sc->pid)
-		return ut_live_get_config(tfs_rundir, c);
+		return ut_live_get_config(tfs_rundir, 0, c);
 	if (tfs_scope_session(sc, &s)) {
 		ut_cfg_init(c);
 		return -ENODEV;
 	}
-	ret = ut_live_get_config(s.dir, c);
+	ret = ut_live_get_config(s.dir, 0, c);
 	/* a flag of the control block, not of the document (traceoff commands) */
 	c->tracing_on = s.tracing_on;
 	return ret;
@@ -124,9 +125,9 @@ int tfs_scope_set_tracing_on(struct tfs_scope *sc, bool on)
 			ut_live_set_tracing_on(v[i].dir, on);
 	if (n > 0)
 		free(v);
-	ut_live_get_config(tfs_rundir, &c);
+	ut_live_get_config(tfs_rundir, 0, &c);
 	c.tracing_on = on;
-	ret = ut_live_set_template(tfs_rundir, &c);
+	ret = ut_live_set_template(tfs_rundir, 0, &c);
 	ut_cfg_free(&c);
 	return ret;
 }
@@ -163,7 +164,7 @@ static int edit_session(const struct ut_live_sess *s, tfs_edit_fn edit, const vo
 		snprintf(err, errlen, "process %d has exited", s->pid);
 		return -ESRCH;
 	}
-	ret = ut_live_get_config(s->dir, &c);
+	ret = ut_live_get_config(s->dir, 0, &c);
 	if (ret) {
 		snprintf(err, errlen, "process %d: unreadable configuration", s->pid);
 		ut_cfg_free(&c);
@@ -182,7 +183,7 @@ static int edit_session(const struct ut_live_sess *s, tfs_edit_fn edit, const vo
 	if (!ret)
 		ret = ut_live_set_config(s->dir, &c, err, errlen);
 	if (!ret && (c.tracer != tracer || c.clock != clock))
-		ut_live_clear(s->dir);
+		ut_live_clear(s->dir, 0);
 	ut_cfg_free(&c);
 	return ret;
 }
@@ -197,7 +198,7 @@ static int edit_all_lists(tfs_edit_fn edit, const void *arg, char *err, size_t e
 	struct ut_cfg c;
 	int ret;
 
-	ut_live_get_config(tfs_rundir, &c);
+	ut_live_get_config(tfs_rundir, 0, &c);
 	ret = edit(&c, arg);
 	if (!ret)
 		ret = ut_live_edit_all(tfs_rundir, edit, arg, &c, err, errlen);
@@ -216,7 +217,7 @@ static int edit_instance(int inst, tfs_edit_fn edit, const void *arg, char *err,
 	uint32_t tracer, clock;
 	int ret;
 
-	ut_live_get_config_inst(tfs_rundir, inst, &c);
+	ut_live_get_config(tfs_rundir, inst, &c);
 	tracer = c.tracer;
 	clock = c.clock;
 	ret = edit(&c, arg);
@@ -232,7 +233,7 @@ static int edit_instance(int inst, tfs_edit_fn edit, const void *arg, char *err,
 
 		for (long i = 0; v && i < n; i++)
 			if (v[i].alive)
-				ut_live_clear_inst(v[i].dir, inst);
+				ut_live_clear(v[i].dir, inst);
 		if (n > 0)
 			free(v);
 	}
@@ -248,7 +249,7 @@ static int edit_all(tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
 	long n;
 	int ret;
 
-	ut_live_get_config(tfs_rundir, &c);
+	ut_live_get_config(tfs_rundir, 0, &c);
 	ret = edit(&c, arg);
 	if (ret) {
 		ut_cfg_free(&c);
@@ -268,7 +269,7 @@ static int edit_all(tfs_edit_fn edit, const void *arg, char *err, size_t errlen)
 		}
 	}
 	if (!ret) {
-		ret = ut_live_set_template(tfs_rundir, &c);
+		ret = ut_live_set_template(tfs_rundir, 0, &c);
 		if (ret)
 			snprintf(err, errlen, "template: %s", strerror(-ret));
 		else

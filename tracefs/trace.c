@@ -58,7 +58,7 @@ static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const 
 		return -errno;
 	close(fd);
 	ut_opts_init(&opts, 0);
-	ret = ut_live_snapshot(tfs_rundir, &sc->pid, 1, false, tmp, opts.bits);
+	ret = ut_live_snapshot(tfs_rundir, 0, &sc->pid, 1, false, tmp, opts.bits);
 	if (!ret)
 		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header) ? -EIO : 0;
 	unlink(tmp);
@@ -75,8 +75,8 @@ int tfs_show_trace(struct tfs_req *r, FILE *f)
 	if (r->tid)
 		ret = print_thread(sc, r->tid, f, &w, true);
 	else
-		ret = ut_live_print_inst(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
-					 sc->pid ? 1 : 0, false, f, w.p, w.n, true);
+		ret = ut_live_print(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
+				    sc->pid ? 1 : 0, false, f, w.p, w.n, true);
 	return ret == -ESRCH ? -ENODEV : ret;
 }
 
@@ -228,7 +228,7 @@ int tfs_trunc_trace(struct tfs_req *r)
 	n = ut_live_list(tfs_rundir, &v);
 	for (long i = 0; i < n; i++)
 		if (!r->sc->pid || v[i].pid == r->sc->pid)
-			ut_live_clear_inst(v[i].dir, r->sc->inst);
+			ut_live_clear(v[i].dir, r->sc->inst);
 	if (n > 0)
 		free(v);
 	return 0;
@@ -283,8 +283,8 @@ static int pipe_take_stream(struct tfs_req *r, struct ut_live_stream **stream, c
 
 	if (!*stream) {
 		get_words(sc, &w);
-		*stream = ut_live_stream_new_inst(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
-						  sc->pid ? 1 : 0, w.p, w.n);
+		*stream = ut_live_stream_new(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
+					     sc->pid ? 1 : 0, w.p, w.n);
 		if (!*stream)
 			return -ENOMEM;
 		ut_live_stream_start(*stream);

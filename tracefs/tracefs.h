@@ -3,14 +3,16 @@
  * The tracefs emulation (`utrace mount DIR`): the kernel's tracing directory
  * for the traced processes of the user, served through FUSE.
  *
- *   fs.c      FUSE operations, path lookup, the big lock, mounting
+ *   fs.c      FUSE operations, the big lock, mounting
+ *   tree.c    the directory tree, described once: path lookup and listings
  *   readme.c  the README
  *   cpumask.c tracing_cpumask
  *   mountpoint.c  the mount point: a dead mount replaced, a live one refused
  *   files.c   the file table and the control files (tracer, options, ...)
  *   scope.c   what a directory acts on: the top level (every process and
- *             the template new ones start with) or processes/PID/ (one);
- *             reading and changing its configuration, its error_log
+ *             the template new ones start with), processes/PID/ (one) or
+ *             instances/NAME/ (one instance in every process); reading and
+ *             changing its configuration, its error_log
  *   funcs.c   function tables of running processes: the filter files and
  *             available_filter_functions
  *   trace.c   trace, trace_pipe and per_thread/TID/trace
@@ -49,7 +51,7 @@ struct tfs_scope {
 	int nr_errlog;
 };
 
-/* Run-time directory (absolute) and the top-level scope. */
+/* Run-time directory (absolute). */
 extern char tfs_rundir[PATH_MAX];
 
 /* The scope of processes/@pid/ (created on first use), or the top for 0. */
@@ -83,7 +85,7 @@ bool tfs_top_tracing_on(bool tmpl);
  * Change the scope's configuration with @edit (which returns 0 or -errno,
  * leaving the configuration unchanged on error).  Top level: word-list edits
  * (@lists) go to every live process and the template through
- * ut_live_set_all(); other edits are made to each process's own
+ * ut_live_edit_all(); other edits are made to each process's own
  * configuration and to the template.  On failure the reason is added to the
  * scope's error_log, with @cmd as the command.  Returns 0 or -errno.
  */
@@ -154,9 +156,43 @@ extern const struct tfs_file tfs_option_file;
 /* trace_stat/function[TID] */
 extern const struct tfs_file tfs_stat_file;
 
-const struct tfs_file *tfs_file_find(const char *name, bool top);
-/* A file of instances/NAME/, or NULL. */
-const struct tfs_file *tfs_inst_file_find(const char *name);
+/* ------------------------------------------------------------------ */
+/* The directory tree (tree.c)                                         */
+/* ------------------------------------------------------------------ */
+
+enum tfs_kind {
+	TFS_K_ROOT,      /* / */
+	TFS_K_OPTIONS,   /* [processes/PID/|instances/NAME/]options/ */
+	TFS_K_PROCESSES, /* processes/ */
+	TFS_K_PROC,      /* processes/PID/ */
+	TFS_K_THREADS,   /* processes/PID/per_thread/ */
+	TFS_K_THREAD,    /* processes/PID/per_thread/TID/ */
+	TFS_K_STAT,      /* [processes/PID/]trace_stat/ */
+	TFS_K_INSTANCES, /* instances/ */
+	TFS_K_INST,      /* instances/NAME/ */
+	TFS_K_FILE,      /* a file (last: the directory kinds index the tree) */
+};
+
+/* What a path names. */
+struct tfs_node {
+	enum tfs_kind kind;
+	int32_t pid;  /* scope: 0 = top level */
+	int32_t tid;  /* per_thread/TID/, trace_stat/functionTID */
+	const struct tfs_file *file;
+	int opt;      /* options/NAME, else -1 */
+	int inst;     /* instances/NAME/: its number, else 0 */
+};
+
+/* Look @path up.  0, -ENOENT or -ENAMETOOLONG. */
+int tfs_resolve(const char *path, struct tfs_node *nd);
+/* Each entry of directory @nd (without "." and ".."), in listing order. */
+typedef int (*tfs_fill_fn)(void *ctx, const char *name, bool dir, mode_t mode);
+void tfs_list(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx);
+/*
+ * NAME when @path is DIR/NAME and DIR a directory whose children mkdir and
+ * rmdir make and remove (instances/), else NULL.
+ */
+const char *tfs_mkdir_name(const char *path);
 
 /* Parsers shared by the files: the kernel's kstrtoul (digits, one optional '\n'). */
 int tfs_parse_ulong(const char *buf, size_t len, unsigned long long max,

@@ -53,15 +53,14 @@ static int list_functions(const char *prog)
 int cmd_list(int argc, char **argv)
 {
 	struct ut_opts opts;
+	char list[128];
 	int c;
 
 	optind = 1;
 	while ((c = getopt(argc, argv, "tof:h")) != -1) {
 		switch (c) {
 		case 't':
-			/* The kernel lists tracers newest first. */
-			for (int i = UT_NR_TRACERS - 1; i >= 0; i--)
-				printf("%s%s", ut_tracer_names[i], i ? " " : "\n");
+			printf("%s\n", ut_tracer_list(list, sizeof(list)));
 			return 0;
 		case 'o':
 			ut_opts_init(&opts, 0);

@@ -247,11 +247,11 @@ static int toggle(int argc, char **argv, const char *help, bool on)
 		}
 	}
 	if (!t.n) {
-		int r = ut_live_get_config(rundir, &c);
+		int r = ut_live_get_config(rundir, 0, &c);
 
 		c.tracing_on = on;
 		if (r != -EPERM) /* a template we may not trust is not edited */
-			r = ut_live_set_template(rundir, &c);
+			r = ut_live_set_template(rundir, 0, &c);
 		if (r == -EPERM) {
 			ut_err("%s", ut_live_strerror(r));
 			ret = 1;
@@ -320,10 +320,38 @@ static int start_instance(const char *rundir, const char *name, const struct tar
 	n = ut_live_list(rundir, &v);
 	for (long i = 0; v && i < n; i++)
 		if (v[i].alive && !v[i].markers)
-			ut_live_clear_inst(v[i].dir, k);
+			ut_live_clear(v[i].dir, k);
 	if (n > 0)
 		free(v);
 	return 0;
+}
+
+/*
+ * start on the @n sessions of @v: each gets @c (NULL: keeps its own, which
+ * ut_live_set_all gave it), empty buffers, and tracing on.  The exit status.
+ */
+static int start_sessions(const struct ut_live_sess *v, long n, const struct ut_cfg *c)
+{
+	char err[256];
+	int ret = 0;
+
+	for (long k = 0; k < n; k++) {
+		int r = c ? ut_live_set_config(v[k].dir, c, err, sizeof(err)) : 0;
+
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, err);
+			ret = exit_for(r);
+			continue;
+		}
+		ut_live_clear(v[k].dir, 0);
+		/* trace-cmd's start turns tracing on, also after a stop */
+		r = ut_live_set_tracing_on(v[k].dir, true);
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, strerror(-r));
+			ret = 1;
+		}
+	}
+	return ret;
 }
 
 int cmd_start(int argc, char **argv)
@@ -393,22 +421,7 @@ int cmd_start(int argc, char **argv)
 		ut_cfg_free(&c);
 		return exit_for((int)n);
 	}
-	for (long k = 0; k < n; k++) {
-		int r = t.n ? ut_live_set_config(v[k].dir, &c, err, sizeof(err)) : 0;
-
-		if (r) {
-			ut_err("process %d: %s", v[k].pid, err);
-			ret = exit_for(r);
-			continue;
-		}
-		ut_live_clear(v[k].dir);
-		/* trace-cmd's start turns tracing on, also after a stop */
-		r = ut_live_set_tracing_on(v[k].dir, true);
-		if (r) {
-			ut_err("process %d: %s", v[k].pid, strerror(-r));
-			ret = 1;
-		}
-	}
+	ret = start_sessions(v, n, t.n ? &c : NULL);
 	free(v);
 	ut_cfg_free(&c);
 	return ret;
@@ -428,7 +441,7 @@ static int follow(const char *rundir, int inst, const struct targets *t, const c
 {
 	struct sigaction act = {.sa_handler = on_interrupt};
 	struct ut_live_stream *st =
-		ut_live_stream_new_inst(rundir, inst, t->n ? t->pids : NULL, t->n, words, nwords);
+	    ut_live_stream_new(rundir, inst, t->n ? t->pids : NULL, t->n, words, nwords);
 	bool alive = true;
 	long n = 0;
 
@@ -452,6 +465,38 @@ static int follow(const char *rundir, int inst, const struct targets *t, const c
 	fflush(stdout);
 	ut_live_stream_free(st);
 	return n < 0 ? (int)n : 0;
+}
+
+/* Each -P process of @t has a session; if not, said so. */
+static bool targets_found(const char *rundir, const struct targets *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct ut_live_sess s;
+		int r = ut_live_find(rundir, t->pids[i], &s);
+
+		if (r) {
+			ut_err("process %d: %s", t->pids[i],
+			       r == -EACCES  ? "permission denied (another user's process)"
+			       : r == -EPERM ? ut_live_strerror(r)
+					     : "no utrace session");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Dead processes' sessions are done with once extracted. */
+static void remove_dead(const char *rundir, const struct targets *t)
+{
+	struct ut_live_sess *v;
+	long n = resolve(rundir, t, &v, true);
+
+	for (long i = 0; i < n; i++)
+		if (!v[i].alive)
+			ut_live_remove(v[i].dir);
+	if (n >= 0)
+		free(v);
+	ut_live_prune_symbols(rundir);
 }
 
 /* -P and -o/-O for show and extract. */
@@ -499,43 +544,23 @@ static int read_out(int argc, char **argv, bool extract)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	ut_cli_rundir(rundir, sizeof(rundir));
-	for (size_t i = 0; i < t.n; i++) {
-		struct ut_live_sess s;
-		int r = ut_live_find(rundir, t.pids[i], &s);
-
-		if (r) {
-			ut_err("process %d: %s", t.pids[i],
-			       r == -EACCES  ? "permission denied (another user's process)"
-			       : r == -EPERM ? ut_live_strerror(r)
-					     : "no utrace session");
-			return 1;
-		}
-	}
+	if (!targets_found(rundir, &t))
+		return 1;
 	k = inst ? instance_of(rundir, inst) : 0;
 	if (pipe)
 		ret = follow(rundir, k, &t, optwords, nwords);
 	else if (extract)
-		ret = ut_live_snapshot_inst(rundir, k, t.n ? t.pids : NULL, t.n, false, output,
-					    opts.bits);
+		ret =
+		    ut_live_snapshot(rundir, k, t.n ? t.pids : NULL, t.n, false, output, opts.bits);
 	else
-		ret = ut_live_print_inst(rundir, k, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords,
-					 nwords, !pipe);
+		ret = ut_live_print(rundir, k, t.n ? t.pids : NULL, t.n, pipe, stdout, optwords,
+				    nwords, !pipe);
 	if (ret == -ESRCH)
 		ut_err("no traced process");
 	else if (ret)
 		ut_err("%s", ut_live_strerror(ret));
-	if (!ret && extract) {
-		/* Dead processes' sessions are done with once extracted. */
-		struct ut_live_sess *v;
-		long n = resolve(rundir, &t, &v, true);
-
-		for (long i = 0; i < n; i++)
-			if (!v[i].alive)
-				ut_live_remove(v[i].dir);
-		if (n >= 0)
-			free(v);
-		ut_live_prune_symbols(rundir);
-	}
+	if (!ret && extract)
+		remove_dead(rundir, &t);
 	return ret ? 1 : 0;
 }
 
@@ -583,10 +608,10 @@ int cmd_reset(int argc, char **argv)
 			ut_err("process %d: %s", v[i].pid, err);
 			ret = 1;
 		}
-		ut_live_clear(v[i].dir);
+		ut_live_clear(v[i].dir, 0);
 	}
 	if (!t.n)
-		ut_live_set_template(rundir, &c);
+		ut_live_set_template(rundir, 0, &c);
 	free(v);
 	ut_live_prune_symbols(rundir);
 	return ret;
@@ -681,7 +706,7 @@ int cmd_marker(int argc, char **argv)
 		fclose(f);
 	}
 	if (!ret)
-		ret = ut_live_marker(dir, (int32_t)getpid(), comm, text);
+		ret = ut_live_marker(dir, 0, (int32_t)getpid(), comm, text);
 	if (ret)
 		ut_err("marker: %s", ut_live_strerror(ret));
 	return ret ? 1 : 0;

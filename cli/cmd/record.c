@@ -525,7 +525,7 @@ static int record_running(struct rec_opts *o)
 		}
 	}
 	for (size_t i = 0; i < o->npids; i++) {
-		ut_live_get_config(sess[i].dir, &old[i]);
+		ut_live_get_config(sess[i].dir, 0, &old[i]);
 		ret = ut_live_set_config(sess[i].dir, &o->cfg, err, sizeof(err));
 		if (ret) {
 			ut_err("process %d: %s", o->pids[i], err);
@@ -536,7 +536,7 @@ static int record_running(struct rec_opts *o)
 			}
 			return ret == -EINVAL ? UT_EXIT_USAGE : 1;
 		}
-		ut_live_clear(sess[i].dir);
+		ut_live_clear(sess[i].dir, 0);
 	}
 	rec = ut_recorder_new(rundir, o->output, ut_tracer_names[o->cfg.tracer], (int)o->cfg.clock,
 			      &o->opts);

@@ -296,17 +296,6 @@ int ut_out_get_option(const struct ut_out *o, const char *name)
 }
 
 /**
- * ut_out_opts() - the formatter's option set, to read or change directly
- * @o: the formatter
- *
- * Return: a pointer into @o, valid until ut_out_free().
- */
-struct ut_opts *ut_out_opts(struct ut_out *o)
-{
-	return &o->opts;
-}
-
-/**
  * ut_out_print_options() - write the trace_options file for this formatter
  * @o: the formatter (its tracer picks the tracer-specific flags)
  * @f: where to

@@ -192,7 +192,6 @@ void ut_out_start(struct ut_out *o, int overrun);
 void ut_out_set_buffer_start(struct ut_out *o, uint64_t ts);
 int ut_out_set_option(struct ut_out *o, const char *name_or_noname);
 int ut_out_get_option(const struct ut_out *o, const char *name);
-struct ut_opts *ut_out_opts(struct ut_out *o);
 void ut_out_print_options(const struct ut_out *o, FILE *f);
 
 void ut_out_print_header(struct ut_out *o, FILE *f, uint64_t entries, uint64_t written);
