@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "ut_test.h"
-#include "common/tracedat.h"
+#include "reader/tracedat.h"
 
 #define NR_EV 1200
 #define BIG_PRINT 3000
