@@ -630,6 +630,157 @@ TEST(random_corruption)
 	free(data);
 }
 
+/* File offset and size of CPU @cpu's stream, from the flyrecord table. */
+static void cpu_stream(const unsigned char *data, size_t len, int cpu, size_t *off, size_t *size)
+{
+	const unsigned char *fly = memmem(data, len < 8192 ? len : 8192, "flyrecord", 10);
+	uint64_t v[2];
+
+	CHECK(fly);
+	memcpy(v, fly + 10 + 16 * cpu, 16);
+	*off = (size_t)v[0];
+	*size = (size_t)v[1];
+}
+
+/*
+ * Read every CPU's stream through its cursor; @got[cpu] counts the events,
+ * checked against G in order with their losses.  Returns the last return
+ * value of CPU @want_cpu's cursor, its message in @err.
+ */
+static int read_cursors(const char *path, size_t got[2], int want_cpu, char *err, size_t errlen)
+{
+	char oerr[256];
+	struct ut_tracedat *r = ut_tracedat_open(path, oerr, sizeof(oerr));
+	size_t seq[2][NR_EV], nseq[2] = { 0, 0 };
+	int result = 0;
+
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_nr_cpus(r), 2);
+	for (size_t i = 0; i < G.n; i++)
+		seq[G.ev[i].cpu][nseq[G.ev[i].cpu]++] = i;
+	/* interleaved the wrong way round (CPU 1 first) on purpose: the streams are independent */
+	for (int cpu = 1; cpu >= 0; cpu--) {
+		struct ut_event ev;
+		uint64_t lost;
+		char e[256] = "";
+		int ret;
+
+		got[cpu] = 0;
+		while ((ret = ut_tracedat_cpu_next(r, cpu, &ev, &lost, e, sizeof(e))) == 1) {
+			CHECK(got[cpu] < nseq[cpu]);
+			check_event(seq[cpu][got[cpu]], &ev, lost);
+			got[cpu]++;
+		}
+		/* and it stays where it stopped */
+		CHECK_EQ_INT(ut_tracedat_cpu_next(r, cpu, &ev, &lost, NULL, 0), ret);
+		if (cpu == want_cpu) {
+			result = ret;
+			snprintf(err, errlen, "%s", e);
+		} else {
+			CHECK_EQ_INT(ret, 0);
+			CHECK_EQ_INT(got[cpu], nseq[cpu]);
+		}
+	}
+	ut_tracedat_close_reader(r);
+	return result;
+}
+
+TEST(cpu_cursors)
+{
+	const char *full = path_in_dir("cur.dat"), *bad = path_in_dir("cur_bad.dat");
+	unsigned char *data;
+	size_t len, got[2], all[2] = { 0, 0 }, off, size;
+	char err[256];
+	struct ut_tracedat *r;
+
+	make_dir();
+	gen_events();
+	write_file(full);
+	for (size_t i = 0; i < G.n; i++)
+		all[G.ev[i].cpu]++;
+	CHECK_EQ_INT(read_cursors(full, got, 1, err, sizeof(err)), 0);
+	CHECK_EQ_INT(got[1], all[1]);
+
+	/* no such CPU: an error naming the file, not a crash */
+	r = ut_tracedat_open(full, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_cpu_next(r, 2, NULL, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, full) && strstr(err, "no CPU 2"));
+	CHECK_EQ_INT(ut_tracedat_cpu_next(r, -1, NULL, NULL, err, sizeof(err)), -1);
+	ut_tracedat_close_reader(r);
+
+	/* CPU 1's third page has a bad commit word: its first two pages still come out */
+	data = slurp(full, &len);
+	cpu_stream(data, len, 1, &off, &size);
+	CHECK(size >= (size_t)4 * 4096);
+	data[off + 2 * 4096 + 15] = 0x7f;
+	spit(bad, data, len);
+	CHECK_EQ_INT(read_cursors(bad, got, 1, err, sizeof(err)), -1);
+	CHECK(strstr(err, bad) && strstr(err, "commit word"));
+	CHECK(got[1] > 0 && got[1] < all[1]);
+	size_t two_pages = got[1];
+
+	/* cut in the middle of CPU 1's third page: the same events, then "truncated" */
+	data[off + 2 * 4096 + 15] = 0;
+	spit(bad, data, off + 2 * 4096 + 2000);
+	CHECK_EQ_INT(read_cursors(bad, got, 1, err, sizeof(err)), -1);
+	CHECK(strstr(err, bad) && strstr(err, "truncated"));
+	CHECK_EQ_INT(got[1], two_pages);
+	free(data);
+}
+
+/* Damage in one header section: open fails, naming the file and the section. */
+static void header_damage(const unsigned char *data, size_t len, size_t at, unsigned char v,
+			  const char *section)
+{
+	const char *bad = path_in_dir("hdr_bad.dat");
+	unsigned char *copy = malloc(len);
+	char err[256] = "";
+
+	CHECK(copy);
+	memcpy(copy, data, len);
+	copy[at] = v;
+	spit(bad, copy, len);
+	CHECK(!ut_tracedat_open(bad, err, sizeof(err)));
+	if (!strstr(err, section))
+		fprintf(stderr, "byte 0x%zx: \"%s\" does not name %s\n", at, err, section);
+	CHECK(strstr(err, bad) && strstr(err, section));
+	free(copy);
+}
+
+TEST(header_sections)
+{
+	const char *full = path_in_dir("hdr.dat");
+	unsigned char *data, *p;
+	size_t len;
+
+	make_dir();
+	gen_events();
+	write_file(full);
+	data = slurp(full, &len);
+	header_damage(data, len, 3, 'x', "file header");
+	header_damage(data, len, 10, '7', "version string");
+	header_damage(data, len, 14, 3, "page size");
+	header_damage(data, len, 18, 'X', "header_page");
+	/* a size running past the end of the file, in each sized section */
+	p = memmem(data, 8192, "header_event", 13);
+	CHECK(p);
+	header_damage(data, len, (size_t)(p - data) + 13 + 5, 0x7f, "header_event");
+	uint64_t hev_len;
+
+	memcpy(&hev_len, p + 13, 8);
+	/* the first ftrace format's u64 size: after the text and the u32 count */
+	header_damage(data, len, (size_t)(p - data) + 13 + 8 + (size_t)hev_len + 4 + 5, 0x7f,
+		      "ftrace format");
+	p = memmem(data, 8192, "utrace", 7);
+	CHECK(p);
+	header_damage(data, len, (size_t)(p - data) + 7 + 4 + 5, 0x7f, "event format");
+	p = memmem(data, 8192, "flyrecord", 10);
+	CHECK(p);
+	header_damage(data, len, (size_t)(p - data), 'g', "section tag");
+	free(data);
+}
+
 /* Run a shell command, return its stdout (malloc'd). */
 static char *run(const char *cmd)
 {
@@ -870,6 +1021,8 @@ int main(void)
 	RUN(writer_edges);
 	RUN(truncation);
 	RUN(random_corruption);
+	RUN(cpu_cursors);
+	RUN(header_sections);
 	RUN(exit_layouts);
 	RUN(signal_events);
 	RUN(trace_cmd_report);
