@@ -32,7 +32,7 @@ static size_t count_merged(const char *path)
 	if (!r)
 		return SIZE_MAX;
 	while ((ret = ut_tracedat_next(r, &ev, &lost, err, sizeof(err))) == 1) {
-		if (ev.str && strlen(ev.str) >= UT_TRACEDAT_PAGE_SIZE * 256)
+		if (ev.str && strlen(ev.str) >= (size_t)UT_TRACEDAT_PAGE_SIZE * 256)
 			abort();
 		n++;
 	}

@@ -637,7 +637,7 @@ static void cpu_stream(const unsigned char *data, size_t len, int cpu, size_t *o
 	uint64_t v[2];
 
 	CHECK(fly);
-	memcpy(v, fly + 10 + 16 * cpu, 16);
+	memcpy(v, fly + 10 + (size_t)16 * (size_t)cpu, 16);
 	*off = (size_t)v[0];
 	*size = (size_t)v[1];
 }
@@ -651,14 +651,15 @@ static int read_cursors(const char *path, size_t got[2], int want_cpu, char *err
 {
 	char oerr[256];
 	struct ut_tracedat *r = ut_tracedat_open(path, oerr, sizeof(oerr));
-	size_t seq[2][NR_EV], nseq[2] = { 0, 0 };
+	static size_t seq[2][NR_EV];
+	size_t nseq[2] = { 0, 0 };
 	int result = 0;
 
 	CHECK(r);
 	CHECK_EQ_INT(ut_tracedat_nr_cpus(r), 2);
 	for (size_t i = 0; i < G.n; i++)
 		seq[G.ev[i].cpu][nseq[G.ev[i].cpu]++] = i;
-	/* interleaved the wrong way round (CPU 1 first) on purpose: the streams are independent */
+	/* CPU 1 read to its end before CPU 0 starts: the streams are independent */
 	for (int cpu = 1; cpu >= 0; cpu--) {
 		struct ut_event ev;
 		uint64_t lost;
@@ -713,7 +714,7 @@ TEST(cpu_cursors)
 	data = slurp(full, &len);
 	cpu_stream(data, len, 1, &off, &size);
 	CHECK(size >= (size_t)4 * 4096);
-	data[off + 2 * 4096 + 15] = 0x7f;
+	data[off + (size_t)2 * 4096 + 15] = 0x7f;
 	spit(bad, data, len);
 	CHECK_EQ_INT(read_cursors(bad, got, 1, err, sizeof(err)), -1);
 	CHECK(strstr(err, bad) && strstr(err, "commit word"));
@@ -721,8 +722,8 @@ TEST(cpu_cursors)
 	size_t two_pages = got[1];
 
 	/* cut in the middle of CPU 1's third page: the same events, then "truncated" */
-	data[off + 2 * 4096 + 15] = 0;
-	spit(bad, data, off + 2 * 4096 + 2000);
+	data[off + (size_t)2 * 4096 + 15] = 0;
+	spit(bad, data, off + (size_t)2 * 4096 + 2000);
 	CHECK_EQ_INT(read_cursors(bad, got, 1, err, sizeof(err)), -1);
 	CHECK(strstr(err, bad) && strstr(err, "truncated"));
 	CHECK_EQ_INT(got[1], two_pages);
