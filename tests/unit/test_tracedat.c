@@ -3,6 +3,7 @@
  * trace.dat writer and reader: round trip, truncation, random corruption,
  * and (when trace-cmd is installed) what `trace-cmd report` makes of a file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -782,6 +783,146 @@ TEST(header_sections)
 	free(data);
 }
 
+static void ex_put(struct ut_tracedat_writer *w, const struct ut_event *ev)
+{
+	CHECK_EQ_INT(ut_tracedat_write(w, ev), 0);
+}
+
+/* The file of docs/file-format.md's worked example (section 5). */
+static void write_example(const char *path)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	static const int32_t pids[] = { 100, 101 }, tgids[] = { 100, 100 };
+	static const char *const comms[] = { "demo", "worker" };
+	static const uint64_t stack[] = { 0x401105, 0x401205, 0x401010 };
+	struct ut_tracedat_meta m = {
+		.nr_cpus = 2, .clock = "[local] global counter uptime perf mono mono_raw boot x86-tsc",
+		.syms = st, .nr_cmdlines = 2, .cmd_pids = pids, .cmd_comms = comms,
+		.nr_tgids = 2, .tgid_pids = pids, .tgid_tgids = tgids, .uname = "Linux host 6.1 x86_64",
+	};
+	const uint64_t t = 2000001517;
+	char err[256] = "";
+	struct ut_tracedat_writer *w;
+
+	CHECK(st);
+	CHECK(!ut_symtab_add(st, 0x401000, 0x100, "main", NULL));
+	CHECK(!ut_symtab_add(st, 0x401100, 0x100, "foo", NULL));
+	CHECK(!ut_symtab_add(st, 0x401200, 0x100, "bar", NULL));
+	CHECK(!ut_symtab_add(st, 0x7f0000001000, 0x100, "inflate", "libz"));
+	ut_symtab_finish(st);
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	/* CPU 0: foo <-- main, bar <-- foo; CPU 1: inflate <-- bar, 42 lost, the same 1 s later */
+	ex_put(w, &(struct ut_event){ .ts = 1000000000, .pid = 100, .type = UT_EV_FUNCTION,
+				      .ip = 0x401105, .parent_ip = 0x401010 });
+	ex_put(w, &(struct ut_event){ .ts = 1000001500, .pid = 100, .type = UT_EV_FUNCTION,
+				      .ip = 0x401200, .parent_ip = 0x401105 });
+	ex_put(w, &(struct ut_event){ .ts = 1000001510, .pid = 101, .cpu = 1, .type = UT_EV_FUNCTION,
+				      .ip = 0x7f0000001010, .parent_ip = 0x401200 });
+	CHECK_EQ_INT(ut_tracedat_lost(w, 1, 42), 0);
+	ex_put(w, &(struct ut_event){ .ts = 2000001510, .pid = 101, .cpu = 1, .type = UT_EV_FUNCTION,
+				      .ip = 0x7f0000001010, .parent_ip = 0x401200 });
+	/* CPU 0 after a time extend: a print, a stack, foo() { bar(); } */
+	ex_put(w, &(struct ut_event){ .ts = 2000001515, .pid = 100, .type = UT_EV_PRINT,
+				      .ip = 0x401000, .str = "hello world\n" });
+	ex_put(w, &(struct ut_event){ .ts = 2000001516, .pid = 100, .type = UT_EV_KERNEL_STACK,
+				      .callers = stack, .nr_callers = 3 });
+	ex_put(w, &(struct ut_event){ .ts = t, .pid = 100, .type = UT_EV_FUNCGRAPH_ENTRY,
+				      .ip = 0x401100 });
+	ex_put(w, &(struct ut_event){ .ts = t + 100, .pid = 100, .type = UT_EV_FUNCGRAPH_ENTRY,
+				      .ip = 0x401200, .depth = 1 });
+	ex_put(w, &(struct ut_event){ .ts = t + 600, .pid = 100, .type = UT_EV_FUNCGRAPH_EXIT,
+				      .ip = 0x401200, .depth = 1, .calltime = t + 100,
+				      .rettime = t + 600 });
+	ex_put(w, &(struct ut_event){ .ts = t + 700, .pid = 100, .type = UT_EV_FUNCGRAPH_EXIT,
+				      .ip = 0x401100, .calltime = t, .rettime = t + 700 });
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	ut_symtab_free(st);
+}
+
+/* docs/file-format.md, found from the test binary (BUILD/tests/unit/) upwards; NULL if not. */
+static FILE *open_format_doc(void)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+
+	if (n <= 0)
+		return NULL;
+	path[n] = 0;
+	for (int up = 0; up < 6; up++) {
+		char *slash = strrchr(path, '/');
+		FILE *f;
+
+		if (!slash)
+			return NULL;
+		snprintf(slash, sizeof(path) - (size_t)(slash - path), "/docs/file-format.md");
+		f = fopen(path, "r");
+		if (f)
+			return f;
+		*slash = 0;
+	}
+	return NULL;
+}
+
+/* One "OFFSET: xxxx xxxx ...  text" dump line against the file's bytes; 1 if it was one. */
+static int check_dump_line(const char *line, const unsigned char *data, size_t len)
+{
+	unsigned long off;
+	char *p;
+	int n = 0;
+
+	if (strlen(line) < 10 || line[8] != ':' || line[9] != ' ')
+		return 0;
+	off = strtoul(line, &p, 16);
+	if (p != line + 8)
+		return 0;
+	p = (char *)line + 10;
+	/* groups of two bytes, one space apart; two spaces end the hex */
+	while (n < 16 && isxdigit((unsigned char)p[0]) && isxdigit((unsigned char)p[1])) {
+		unsigned int byte;
+
+		CHECK(sscanf(p, "%2x", &byte) == 1);
+		if (off + (size_t)n >= len || data[off + (size_t)n] != byte)
+			fprintf(stderr, "worked example: byte 0x%zx is not 0x%02x\n", (size_t)off + (size_t)n, byte);
+		CHECK(off + (size_t)n < len && data[off + (size_t)n] == byte);
+		n++;
+		p += 2;
+		if (n % 2 == 0)
+			p++;
+	}
+	return n > 0;
+}
+
+TEST(worked_example)
+{
+	const char *path = path_in_dir("example.dat");
+	FILE *doc = open_format_doc();
+	unsigned char *data;
+	char line[512];
+	bool in = false;
+	size_t len;
+	int lines = 0;
+
+	if (!doc) {
+		fprintf(stderr, "worked_example: docs/file-format.md not found, skipped\n");
+		return;
+	}
+	make_dir();
+	write_example(path);
+	data = slurp(path, &len);
+	CHECK_EQ_INT(len, 20480);
+	while (fgets(line, sizeof(line), doc)) {
+		if (!strncmp(line, "## ", 3))
+			in = strstr(line, "Worked example") != NULL;
+		else if (in)
+			lines += check_dump_line(line, data, len);
+	}
+	fclose(doc);
+	/* the start, the end of the header, CPU 0's page and CPU 1's loss */
+	CHECK(lines >= 30);
+	free(data);
+}
+
 /* Run a shell command, return its stdout (malloc'd). */
 static char *run(const char *cmd)
 {
@@ -1024,6 +1165,7 @@ int main(void)
 	RUN(random_corruption);
 	RUN(cpu_cursors);
 	RUN(header_sections);
+	RUN(worked_example);
 	RUN(exit_layouts);
 	RUN(signal_events);
 	RUN(trace_cmd_report);
