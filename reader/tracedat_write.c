@@ -374,6 +374,26 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	return 0;
 }
 
+/* Free the writer and whatever it holds; also for one half made by ut_tracedat_create(). */
+static void writer_free(struct ut_tracedat_writer *w)
+{
+	for (int i = 0; w->cpus && i < w->nr_cpus; i++) {
+		if (w->cpus[i].fd >= 0)
+			close(w->cpus[i].fd);
+		free(w->cpus[i].wbuf);
+	}
+	if (w->fd >= 0)
+		close(w->fd);
+	buf_free(&w->meta);
+	buf_free(&w->tgids);
+	free(w->clock);
+	free(w->uname);
+	free(w->info);
+	free(w->cpus);
+	free(w->path);
+	free(w);
+}
+
 /**
  * ut_tracedat_create() - start writing a trace.dat file
  * @path: output file, created or truncated now
@@ -420,18 +440,8 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 nomem:
 	td_set_err(err, errlen, "%s: out of memory", path);
 fail:
-	if (w) {
-		if (w->fd >= 0)
-			close(w->fd);
-		buf_free(&w->meta);
-		buf_free(&w->tgids);
-		free(w->clock);
-		free(w->uname);
-		free(w->info);
-		free(w->cpus);
-		free(w->path);
-		free(w);
-	}
+	if (w)
+		writer_free(w);
 	return NULL;
 }
 
@@ -845,25 +855,6 @@ static int copy_pages(int out, int in, uint64_t size)
 out:
 	free(buf);
 	return ret;
-}
-
-static void writer_free(struct ut_tracedat_writer *w)
-{
-	for (int i = 0; i < w->nr_cpus; i++) {
-		if (w->cpus[i].fd >= 0)
-			close(w->cpus[i].fd);
-		free(w->cpus[i].wbuf);
-	}
-	if (w->fd >= 0)
-		close(w->fd);
-	buf_free(&w->meta);
-	buf_free(&w->tgids);
-	free(w->clock);
-	free(w->uname);
-	free(w->info);
-	free(w->cpus);
-	free(w->path);
-	free(w);
 }
 
 /**
