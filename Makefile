@@ -43,7 +43,7 @@ LIB_LDLIBS := -lelf -lpthread -ldl
 
 
 
-COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
+COMMON_SRCS := $(wildcard common/*.c common/output/*.c reader/*.c)
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)

@@ -26,7 +26,7 @@
 #include "common/ring_buffer.h"
 #include "common/demangle.h"
 #include "common/symbols.h"
-#include "common/tracedat.h"
+#include "reader/tracedat.h"
 
 #define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
 #define COPYBUF (4u << 20)     /* bytes taken from one ring per pass */

@@ -1,6 +1,7 @@
 # libFuzzer targets (tests/fuzz/fuzz_*.c) for the code that parses untrusted
 # input: the ring-buffer reader, the control-file parsers (set_ftrace_filter
-# and friends) and the configuration document handed to traced processes.  Included from
+# and friends), the configuration document handed to traced processes and the
+# trace.dat reader.  Included from
 # the top Makefile (uses its ARCH, WARN and Q).
 #
 #   make fuzz-check       build, then run each target FUZZ_SECONDS (default 20)
@@ -19,7 +20,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
 FUZZ_RUN_SECONDS ?= 600
 FUZZ_ARGS ?=
-FUZZ_TARGETS ?= ring_buffer filter config
+FUZZ_TARGETS ?= ring_buffer filter config tracedat
 
 FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude -I. \
@@ -28,13 +29,19 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude
 FUZZ_SRCS_ring_buffer := common/ring_buffer.c
 FUZZ_SRCS_filter := common/filter.c common/glob.c
 FUZZ_SRCS_config := common/config.c
+FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_format.c common/symbols.c \
+	common/glob.c
+# Libraries a target's sources need (common/symbols.c reads ELF files).
+FUZZ_LIBS_tracedat := -lelf
 FUZZ_MAXLEN_ring_buffer := 12288
 FUZZ_MAXLEN_filter := 4096
 FUZZ_MAXLEN_config := 4096
+# a trace.dat's header is two pages; room for a few pages of events after it
+FUZZ_MAXLEN_tracedat := 32768
 # -timeout: one input taking longer is a hang; -rss_limit_mb: so is runaway memory.
 FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 
-FUZZ_HDRS := $(wildcard common/*.h include/utrace/*.h)
+FUZZ_HDRS := $(wildcard common/*.h include/utrace/*.h reader/*.h)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_PROBE := $(FUZZ_BUILD)/.libfuzzer-ok
 
@@ -58,7 +65,7 @@ $(FUZZ_PROBE):
 define fuzz_rule
 $(FUZZ_BUILD)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_HDRS) mk/fuzz.mk | $(FUZZ_PROBE)
 	$$(if $$(Q),@echo "  FUZZCC  $$@")
-	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1))
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_LIBS_$(1))
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 

@@ -28,7 +28,7 @@ done
 if [ $# -gt 0 ]; then
 	files="$*"
 else
-	files=$(ls common/*.c common/output/*.c cli/*.c cli/cmd/*.c libutrace/*.c \
+	files=$(ls common/*.c common/output/*.c reader/*.c cli/*.c cli/cmd/*.c libutrace/*.c \
 		libutrace/tracers/*.c arch/x86_64/*.c tracefs/*.c tests/unit/*.c tests/fuzz/*.c)
 fi
 

@@ -7,7 +7,7 @@
  * a private directory (UTRACE_DIR).  Each pass copies new ring data into one
  * spool file per thread (on disk, next to the output, so memory stays
  * bounded).  At the end the spools are decoded, merged in time order and
- * written per CPU into trace.dat (common/tracedat.c).
+ * written per CPU into trace.dat (reader/tracedat_write.c).
  */
 #include <dirent.h>
 #include <errno.h>

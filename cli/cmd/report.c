@@ -15,7 +15,7 @@
 #include "common/names.h"
 #include "common/output/graph.h"
 #include "common/output/output.h"
-#include "common/tracedat.h"
+#include "reader/tracedat.h"
 
 const char ut_help_report[] =
 	"usage: utrace report [-i FILE] [-O OPTION]... [--cpu N] [--pid TID]\n"

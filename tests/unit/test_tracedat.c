@@ -3,6 +3,7 @@
  * trace.dat writer and reader: round trip, truncation, random corruption,
  * and (when trace-cmd is installed) what `trace-cmd report` makes of a file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -10,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "ut_test.h"
-#include "common/tracedat.h"
+#include "reader/tracedat.h"
 
 #define NR_EV 1200
 #define BIG_PRINT 3000
@@ -630,6 +631,298 @@ TEST(random_corruption)
 	free(data);
 }
 
+/* File offset and size of CPU @cpu's stream, from the flyrecord table. */
+static void cpu_stream(const unsigned char *data, size_t len, int cpu, size_t *off, size_t *size)
+{
+	const unsigned char *fly = memmem(data, len < 8192 ? len : 8192, "flyrecord", 10);
+	uint64_t v[2];
+
+	CHECK(fly);
+	memcpy(v, fly + 10 + (size_t)16 * (size_t)cpu, 16);
+	*off = (size_t)v[0];
+	*size = (size_t)v[1];
+}
+
+/*
+ * Read every CPU's stream through its cursor; @got[cpu] counts the events,
+ * checked against G in order with their losses.  Returns the last return
+ * value of CPU @want_cpu's cursor, its message in @err.
+ */
+static int read_cursors(const char *path, size_t got[2], int want_cpu, char *err, size_t errlen)
+{
+	char oerr[256];
+	struct ut_tracedat *r = ut_tracedat_open(path, oerr, sizeof(oerr));
+	static size_t seq[2][NR_EV];
+	size_t nseq[2] = { 0, 0 };
+	int result = 0;
+
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_nr_cpus(r), 2);
+	for (size_t i = 0; i < G.n; i++)
+		seq[G.ev[i].cpu][nseq[G.ev[i].cpu]++] = i;
+	/* CPU 1 read to its end before CPU 0 starts: the streams are independent */
+	for (int cpu = 1; cpu >= 0; cpu--) {
+		struct ut_event ev;
+		uint64_t lost;
+		char e[256] = "";
+		int ret;
+
+		got[cpu] = 0;
+		while ((ret = ut_tracedat_cpu_next(r, cpu, &ev, &lost, e, sizeof(e))) == 1) {
+			CHECK(got[cpu] < nseq[cpu]);
+			check_event(seq[cpu][got[cpu]], &ev, lost);
+			got[cpu]++;
+		}
+		/* and it stays where it stopped */
+		CHECK_EQ_INT(ut_tracedat_cpu_next(r, cpu, &ev, &lost, NULL, 0), ret);
+		if (cpu == want_cpu) {
+			result = ret;
+			snprintf(err, errlen, "%s", e);
+		} else {
+			CHECK_EQ_INT(ret, 0);
+			CHECK_EQ_INT(got[cpu], nseq[cpu]);
+		}
+	}
+	ut_tracedat_close_reader(r);
+	return result;
+}
+
+TEST(cpu_cursors)
+{
+	const char *full = path_in_dir("cur.dat"), *bad = path_in_dir("cur_bad.dat");
+	unsigned char *data;
+	size_t len, got[2], all[2] = { 0, 0 }, off, size;
+	char err[256];
+	struct ut_tracedat *r;
+
+	make_dir();
+	gen_events();
+	write_file(full);
+	for (size_t i = 0; i < G.n; i++)
+		all[G.ev[i].cpu]++;
+	CHECK_EQ_INT(read_cursors(full, got, 1, err, sizeof(err)), 0);
+	CHECK_EQ_INT(got[1], all[1]);
+
+	/* no such CPU: an error naming the file, not a crash */
+	r = ut_tracedat_open(full, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_cpu_next(r, 2, NULL, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, full) && strstr(err, "no CPU 2"));
+	CHECK_EQ_INT(ut_tracedat_cpu_next(r, -1, NULL, NULL, err, sizeof(err)), -1);
+	ut_tracedat_close_reader(r);
+
+	/* CPU 1's third page has a bad commit word: its first two pages still come out */
+	data = slurp(full, &len);
+	cpu_stream(data, len, 1, &off, &size);
+	CHECK(size >= (size_t)4 * 4096);
+	data[off + (size_t)2 * 4096 + 15] = 0x7f;
+	spit(bad, data, len);
+	CHECK_EQ_INT(read_cursors(bad, got, 1, err, sizeof(err)), -1);
+	CHECK(strstr(err, bad) && strstr(err, "commit word"));
+	CHECK(got[1] > 0 && got[1] < all[1]);
+	size_t two_pages = got[1];
+
+	/* cut in the middle of CPU 1's third page: the same events, then "truncated" */
+	data[off + (size_t)2 * 4096 + 15] = 0;
+	spit(bad, data, off + (size_t)2 * 4096 + 2000);
+	CHECK_EQ_INT(read_cursors(bad, got, 1, err, sizeof(err)), -1);
+	CHECK(strstr(err, bad) && strstr(err, "truncated"));
+	CHECK_EQ_INT(got[1], two_pages);
+	free(data);
+}
+
+/* Damage in one header section: open fails, naming the file and the section. */
+static void header_damage(const unsigned char *data, size_t len, size_t at, unsigned char v,
+			  const char *section)
+{
+	const char *bad = path_in_dir("hdr_bad.dat");
+	unsigned char *copy = malloc(len);
+	char err[256] = "";
+
+	CHECK(copy);
+	memcpy(copy, data, len);
+	copy[at] = v;
+	spit(bad, copy, len);
+	CHECK(!ut_tracedat_open(bad, err, sizeof(err)));
+	if (!strstr(err, section))
+		fprintf(stderr, "byte 0x%zx: \"%s\" does not name %s\n", at, err, section);
+	CHECK(strstr(err, bad) && strstr(err, section));
+	free(copy);
+}
+
+TEST(header_sections)
+{
+	const char *full = path_in_dir("hdr.dat");
+	unsigned char *data, *p;
+	size_t len;
+
+	make_dir();
+	gen_events();
+	write_file(full);
+	data = slurp(full, &len);
+	header_damage(data, len, 3, 'x', "file header");
+	header_damage(data, len, 10, '7', "version string");
+	header_damage(data, len, 14, 3, "page size");
+	header_damage(data, len, 18, 'X', "header_page");
+	/* a size running past the end of the file, in each sized section */
+	p = memmem(data, 8192, "header_event", 13);
+	CHECK(p);
+	header_damage(data, len, (size_t)(p - data) + 13 + 5, 0x7f, "header_event");
+	uint64_t hev_len;
+
+	memcpy(&hev_len, p + 13, 8);
+	/* the first ftrace format's u64 size: after the text and the u32 count */
+	header_damage(data, len, (size_t)(p - data) + 13 + 8 + (size_t)hev_len + 4 + 5, 0x7f,
+		      "ftrace format");
+	p = memmem(data, 8192, "utrace", 7);
+	CHECK(p);
+	header_damage(data, len, (size_t)(p - data) + 7 + 4 + 5, 0x7f, "event format");
+	p = memmem(data, 8192, "flyrecord", 10);
+	CHECK(p);
+	header_damage(data, len, (size_t)(p - data), 'g', "section tag");
+	free(data);
+}
+
+static void ex_put(struct ut_tracedat_writer *w, const struct ut_event *ev)
+{
+	CHECK_EQ_INT(ut_tracedat_write(w, ev), 0);
+}
+
+/* The file of docs/file-format.md's worked example (section 5). */
+static void write_example(const char *path)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	static const int32_t pids[] = { 100, 101 }, tgids[] = { 100, 100 };
+	static const char *const comms[] = { "demo", "worker" };
+	static const uint64_t stack[] = { 0x401105, 0x401205, 0x401010 };
+	struct ut_tracedat_meta m = {
+		.nr_cpus = 2, .clock = "[local] global counter uptime perf mono mono_raw boot x86-tsc",
+		.syms = st, .nr_cmdlines = 2, .cmd_pids = pids, .cmd_comms = comms,
+		.nr_tgids = 2, .tgid_pids = pids, .tgid_tgids = tgids, .uname = "Linux host 6.1 x86_64",
+	};
+	const uint64_t t = 2000001517;
+	char err[256] = "";
+	struct ut_tracedat_writer *w;
+
+	CHECK(st);
+	CHECK(!ut_symtab_add(st, 0x401000, 0x100, "main", NULL));
+	CHECK(!ut_symtab_add(st, 0x401100, 0x100, "foo", NULL));
+	CHECK(!ut_symtab_add(st, 0x401200, 0x100, "bar", NULL));
+	CHECK(!ut_symtab_add(st, 0x7f0000001000, 0x100, "inflate", "libz"));
+	ut_symtab_finish(st);
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	/* CPU 0: foo <-- main, bar <-- foo; CPU 1: inflate <-- bar, 42 lost, the same 1 s later */
+	ex_put(w, &(struct ut_event){ .ts = 1000000000, .pid = 100, .type = UT_EV_FUNCTION,
+				      .ip = 0x401105, .parent_ip = 0x401010 });
+	ex_put(w, &(struct ut_event){ .ts = 1000001500, .pid = 100, .type = UT_EV_FUNCTION,
+				      .ip = 0x401200, .parent_ip = 0x401105 });
+	ex_put(w, &(struct ut_event){ .ts = 1000001510, .pid = 101, .cpu = 1, .type = UT_EV_FUNCTION,
+				      .ip = 0x7f0000001010, .parent_ip = 0x401200 });
+	CHECK_EQ_INT(ut_tracedat_lost(w, 1, 42), 0);
+	ex_put(w, &(struct ut_event){ .ts = 2000001510, .pid = 101, .cpu = 1, .type = UT_EV_FUNCTION,
+				      .ip = 0x7f0000001010, .parent_ip = 0x401200 });
+	/* CPU 0 after a time extend: a print, a stack, foo() { bar(); } */
+	ex_put(w, &(struct ut_event){ .ts = 2000001515, .pid = 100, .type = UT_EV_PRINT,
+				      .ip = 0x401000, .str = "hello world\n" });
+	ex_put(w, &(struct ut_event){ .ts = 2000001516, .pid = 100, .type = UT_EV_KERNEL_STACK,
+				      .callers = stack, .nr_callers = 3 });
+	ex_put(w, &(struct ut_event){ .ts = t, .pid = 100, .type = UT_EV_FUNCGRAPH_ENTRY,
+				      .ip = 0x401100 });
+	ex_put(w, &(struct ut_event){ .ts = t + 100, .pid = 100, .type = UT_EV_FUNCGRAPH_ENTRY,
+				      .ip = 0x401200, .depth = 1 });
+	ex_put(w, &(struct ut_event){ .ts = t + 600, .pid = 100, .type = UT_EV_FUNCGRAPH_EXIT,
+				      .ip = 0x401200, .depth = 1, .calltime = t + 100,
+				      .rettime = t + 600 });
+	ex_put(w, &(struct ut_event){ .ts = t + 700, .pid = 100, .type = UT_EV_FUNCGRAPH_EXIT,
+				      .ip = 0x401100, .calltime = t, .rettime = t + 700 });
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	ut_symtab_free(st);
+}
+
+/* docs/file-format.md, found from the test binary (BUILD/tests/unit/) upwards; NULL if not. */
+static FILE *open_format_doc(void)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+
+	if (n <= 0)
+		return NULL;
+	path[n] = 0;
+	for (int up = 0; up < 6; up++) {
+		char *slash = strrchr(path, '/');
+		FILE *f;
+
+		if (!slash)
+			return NULL;
+		snprintf(slash, sizeof(path) - (size_t)(slash - path), "/docs/file-format.md");
+		f = fopen(path, "r");
+		if (f)
+			return f;
+		*slash = 0;
+	}
+	return NULL;
+}
+
+/* One "OFFSET: xxxx xxxx ...  text" dump line against the file's bytes; 1 if it was one. */
+static int check_dump_line(const char *line, const unsigned char *data, size_t len)
+{
+	unsigned long off;
+	char *p;
+	int n = 0;
+
+	if (strlen(line) < 10 || line[8] != ':' || line[9] != ' ')
+		return 0;
+	off = strtoul(line, &p, 16);
+	if (p != line + 8)
+		return 0;
+	p = (char *)line + 10;
+	/* groups of two bytes, one space apart; two spaces end the hex */
+	while (n < 16 && isxdigit((unsigned char)p[0]) && isxdigit((unsigned char)p[1])) {
+		unsigned int byte;
+
+		CHECK(sscanf(p, "%2x", &byte) == 1);
+		if (off + (size_t)n >= len || data[off + (size_t)n] != byte)
+			fprintf(stderr, "worked example: byte 0x%zx is not 0x%02x\n", (size_t)off + (size_t)n, byte);
+		CHECK(off + (size_t)n < len && data[off + (size_t)n] == byte);
+		n++;
+		p += 2;
+		if (n % 2 == 0)
+			p++;
+	}
+	return n > 0;
+}
+
+TEST(worked_example)
+{
+	const char *path = path_in_dir("example.dat");
+	FILE *doc = open_format_doc();
+	unsigned char *data;
+	char line[512];
+	bool in = false;
+	size_t len;
+	int lines = 0;
+
+	if (!doc) {
+		fprintf(stderr, "worked_example: docs/file-format.md not found, skipped\n");
+		return;
+	}
+	make_dir();
+	write_example(path);
+	data = slurp(path, &len);
+	CHECK_EQ_INT(len, 20480);
+	while (fgets(line, sizeof(line), doc)) {
+		if (!strncmp(line, "## ", 3))
+			in = strstr(line, "Worked example") != NULL;
+		else if (in)
+			lines += check_dump_line(line, data, len);
+	}
+	fclose(doc);
+	/* the start, the end of the header, CPU 0's page and CPU 1's loss */
+	CHECK(lines >= 30);
+	free(data);
+}
+
 /* Run a shell command, return its stdout (malloc'd). */
 static char *run(const char *cmd)
 {
@@ -870,6 +1163,9 @@ int main(void)
 	RUN(writer_edges);
 	RUN(truncation);
 	RUN(random_corruption);
+	RUN(cpu_cursors);
+	RUN(header_sections);
+	RUN(worked_example);
 	RUN(exit_layouts);
 	RUN(signal_events);
 	RUN(trace_cmd_report);

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * trace.dat in the reader library (internal header; the writer is
+ * reader/tracedat_write.c, the reader reader/tracedat_read.c, the layout
+ * both share reader/tracedat_format.c).
+ *
  * trace-cmd's trace.dat file, version 6 ("flyrecord"): the format that
  * `trace-cmd report` (trace-cmd 3.x) reads.  The writer lays events out in the
  * kernel's ring-buffer page format, one stream of pages per CPU, so the file
@@ -8,9 +12,10 @@
  *
  * docs/file-format.md describes the bytes.
  */
-#ifndef UT_TRACEDAT_H
-#define UT_TRACEDAT_H
+#ifndef UT_READER_TRACEDAT_H
+#define UT_READER_TRACEDAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,6 +71,14 @@ int ut_tracedat_close(struct ut_tracedat_writer *w);
 struct ut_tracedat *ut_tracedat_open(const char *path, char *err, size_t errlen);
 int ut_tracedat_next(struct ut_tracedat *r, struct ut_event *ev, uint64_t *lost, char *err,
 		     size_t errlen);
+/*
+ * One CPU's stream on its own, for a merge done by the caller: 1 with the
+ * CPU's next event (and the events lost just before it), 0 at the stream's
+ * end, -1 (@err set) once the stream turns out corrupt or cut short, after
+ * all its complete events.  Do not mix with ut_tracedat_next() on one reader.
+ */
+int ut_tracedat_cpu_next(struct ut_tracedat *r, int cpu, struct ut_event *ev, uint64_t *lost,
+			 char *err, size_t errlen);
 const struct ut_symtab *ut_tracedat_symbols(struct ut_tracedat *r);
 const char *ut_tracedat_comm(struct ut_tracedat *r, int32_t pid);
 int32_t ut_tracedat_tgid(struct ut_tracedat *r, int32_t pid);
