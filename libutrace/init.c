@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "common/config.h"
-#include "common/names.h"
 #include "common/safedir.h"
 #include "libutrace/internal.h"
 
@@ -52,7 +51,7 @@ uint32_t ut_round_buf_size(unsigned long kb)
  * have written is refused: *@refused is set and @why says why.
  */
 static char *read_config(struct ut_cfg *c, size_t *lenp, bool *refused, char *why,
-				size_t whylen)
+			 size_t whylen)
 {
 	char *text;
 	struct ut_cfg doc;
