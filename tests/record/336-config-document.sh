@@ -71,4 +71,16 @@ tracer nop
 function_profile_enabled 1
 sleep_time 0
 EOF
+
+# A program preloading the runtime by hand, the stray settings still in its
+# environment: it takes its run-time directory's document (none here: nop),
+# as its session's "config" says.
+mkdir -m 0700 rt
+UTRACE_DIR=$PWD/rt LD_PRELOAD="$UT_BUILD/libutrace.so" "$(prog single "${STYLES%% *}")" \
+	>h.out 2>h.err
+expect_eq "preloaded by hand: status, stderr" "0 " "$? $(cat h.err)"
+sed -n '1p;/^filter/p;/^follow/p' rt/*/config >h.txt
+expect "preloaded by hand: the session's configuration" h.txt <<'EOF'
+tracer nop
+EOF
 finish
