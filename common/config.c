@@ -208,7 +208,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 		c->thresh_us = n;
 	} else if (!strcmp(line, "overwrite") || !strcmp(line, "tracing_on") ||
 		   !strcmp(line, "func_stack_trace") || !strcmp(line, "function_profile_enabled") ||
-		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient")) {
+		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient") ||
+		   !strcmp(line, "follow")) {
 		bool b;
 
 		if (!parse_bool(v, &b))
@@ -223,6 +224,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 			c->profile = b;
 		else if (!strcmp(line, "lenient"))
 			c->lenient = b;
+		else if (!strcmp(line, "follow"))
+			c->follow = b;
 		else
 			c->sleep_time = b;
 	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
@@ -342,6 +345,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 	sb_printf(&b, "function_profile_enabled %d\nsleep_time %d\n", c->profile, c->sleep_time);
 	if (c->lenient)
 		sb_printf(&b, "lenient 1\n");
+	if (c->follow)
+		sb_printf(&b, "follow 1\n");
 	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
 		  (unsigned long long)c->thresh_us);
 	if (c->filter)

@@ -10,6 +10,9 @@
  *   graph_function main
  *   max_graph_depth 3
  *   tracing_cpumask 5        (hex, CPU 0 the lowest bit; absent: every CPU)
+ *   lenient 1                (words matching nothing in a process select nothing)
+ *   follow 1                 (`utrace record`: trace what the process execs, whatever
+ *                             environment it gives; absent: 0)
  *
  * Word lists (filter, notrace, graph_function, graph_notrace) are the words
  * written to the control file, in order, replayed by the process over its
@@ -41,6 +44,9 @@ struct ut_cfg {
 	bool sleep_time;          /* options/sleep-time (profiler: wall time) */
 	bool lenient;             /* meant for every process: words matching nothing
 				   * in one process are skipped there */
+	bool follow;              /* `utrace record`'s: programs exec'ed with an
+				   * environment of their own are traced too
+				   * (libutrace/follow.c); read at start-up only */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */

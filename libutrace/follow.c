@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * Following the programs a recorded process starts.  Under `utrace record`
- * every process runs with LD_PRELOAD naming libutrace.so and the recorder's
- * UTRACE_* settings in its environment; a program it execs is traced when
- * that environment reaches it.  fork, vfork, system() and the exec calls
+ * every process runs with LD_PRELOAD naming libutrace.so and UTRACE_DIR
+ * naming the recording's run-time directory, whose "config" (saying
+ * "follow 1") configures it; a program it execs is traced when that
+ * environment reaches it.  fork, vfork, system() and the exec calls
  * that pass `environ` keep it, but a program may give its children an
  * environment of its own (execve, execle, posix_spawn with an envp, `env -i`,
  * a sandbox clearing the environment).  The exec family and posix_spawn are
  * interposed here to put back what such an environment lacks: libutrace.so
- * first in LD_PRELOAD, and each UTRACE_* variable the process started with
- * that it does not set itself.  Outside `utrace record` (a program preloading
- * libutrace.so by hand) environments pass unchanged.
+ * first in LD_PRELOAD, and each of the variables record hands over that the
+ * process started with and it does not set itself (see handed_over; the
+ * configuration is in the run-time directory, not in the environment).  Outside `utrace record` (a program preloading
+ * libutrace.so by hand: no "follow" in its configuration) environments pass
+ * unchanged.
  *
  * The new environment is built on the stack: a vfork child (posix_spawn's
  * is one) must not call malloc.  The real functions are looked up at
@@ -26,9 +29,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "libutrace/internal.h"
 
 #define MAX_SAVED 32
+
+/*
+ * What a followed program needs besides LD_PRELOAD: the run-time directory
+ * (its "config" says the rest), the recorder's TSC conversion, and the
+ * user's wish for silence.
+ */
+static const char *const handed_over[] = {"UTRACE_DIR=", UT_CLOCK_ENV "=", "UTRACE_QUIET="};
 
 static char *saved[MAX_SAVED]; /* "UTRACE_X=value", as the process started */
 static size_t nr_saved;
@@ -64,25 +75,33 @@ static void resolve(void)
 	__atomic_store_n(&real_execve, (execve_fn)next("execve"), __ATOMIC_RELEASE);
 }
 
+/* At start-up, before anything else: the real exec functions. */
+void ut_follow_init(void)
+{
+	resolve();
+}
+
 /**
- * ut_follow_init - remember what children need to be traced too
+ * ut_follow_children - remember what children need to be traced too
  *
- * Called at start-up; @recorded: `utrace record` configured the process.
+ * Called once the configuration is read; @follow: it says "follow 1"
+ * (`utrace record`'s).
  */
-void ut_follow_init(bool recorded)
+void ut_follow_children(bool follow)
 {
 	Dl_info info;
 
-	resolve();
-	if (!recorded || !dladdr((void *)ut_follow_init, &info) || !info.dli_fname ||
+	if (!follow || !dladdr((void *)ut_follow_init, &info) || !info.dli_fname ||
 	    info.dli_fname[0] != '/' ||
 	    snprintf(self, sizeof(self), "%s", info.dli_fname) >= (int)sizeof(self)) {
 		self[0] = '\0';
 		return;
 	}
 	for (char **e = environ; e && *e && nr_saved < MAX_SAVED; e++)
-		if (!strncmp(*e, "UTRACE_", 7) && strchr(*e, '=') && (saved[nr_saved] = strdup(*e)))
-			nr_saved++;
+		for (size_t i = 0; i < sizeof(handed_over) / sizeof(handed_over[0]); i++)
+			if (!strncmp(*e, handed_over[i], strlen(handed_over[i])) &&
+			    (saved[nr_saved] = strdup(*e)))
+				nr_saved++;
 }
 
 static const char *find(char *const envp[], const char *entry)

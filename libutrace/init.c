@@ -4,12 +4,11 @@
  * session, find and disable every site, apply the filters, and follow the
  * program through fork (dlopen.c follows dlopen/dlclose).
  *
- * Configuration comes from the environment (set by `utrace record`):
- *   UTRACE_TRACER   nop | function            UTRACE_CLOCK    local | mono | ...
- *   UTRACE_FILTER   set_ftrace_filter words   UTRACE_NOTRACE  set_ftrace_notrace words
- *   UTRACE_BUF_KB   per-thread buffer (KiB)   UTRACE_OVERWRITE 0 | 1
- *   UTRACE_DIR      where sessions are created
- *   UTRACE_LENIENT  1: filter words matching nothing here select nothing (no error)
+ * The configuration is one document (common/config.h), the run-time
+ * directory's "config": $UTRACE_DIR's (a private one `utrace record` made and
+ * wrote), else /dev/shm/utrace-<uid>'s (`utrace start`, the mount).  No
+ * setting comes from the environment; the variables still read are listed,
+ * with why, in docs/shm-abi.md.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,7 +21,6 @@
 #include <unistd.h>
 
 #include "common/config.h"
-#include "common/names.h"
 #include "common/safedir.h"
 #include "libutrace/internal.h"
 
@@ -45,55 +43,15 @@ uint32_t ut_round_buf_size(unsigned long kb)
 	return (uint32_t)size;
 }
 
-/* `utrace record` passes the configuration in the environment. */
-static void read_config(struct ut_cfg *c)
-{
-	const char *v;
-
-	ut_cfg_init(c);
-	v = getenv("UTRACE_TRACER");
-	if (v && ut_name_index(ut_tracer_names, UT_NR_TRACERS, v) > 0)
-		c->tracer = (uint32_t)ut_name_index(ut_tracer_names, UT_NR_TRACERS, v);
-	v = getenv("UTRACE_CLOCK");
-	if (v && ut_name_index(ut_clock_names, UT_CLOCK_NR, v) >= 0)
-		c->clock = (uint32_t)ut_name_index(ut_clock_names, UT_CLOCK_NR, v);
-	v = getenv("UTRACE_BUF_KB");
-	if (v && strtoul(v, NULL, 10) > 0 && strtoul(v, NULL, 10) <= (1ul << 20))
-		c->buf_kb = (uint32_t)strtoul(v, NULL, 10);
-	v = getenv("UTRACE_OVERWRITE");
-	if (v)
-		c->overwrite = *v == '1';
-	ut_cfg_set_words(&c->filter, getenv("UTRACE_FILTER"), false);
-	ut_cfg_set_words(&c->notrace, getenv("UTRACE_NOTRACE"), false);
-	ut_cfg_set_words(&c->graph_function, getenv("UTRACE_GRAPH_FILTER"), false);
-	ut_cfg_set_words(&c->graph_notrace, getenv("UTRACE_GRAPH_NOTRACE"), false);
-	v = getenv("UTRACE_MAX_GRAPH_DEPTH");
-	c->max_graph_depth = v ? (uint32_t)strtoul(v, NULL, 10) : 0;
-	v = getenv("UTRACE_PROFILE");
-	c->profile = v && *v == '1';
-	c->sleep_time = !(v && !strcmp(v, "1-cputime"));
-	v = getenv("UTRACE_FUNC_STACK");
-	c->func_stack = v && *v == '1';
-	v = getenv("UTRACE_THRESH_US");
-	c->thresh_us = v ? strtoull(v, NULL, 10) : 0;
-	/*
-	 * `utrace record` checked the words against the program it runs where
-	 * it could; the programs that one starts have functions of their own,
-	 * and a word matching none of theirs selects nothing there, quietly.
-	 */
-	v = getenv("UTRACE_LENIENT");
-	c->lenient = v && *v == '1';
-}
-
 /*
- * A program started without `utrace record` takes the configuration every
- * process of the user gets (the run-time directory's "config", written by
- * `utrace start` and the mount's top level), leniently: its words name
- * functions of any program.  A document someone else can have written is
- * refused: *@refused is set and @why says why.
+ * The configuration of the run-time directory ("config": written by `utrace
+ * record` into its own directory, by `utrace start` and the mount's top level
+ * into the user's), taken leniently: its words name functions of any
+ * program.  No document: the defaults (nop).  A document someone else can
+ * have written is refused: *@refused is set and @why says why.
  */
-static char *read_global_config(struct ut_cfg *c, size_t *lenp, bool *refused, char *why,
-				size_t whylen)
+static char *read_config(struct ut_cfg *c, size_t *lenp, bool *refused, char *why,
+			 size_t whylen)
 {
 	char *text;
 	struct ut_cfg doc;
@@ -163,9 +121,7 @@ static void publish(char *old, size_t oldlen)
 	test_delay("UTRACE_INIT_DELAY_UNPUBLISHED_MS");
 	ut_session_write_config();
 	ut_session_publish();
-	if (ut_rt.from_env)
-		return;
-	now = read_global_config(&ut_rt.cfg, &len, &refused, why, sizeof(why));
+	now = read_config(&ut_rt.cfg, &len, &refused, why, sizeof(why));
 	if (now && (!old || len != oldlen || memcmp(now, old, len) != 0))
 		ut_session_write_config();
 	free(now);
@@ -235,13 +191,12 @@ __attribute__((constructor(101))) static void ut_init(void)
 	if (getenv("UTRACE_DISABLE"))
 		return;
 	ut_rt.pid = getpid();
-	ut_rt.from_env = getenv("UTRACE_TRACER") != NULL;
 	if (dladdr((void *)&ut_rt, &self))
 		ut_rt.self_base = (uint64_t)self.dli_fbase;
 	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
 		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
-	read_config(&ut_rt.cfg);
-	ut_follow_init(ut_rt.from_env);
+	ut_cfg_init(&ut_rt.cfg);
+	ut_follow_init();
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	pthread_mutex_lock(&ut_rt.lock);
@@ -252,8 +207,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 		ut_session_discard();
 		goto out;
 	}
-	if (!ut_rt.from_env)
-		tmpl = read_global_config(&ut_rt.cfg, &tmpl_len, &refused, why, sizeof(why));
+	tmpl = read_config(&ut_rt.cfg, &tmpl_len, &refused, why, sizeof(why));
 	if (refused) {
 		/* @why names the file; the run-time directory is the session's parent */
 		ut_log("%.*s/%s; the program runs untraced",
@@ -264,6 +218,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	/* Writers may come from now on; the agent applies theirs when it starts. */
 	publish(tmpl, tmpl_len);
 	free(tmpl);
+	ut_follow_children(ut_rt.cfg.follow);
 	test_delay("UTRACE_INIT_DELAY_MS");
 	ret = ut_patch_init();
 	if (ret) {

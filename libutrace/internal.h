@@ -179,7 +179,6 @@ struct ut_runtime {
 	struct ut_instance inst[UT_MAX_INST];
 	struct ut_cmds *cmds; /* the session's "cmds" (shared: readers list the counts) */
 	int32_t pid;          /* getpid(), kept current across fork */
-	bool from_env;        /* configured by `utrace record` (environment) */
 };
 
 extern struct ut_runtime ut_rt UT_HIDDEN;
@@ -369,7 +368,8 @@ char *ut_read_file_at(int dirfd, const char *name, size_t *lenp, char *why, size
 /* 0, or -EPERM if a document was refused (@why); the instance is then off */
 int ut_instances_load(int dirfd, bool initial, char *why, size_t whylen) UT_HIDDEN;
 /* follow.c: what exec'ed children need to be traced too (at start-up) */
-void ut_follow_init(bool recorded) UT_HIDDEN;
+void ut_follow_init(void) UT_HIDDEN;
+void ut_follow_children(bool follow) UT_HIDDEN;
 /* init.c: apply the configuration to the sites there are now (under ut_rt.lock) */
 void ut_update_locked(void) UT_HIDDEN;
 /* init.c: a buffer size in bytes for @kb KiB (a power of two, >= 2 pages) */

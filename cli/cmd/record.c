@@ -4,7 +4,9 @@
  * ring buffers while it runs, and write trace.dat when it ends.
  *
  * Sessions of the program and of every process it forks or execs appear in
- * a private directory (UTRACE_DIR).  Each pass copies new ring data into one
+ * a private run-time directory (UTRACE_DIR, the one setting passed in the
+ * environment), whose "config" document configures them as `utrace start`'s
+ * template does every process of the user.  Each pass copies new ring data into one
  * spool file per thread (on disk, next to the output, so memory stays
  * bounded).  At the end the spools are decoded, merged in time order and
  * written per CPU into trace.dat (reader/tracedat_write.c).
@@ -370,10 +372,34 @@ static int drain_until_all_exit(struct ut_recorder *rec)
 	return status;
 }
 
-static pid_t spawn(char **argv, const char *lib, const char *dir, const struct rec_opts *o,
-		   const char *clock_env)
+/*
+ * The program's configuration, handed over as every traced process takes
+ * one: the document (common/config.h) the run-time directory's "config"
+ * holds, written as `utrace start` writes it.  The words were checked here
+ * (check_filters), so they are taken leniently; and what the program execs
+ * is traced whatever environment it gives (libutrace/follow.c).
+ */
+static int write_config(const char *dir, const struct rec_opts *o)
 {
-	char preload[PATH_MAX * 2], num[32];
+	struct ut_cfg c;
+	int ret = ut_cfg_copy(&c, &o->cfg);
+
+	if (ret)
+		return ret;
+	c.profile = o->profile;
+	c.sleep_time = !o->profile || ut_opts_get(&o->opts, UT_OPT_SLEEP_TIME);
+	c.lenient = true;
+	c.follow = true;
+	c.tracing_on = true;
+	ret = ut_live_set_template(dir, &c);
+	ut_cfg_free(&c);
+	return ret;
+}
+
+/* The program, with the runtime preloaded and the run-time directory its own. */
+static pid_t spawn(char **argv, const char *lib, const char *dir, const char *clock_env)
+{
+	char preload[PATH_MAX * 2];
 	const char *old = getenv("LD_PRELOAD");
 	pid_t pid;
 
@@ -384,30 +410,7 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const struct r
 		return pid;
 	setenv("LD_PRELOAD", preload, 1);
 	setenv("UTRACE_DIR", dir, 1);
-	setenv("UTRACE_TRACER", ut_tracer_names[o->cfg.tracer], 1);
-	setenv("UTRACE_CLOCK", ut_clock_names[o->cfg.clock], 1);
-	snprintf(num, sizeof(num), "%u", o->cfg.buf_kb);
-	setenv("UTRACE_BUF_KB", num, 1);
-	setenv("UTRACE_OVERWRITE", o->cfg.overwrite ? "1" : "0", 1);
-	setenv("UTRACE_LENIENT", "1", 1); /* the words were checked here (check_filters) */
 	setenv(UT_CLOCK_ENV, clock_env, 1);
-	if (o->cfg.filter)
-		setenv("UTRACE_FILTER", o->cfg.filter, 1);
-	if (o->cfg.notrace)
-		setenv("UTRACE_NOTRACE", o->cfg.notrace, 1);
-	if (o->cfg.func_stack)
-		setenv("UTRACE_FUNC_STACK", "1", 1);
-	if (o->profile)
-		setenv("UTRACE_PROFILE",
-		       ut_opts_get(&o->opts, UT_OPT_SLEEP_TIME) ? "1" : "1-cputime", 1);
-	if (o->cfg.graph_function)
-		setenv("UTRACE_GRAPH_FILTER", o->cfg.graph_function, 1);
-	if (o->cfg.graph_notrace)
-		setenv("UTRACE_GRAPH_NOTRACE", o->cfg.graph_notrace, 1);
-	snprintf(num, sizeof(num), "%u", o->cfg.max_graph_depth);
-	setenv("UTRACE_MAX_GRAPH_DEPTH", num, 1);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)o->cfg.thresh_us);
-	setenv("UTRACE_THRESH_US", num, 1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	execvp(argv[0], argv);
@@ -575,12 +578,13 @@ static int record_running(struct rec_opts *o)
 
 /*
  * The run's private directory, made in /dev/shm/utrace-<uid> once that is
- * known to be ours (common/safedir.h): nobody else can then reach it.
+ * known to be ours (common/safedir.h): nobody else can then reach it.  Its
+ * "config" is @o's (write_config).
  */
-static int mkdirs_session(char *dir, size_t len)
+static int mkdirs_session(char *dir, size_t len, const struct rec_opts *o)
 {
 	char base[64];
-	int fd;
+	int fd, ret;
 
 	snprintf(base, sizeof(base), "/dev/shm/utrace-%u", (unsigned)getuid());
 	fd = ut_live_root(base, true);
@@ -588,7 +592,12 @@ static int mkdirs_session(char *dir, size_t len)
 		return fd;
 	close(fd);
 	snprintf(dir, len, "%s/rec.XXXXXX", base);
-	return mkdtemp(dir) ? 0 : -errno;
+	if (!mkdtemp(dir))
+		return -errno;
+	ret = write_config(dir, o);
+	if (ret)
+		ut_live_remove(dir);
+	return ret;
 }
 
 static int run(int argc, char **argv, bool profile);
@@ -644,7 +653,7 @@ static int run(int argc, char **argv, bool profile)
 			ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
 		close(fd);
 	}
-	ret = mkdirs_session(dir, sizeof(dir));
+	ret = mkdirs_session(dir, sizeof(dir), &o);
 	if (ret)
 		ut_usage_die("cannot create a session directory: %s", ut_live_strerror(ret));
 	if (o.profile) /* no trace file: spool (empty) inside the session dir */
@@ -663,7 +672,7 @@ static int run(int argc, char **argv, bool profile)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &act, NULL);
 	ut_recorder_clock_env(rec, clock_env, sizeof(clock_env));
-	child_pid = spawn(argv + optind, lib, dir, &o, clock_env);
+	child_pid = spawn(argv + optind, lib, dir, clock_env);
 	if (child_pid < 0)
 		ut_usage_die("fork: %s", strerror(errno));
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
