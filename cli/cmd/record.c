@@ -391,7 +391,7 @@ static int write_config(const char *dir, const struct rec_opts *o)
 	c.lenient = true;
 	c.follow = true;
 	c.tracing_on = true;
-	ret = ut_live_set_template(dir, &c);
+	ret = ut_live_set_template(dir, 0, &c);
 	ut_cfg_free(&c);
 	return ret;
 }
