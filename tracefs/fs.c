@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "common/names.h"
-#include "cli/live.h"
+#include "utrace/read.h"
 #include "tracefs/tracefs.h"
 
 #define PIPE_POLL_NS (50L * 1000 * 1000) /* trace_pipe polls the buffers this often */

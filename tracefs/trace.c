@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace, trace_pipe and processes/PID/per_thread/TID/{trace,trace_pipe} of
- * the tracefs mount.  The text comes from the live reader (cli/live.h), in
+ * the tracefs mount.  The text comes from the live reader (include/utrace/read.h), in
  * the kernel's format with the scope's output options.
  *
  * trace_pipe consumes what it prints.  A scope's trace_pipe is the live
@@ -19,10 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch.h"
-#include "cli/cli.h"
-#include "cli/live.h"
+#include "utrace/read.h"
 #include "tracefs/tracefs.h"
+#include "common/clock.h"
 #include "common/ring_buffer.h"
 #include "utrace/abi.h"
 
@@ -49,6 +48,7 @@ static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const 
 	long id = tid;
 	struct ut_idlist tids = {.v = &id, .n = 1};
 	struct ut_opts opts;
+	char err[256];
 	int fd, ret;
 
 	snprintf(tmp, sizeof(tmp), "%s/utrace-tracefs.XXXXXX",
@@ -60,7 +60,7 @@ static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const 
 	ut_opts_init(&opts, 0);
 	ret = ut_live_snapshot(tfs_rundir, &sc->pid, 1, false, tmp, opts.bits);
 	if (!ret)
-		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header) ? -EIO : 0;
+		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header, err, sizeof(err)) ? -EIO : 0;
 	unlink(tmp);
 	return ret;
 }
@@ -268,7 +268,7 @@ static int pipe_take_thread(struct tfs_req *r, char **text, size_t *len)
 }
 
 /*
- * A scope's trace_pipe: the open file's streaming reader (cli/live.h), made
+ * A scope's trace_pipe: the open file's streaming reader (include/utrace/read.h), made
  * at the first read, drains the buffers in the background and consumes
  * them; here its queue is printed.
  */
@@ -474,7 +474,7 @@ int tfs_show_thread_stats(struct tfs_req *r, FILE *f)
 	fprintf(f, "bytes: %llu\n", (unsigned long long)bytes);
 	print_ts(f, "oldest event ts", st.have_first ? st.first_ts : 0, counter);
 	if (clk.clock == UT_CLOCK_LOCAL || clk.clock == UT_CLOCK_X86_TSC) {
-		now = ut_clock_to_trace(&clk, ut_arch_cycles());
+		now = ut_clock_to_trace(&clk, ut_tsc_now());
 	} else {
 		struct timespec ts;
 

@@ -17,8 +17,6 @@
 
 #include "cli/cfg_opts.h"
 #include "cli/cli.h"
-#include "cli/live.h"
-#include "cli/record.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "utrace/abi.h"

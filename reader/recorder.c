@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -15,8 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "cli/record.h"
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/names.h"
@@ -27,6 +26,7 @@
 #include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
+#include "utrace/read.h"
 
 #define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
 #define COPYBUF (4u << 20)     /* bytes taken from one ring per pass */
@@ -89,6 +89,30 @@ struct ut_recorder {
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
 };
+
+/* The front end's: where warnings go (NULL: nowhere). */
+static void (*read_warn)(const char *msg);
+
+void ut_read_set_warn(void (*warn)(const char *msg))
+{
+	read_warn = warn;
+}
+
+/* A warning for the user, handed to the caller: the library never prints. */
+static void __attribute__((format(printf, 2, 3))) rwarn(struct ut_recorder *r, const char *fmt,
+							 ...)
+{
+	char msg[512];
+	va_list ap;
+
+	(void)r;
+	if (!read_warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	read_warn(msg);
+}
 
 void ut_recorder_set_instance(struct ut_recorder *r, int inst)
 {
@@ -607,7 +631,7 @@ static int write_trace(struct ut_recorder *r)
 	m.has_options = true;
 	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
 	if (!w) {
-		ut_err("%s", err);
+		rwarn(r, "%s", err);
 		ret = -EIO;
 		goto syms;
 	}
@@ -658,14 +682,14 @@ static int write_trace(struct ut_recorder *r)
 	}
 	m.lost = r->lost_total;
 	if (ut_tracedat_update_meta(w, &m))
-		ut_err("cannot record the totals in %s", r->output);
+		rwarn(r, "cannot record the totals in %s", r->output);
 	for (size_t i = 0; i < r->nr_sess; i++)
 		if (r->sess[i]->ctl->threads_untraced)
-			ut_err("warning: process %d: %llu threads not traced (more than %d threads)",
+			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
 			       r->sess[i]->pid,
 			       (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
 	if (r->lost_total)
-		ut_err("%llu events lost (buffers full or overwritten; try a larger -b)",
+		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
 		       (unsigned long long)r->lost_total);
 	{
 		int cret = ut_tracedat_close(w);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Live traces as trace.dat and as text (cli/live.h). */
+/* Live traces as trace.dat and as text (include/utrace/read.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,10 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "cli/live.h"
-#include "cli/record.h"
-#include "cli/drain.h"
+#include "utrace/read.h"
+#include "reader/drain.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/graph.h"
@@ -121,6 +119,7 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 	char tmp[PATH_MAX];
 	const char *tmpdir;
 	struct ut_opts opts;
+	char err[256];
 	int fd, ret;
 
 	if (consume && !header) { /* trace_pipe: straight from the buffers */
@@ -148,7 +147,7 @@ int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t
 			ut_opts_parse(&opts, "function_graph", words[i]);
 	ret = ut_live_snapshot_inst(rundir, inst, pids, npids, consume, tmp, opts.bits);
 	if (!ret)
-		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header) ? -EIO : 0;
+		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header, err, sizeof(err)) ? -EIO : 0;
 	unlink(tmp);
 	return ret;
 }

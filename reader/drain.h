@@ -2,7 +2,7 @@
 /*
  * Emptying a ring into a chunk queue (common/chunkq.h), for a reader that
  * must keep up with the programs and does the slow part on another thread:
- * the trace_pipe stream (cli/live.c), which formats at idle priority.
+ * the trace_pipe stream (reader/live.c), which formats at idle priority.
  */
 #ifndef UT_DRAIN_H
 #define UT_DRAIN_H
@@ -13,6 +13,7 @@
 
 #include "common/chunkq.h"
 #include "common/ring_buffer.h"
+#include "utrace/read.h"
 
 /* Ring data in the queue: from stream position @start, @lost records missing before it. */
 struct ut_drain_chunk {
@@ -34,16 +35,6 @@ struct ut_drain_chunk {
 size_t ut_drain_to_queue(struct ut_rb_reader *rb, bool consume, bool all, struct ut_chunkq *q,
 			 void *owner);
 
-/*
- * Make the calling thread -- one that empties rings while programs write
- * them -- real-time (SCHED_FIFO, the lowest priority) where allowed: root,
- * or RLIMIT_RTPRIO; @on false makes it a normal thread again.  A normal
- * thread woken on a CPU a traced program keeps busy may wait out the
- * program's whole time slice: 200 us naps were measured oversleeping by
- * 1-15 ms, against 2 ms at most in SCHED_FIFO, and a 2 MiB ring holds 2 ms
- * of fib.  Returns whether it is real-time: a real-time drainer must nap
- * between passes, never spin, and leave it for any long computation.
- */
-bool ut_drain_realtime(bool on);
+/* ut_drain_realtime(): include/utrace/read.h */
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Emptying a ring into a chunk queue (cli/drain.h). */
-#include "cli/drain.h"
+/* Emptying a ring into a chunk queue (reader/drain.h). */
+#include "reader/drain.h"
 
 #include <pthread.h>
 #include <string.h>

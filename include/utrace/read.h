@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader library (libutread): everything a tool needs to read utrace's
+ * traces -- running processes' sessions in the run-time directory and
+ * trace.dat files -- and print them in the kernel's formats.  The CLI and
+ * the tracefs mount are front ends over it; examples/read_trace.c shows it
+ * used alone.
+ *
+ * Errors: functions return a negative errno (and, where they take one, fill
+ * a message buffer the caller may print).  Nothing here exits, and nothing
+ * prints to stdout or stderr on its own: text goes only to the FILE the
+ * caller passes, warnings only to the callback the caller sets.
+ */
+#ifndef UTRACE_READ_H
+#define UTRACE_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- trace.dat files ---------------------------------------------------- */
+
+/* A list of numbers (CPUs, thread ids) to keep; n == 0 keeps all. */
+struct ut_idlist {
+	long *v;
+	size_t n;
+};
+
+/*
+ * Print trace.dat @file to @f in the kernel's `trace` format (@header) or as
+ * trace_pipe's bare lines.  @words: -O option words applied over the file's
+ * own (valid ones: the caller checks them).  @cpus, @pids: only these
+ * (NULL: all).  Returns 0, or -errno with a message in @err naming the file
+ * and what was wrong; what was readable before the error is printed.
+ */
+int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
+	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header,
+	      char *err, size_t errlen);
+
+/* ---- running processes: snapshots, pipes, profiles ---------------------- */
+
+/*
+ * Write the trace of the sessions of @pids (NULL: every session) in
+ * @rundir to @output.  @consume takes what is read (trace_pipe); otherwise
+ * the buffers are left as they were.  @opts_bits: the trace options stored
+ * in the file.  Returns 0, -ESRCH if there is no session, or -errno.
+ */
+int ut_live_snapshot(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+		     const char *output, uint64_t opts_bits);
+/* The same for instance @inst's buffers (instances/; 0: the top level). */
+int ut_live_snapshot_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
+			  bool consume, const char *output, uint64_t opts_bits);
+
+/*
+ * The trace of those sessions printed to @f in the kernel's `trace` format
+ * (@header) or as trace_pipe's bare lines.  @words: -O option words.
+ */
+int ut_live_print(const char *rundir, const int32_t *pids, size_t npids, bool consume,
+		  FILE *f, const char *const *words, int nwords, bool header);
+int ut_live_print_inst(const char *rundir, int inst, const int32_t *pids, size_t npids,
+		       bool consume, FILE *f, const char *const *words, int nwords, bool header);
+
+/*
+ * The function profiler's tables of those sessions (trace_stat/function):
+ * all threads merged then one table per thread (@tid -1), merged only (0),
+ * or thread @tid's.  @graph_time: Time includes callees; @thresh_ns hides
+ * rows whose average is below it.
+ */
+int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
+		 bool demangle,
+		 uint64_t thresh_ns, int32_t tid);
+
+/*
+ * A trace_pipe reader: each read consumes what the sessions' buffers got
+ * since the previous one and prints it, merged in time order, without a
+ * header and without going through a trace file.  Events whose successor
+ * is not known yet (function_graph needs it to print leaves) wait for the
+ * next read, unless @flush.  Created once per open; keeps each thread's
+ * position, so it follows processes as they come and go.
+ */
+struct ut_live_stream;
+
+struct ut_live_stream *ut_live_stream_new(const char *rundir, const int32_t *pids, size_t npids,
+					  const char *const *words, int nwords);
+struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, const int32_t *pids,
+					       size_t npids, const char *const *words, int nwords);
+/*
+ * Print what is new to @f: the text formatted since the last read, or when
+ * there is none, the first of what the buffers hold now (waiting for it to be
+ * drained and formatted).  @flush: events waiting for a successor go out too.
+ * *@alive: false once the wanted processes are gone and all they wrote was
+ * printed.  Returns the bytes printed, or -errno.
+ */
+long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive);
+/*
+ * From now on, drain the buffers on a thread of the stream's own (every
+ * 0.2 to 1 ms when idle) into a queue in memory, and format the queue on
+ * another, at background priority: the programs never wait for the
+ * formatting or the terminal.  Without it, each read drains and formats.
+ */
+int ut_live_stream_start(struct ut_live_stream *s);
+void ut_live_stream_free(struct ut_live_stream *s);
+
+/* ---- the recorder ------------------------------------------------------- */
+
+struct ut_recorder;
+struct ut_opts;
+
+struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
+				    const char *tracer, int clock, const struct ut_opts *opts);
+/* The TSC conversion to hand to the traced processes (UT_CLOCK_ENV's format). */
+void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len);
+/*
+ * Profile mode: finish() prints the function profiler's tables (the kernel's
+ * trace_stat/function format, all threads merged, then one table per thread
+ * when there are several) to @out instead of writing a trace file.
+ * @graph_time: Time includes callees (graph-time); @thresh_ns hides rows
+ * whose average is below it (tracing_thresh); @demangle prints C++ names as
+ * the source spells them (sym-demangle).
+ */
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, bool demangle,
+			     uint64_t thresh_ns);
+
+/*
+ * Live mode: read the sessions of running (or dead) processes in place --
+ * only those of @pids (NULL: all), keeping their clocks and never removing
+ * them.  @consume: take what is read from producer/consumer buffers (record
+ * -P, trace_pipe); otherwise a snapshot that leaves every buffer as it was.
+ * @pids must stay valid while @r is used.
+ */
+void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume);
+
+/* Profile mode: only the merged table (@tid 0), or one thread's (@tid > 0). */
+void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid);
+
+/* Live mode: the buffers of instance @inst (instances/) instead of the top level's. */
+void ut_recorder_set_instance(struct ut_recorder *r, int inst);
+
+/* One pass over every thread of every session. Returns bytes copied, or <0. */
+long ut_recorder_drain(struct ut_recorder *r);
+/* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */
+int ut_recorder_finish(struct ut_recorder *r);
+void ut_recorder_free(struct ut_recorder *r);
+
+/*
+ * Warnings the library has for the user (events lost, threads not traced,
+ * a file it could not write): given to @warn, process-wide, never printed by
+ * the library itself.  NULL (the default): dropped.
+ */
+void ut_read_set_warn(void (*warn)(const char *msg));
+
+/*
+ * Make the calling thread -- one that empties rings while programs write
+ * them -- real-time (SCHED_FIFO, the lowest priority) where allowed: root,
+ * or RLIMIT_RTPRIO; @on false makes it a normal thread again.  A normal
+ * thread woken on a CPU a traced program keeps busy may wait out the
+ * program's whole time slice: 200 us naps were measured oversleeping by
+ * 1-15 ms, against 2 ms at most in SCHED_FIFO, and a 2 MiB ring holds 2 ms
+ * of fib.  Returns whether it is real-time: a real-time drainer must nap
+ * between passes, never spin, and leave it for any long computation.
+ */
+bool ut_drain_realtime(bool on);
+
+#endif
