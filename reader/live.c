@@ -357,7 +357,7 @@ void ut_live_stream_free(struct ut_live_stream *s)
 			munmap(ss->thr[j]->map, ss->thr[j]->maplen);
 			free(ss->thr[j]);
 		}
-		ut_live_unmap_ctl(ss->ctl);
+		ut_sess_unmap_ctl(ss->ctl);
 		free(ss);
 	}
 	for (size_t i = 0; i < s->nr_ev; i++)
@@ -405,8 +405,9 @@ static bool rundir_changed(struct ut_live_stream *s)
 
 static void add_session(struct ut_live_stream *s, const char *dir)
 {
+	char err[256];
 	struct ssess *ss;
-	int fd;
+	int ret;
 
 	for (size_t k = 0; k < s->nr_sess; k++)
 		if (!strcmp(s->sess[k]->dir, dir))
@@ -414,17 +415,10 @@ static void add_session(struct ut_live_stream *s, const char *dir)
 	if (s->nr_sess == STREAM_MAX_SESS || !(ss = calloc(1, sizeof(*ss))))
 		return;
 	snprintf(ss->dir, sizeof(ss->dir), "%s", dir);
-	fd = ut_live_open(dir, O_RDONLY | O_DIRECTORY); /* never a link to elsewhere */
-	ss->ctl = NULL;
-	if (fd >= 0) {
-		close(fd);
-		ss->ctl = ut_live_map_ctl(ss->dir);
-		if (!ss->ctl && errno == EPERM)
-			fd = -EPERM;
-	}
-	if (fd == -EPERM)
+	ret = ut_sess_map_ctl(ss->dir, true, &ss->ctl, err, sizeof(err));
+	if (ret == -EPERM)
 		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
-	if (!ss->ctl) { /* being created (or not a session): look again later */
+	if (ret) { /* being created (or not a session): look again later */
 		s->rescan = true;
 		free(ss);
 		return;
@@ -479,6 +473,32 @@ static void scan_sessions(struct ut_live_stream *s)
 	}
 }
 
+/* Thread @j of @ss, mapped and opened as a consuming reader; NULL if not (yet). */
+static struct sthread *open_thread(struct ut_live_stream *s, struct ssess *ss, int inst,
+				   uint32_t j)
+{
+	struct sthread *t = calloc(1, sizeof(*t));
+	char err[256];
+	int ret;
+
+	if (!t)
+		return NULL;
+	ret = ut_sess_map_thread(ss->dir, inst, j, true, &t->map, &t->maplen, err, sizeof(err));
+	if (ret == -EPERM)
+		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
+	if (ret || ut_rb_open(&t->rb, t->map, t->maplen, true)) {
+		if (!ret)
+			munmap(t->map, t->maplen);
+		free(t);
+		return NULL;
+	}
+	t->ss = ss;
+	t->dec.from = t->rb.from;
+	t->tid = t->rb.hdr->tid;
+	memcpy(t->comm, ss->ctl->threads[j].comm, 16);
+	return t;
+}
+
 static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 {
 	uint32_t nr = __atomic_load_n(&ss->ctl->nr_slots, __ATOMIC_ACQUIRE);
@@ -487,37 +507,13 @@ static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 		nr = UT_MAX_THREADS;
 	for (uint32_t j = 0; j < nr; j++) {
 		const struct ut_thread_slot *ts = &ss->ctl->threads[j];
-		char path[PATH_MAX + 32];
 		struct sthread *t;
-		struct stat st;
-		int fd;
 
 		if (ss->thr[j] || __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s%u", ss->dir, ut_live_buf_prefix(inst), j);
-		fd = ut_live_open(path, O_RDWR);
-		if (fd == -EPERM)
-			__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
-		if (fd < 0)
+		t = open_thread(s, ss, inst, j);
+		if (!t)
 			continue;
-		t = calloc(1, sizeof(*t));
-		if (t)
-			t->ss = ss;
-		if (t && !fstat(fd, &st) && st.st_size > 0) {
-			t->maplen = (size_t)st.st_size;
-			t->map = mmap(NULL, t->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		}
-		close(fd);
-		if (!t || !t->map || t->map == MAP_FAILED ||
-		    ut_rb_open(&t->rb, t->map, t->maplen, true)) {
-			if (t && t->map && t->map != MAP_FAILED)
-				munmap(t->map, t->maplen);
-			free(t);
-			continue;
-		}
-		t->dec.from = t->rb.from;
-		t->tid = t->rb.hdr->tid;
-		memcpy(t->comm, ts->comm, 16);
 		__atomic_store_n(&ss->thr[j], t, __ATOMIC_RELEASE);
 		if (j >= ss->nr_thr)
 			__atomic_store_n(&ss->nr_thr, j + 1, __ATOMIC_RELEASE);

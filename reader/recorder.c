@@ -208,63 +208,31 @@ static struct sess *find_sess(struct ut_recorder *r, const char *name)
 	return NULL;
 }
 
-/* A session file mapped, if it is one nobody else can have written. */
-static void *map_file(struct ut_recorder *r, const char *path, size_t *len, bool rw)
+/* A session mapping failed: remember a refusal (ut_live_strerror says why). */
+static bool map_failed(struct ut_recorder *r, int ret)
 {
-	int fd = ut_live_open(path, rw ? O_RDWR : O_RDONLY);
-	struct stat st;
-	void *p;
-
-	if (fd == -EPERM)
+	if (ret == -EPERM)
 		r->refused = true;
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || st.st_size <= 0) {
-		close(fd);
-		return NULL;
-	}
-	/* Not populated: that would allocate every page of every thread's ring,
-	 * used or not (a program with many threads would pay for all of them). */
-	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
-		 fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	*len = (size_t)st.st_size;
-	return p;
+	return ret != 0;
 }
 
 static struct sess *open_sess(struct ut_recorder *r, const char *name)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[256];
 	struct sess *s, **n;
 	struct ut_ctl *ctl;
-	size_t len;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	fd = ut_live_open(path, O_RDONLY | O_DIRECTORY); /* never a link to elsewhere */
-	if (fd == -EPERM)
-		r->refused = true;
-	if (fd < 0)
+	/* not ready yet, or not ours: looked at again on the next pass */
+	if (map_failed(r, ut_sess_map_ctl(path, false, &ctl, err, sizeof(err))))
 		return NULL;
-	close(fd);
-	snprintf(path, sizeof(path), "%s/%s/ctl", r->dir, name);
-	ctl = map_file(r, path, &len, false);
-	if (!ctl)
-		return NULL;
-	if (len < sizeof(*ctl) || ctl->magic != UT_ABI_MAGIC || ctl->version != UT_ABI_VERSION ||
-	    ctl->size != sizeof(*ctl)) {
-		munmap(ctl, len);
-		return NULL; /* not ready yet, or not ours */
-	}
 	if (r->pids) {
 		size_t k = 0;
 
 		while (k < r->npids && r->pids[k] != ctl->pid)
 			k++;
 		if (k == r->npids) {
-			munmap(ctl, len);
+			ut_sess_unmap_ctl(ctl);
 			return NULL;
 		}
 	}
@@ -273,7 +241,7 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 		r->sess = n;
 	s = n ? calloc(1, sizeof(*s)) : NULL;
 	if (!s) {
-		munmap(ctl, len);
+		ut_sess_unmap_ctl(ctl);
 		return NULL;
 	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
@@ -292,7 +260,7 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[256], sessdir[PATH_MAX];
 	struct thr *t;
 
 	if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
@@ -300,10 +268,9 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%s/%s%u", r->dir, s->name, ut_live_buf_prefix(r->inst),
-		 slot);
-	t->map = map_file(r, path, &t->maplen, true);
-	if (!t->map ||
+	snprintf(sessdir, sizeof(sessdir), "%s/%s", r->dir, s->name);
+	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
+					     sizeof(err))) ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
 		if (t->map)
 			munmap(t->map, t->maplen);
@@ -809,15 +776,15 @@ static void print_ptable(struct ut_recorder *r, struct ptable *t, struct ut_dema
 static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 			const struct ut_symtab *st, struct ptable *all, struct ptable *mine)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[256];
 	struct ut_prof_hdr *h;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
-	h = map_file(r, path, &len, false);
-	if (!h)
+	if (map_failed(r, ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err,
+					   sizeof(err))))
 		return;
-	if (len < sizeof(*h) || h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
+	if (h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
 	    !h->nr_entries || (h->nr_entries & (h->nr_entries - 1)) ||
 	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) < h->nr_entries) {
 		munmap(h, len);
@@ -933,7 +900,7 @@ void ut_recorder_free(struct ut_recorder *r)
 			close(s->thr[j]->spool);
 			free(s->thr[j]);
 		}
-		munmap(s->ctl, sizeof(*s->ctl));
+		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
 	free(r->sess);

@@ -102,19 +102,13 @@ struct positions {
  */
 static struct ut_buf_hdr *map_header(const char *path, bool rw)
 {
-	int fd = ut_live_open(path, (rw ? O_RDWR : O_RDONLY) | O_NONBLOCK);
-	struct ut_buf_hdr *h;
-	struct stat st;
+	char err[256];
+	size_t len;
+	void *h;
 
-	if (fd < 0)
+	if (ut_sess_map_buf(path, rw, true, &h, &len, err, sizeof(err)))
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
-		close(fd);
-		return NULL;
-	}
-	h = mmap(NULL, UT_BUF_HDR_SIZE, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	return h == MAP_FAILED ? NULL : h;
+	return h;
 }
 
 /* Note where one buffer's producer is now. */
@@ -405,9 +399,8 @@ static int thread_buffer(const struct tfs_scope *sc, int32_t tid, void **map, si
 {
 	struct ut_live_sess s;
 	struct ut_ctl *ctl;
-	char path[PATH_MAX + 32];
-	struct stat st;
-	int slot = -1, fd;
+	char err[256];
+	int slot = -1;
 	uint32_t nr;
 
 	if (tfs_scope_session(sc, &s))
@@ -425,18 +418,7 @@ static int thread_buffer(const struct tfs_scope *sc, int32_t tid, void **map, si
 	ut_live_unmap_ctl(ctl);
 	if (slot < 0)
 		return -ENODATA;
-	snprintf(path, sizeof(path), "%s/buf.%d", s.dir, slot);
-	fd = ut_live_open(path, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
-		close(fd);
-		return -EIO;
-	}
-	*maplen = (size_t)st.st_size;
-	*map = mmap(NULL, *maplen, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	return *map == MAP_FAILED ? -errno : 0;
+	return ut_sess_map_thread(s.dir, 0, (uint32_t)slot, false, map, maplen, err, sizeof(err));
 }
 
 int tfs_show_thread_stats(struct tfs_req *r, FILE *f)

@@ -38,6 +38,39 @@ int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
 	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header,
 	      char *err, size_t errlen);
 
+/* ---- sessions: the run-time directory's files (reader/sessions.c) ------- */
+
+struct ut_ctl;
+
+/*
+ * Map the control block of session directory @sessdir (read-write if @rw):
+ * the directory and <sessdir>/ctl opened without following links and
+ * trusted (owner, mode), at least the ABI's size, the ABI's magic, version
+ * and size.  0, or -errno with @err naming the file: -EPERM refused,
+ * -EINVAL not a session of this ABI (or not ready yet), -ENOENT gone.
+ */
+int ut_sess_map_ctl(const char *sessdir, bool rw, struct ut_ctl **ctl, char *err, size_t errlen);
+void ut_sess_unmap_ctl(struct ut_ctl *ctl);
+
+/*
+ * Any session file @path (trusted, a regular file of at least @min bytes):
+ * its first @want bytes mapped, or all of it when @want is 0.  0 or -errno
+ * with @err naming the file.
+ */
+int ut_sess_map_file(const char *path, bool rw, size_t min, size_t want, void **map, size_t *len,
+		     char *err, size_t errlen);
+
+/*
+ * Map thread buffer file @path (checked as above): only its header page if
+ * @header_only, else all of it, the header's magic and version right and the
+ * ring it announces inside the file.  *@map, *@len; 0 or -errno with @err.
+ */
+int ut_sess_map_buf(const char *path, bool rw, bool header_only, void **map, size_t *len,
+		    char *err, size_t errlen);
+/* The buffer of slot @slot of @sessdir (instance @inst's; 0: the top level's). */
+int ut_sess_map_thread(const char *sessdir, int inst, uint32_t slot, bool rw, void **map,
+		       size_t *len, char *err, size_t errlen);
+
 /* ---- running processes: snapshots, pipes, profiles ---------------------- */
 
 /*
