@@ -678,13 +678,17 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
 			struct ut_drain_chunk *q;
+			struct ut_drain_qsink k;
+			long n;
 
 			if (!t || t->final_done)
 				continue;
-			total += ut_drain_to_queue(&t->rb,
-						   !__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) &&
-							   t->rb.tail >= t->rb.from,
-						   all || !ss->alive, s->q, t);
+			ut_drain_qsink_init(&k, s->q, t);
+			n = ut_drain(&t->rb,
+				     !__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) &&
+					     t->rb.tail >= t->rb.from,
+				     all || !ss->alive, &k.sink);
+			total += n > 0 ? (size_t)n : 0;
 			if (ss->alive || t->rb.tail < __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE))
 				continue; /* more to come, or more than the queue took */
 			/* all of it is in the queue: tell the reader */

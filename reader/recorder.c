@@ -26,6 +26,7 @@
 #include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
+#include "reader/drain.h"
 #include "utrace/read.h"
 
 #define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
@@ -329,42 +330,56 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 	return (long)off;
 }
 
+/* --- the spool sink (reader/drain.h): a thread's data into its spool file --- */
+
+struct spool_sink {
+	struct ut_drain_sink sink;
+	struct thr *t;
+	uint8_t *buf;         /* the recorder's copy buffer */
+	size_t cap;
+};
+
+static long spool_put(struct ut_drain_sink *sink, uint64_t start, uint64_t lost,
+		      const uint8_t *seg[2], const size_t seglen[2])
+{
+	long done = spool_write(((struct spool_sink *)sink)->t, start, lost, seg, seglen);
+
+	return done < 0 ? -EIO : done;
+}
+
+static uint8_t *spool_reserve(struct ut_drain_sink *sink, size_t min, size_t max, size_t *got)
+{
+	struct spool_sink *k = (struct spool_sink *)sink;
+
+	*got = k->cap;
+	return k->buf;
+}
+
+static int spool_commit(struct ut_drain_sink *sink, uint8_t *buf, uint64_t start, uint64_t lost,
+			size_t len)
+{
+	struct thr *t = ((struct spool_sink *)sink)->t;
+	const uint8_t *seg[2] = {buf, NULL};
+	size_t seglen[2] = {len, 0};
+	long n = spool_write(t, start, lost, seg, seglen);
+
+	/* spool_write takes at most 64 pieces: write the rest too */
+	for (size_t off = n > 0 ? (size_t)n : len; n > 0 && off < len; off += (size_t)n) {
+		seg[0] = buf + off;
+		seglen[0] = len - off;
+		n = spool_write(t, start + off, 0, seg, seglen);
+	}
+	return n < 0 ? -EIO : 0;
+}
+
 static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
 {
-	const uint8_t *seg[2];
-	size_t seglen[2];
-	struct ut_rb_chunk c;
-	uint64_t start;
-	long n, total = 0;
+	struct spool_sink k = {.sink = {.put = spool_put, .reserve = spool_reserve,
+					.commit = spool_commit},
+			       .t = t, .buf = buf, .cap = cap};
 
-	if (t->rb.consume && t->rb.tail >= t->rb.from) {
-		/* Zero copy: the producer will not touch unread data. */
-		while ((n = ut_rb_peek(&t->rb, all, &start, seg, seglen)) > 0) {
-			long done = spool_write(t, start, 0, seg, seglen);
-
-			if (done <= 0)
-				return -EIO;
-			ut_rb_consume(&t->rb, (size_t)done);
-			total += done;
-		}
-		return n < 0 ? -EIO : total;
-	}
-	if (ut_rb_drain(&t->rb, &c, all, buf, cap))
-		return -EIO;
-	if (!c.len && !c.lost)
-		return 0;
-	seg[0] = c.bytes;
-	seglen[0] = c.len;
-	seglen[1] = 0;
-	seg[1] = NULL;
-	n = spool_write(t, c.start, c.lost, seg, seglen);
-	/* spool_write takes at most 64 pieces: write the rest too */
-	for (size_t off = n > 0 ? (size_t)n : c.len; n > 0 && off < c.len; off += (size_t)n) {
-		seg[0] = c.bytes + off;
-		seglen[0] = c.len - off;
-		n = spool_write(t, c.start + off, 0, seg, seglen);
-	}
-	return n < 0 ? -EIO : (long)c.len;
+	/* Zero copy when the producer will not touch unread data. */
+	return ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.sink);
 }
 
 static void find_sessions(struct ut_recorder *r)
