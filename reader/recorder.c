@@ -27,6 +27,7 @@
 #include "common/symbols.h"
 #include "common/tracedat.h"
 #include "reader/drain.h"
+#include "reader/stream.h"
 #include "utrace/read.h"
 
 #define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
@@ -429,6 +430,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 /* --- merge ------------------------------------------------------------- */
 
 struct cursor {
+	struct ut_stream_src src; /* first: the stream hands it back */
 	struct sess *s;
 	struct thr *t;
 	FILE *f;
@@ -475,13 +477,26 @@ static bool cursor_fill(struct cursor *c)
 	return true;
 }
 
-static int cmp_cursor(const struct cursor *a, const struct cursor *b)
+static const struct ut_event *cursor_peek(struct ut_stream_src *src, uint64_t *lost)
 {
-	const struct ut_event *x = &a->ev[a->pos], *y = &b->ev[b->pos];
+	struct cursor *c = (struct cursor *)src;
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
+	if (!cursor_fill(c))
+		return NULL;
+	*lost = c->pending_lost;
+	return &c->ev[c->pos];
+}
+
+static void cursor_pop(struct ut_stream_src *src)
+{
+	struct cursor *c = (struct cursor *)src;
+
+	/* a LOST record is an item of its own: the losses before it wait for the next event */
+	if (c->ev[c->pos].type != 0) {
+		c->pending_lost = 0;
+		c->read++;
+	}
+	c->pos++;
 }
 
 /* Symbols of every object any session loaded. */
@@ -539,12 +554,55 @@ static int put_event(struct ut_tracedat_writer *w, struct ut_repeats *fold, bool
 	return ut_tracedat_write(w, ev);
 }
 
+/*
+ * The threads' spooled events into @w, merged in time order (reader/stream.c).
+ * Losses go in where the stream tells them and count towards the total.
+ */
+static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct cursor *cur,
+		     size_t ncur, int nr_cpus)
+{
+	bool folding = r->options >> UT_OPT_FUNC_NO_REPEATS & 1;
+	struct ut_stream *st = ut_stream_new(NULL);
+	struct ut_repeats fold = {0};
+	struct ut_stream_item it;
+	int ret = 0;
+
+	for (size_t i = 0; st && i < ncur; i++) {
+		cur[i].src = (struct ut_stream_src){.peek = cursor_peek, .pop = cursor_pop};
+		if (ut_stream_add(st, &cur[i].src))
+			ret = -ENOMEM;
+	}
+	if (!st || ret) {
+		ut_stream_free(st);
+		return -ENOMEM;
+	}
+	while (!ret && ut_stream_next(st, &it) == 1) {
+		struct cursor *c = (struct cursor *)it.src;
+		struct ut_event ev;
+
+		if (it.lost) {
+			/* a LOST record, or overwritten in a flight-recorder buffer before ev */
+			ut_tracedat_lost(w, it.cpu < (uint32_t)nr_cpus ? it.cpu : 0, it.lost);
+			r->lost_total += it.lost;
+			c->t->records_in_stream_lost += it.lost;
+		}
+		if (!it.ev)
+			continue;
+		ev = *it.ev;
+		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
+		if (ev.cpu >= (uint32_t)nr_cpus)
+			ev.cpu = 0;
+		ret = put_event(w, &fold, folding, &ev);
+	}
+	ut_repeats_free(&fold);
+	ut_stream_free(st);
+	return ret;
+}
+
 static int write_trace(struct ut_recorder *r)
 {
 	struct ut_tracedat_meta m = {0};
 	struct ut_tracedat_writer *w;
-	struct ut_repeats fold = {0};
-	bool folding = r->options >> UT_OPT_FUNC_NO_REPEATS & 1;
 	struct cursor *cur = NULL;
 	size_t ncur = 0, nthr = 0;
 	int32_t *pids = NULL, *tgids = NULL;
@@ -617,42 +675,7 @@ static int write_trace(struct ut_recorder *r)
 		ret = -EIO;
 		goto syms;
 	}
-	/* k-way merge: small k, a linear scan for the minimum is fine. */
-	for (;;) {
-		struct cursor *best = NULL;
-
-		for (size_t i = 0; i < ncur; i++) {
-			if (!cursor_fill(&cur[i]))
-				continue;
-			if (!best || cmp_cursor(&cur[i], best) < 0)
-				best = &cur[i];
-		}
-		if (!best)
-			break;
-		struct ut_event *ev = &best->ev[best->pos++];
-		if (ev->type == 0) {
-			ut_tracedat_lost(w, ev->cpu < (uint32_t)m.nr_cpus ? ev->cpu : 0, ev->ip);
-			r->lost_total += ev->ip;
-			best->t->records_in_stream_lost += ev->ip;
-			continue;
-		}
-		if (best->pending_lost) {
-			/* Overwritten in a flight-recorder buffer, before this event. */
-			ut_tracedat_lost(w, ev->cpu < (uint32_t)m.nr_cpus ? ev->cpu : 0,
-					 best->pending_lost);
-			r->lost_total += best->pending_lost;
-			best->t->records_in_stream_lost += best->pending_lost;
-			best->pending_lost = 0;
-		}
-		best->read++;
-		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
-		if (ev->cpu >= (uint32_t)m.nr_cpus)
-			ev->cpu = 0;
-		ret = put_event(w, &fold, folding, ev);
-		if (ret)
-			break;
-	}
-	ut_repeats_free(&fold);
+	ret = merge_out(r, w, cur, ncur, m.nr_cpus);
 	/* Whatever the streams could not tell: refused at the very end, or overwritten. */
 	for (size_t i = 0; i < ncur; i++) {
 		const struct ut_buf_hdr *h = cur[i].t->rb.hdr;

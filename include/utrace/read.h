@@ -28,6 +28,15 @@ struct ut_idlist {
 };
 
 /*
+ * What a reader keeps: events of these CPUs, threads and processes (NULL or
+ * empty: all), with timestamps in [@ts_min, @ts_max] (@ts_max 0: no end).
+ */
+struct ut_stream_filter {
+	const struct ut_idlist *cpus, *tids, *pids;
+	uint64_t ts_min, ts_max;
+};
+
+/*
  * Print trace.dat @file to @f in the kernel's `trace` format (@header) or as
  * trace_pipe's bare lines.  @words: -O option words applied over the file's
  * own (valid ones: the caller checks them).  @cpus, @pids: only these
