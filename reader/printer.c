@@ -14,6 +14,7 @@
 #include "common/output/graph.h"
 #include "common/output/output.h"
 #include "common/tracedat.h"
+#include "reader/stream_file.h"
 #include "utrace/read.h"
 
 struct report_ctx {
@@ -29,16 +30,6 @@ static const char *comm_cb(void *ctx, int32_t pid)
 static int32_t tgid_cb(void *ctx, int32_t pid)
 {
 	return ut_tracedat_tgid(((struct report_ctx *)ctx)->td, pid);
-}
-
-static bool idlist_has(const struct ut_idlist *l, long v)
-{
-	if (!l->n)
-		return true;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == v)
-			return true;
-	return false;
 }
 
 struct pass {
@@ -66,8 +57,8 @@ struct window {
 	struct queued q[WINDOW];
 	size_t head, n;
 	bool eof;
-	int err;     /* ut_tracedat_next's -1 once seen */
-	char errmsg[256];
+	struct ut_file_src file; /* the file, through the stream's filter */
+	struct ut_stream *st;
 };
 
 static struct queued *wat(struct window *w, size_t i)
@@ -76,20 +67,20 @@ static struct queued *wat(struct window *w, size_t i)
 }
 
 /* Read until the window holds @want events (or the file ends). */
-static void fill(struct window *w, struct ut_tracedat *td, size_t want, const struct ut_idlist *cpus,
-		 const struct ut_idlist *pids)
+static void fill(struct window *w, size_t want)
 {
 	while (w->n < want && w->n < WINDOW && !w->eof) {
 		struct queued *q = wat(w, w->n);
-		int ret = ut_tracedat_next(td, &q->ev, &q->lost, w->errmsg, sizeof(w->errmsg));
+		struct ut_stream_item it;
 
-		if (ret != 1) {
+		if (ut_stream_next(w->st, &it) != 1) {
 			w->eof = true;
-			w->err = ret < 0;
 			break;
 		}
-		if (!idlist_has(cpus, q->ev.cpu) || !idlist_has(pids, q->ev.pid))
-			continue;
+		if (!it.ev)
+			continue; /* a file's losses come with the event after them */
+		q->ev = *it.ev;
+		q->lost = it.lost;
 		q->skip = false;
 		q->str = q->ev.str ? strdup(q->ev.str) : NULL;
 		q->ev.str = q->str;
@@ -109,12 +100,11 @@ static void fill(struct window *w, struct ut_tracedat *td, size_t want, const st
 }
 
 /* The next event on @cpu after window position 0, reading ahead as needed. */
-static struct queued *next_on_cpu(struct window *w, struct ut_tracedat *td, uint32_t cpu,
-				  const struct ut_idlist *cpus, const struct ut_idlist *pids)
+static struct queued *next_on_cpu(struct window *w, uint32_t cpu)
 {
 	for (size_t i = 1;; i++) {
 		if (i >= w->n)
-			fill(w, td, i + 1, cpus, pids);
+			fill(w, i + 1);
 		if (i >= w->n)
 			return NULL;
 		if (wat(w, i)->ev.cpu == cpu)
@@ -127,18 +117,25 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 		       const struct ut_idlist *cpus, const struct ut_idlist *pids, struct pass *p,
 		       bool print, char *err, size_t errlen)
 {
-	struct ut_tracedat *td = ctx->td;
+	struct ut_stream_filter f = {.cpus = cpus, .tids = pids};
 	struct window *w = calloc(1, sizeof(*w));
 	int ret = 0;
 
-	if (!w) {
+	if (w) {
+		ut_file_src_init(&w->file, ctx->td);
+		w->st = ut_stream_new(&f);
+	}
+	if (!w || !w->st || ut_stream_add(w->st, &w->file.src)) {
+		if (w)
+			ut_stream_free(w->st);
+		free(w);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	for (;;) {
 		struct queued *q, *next;
 
-		fill(w, td, 2, cpus, pids);
+		fill(w, 2);
 		if (!w->n)
 			break;
 		q = wat(w, 0);
@@ -153,7 +150,7 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 			if (q->lost)
 				ut_out_print_lost(out, ctx->f, q->ev.cpu, q->lost);
 			if (graph) {
-				next = next_on_cpu(w, td, q->ev.cpu, cpus, pids);
+				next = next_on_cpu(w, q->ev.cpu);
 				ret = ut_graph_print_event(graph, ctx->f, &q->ev, next ? &next->ev : NULL);
 				if (ret == UT_GRAPH_CONSUMED && next)
 					next->skip = true;
@@ -166,12 +163,13 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 		w->head = (w->head + 1) % WINDOW;
 		w->n--;
 	}
-	ret = w->err ? -EIO : 0;
+	ret = w->file.err ? -EIO : 0;
 	/* The counting pass stays quiet: the printing pass reports it. */
 	if (ret && print) {
 		fflush(ctx->f);
-		snprintf(err, errlen, "%s", w->errmsg);
+		snprintf(err, errlen, "%s", w->file.errmsg);
 	}
+	ut_stream_free(w->st);
 	free(w);
 	return ret;
 }
