@@ -477,26 +477,19 @@ static bool cursor_fill(struct cursor *c)
 	return true;
 }
 
-static const struct ut_event *cursor_peek(struct ut_stream_src *src, uint64_t *lost)
+/* The stream's refill() (reader/stream.h): the next spool chunk's events. */
+static bool cursor_refill(struct ut_stream_src *src)
 {
 	struct cursor *c = (struct cursor *)src;
 
+	c->pos = c->nr;
 	if (!cursor_fill(c))
-		return NULL;
-	*lost = c->pending_lost;
-	return &c->ev[c->pos];
-}
-
-static void cursor_pop(struct ut_stream_src *src)
-{
-	struct cursor *c = (struct cursor *)src;
-
-	/* a LOST record is an item of its own: the losses before it wait for the next event */
-	if (c->ev[c->pos].type != 0) {
-		c->pending_lost = 0;
-		c->read++;
-	}
-	c->pos++;
+		return false;
+	src->cur = &c->ev[c->pos];
+	src->end = &c->ev[c->nr];
+	src->lost += c->pending_lost;
+	c->pending_lost = 0;
+	return true;
 }
 
 /* Symbols of every object any session loaded. */
@@ -568,7 +561,7 @@ static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct
 	int ret = 0;
 
 	for (size_t i = 0; st && i < ncur; i++) {
-		cur[i].src = (struct ut_stream_src){.peek = cursor_peek, .pop = cursor_pop};
+		cur[i].src = (struct ut_stream_src){.refill = cursor_refill};
 		if (ut_stream_add(st, &cur[i].src))
 			ret = -ENOMEM;
 	}
@@ -588,10 +581,14 @@ static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct
 		}
 		if (!it.ev)
 			continue;
-		ev = *it.ev;
+		c->read++;
+		if (it.ev->cpu < (uint32_t)nr_cpus) {
+			ret = put_event(w, &fold, folding, it.ev);
+			continue;
+		}
 		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
-		if (ev.cpu >= (uint32_t)nr_cpus)
-			ev.cpu = 0;
+		ev = *it.ev;
+		ev.cpu = 0;
 		ret = put_event(w, &fold, folding, &ev);
 	}
 	ut_repeats_free(&fold);

@@ -6,12 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ut_stream {
-	struct ut_stream_filter f;
-	bool filtered;
-	struct ut_stream_src **src;
-	size_t n, cap;
-};
 
 struct ut_stream *ut_stream_new(const struct ut_stream_filter *f)
 {
@@ -36,6 +30,9 @@ int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src)
 		s->cap = cap;
 	}
 	s->src[s->n++] = src;
+	src->lost = 0;
+	if (!src->refill(src))
+		src->cur = src->end = NULL;
 	return 0;
 }
 
@@ -79,46 +76,55 @@ static bool before(const struct ut_event *x, const struct ut_event *y)
 
 /*
  * The source holding the earliest record.  A linear scan: the sources are a
- * process's threads or one file, and peek() is a pointer read when the
- * source has decoded events at hand.
+ * process's threads or one file, and each record at hand is a pointer read.
  */
-static struct ut_stream_src *earliest(struct ut_stream *s, const struct ut_event **out,
-				      uint64_t *lost)
+static struct ut_stream_src *earliest(const struct ut_stream *s)
 {
 	struct ut_stream_src *best = NULL;
 
-	*out = NULL;
+	if (s->n == 1) /* one thread, or a file: nothing to merge */
+		return s->src[0]->cur ? s->src[0] : NULL;
 	for (size_t i = 0; i < s->n; i++) {
-		uint64_t l = 0;
-		const struct ut_event *ev = s->src[i]->peek(s->src[i], &l);
+		const struct ut_event *ev = s->src[i]->cur;
 
-		if (ev && (!*out || before(ev, *out))) {
+		if (ev && (!best || before(ev, best->cur)))
 			best = s->src[i];
-			*out = ev;
-			*lost = l;
-		}
 	}
 	return best;
 }
 
-int ut_stream_next(struct ut_stream *s, struct ut_stream_item *it)
+/* Past the record handed out last: the source's next one, or its next batch. */
+static void advance(struct ut_stream_src *src)
+{
+	if (++src->cur == src->end && !src->refill(src))
+		src->cur = src->end = NULL;
+}
+
+int ut_stream_next_any(struct ut_stream *s, struct ut_stream_item *it)
 {
 	for (;;) {
+		struct ut_stream_src *src;
 		const struct ut_event *ev;
-		uint64_t lost = 0;
-		struct ut_stream_src *src = earliest(s, &ev, &lost);
-		bool lost_only;
 
+		if (s->taken) {
+			advance(s->taken);
+			s->taken = NULL;
+		}
+		src = earliest(s);
 		if (!src)
 			return 0;
-		src->pop(src);
-		lost_only = ev->type == 0;
-		if (s->filtered && !ut_stream_wanted(&s->f, ev, lost_only))
-			continue;
-		*it = (struct ut_stream_item){.ev = lost_only ? NULL : ev,
-					      .lost = lost + (lost_only ? ev->ip : 0),
-					      .cpu = ev->cpu,
-					      .src = src};
-		return 1;
+		s->taken = src;
+		ev = src->cur;
+		if (ev->type == 0) { /* a LOST record tells its own count */
+			if (s->filtered && !ut_stream_wanted(&s->f, ev, true))
+				continue;
+			*it = (struct ut_stream_item){.lost = ev->ip, .cpu = ev->cpu, .src = src};
+			return 1;
+		}
+		/* the losses before an event go with it, or with it are dropped */
+		*it = (struct ut_stream_item){.ev = ev, .lost = src->lost, .cpu = ev->cpu, .src = src};
+		src->lost = 0;
+		if (!s->filtered || ut_stream_wanted(&s->f, ev, false))
+			return 1;
 	}
 }

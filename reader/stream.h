@@ -17,15 +17,20 @@
 #include "utrace/read.h"
 
 /*
- * A source.  peek(): the next record without taking it -- an event, or a
- * LOST record (type 0, ip = the records lost, in time order like events) --
- * adding to *@lost the records known lost before it; NULL at the end.
- * pop(): take what peek() returned.  The record stays valid until the next
- * peek() after pop().
+ * A source: records in time order -- events, and LOST records (type 0, ip =
+ * the records lost, in time order like events) -- handed over in batches.
+ * [@cur, @end): the records at hand, which the stream walks itself (no call
+ * per record: the recorder merges millions); refill(): the next batch, at
+ * least one record, false once the source ended.  @lost: records lost
+ * before @cur that no LOST record tells (a flight-recorder ring lapped);
+ * the source adds to it, the stream reports and zeroes it with the next
+ * event.  A batch stays valid until refill() is called again, which the
+ * stream does at its call after handing out the batch's last record.
  */
 struct ut_stream_src {
-	const struct ut_event *(*peek)(struct ut_stream_src *src, uint64_t *lost);
-	void (*pop)(struct ut_stream_src *src);
+	const struct ut_event *cur, *end;
+	uint64_t lost;
+	bool (*refill)(struct ut_stream_src *src);
 };
 
 /* What the stream gives: an event, losses, or both (the losses came first). */
@@ -36,7 +41,13 @@ struct ut_stream_item {
 	struct ut_stream_src *src; /* whose */
 };
 
-struct ut_stream;
+struct ut_stream {
+	struct ut_stream_filter f;
+	bool filtered;
+	struct ut_stream_src **src;
+	size_t n, cap;
+	struct ut_stream_src *taken; /* whose record went out last: advanced first */
+};
 
 /* A stream over no source yet, keeping what @f lets through (NULL: everything; copied). */
 struct ut_stream *ut_stream_new(const struct ut_stream_filter *f);
@@ -47,7 +58,22 @@ int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src);
  * when every source ended.  Items the filter drops are skipped, their
  * losses with them.
  */
-int ut_stream_next(struct ut_stream *s, struct ut_stream_item *it);
+int ut_stream_next_any(struct ut_stream *s, struct ut_stream_item *it);
+static inline int ut_stream_next(struct ut_stream *s, struct ut_stream_item *it)
+{
+	struct ut_stream_src *src = s->taken;
+
+	/* The common case inline (one thread, nothing filtered, within a batch):
+	 * the recorder's write-out takes every record of a trace through here. */
+	if (s->n == 1 && !s->filtered && src && src->cur + 1 < src->end && src->cur[1].type != 0) {
+		const struct ut_event *ev = ++src->cur;
+
+		*it = (struct ut_stream_item){.ev = ev, .lost = src->lost, .cpu = ev->cpu, .src = src};
+		src->lost = 0;
+		return 1;
+	}
+	return ut_stream_next_any(s, it);
+}
 void ut_stream_free(struct ut_stream *s);
 
 /* Does @f let @ev through? (NULL: yes.)  Losses only are judged by CPU and thread. */

@@ -9,34 +9,26 @@
 
 #include <stdio.h>
 
-static const struct ut_event *file_peek(struct ut_stream_src *src, uint64_t *lost)
+static bool file_refill(struct ut_stream_src *src)
 {
 	struct ut_file_src *f = (struct ut_file_src *)src;
+	uint64_t lost = 0;
+	int ret = f->end ? 0 : ut_tracedat_next(f->td, &f->ev, &lost, f->errmsg, sizeof(f->errmsg));
 
-	if (!f->have && !f->end) {
-		int ret = ut_tracedat_next(f->td, &f->ev, &f->lost, f->errmsg, sizeof(f->errmsg));
-
-		if (ret != 1) {
-			f->end = true;
-			f->err = ret < 0;
-			return NULL;
-		}
-		if (!f->ev.tgid)
-			f->ev.tgid = ut_tracedat_tgid(f->td, f->ev.pid);
-		f->have = true;
+	if (ret != 1) {
+		f->end = true;
+		f->err |= ret < 0;
+		return false;
 	}
-	if (!f->have)
-		return NULL;
-	*lost = f->lost;
-	return &f->ev;
-}
-
-static void file_pop(struct ut_stream_src *src)
-{
-	((struct ut_file_src *)src)->have = false;
+	if (!f->ev.tgid)
+		f->ev.tgid = ut_tracedat_tgid(f->td, f->ev.pid);
+	src->lost += lost;
+	src->cur = &f->ev;
+	src->end = &f->ev + 1;
+	return true;
 }
 
 void ut_file_src_init(struct ut_file_src *f, struct ut_tracedat *td)
 {
-	*f = (struct ut_file_src){.src = {.peek = file_peek, .pop = file_pop}, .td = td};
+	*f = (struct ut_file_src){.src = {.refill = file_refill}, .td = td};
 }

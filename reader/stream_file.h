@@ -12,8 +12,7 @@ struct ut_file_src {
 	struct ut_stream_src src; /* first */
 	struct ut_tracedat *td;
 	struct ut_event ev;       /* the record at hand (its text and stack are the reader's) */
-	uint64_t lost;
-	bool have, end;
+	bool end;
 	bool err;                 /* ended by a read error: @errmsg says which */
 	char errmsg[256];
 };

@@ -18,25 +18,24 @@ struct fake {
 	size_t n, pos;
 };
 
-static const struct ut_event *fake_peek(struct ut_stream_src *src, uint64_t *lost)
+/* One record per batch, with the losses before it. */
+static bool fake_refill(struct ut_stream_src *src)
 {
 	struct fake *f = (struct fake *)src;
 
+	if (src->cur)
+		f->pos++;
 	if (f->pos >= f->n)
-		return NULL;
-	*lost = f->lost ? f->lost[f->pos] : 0;
-	return &f->ev[f->pos];
-}
-
-static void fake_pop(struct ut_stream_src *src)
-{
-	((struct fake *)src)->pos++;
+		return false;
+	src->cur = &f->ev[f->pos];
+	src->end = src->cur + 1;
+	src->lost += f->lost ? f->lost[f->pos] : 0;
+	return true;
 }
 
 static struct fake fake(const struct ut_event *ev, const uint64_t *lost, size_t n)
 {
-	return (struct fake){.src = {.peek = fake_peek, .pop = fake_pop}, .ev = ev, .lost = lost,
-			     .n = n};
+	return (struct fake){.src = {.refill = fake_refill}, .ev = ev, .lost = lost, .n = n};
 }
 
 #define EV(t, tid, c) {.ts = (t), .pid = (tid), .tgid = 100, .cpu = (c), .type = UT_EV_FUNCTION}
