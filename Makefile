@@ -84,7 +84,8 @@ STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
 PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -Wall -Werror \
 	-Wno-unused-result -Itests/progs
 
-all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutread.a $(BUILD)/libutread.so
+all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutread.a $(BUILD)/libutread.so \
+	$(BUILD)/examples/read_trace
 
 # What each part of the tools may include, enforced: a part compiles with
 # one include directory, $(INC_DIR)/<part>, holding links to exactly the
@@ -140,6 +141,12 @@ $(BUILD)/libutread.so: $(READER_OBJS)
 $(BUILD)/utrace: $(CLI_OBJS) $(BUILD)/libutread.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(TOOL_LDLIBS)
+
+# The reader library's example: its public header alone (-Iinclude), linked static.
+$(BUILD)/examples/read_trace: examples/read_trace.c $(BUILD)/libutread.a
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(PART_CFLAGS) -Iinclude -o $@ $^ $(TOOL_LDLIBS)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libutread.a
 	@mkdir -p $(dir $@)

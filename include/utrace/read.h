@@ -47,6 +47,47 @@ int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
 	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header,
 	      char *err, size_t errlen);
 
+/* ---- reading events: a trace.dat or running processes (reader/reader.c) -- */
+
+/* What a record is. */
+enum {
+	UT_RECORD_CALL = 1, /* a function called (function tracer; function_graph entry) */
+	UT_RECORD_RETURN,   /* a function returned (function_graph) */
+	UT_RECORD_LOST,     /* only losses: @lost records missing on @cpu */
+	UT_RECORD_OTHER,    /* markers, stacks, signals... */
+};
+
+/* One record, in time order over every thread. */
+struct ut_record {
+	unsigned kind;      /* UT_RECORD_* */
+	uint64_t ts;        /* in the trace clock's unit (ns for ns clocks) */
+	int32_t tid, pid;   /* thread, process (0 if unknown) */
+	uint32_t cpu;
+	uint64_t ip;        /* the function */
+	uint64_t parent_ip; /* its caller (function tracer) */
+	uint32_t depth;     /* function_graph */
+	const char *func;   /* @ip's name (NULL: unknown); valid until the reader is closed */
+	uint64_t lost;      /* records lost just before this one */
+};
+
+struct ut_reader;
+
+/* A trace.dat, keeping what @f lets through (NULL: all).  NULL with @err on error. */
+struct ut_reader *ut_reader_open_file(const char *path, const struct ut_stream_filter *f,
+				      char *err, size_t errlen);
+/*
+ * What the buffers of the sessions of @pids (NULL: all) in @rundir hold now,
+ * left as they were (a snapshot, taken through a temporary trace.dat).
+ */
+struct ut_reader *ut_reader_open_live(const char *rundir, const int32_t *pids, size_t npids,
+				      const struct ut_stream_filter *f, char *err, size_t errlen);
+/* The next record: 1, 0 at the end, or -errno with @err (what came before is good). */
+int ut_reader_next(struct ut_reader *r, struct ut_record *rec, char *err, size_t errlen);
+void ut_reader_close(struct ut_reader *r);
+
+/* The message of a -errno from the live functions below (a refusal says why). */
+const char *ut_live_strerror(int err);
+
 /* ---- sessions: the run-time directory's files (reader/sessions.c) ------- */
 
 struct ut_ctl;
