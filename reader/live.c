@@ -190,6 +190,7 @@ struct ssess {
 struct pending {
 	struct ut_event ev;
 	uint64_t lost;           /* events lost before this one on its thread */
+	bool consumed;           /* printed already, as the previous line's leaf */
 	char *str;               /* owned copies of the event's text and stack */
 	uint64_t *callers;
 };
@@ -1000,15 +1001,16 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 	 */
 	held = s->nr_ev;
 	for (size_t i = 0; i < s->nr_ev; i++) {
-		struct pending *p = &s->ev[i];
+		struct pending *p = &s->ev[i], *np = NULL;
 		const struct ut_event *next = NULL;
 		bool is_graph;
 
-		if (p->ev.type == 0xffff)
-			continue; /* consumed as the previous line's leaf */
-		for (size_t k = i + 1; k < s->nr_ev && !next; k++)
+		if (p->consumed)
+			continue;
+		for (size_t k = i + 1; k < s->nr_ev && !np; k++)
 			if (s->ev[k].ev.cpu == p->ev.cpu)
-				next = &s->ev[k].ev;
+				np = &s->ev[k];
+		next = np ? &np->ev : NULL;
 		if (!next && !flush &&
 		    (p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_SIGNAL_ENTER)) {
 			held = i;
@@ -1021,8 +1023,8 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 		if (is_graph) {
 			int r = ut_graph_print_event(s->graph, f, &p->ev, next);
 
-			if (r == UT_GRAPH_CONSUMED && next)
-				((struct ut_event *)next)->type = 0xffff;
+			if (r == UT_GRAPH_CONSUMED && np)
+				np->consumed = true;
 			if (r != UT_GRAPH_UNHANDLED) {
 				printed++;
 				continue;

@@ -596,122 +596,149 @@ static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct
 	return ret;
 }
 
-static int write_trace(struct ut_recorder *r)
+/* The threads' spool cursors, and the file's comm/tgid tables (@pids, @tgids, @comms). */
+struct outset {
+	struct cursor *cur;
+	size_t ncur, ncmd;
+	int32_t *pids, *tgids;
+	const char **comms;
+};
+
+static void outset_free(struct outset *o)
 {
-	struct ut_tracedat_meta m = {0};
-	struct ut_tracedat_writer *w;
-	struct cursor *cur = NULL;
-	size_t ncur = 0, nthr = 0;
-	int32_t *pids = NULL, *tgids = NULL;
-	const char **comms = NULL;
-	struct utsname uts;
-	char err[256], uname_buf[512];
-	int ret = 0;
+	for (size_t i = 0; o->cur && i < o->ncur; i++) {
+		if (o->cur[i].f)
+			fclose(o->cur[i].f);
+		free(o->cur[i].ev);
+		free(o->cur[i].buf);
+	}
+	free(o->cur);
+	free(o->pids);
+	free(o->tgids);
+	free(o->comms);
+}
+
+/* A cursor over @t's spool, and @t in the tables.  0 or -ENOMEM. */
+static int outset_add(struct outset *o, struct sess *s, struct thr *t)
+{
+	struct cursor *c = &o->cur[o->ncur];
+	size_t k;
+
+	/* Sessions are in discovery order: a later exec image's comm wins. */
+	for (k = 0; k < o->ncmd && o->pids[k] != t->tid; k++)
+		;
+	o->pids[k] = t->tid;
+	o->tgids[k] = s->pid;
+	o->comms[k] = t->comm;
+	if (k == o->ncmd)
+		o->ncmd++;
+	c->s = s;
+	c->t = t;
+	c->dec.from = t->rb.from;
+	c->buf = malloc(SPOOL_CHUNK);
+	lseek(t->spool, 0, SEEK_SET);
+	c->f = fdopen(dup(t->spool), "r");
+	o->ncur++;
+	return c->buf && c->f ? 0 : -ENOMEM;
+}
+
+static int outset_make(struct ut_recorder *r, struct outset *o)
+{
+	size_t nthr = 0;
 
 	for (size_t i = 0; i < r->nr_sess; i++)
 		nthr += r->sess[i]->nr_thr;
-	cur = calloc(nthr + 1, sizeof(*cur));
-	pids = calloc(nthr + 1, sizeof(*pids));
-	tgids = calloc(nthr + 1, sizeof(*tgids));
-	comms = calloc(nthr + 1, sizeof(*comms));
-	if (!cur || !pids || !tgids || !comms) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	/* Sessions are in discovery order: a later exec image's comm wins. */
-	size_t ncmd = 0;
-	for (size_t i = 0; i < r->nr_sess; i++) {
-		struct sess *s = r->sess[i];
+	o->cur = calloc(nthr + 1, sizeof(*o->cur));
+	o->pids = calloc(nthr + 1, sizeof(*o->pids));
+	o->tgids = calloc(nthr + 1, sizeof(*o->tgids));
+	o->comms = calloc(nthr + 1, sizeof(*o->comms));
+	if (!o->cur || !o->pids || !o->tgids || !o->comms)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
+			if (r->sess[i]->thr[j] && outset_add(o, r->sess[i], r->sess[i]->thr[j]))
+				return -ENOMEM;
+	return 0;
+}
 
-		for (uint32_t j = 0; j < s->nr_thr; j++) {
-			struct thr *t = s->thr[j];
-			size_t k;
+/* The file's metadata but the totals (@uname_buf: room for the uname line). */
+static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_tracedat_meta *m,
+		      char *uname_buf, size_t len)
+{
+	struct utsname uts;
 
-			if (!t)
-				continue;
-			for (k = 0; k < ncmd && pids[k] != t->tid; k++)
-				;
-			pids[k] = t->tid;
-			tgids[k] = s->pid;
-			comms[k] = t->comm;
-			if (k == ncmd)
-				ncmd++;
-			cur[ncur].s = s;
-			cur[ncur].t = t;
-			cur[ncur].dec.from = t->rb.from;
-			cur[ncur].buf = malloc(SPOOL_CHUNK);
-			lseek(t->spool, 0, SEEK_SET);
-			cur[ncur].f = fdopen(dup(t->spool), "r");
-			if (!cur[ncur].buf || !cur[ncur].f) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			ncur++;
-		}
-	}
-	m.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (m.nr_cpus < 1)
-		m.nr_cpus = 1;
-	m.clock = clock_line(r->clock);
-	m.syms = load_symbols(r);
-	m.nr_cmdlines = m.nr_tgids = ncmd;
-	m.cmd_pids = m.tgid_pids = pids;
-	m.cmd_comms = comms;
-	m.tgid_tgids = tgids;
+	m->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (m->nr_cpus < 1)
+		m->nr_cpus = 1;
+	m->clock = clock_line(r->clock);
+	m->syms = load_symbols(r);
+	m->nr_cmdlines = m->nr_tgids = o->ncmd;
+	m->cmd_pids = m->tgid_pids = o->pids;
+	m->cmd_comms = o->comms;
+	m->tgid_tgids = o->tgids;
 	if (!uname(&uts)) {
-		snprintf(uname_buf, sizeof(uname_buf), "%s %s %s %s", uts.sysname, uts.nodename,
-			 uts.release, uts.version);
-		m.uname = uname_buf;
+		snprintf(uname_buf, len, "%s %s %s %s", uts.sysname, uts.nodename, uts.release,
+			 uts.version);
+		m->uname = uname_buf;
 	}
-	m.tracer = r->tracer;
-	m.options = r->options;
-	m.has_options = true;
-	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
-	if (!w) {
-		rwarn(r, "%s", err);
-		ret = -EIO;
-		goto syms;
-	}
-	ret = merge_out(r, w, cur, ncur, m.nr_cpus);
-	/* Whatever the streams could not tell: refused at the very end, or overwritten. */
-	for (size_t i = 0; i < ncur; i++) {
-		const struct ut_buf_hdr *h = cur[i].t->rb.hdr;
-		uint64_t accounted = cur[i].t->rb.base + cur[i].read + cur[i].t->records_in_stream_lost;
+	m->tracer = r->tracer;
+	m->options = r->options;
+	m->has_options = true;
+}
+
+/* After the write-out: what the streams could not tell, the totals, the warnings. */
+static void finish_totals(struct ut_recorder *r, const struct outset *o,
+			  struct ut_tracedat_writer *w, struct ut_tracedat_meta *m)
+{
+	/* refused at the very end, or overwritten */
+	for (size_t i = 0; i < o->ncur; i++) {
+		const struct cursor *c = &o->cur[i];
+		const struct ut_buf_hdr *h = c->t->rb.hdr;
+		uint64_t accounted = c->t->rb.base + c->read + c->t->records_in_stream_lost;
 		uint64_t total = h->written + h->dropped + h->nested;
 
-		if (total > accounted && cur[i].t->rb.base_known)
+		if (total > accounted && c->t->rb.base_known)
 			r->lost_total += total - accounted;
 	}
-	m.lost = r->lost_total;
-	if (ut_tracedat_update_meta(w, &m))
+	m->lost = r->lost_total;
+	if (ut_tracedat_update_meta(w, m))
 		rwarn(r, "cannot record the totals in %s", r->output);
 	for (size_t i = 0; i < r->nr_sess; i++)
 		if (r->sess[i]->ctl->threads_untraced)
 			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
-			       r->sess[i]->pid,
-			       (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
+			      r->sess[i]->pid,
+			      (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
 	if (r->lost_total)
 		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
-		       (unsigned long long)r->lost_total);
-	{
-		int cret = ut_tracedat_close(w);
+		      (unsigned long long)r->lost_total);
+}
 
+static int write_trace(struct ut_recorder *r)
+{
+	struct ut_tracedat_meta m = {0};
+	struct ut_tracedat_writer *w;
+	struct outset o = {0};
+	char err[256], uname_buf[512];
+	int ret = outset_make(r, &o), cret;
+
+	if (ret) {
+		outset_free(&o);
+		return ret;
+	}
+	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
+	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
+	if (!w) {
+		rwarn(r, "%s", err);
+		ret = -EIO;
+	} else {
+		ret = merge_out(r, w, o.cur, o.ncur, m.nr_cpus);
+		finish_totals(r, &o, w, &m);
+		cret = ut_tracedat_close(w);
 		if (!ret)
 			ret = cret;
 	}
-syms:
 	ut_symtab_free((struct ut_symtab *)m.syms);
-out:
-	for (size_t i = 0; i < ncur; i++) {
-		if (cur[i].f)
-			fclose(cur[i].f);
-		free(cur[i].ev);
-		free(cur[i].buf);
-	}
-	free(cur);
-	free(pids);
-	free(tgids);
-	free(comms);
+	outset_free(&o);
 	return ret;
 }
 
