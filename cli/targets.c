@@ -149,7 +149,7 @@ int ut_tgt_toggle(int argc, char **argv, const char *help, bool on)
 	n = ut_tgt_resolve(rundir, &t, &v, false);
 	if (n < 0)
 		return ut_tgt_exit_for((int)n);
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; v && i < n; i++) {
 		int r = ut_live_set_tracing_on(v[i].dir, on);
 
 		if (r) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/control.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
 #include "reader/stream_file.h"

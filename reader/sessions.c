@@ -62,8 +62,8 @@ int ut_sess_map_file(const char *path, bool rw, size_t min, size_t want, void **
 int ut_sess_map_ctl(const char *sessdir, bool rw, struct ut_ctl **out, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	struct ut_ctl *ctl;
-	size_t len;
+	struct ut_ctl *ctl = NULL;
+	size_t len = 0;
 	int fd, ret;
 
 	*out = NULL;
@@ -76,8 +76,8 @@ int ut_sess_map_ctl(const char *sessdir, bool rw, struct ut_ctl **out, char *err
 		return open_failed(fd, sessdir, err, errlen);
 	close(fd);
 	ret = ut_sess_map_file(path, rw, sizeof(*ctl), sizeof(*ctl), (void **)&ctl, &len, err, errlen);
-	if (ret)
-		return ret;
+	if (ret || !ctl)
+		return ret ? ret : -EINVAL;
 	if (__atomic_load_n(&ctl->magic, __ATOMIC_ACQUIRE) != UT_ABI_MAGIC ||
 	    ctl->version != UT_ABI_VERSION || ctl->size != sizeof(*ctl) || ctl->pid <= 0) {
 		munmap(ctl, sizeof(*ctl));

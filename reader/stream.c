@@ -22,7 +22,7 @@ int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct ut_stream_src **v = realloc(s->src, cap * sizeof(*v));
+		struct ut_stream_src **v = realloc(s->src, cap * sizeof(struct ut_stream_src *));
 
 		if (!v)
 			return -ENOMEM;

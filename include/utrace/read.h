@@ -85,9 +85,6 @@ struct ut_reader *ut_reader_open_live(const char *rundir, const int32_t *pids, s
 int ut_reader_next(struct ut_reader *r, struct ut_record *rec, char *err, size_t errlen);
 void ut_reader_close(struct ut_reader *r);
 
-/* The message of a -errno from the live functions below (a refusal says why). */
-const char *ut_live_strerror(int err);
-
 /* ---- sessions: the run-time directory's files (reader/sessions.c) ------- */
 
 struct ut_ctl;
