@@ -27,6 +27,7 @@
 #include "common/symbols.h"
 #include "common/tracedat.h"
 #include "reader/drain.h"
+#include "reader/stat.h"
 #include "reader/stream.h"
 #include "utrace/read.h"
 
@@ -763,80 +764,16 @@ void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, 
 
 /* --- the function profiler's tables ------------------------------------ */
 
-struct prow {
-	const char *name;   /* symbol name (owned by the symbol table) */
-	uint64_t hits;
-	long double time, sq; /* ns, ns^2 */
-};
-
+/* A thread's table, and whose (reader/stat.c prints it). */
 struct ptable {
-	struct prow *rows;
-	size_t n, cap;
-	const struct sess *s; /* whose thread (per-thread tables) */
+	struct ut_stat_table t;
+	const struct sess *s;
 	uint32_t slot;
 };
 
-static struct prow *prow_get(struct ptable *t, const char *name)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->rows[i].name, name))
-			return &t->rows[i];
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct prow *n = realloc(t->rows, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		t->rows = n;
-		t->cap = cap;
-	}
-	t->rows[t->n] = (struct prow){.name = name};
-	return &t->rows[t->n++];
-}
-
-static int cmp_prow(const void *a, const void *b)
-{
-	const struct prow *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-/* trace_stat/function: sorted by Time; s^2 as the kernel computes it. */
-static void print_ptable(struct ut_recorder *r, struct ptable *t, struct ut_demangler *dm)
-{
-	FILE *f = r->profile;
-
-	if (t->n)
-		qsort(t->rows, t->n, sizeof(*t->rows), cmp_prow);
-	fputs("  Function                               Hit    Time            Avg             s^2\n"
-	      "  --------                               ---    ----            ---             ---\n",
-	      f);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct prow *p = &t->rows[i];
-		long double n = (long double)p->hits, avg = n > 0 ? p->time / n : 0, s2 = 0;
-
-		if (r->thresh_ns && avg < (long double)r->thresh_ns)
-			continue;
-		if (p->hits > 1)
-			s2 = (n * p->sq - p->time * p->time) / (n * (n - 1)) / 1000;
-		if (s2 < 0)
-			s2 = 0;
-		fprintf(f, "  %-30.30s  %10llu    ", ut_demangle(dm, p->name),
-			(unsigned long long)p->hits);
-		ut_graph_print_duration(f, (uint64_t)p->time);
-		fputs("    ", f);
-		ut_graph_print_duration(f, (uint64_t)avg);
-		fputs("    ", f);
-		ut_graph_print_duration(f, (uint64_t)s2);
-		fputc('\n', f);
-	}
-}
-
 /* Add one thread's table (prof.<slot>) to @all and to @mine; untrusted input. */
 static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
-			const struct ut_symtab *st, struct ptable *all, struct ptable *mine)
+			const struct ut_symtab *st, struct ut_stat_table *all, struct ptable *mine)
 {
 	char path[PATH_MAX], err[256];
 	struct ut_prof_hdr *h;
@@ -871,15 +808,8 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 		sq = (r->graph_time ? ldexpl((long double)e[i].time_sq[1], 64) + e[i].time_sq[0]
 				    : ldexpl((long double)e[i].self_sq[1], 64) + e[i].self_sq[0]) *
 		     k * k;
-		for (int w = 0; w < 2; w++) {
-			struct prow *p = prow_get(w ? mine : all, sym->name);
-
-			if (p) {
-				p->hits += e[i].hits;
-				p->time += t;
-				p->sq += sq;
-			}
-		}
+		ut_stat_add(all, sym->name, e[i].hits, t, sq);
+		ut_stat_add(&mine->t, sym->name, e[i].hits, t, sq);
 	}
 	munmap(h, len);
 }
@@ -888,7 +818,8 @@ static int write_profile(struct ut_recorder *r)
 {
 	struct ut_symtab *st = load_symbols(r);
 	struct ut_demangler *dm = r->demangle ? ut_demangler_new() : NULL;
-	struct ptable all = {0}, *per = NULL;
+	struct ut_stat_table all = {0};
+	struct ptable *per = NULL;
 	size_t nthreads = 0, k = 0;
 
 	if (!st)
@@ -912,21 +843,21 @@ static int write_profile(struct ut_recorder *r)
 			read_ptable(r, s, j, st, &all, &per[k]);
 		}
 	}
-	print_ptable(r, &all, dm);
+	ut_stat_print(r->profile, &all, r->thresh_ns, dm);
 	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
 		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
 		char comm[17] = {0};
 
-		if (!per[i].n)
+		if (!per[i].t.n)
 			continue;
 		memcpy(comm, ts->comm, 16);
 		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
-		print_ptable(r, &per[i], dm);
+		ut_stat_print(r->profile, &per[i].t, r->thresh_ns, dm);
 	}
 	for (size_t i = 0; i < k; i++)
-		free(per[i].rows);
+		ut_stat_free(&per[i].t);
 	free(per);
-	free(all.rows);
+	ut_stat_free(&all);
 	ut_symtab_free(st);
 	ut_demangler_free(dm);
 	return 0;
