@@ -15,6 +15,7 @@
 
 #include "utrace/read.h"
 #include "reader/drain.h"
+#include "reader/printer.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/graph.h"
@@ -187,13 +188,6 @@ struct ssess {
 	bool alive;
 };
 
-struct pending {
-	struct ut_event ev;
-	uint64_t lost;           /* events lost before this one on its thread */
-	bool consumed;           /* printed already, as the previous line's leaf */
-	char *str;               /* owned copies of the event's text and stack */
-	uint64_t *callers;
-};
 
 #define STREAM_MAX_SESS 1024
 
@@ -243,7 +237,7 @@ struct ut_live_stream {
 	struct ut_out *out;      /* function-tracer events */
 	struct ut_out *gout;     /* function_graph events, through graph */
 	struct ut_graph_out *graph;
-	struct pending *ev;      /* this read's events, then the held-back rest */
+	struct ut_print_ev *ev;      /* this read's events, then the held-back rest */
 	size_t nr_ev, cap_ev;
 	struct sthread *cur;     /* the thread being decoded */
 	pthread_t formatter;
@@ -324,12 +318,6 @@ struct ut_live_stream *ut_live_stream_new_inst(const char *rundir, int inst, con
 	return s;
 }
 
-static void free_pending(struct pending *p)
-{
-	free(p->str);
-	free(p->callers);
-}
-
 void ut_live_stream_free(struct ut_live_stream *s)
 {
 	if (!s)
@@ -362,7 +350,7 @@ void ut_live_stream_free(struct ut_live_stream *s)
 		free(ss);
 	}
 	for (size_t i = 0; i < s->nr_ev; i++)
-		free_pending(&s->ev[i]);
+		ut_print_release(&s->ev[i]);
 	free(s->ev);
 	ut_graph_out_free(s->graph);
 	ut_out_free(s->gout);
@@ -524,7 +512,7 @@ static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 static int collect_event(void *ctx, const struct ut_event *ev)
 {
 	struct ut_live_stream *s = ctx;
-	struct pending *p;
+	struct ut_print_ev *p;
 
 	s->cur->last_cpu = ev->cpu;
 	if (ev->type == 0) { /* a LOST record: the count in ip */
@@ -535,7 +523,7 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 	s->cur->decoded++;
 	if (s->nr_ev == s->cap_ev) {
 		size_t cap = s->cap_ev ? 2 * s->cap_ev : 4096;
-		struct pending *n = realloc(s->ev, cap * sizeof(*n));
+		struct ut_print_ev *n = realloc(s->ev, cap * sizeof(*n));
 
 		if (!n)
 			return -1;
@@ -543,21 +531,8 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		s->cap_ev = cap;
 	}
 	p = &s->ev[s->nr_ev++];
-	memset(p, 0, sizeof(*p));
-	p->ev = *ev;
-	p->lost = s->cur->lost;
+	ut_print_keep(p, ev, s->cur->lost);
 	s->cur->lost = 0;
-	if (ev->str) {
-		p->str = strdup(ev->str);
-		p->ev.str = p->str ? p->str : "";
-	}
-	if (ev->nr_callers && ev->callers) {
-		p->callers = malloc(ev->nr_callers * sizeof(uint64_t));
-		if (p->callers)
-			memcpy(p->callers, ev->callers, ev->nr_callers * sizeof(uint64_t));
-		p->ev.callers = p->callers;
-		p->ev.nr_callers = p->callers ? ev->nr_callers : 0;
-	}
 	return 0;
 }
 
@@ -577,7 +552,7 @@ static void final_losses(struct sthread *t)
 
 static int cmp_pending(const void *a, const void *b)
 {
-	const struct pending *x = a, *y = b;
+	const struct ut_print_ev *x = a, *y = b;
 
 	if (x->ev.ts != y->ev.ts)
 		return x->ev.ts < y->ev.ts ? -1 : 1;
@@ -987,6 +962,7 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 /* Sort and print what s->ev holds (graph entries without a successor wait). */
 static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 {
+	struct ut_printer pr;
 	size_t printed = 0, held;
 
 	if (!s->nr_ev && !lost_at_end(s))
@@ -994,6 +970,8 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 	if (!s->out && setup_output(s))
 		return -ENOMEM;
 	qsort(s->ev, s->nr_ev, sizeof(*s->ev), cmp_pending);
+	pr = (struct ut_printer){.out = s->out, .gout = s->gout, .graph = s->graph,
+				 .graph_mode = s->graph_mode};
 	/*
 	 * function_graph prints a leaf when an entry's next event on its CPU is
 	 * its return (and nothing for a signal handler that traced nothing):
@@ -1001,42 +979,25 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 	 */
 	held = s->nr_ev;
 	for (size_t i = 0; i < s->nr_ev; i++) {
-		struct pending *p = &s->ev[i], *np = NULL;
-		const struct ut_event *next = NULL;
-		bool is_graph;
+		struct ut_print_ev *p = &s->ev[i], *np = NULL;
 
 		if (p->consumed)
 			continue;
 		for (size_t k = i + 1; k < s->nr_ev && !np; k++)
 			if (s->ev[k].ev.cpu == p->ev.cpu)
 				np = &s->ev[k];
-		next = np ? &np->ev : NULL;
-		if (!next && !flush &&
+		if (!np && !flush &&
 		    (p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_SIGNAL_ENTER)) {
 			held = i;
 			break;
 		}
-		is_graph = p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_FUNCGRAPH_EXIT ||
-			   (s->graph_mode && p->ev.type != UT_EV_FUNCTION);
-		if (p->lost)
-			ut_out_print_lost(is_graph ? s->gout : s->out, f, p->ev.cpu, p->lost);
-		if (is_graph) {
-			int r = ut_graph_print_event(s->graph, f, &p->ev, next);
-
-			if (r == UT_GRAPH_CONSUMED && np)
-				np->consumed = true;
-			if (r != UT_GRAPH_UNHANDLED) {
-				printed++;
-				continue;
-			}
-		}
-		ut_out_print_event(s->out, f, &p->ev, next);
+		ut_print_event(&pr, f, p, np, np ? &np->ev : NULL);
 		printed++;
 	}
 	if (held == s->nr_ev)
 		print_final_losses(s, f);
 	for (size_t i = 0; i < held; i++)
-		free_pending(&s->ev[i]);
+		ut_print_release(&s->ev[i]);
 	memmove(s->ev, s->ev + held, (s->nr_ev - held) * sizeof(*s->ev));
 	s->nr_ev -= held;
 	return (long)printed;

@@ -14,8 +14,62 @@
 #include "common/output/graph.h"
 #include "common/output/output.h"
 #include "common/tracedat.h"
+#include "reader/printer.h"
 #include "reader/stream_file.h"
 #include "utrace/read.h"
+
+void ut_print_keep(struct ut_print_ev *p, const struct ut_event *ev, uint64_t lost)
+{
+	*p = (struct ut_print_ev){.ev = *ev, .lost = lost};
+	if (ev->str) {
+		p->str = strdup(ev->str);
+		p->ev.str = p->str ? p->str : "";
+	}
+	p->ev.callers = NULL;
+	p->ev.nr_callers = 0;
+	if (ev->nr_callers && ev->callers) {
+		/* reader-owned and reused: keep a copy */
+		p->callers = malloc(ev->nr_callers * sizeof(uint64_t));
+		if (p->callers)
+			memcpy(p->callers, ev->callers, ev->nr_callers * sizeof(uint64_t));
+		p->ev.callers = p->callers;
+		p->ev.nr_callers = p->callers ? ev->nr_callers : 0;
+	}
+}
+
+void ut_print_release(struct ut_print_ev *p)
+{
+	free(p->str);
+	free(p->callers);
+	p->str = NULL;
+	p->callers = NULL;
+}
+
+static bool is_graph(const struct ut_printer *pr, uint16_t type)
+{
+	if (!pr->graph)
+		return false;
+	return pr->all_graph || type == UT_EV_FUNCGRAPH_ENTRY || type == UT_EV_FUNCGRAPH_EXIT ||
+	       (pr->graph_mode && type != UT_EV_FUNCTION);
+}
+
+void ut_print_event(const struct ut_printer *pr, FILE *f, struct ut_print_ev *p,
+		    struct ut_print_ev *next, const struct ut_event *after)
+{
+	bool graph = is_graph(pr, p->ev.type);
+
+	if (p->lost)
+		ut_out_print_lost(graph ? pr->gout : pr->out, f, p->ev.cpu, p->lost);
+	if (graph) {
+		int r = ut_graph_print_event(pr->graph, f, &p->ev, next ? &next->ev : NULL);
+
+		if (r == UT_GRAPH_CONSUMED && next)
+			next->consumed = true;
+		if (r != UT_GRAPH_UNHANDLED)
+			return;
+	}
+	ut_out_print_event(pr->out, f, &p->ev, after);
+}
 
 struct report_ctx {
 	struct ut_tracedat *td;
@@ -45,23 +99,16 @@ struct pass {
  */
 #define WINDOW 4096
 
-struct queued {
-	struct ut_event ev;
-	uint64_t lost;
-	bool skip;   /* already printed as part of a leaf */
-	char *str;   /* owned copy of ev.str */
-	uint64_t *callers; /* owned copy of ev.callers */
-};
 
 struct window {
-	struct queued q[WINDOW];
+	struct ut_print_ev q[WINDOW];
 	size_t head, n;
 	bool eof;
 	struct ut_file_src file; /* the file, through the stream's filter */
 	struct ut_stream *st;
 };
 
-static struct queued *wat(struct window *w, size_t i)
+static struct ut_print_ev *wat(struct window *w, size_t i)
 {
 	return &w->q[(w->head + i) % WINDOW];
 }
@@ -70,7 +117,7 @@ static struct queued *wat(struct window *w, size_t i)
 static void fill(struct window *w, size_t want)
 {
 	while (w->n < want && w->n < WINDOW && !w->eof) {
-		struct queued *q = wat(w, w->n);
+		struct ut_print_ev *q = wat(w, w->n);
 		struct ut_stream_item it;
 
 		if (ut_stream_next(w->st, &it) != 1) {
@@ -79,28 +126,13 @@ static void fill(struct window *w, size_t want)
 		}
 		if (!it.ev)
 			continue; /* a file's losses come with the event after them */
-		q->ev = *it.ev;
-		q->lost = it.lost;
-		q->skip = false;
-		q->str = q->ev.str ? strdup(q->ev.str) : NULL;
-		q->ev.str = q->str;
-		q->callers = NULL;
-		if (q->ev.callers && q->ev.nr_callers) {
-			/* reader-owned and reused: keep a copy */
-			q->callers = malloc(q->ev.nr_callers * sizeof(*q->callers));
-			if (q->callers)
-				memcpy(q->callers, q->ev.callers,
-				       q->ev.nr_callers * sizeof(*q->callers));
-			else
-				q->ev.nr_callers = 0;
-		}
-		q->ev.callers = q->callers;
+		ut_print_keep(q, it.ev, it.lost);
 		w->n++;
 	}
 }
 
 /* The next event on @cpu after window position 0, reading ahead as needed. */
-static struct queued *next_on_cpu(struct window *w, uint32_t cpu)
+static struct ut_print_ev *next_on_cpu(struct window *w, uint32_t cpu)
 {
 	for (size_t i = 1;; i++) {
 		if (i >= w->n)
@@ -118,6 +150,7 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 		       bool print, char *err, size_t errlen)
 {
 	struct ut_stream_filter f = {.cpus = cpus, .tids = pids};
+	const struct ut_printer pr = {.out = out, .gout = out, .graph = graph, .all_graph = true};
 	struct window *w = calloc(1, sizeof(*w));
 	int ret = 0;
 
@@ -133,33 +166,24 @@ static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_gra
 		return -ENOMEM;
 	}
 	for (;;) {
-		struct queued *q, *next;
+		struct ut_print_ev *q, *next;
 
 		fill(w, 2);
 		if (!w->n)
 			break;
 		q = wat(w, 0);
 		if (!print) {
-			p->entries += !q->skip;
+			p->entries += !q->consumed;
 			if (q->lost) {
 				p->overrun = true;
 				if (q->lost != UT_TRACEDAT_LOST_UNKNOWN)
 					p->lost += q->lost;
 			}
-		} else if (!q->skip) {
-			if (q->lost)
-				ut_out_print_lost(out, ctx->f, q->ev.cpu, q->lost);
-			if (graph) {
-				next = next_on_cpu(w, q->ev.cpu);
-				ret = ut_graph_print_event(graph, ctx->f, &q->ev, next ? &next->ev : NULL);
-				if (ret == UT_GRAPH_CONSUMED && next)
-					next->skip = true;
-			}
-			if (!graph || ret == UT_GRAPH_UNHANDLED)
-				ut_out_print_event(out, ctx->f, &q->ev, w->n > 1 ? &wat(w, 1)->ev : NULL);
+		} else if (!q->consumed) {
+			next = graph ? next_on_cpu(w, q->ev.cpu) : NULL;
+			ut_print_event(&pr, ctx->f, q, next, w->n > 1 ? &wat(w, 1)->ev : NULL);
 		}
-		free(q->str);
-		free(q->callers);
+		ut_print_release(q);
 		w->head = (w->head + 1) % WINDOW;
 		w->n--;
 	}
