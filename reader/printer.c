@@ -20,7 +20,11 @@
 
 void ut_print_keep(struct ut_print_ev *p, const struct ut_event *ev, uint64_t lost)
 {
-	*p = (struct ut_print_ev){.ev = *ev, .lost = lost};
+	p->ev = *ev;
+	p->lost = lost;
+	p->consumed = false;
+	p->str = NULL;
+	p->callers = NULL;
 	if (ev->str) {
 		p->str = strdup(ev->str);
 		p->ev.str = p->str ? p->str : "";

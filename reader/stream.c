@@ -11,7 +11,9 @@ struct ut_stream *ut_stream_new(const struct ut_stream_filter *f)
 {
 	struct ut_stream *s = calloc(1, sizeof(*s));
 
-	if (s && f) {
+	/* a filter that keeps everything is none: the inline path stays open */
+	if (s && f && ((f->cpus && f->cpus->n) || (f->tids && f->tids->n) ||
+		       (f->pids && f->pids->n) || f->ts_min || f->ts_max)) {
 		s->f = *f;
 		s->filtered = true;
 	}

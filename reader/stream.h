@@ -62,17 +62,29 @@ int ut_stream_next_any(struct ut_stream *s, struct ut_stream_item *it);
 static inline int ut_stream_next(struct ut_stream *s, struct ut_stream_item *it)
 {
 	struct ut_stream_src *src = s->taken;
+	const struct ut_event *ev;
 
-	/* The common case inline (one thread, nothing filtered, within a batch):
-	 * the recorder's write-out takes every record of a trace through here. */
-	if (s->n == 1 && !s->filtered && src && src->cur + 1 < src->end && src->cur[1].type != 0) {
-		const struct ut_event *ev = ++src->cur;
-
-		*it = (struct ut_stream_item){.ev = ev, .lost = src->lost, .cpu = ev->cpu, .src = src};
-		src->lost = 0;
+	if (s->n != 1 || s->filtered || !src)
+		return ut_stream_next_any(s, it);
+	/* One source, nothing filtered (a thread's write-out, a whole trace.dat):
+	 * inline, as the recorder and report take every record through here. */
+	ev = src->cur + 1;
+	if (ev == src->end) {
+		if (!src->refill(src)) {
+			src->cur = src->end = NULL;
+			s->taken = NULL;
+			return 0;
+		}
+		ev = src->cur;
+	}
+	src->cur = ev;
+	if (ev->type == 0) { /* a LOST record tells its own count */
+		*it = (struct ut_stream_item){.lost = ev->ip, .cpu = ev->cpu, .src = src};
 		return 1;
 	}
-	return ut_stream_next_any(s, it);
+	*it = (struct ut_stream_item){.ev = ev, .lost = src->lost, .cpu = ev->cpu, .src = src};
+	src->lost = 0;
+	return 1;
 }
 void ut_stream_free(struct ut_stream *s);
 
