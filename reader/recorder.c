@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -26,6 +25,7 @@
 #include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/tracedat.h"
+#include "common/warn.h"
 #include "reader/drain.h"
 #include "reader/stat.h"
 #include "reader/stream.h"
@@ -93,29 +93,13 @@ struct ut_recorder {
 	int inst;                   /* instances/: whose buffers (0: the top level) */
 };
 
-/* The front end's: where warnings go (NULL: nowhere). */
-static void (*read_warn)(const char *msg);
-
 void ut_read_set_warn(void (*warn)(const char *msg))
 {
-	read_warn = warn;
+	ut_warn_set(warn);
 }
 
-/* A warning for the user, handed to the caller: the library never prints. */
-static void __attribute__((format(printf, 2, 3))) rwarn(struct ut_recorder *r, const char *fmt,
-							 ...)
-{
-	char msg[512];
-	va_list ap;
-
-	(void)r;
-	if (!read_warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	read_warn(msg);
-}
+/* A warning for the user, handed to the front end (common/warn.h): the library never prints. */
+#define rwarn(r, ...) ((void)(r), ut_warn(__VA_ARGS__))
 
 void ut_recorder_set_instance(struct ut_recorder *r, int inst)
 {
