@@ -43,7 +43,10 @@ LIB_LDLIBS := -lelf -lpthread -ldl
 
 
 
-COMMON_SRCS := $(wildcard common/*.c common/output/*.c reader/*.c)
+COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
+# The reader library (include/utrace/read.h): reader/, the common code it
+# stands on, and the tools' one arch file (the cycle counter).
+READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
@@ -58,6 +61,7 @@ TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj
 
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(TOOL_OBJ)/%.o)
+READER_OBJS := $(READER_SRCS:%.c=$(TOOL_OBJ)/%.o) $(COMMON_OBJS)
 CLI_OBJS := $(CLI_SRCS:%.c=$(TOOL_OBJ)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(LIB_OBJ)/%.o) $(LIB_ASM:%.S=$(LIB_OBJ)/%.o) \
 	$(filter $(LIB_COMMON_SRCS:%.c=$(LIB_OBJ)/%.o),$(COMMON_SRCS:%.c=$(LIB_OBJ)/%.o))
@@ -82,12 +86,37 @@ STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
 PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -Wall -Werror \
 	-Wno-unused-result -Itests/progs
 
-all: $(BUILD)/utrace $(BUILD)/libutrace.so
+all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutread.a $(BUILD)/libutread.so \
+	$(BUILD)/examples/read_trace
 
-$(TOOL_OBJ)/%.o: %.c
+# What each part of the tools may include, enforced: a part compiles with
+# one include directory, $(INC_DIR)/<part>, holding links to exactly the
+# folders it may use, so a forbidden #include fails to compile.  Front ends
+# (cli, tracefs) see the public header, common/ and themselves, never each
+# other nor arch/; cli/cmd/mount.c alone also sees tracefs (it starts the
+# filesystem).  The runtime (libutrace/) and the unit tests keep the whole tree.
+INC_DIR := $(BUILD)/inc
+PART_DIRS_common := common utrace
+PART_DIRS_reader := reader common utrace
+PART_DIRS_arch := common utrace
+PART_DIRS_cli := cli common utrace
+PART_DIRS_tracefs := tracefs common utrace
+PART_DIRS_mount := cli tracefs common utrace
+PARTS := common reader arch cli tracefs mount
+part_of = $(if $(filter cli/cmd/mount.c,$(1)),mount,$(firstword $(subst /, ,$(1))))
+link_src = $(if $(filter utrace,$(1)),$(CURDIR)/include/utrace,$(CURDIR)/$(1))
+PART_CFLAGS := -std=gnu11 -O2 -g -fPIC -D_GNU_SOURCE $(WARN) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+
+$(INC_DIR)/.stamp: Makefile
+	$(Q)rm -rf $(INC_DIR)
+	$(Q)$(foreach p,$(PARTS),mkdir -p $(INC_DIR)/$(p) && \
+		$(foreach d,$(PART_DIRS_$(p)),ln -sfn $(call link_src,$(d)) $(INC_DIR)/$(p)/$(d) &&) ) true
+	$(Q)touch $@
+
+$(TOOL_OBJ)/%.o: %.c | $(INC_DIR)/.stamp
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(TOOL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(PART_CFLAGS) -I$(INC_DIR)/$(call part_of,$<) -MMD -MP -c $< -o $@
 
 $(LIB_OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -103,11 +132,25 @@ $(BUILD)/libutrace.so: $(LIB_OBJS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-z,now -Wl,-soname,libutrace.so -o $@ $^ $(LIB_LDLIBS)
 
-$(BUILD)/utrace: $(CLI_OBJS) $(COMMON_OBJS)
+$(BUILD)/libutread.a: $(READER_OBJS)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libutread.so: $(READER_OBJS)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libutread.so -o $@ $^ $(TOOL_LDLIBS)
+
+$(BUILD)/utrace: $(CLI_OBJS) $(BUILD)/libutread.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(TOOL_LDLIBS)
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(COMMON_OBJS)
+# The reader library's example: its public header alone (-Iinclude), linked static.
+$(BUILD)/examples/read_trace: examples/read_trace.c $(BUILD)/libutread.a
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(PART_CFLAGS) -Iinclude -o $@ $^ $(TOOL_LDLIBS)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libutread.a
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(TOOL_CFLAGS) -Itests/unit -o $@ $^ $(TOOL_LDLIBS)

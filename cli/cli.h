@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "utrace/read.h"
+
 /* Exit status for bad usage (unknown command, option, tracer, clock...). */
 #define UT_EXIT_USAGE 2
 
@@ -29,20 +31,11 @@ void ut_usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), nor
  */
 char *ut_cli_rundir(char *buf, size_t len);
 
-/* A list of numbers given on the command line (--cpu, --pid). */
-struct ut_idlist {
-	long *v;
-	size_t n;
-};
 
 /* -O WORD: die unless it names a trace option; keep it in @words. */
 #define UT_MAX_OPT_WORDS 64
 struct ut_opts;
 void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *nwords);
-
-/* Print a trace file in the kernel's format (cli/cmd/report.c). */
-int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
-	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header);
 
 int cmd_record(int argc, char **argv);
 int cmd_profile(int argc, char **argv);

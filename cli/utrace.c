@@ -79,10 +79,17 @@ char *ut_cli_rundir(char *buf, size_t len)
 	return buf;
 }
 
+/* The reader library's warnings, printed as the CLI prints its own. */
+static void print_warning(const char *msg)
+{
+	ut_err("%s", msg);
+}
+
 int main(int argc, char **argv)
 {
 	const struct ut_command *c;
 
+	ut_read_set_warn(print_warning);
 	if (argc < 2) {
 		cmd_help(1, argv);
 		return UT_EXIT_USAGE;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <time.h>
 
-#include "arch.h"
 #include "common/clock.h"
 
 static uint64_t mono_now(void)
@@ -22,7 +21,7 @@ void ut_tsc_pair_read(struct ut_tsc_pair *p)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 16; i++) {
-		uint64_t m0 = mono_now(), c = ut_arch_cycles(), m1 = mono_now();
+		uint64_t m0 = mono_now(), c = ut_tsc_now(), m1 = mono_now();
 
 		if (m1 - m0 < best) {
 			best = m1 - m0;

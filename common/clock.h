@@ -17,6 +17,9 @@ struct ut_tsc_pair {
 	uint64_t mono;
 };
 
+/* The CPU's cycle counter now (arch/<arch>/tsc.c). */
+uint64_t ut_tsc_now(void);
+
 /* A (TSC, CLOCK_MONOTONIC) pair read as close together as possible. */
 void ut_tsc_pair_read(struct ut_tsc_pair *p);
 

@@ -87,46 +87,6 @@ static int check_root(const char *rundir, bool create)
 	return 0;
 }
 
-struct ut_ctl *ut_live_map_ctl(const char *sessdir)
-{
-	char path[PATH_MAX];
-	struct ut_ctl *ctl;
-	struct stat st;
-	int fd;
-
-	if (snprintf(path, sizeof(path), "%s/ctl", sessdir) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	fd = ut_live_open(path, O_RDWR);
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*ctl)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (ctl == MAP_FAILED)
-		return NULL;
-	if (__atomic_load_n(&ctl->magic, __ATOMIC_ACQUIRE) != UT_ABI_MAGIC ||
-	    ctl->version != UT_ABI_VERSION || ctl->size != sizeof(*ctl) || ctl->pid <= 0) {
-		munmap(ctl, sizeof(*ctl));
-		errno = EINVAL;
-		return NULL;
-	}
-	return ctl;
-}
-
-void ut_live_unmap_ctl(struct ut_ctl *ctl)
-{
-	if (ctl)
-		munmap(ctl, sizeof(*ctl));
-}
-
 /* Does the process of @ctl still run?  A recycled pid has no session of ours. */
 static bool ctl_alive(const struct ut_ctl *ctl)
 {
@@ -151,13 +111,6 @@ static int cmp_sess(const void *a, const void *b)
  */
 static struct ut_ctl *map_session(const char *dir)
 {
-	int fd = ut_live_open(dir, O_RDONLY | O_DIRECTORY);
-
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	close(fd);
 	return ut_live_map_ctl(dir);
 }
 

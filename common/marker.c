@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch.h"
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/ctl.h"
@@ -41,7 +40,7 @@ static uint64_t now_in(uint32_t clock)
 	clockid_t id = CLOCK_MONOTONIC;
 
 	if (clock == UT_CLOCK_LOCAL || clock == UT_CLOCK_X86_TSC)
-		return ut_arch_cycles();
+		return ut_tsc_now();
 	if (clock == UT_CLOCK_MONO_RAW)
 		id = CLOCK_MONOTONIC_RAW;
 	else if (clock == UT_CLOCK_BOOT)

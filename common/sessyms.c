@@ -17,6 +17,7 @@
 #include "common/control.h"
 #include "common/symbols.h"
 #include "common/symsnap.h"
+#include "common/warn.h"
 
 /* One "load" line and the "syms" line that follows it. */
 struct modline {
@@ -65,7 +66,7 @@ static void warn_once(const char *path, const char *what)
 			return;
 	if (nsaid < sizeof(said) / sizeof(*said))
 		said[nsaid++] = strdup(key);
-	fprintf(stderr, "utrace: %s\n", key);
+	ut_warn("%s", key);
 }
 
 /* Why the file at @ml->path is not the object the session loaded. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/live.h"
+#include "utrace/read.h"
 #include "common/names.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/live.h"
+#include "utrace/read.h"
 #include "tracefs/tracefs.h"
 
 #define PIPE_POLL_NS (50L * 1000 * 1000) /* trace_pipe polls the buffers this often */

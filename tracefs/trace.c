@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace, trace_pipe and processes/PID/per_thread/TID/{trace,trace_pipe} of
- * the tracefs mount.  The text comes from the live reader (cli/live.h), in
+ * the tracefs mount.  The text comes from the live reader (include/utrace/read.h), in
  * the kernel's format with the scope's output options.
  *
  * trace_pipe consumes what it prints.  A scope's trace_pipe is the live
@@ -19,10 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch.h"
-#include "cli/cli.h"
-#include "cli/live.h"
+#include "utrace/read.h"
 #include "tracefs/tracefs.h"
+#include "common/clock.h"
 #include "common/ring_buffer.h"
 #include "utrace/abi.h"
 
@@ -49,6 +48,7 @@ static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const 
 	long id = tid;
 	struct ut_idlist tids = {.v = &id, .n = 1};
 	struct ut_opts opts;
+	char err[256];
 	int fd, ret;
 
 	snprintf(tmp, sizeof(tmp), "%s/utrace-tracefs.XXXXXX",
@@ -60,7 +60,7 @@ static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const 
 	ut_opts_init(&opts, 0);
 	ret = ut_live_snapshot(tfs_rundir, 0, &sc->pid, 1, false, tmp, opts.bits);
 	if (!ret)
-		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header) ? -EIO : 0;
+		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header, err, sizeof(err)) ? -EIO : 0;
 	unlink(tmp);
 	return ret;
 }
@@ -102,19 +102,13 @@ struct positions {
  */
 static struct ut_buf_hdr *map_header(const char *path, bool rw)
 {
-	int fd = ut_live_open(path, (rw ? O_RDWR : O_RDONLY) | O_NONBLOCK);
-	struct ut_buf_hdr *h;
-	struct stat st;
+	char err[256];
+	size_t len;
+	void *h;
 
-	if (fd < 0)
+	if (ut_sess_map_buf(path, rw, true, &h, &len, err, sizeof(err)))
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
-		close(fd);
-		return NULL;
-	}
-	h = mmap(NULL, UT_BUF_HDR_SIZE, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	return h == MAP_FAILED ? NULL : h;
+	return h;
 }
 
 /* Note where one buffer's producer is now. */
@@ -268,7 +262,7 @@ static int pipe_take_thread(struct tfs_req *r, char **text, size_t *len)
 }
 
 /*
- * A scope's trace_pipe: the open file's streaming reader (cli/live.h), made
+ * A scope's trace_pipe: the open file's streaming reader (include/utrace/read.h), made
  * at the first read, drains the buffers in the background and consumes
  * them; here its queue is printed.
  */
@@ -405,9 +399,8 @@ static int thread_buffer(const struct tfs_scope *sc, int32_t tid, void **map, si
 {
 	struct ut_live_sess s;
 	struct ut_ctl *ctl;
-	char path[PATH_MAX + 32];
-	struct stat st;
-	int slot = -1, fd;
+	char err[256];
+	int slot = -1;
 	uint32_t nr;
 
 	if (tfs_scope_session(sc, &s))
@@ -425,18 +418,7 @@ static int thread_buffer(const struct tfs_scope *sc, int32_t tid, void **map, si
 	ut_live_unmap_ctl(ctl);
 	if (slot < 0)
 		return -ENODATA;
-	snprintf(path, sizeof(path), "%s/buf.%d", s.dir, slot);
-	fd = ut_live_open(path, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
-		close(fd);
-		return -EIO;
-	}
-	*maplen = (size_t)st.st_size;
-	*map = mmap(NULL, *maplen, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	return *map == MAP_FAILED ? -errno : 0;
+	return ut_sess_map_thread(s.dir, 0, (uint32_t)slot, false, map, maplen, err, sizeof(err));
 }
 
 int tfs_show_thread_stats(struct tfs_req *r, FILE *f)
@@ -474,7 +456,7 @@ int tfs_show_thread_stats(struct tfs_req *r, FILE *f)
 	fprintf(f, "bytes: %llu\n", (unsigned long long)bytes);
 	print_ts(f, "oldest event ts", st.have_first ? st.first_ts : 0, counter);
 	if (clk.clock == UT_CLOCK_LOCAL || clk.clock == UT_CLOCK_X86_TSC) {
-		now = ut_clock_to_trace(&clk, ut_arch_cycles());
+		now = ut_clock_to_trace(&clk, ut_tsc_now());
 	} else {
 		struct timespec ts;
 

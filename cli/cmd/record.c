@@ -30,9 +30,7 @@
 
 #include "cli/cfg_opts.h"
 #include "cli/cli.h"
-#include "cli/drain.h"
 #include "cli/ran.h"
-#include "cli/record.h"
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/elfsites.h"

@@ -13,9 +13,8 @@
 
 #include "cli/cli.h"
 #include "common/names.h"
-#include "common/output/graph.h"
 #include "common/output/output.h"
-#include "reader/tracedat.h"
+#include "utrace/read.h"
 
 const char ut_help_report[] =
 	"usage: utrace report [-i FILE] [-O OPTION]... [--cpu N] [--pid TID]\n"
@@ -41,21 +40,6 @@ const char ut_help_report[] =
 	"  --cpu N          only events of CPU N (repeatable)\n"
 	"  --pid TID        only events of thread TID (repeatable)\n";
 
-struct report_ctx {
-	struct ut_tracedat *td;
-	FILE *f;              /* where the text goes */
-};
-
-static const char *comm_cb(void *ctx, int32_t pid)
-{
-	return ut_tracedat_comm(((struct report_ctx *)ctx)->td, pid);
-}
-
-static int32_t tgid_cb(void *ctx, int32_t pid)
-{
-	return ut_tracedat_tgid(((struct report_ctx *)ctx)->td, pid);
-}
-
 static void idlist_add(struct ut_idlist *l, const char *s, const char *what)
 {
 	char *end;
@@ -71,233 +55,6 @@ static void idlist_add(struct ut_idlist *l, const char *s, const char *what)
 		ut_usage_die("out of memory");
 	l->v = n;
 	l->v[l->n++] = v;
-}
-
-static bool idlist_has(const struct ut_idlist *l, long v)
-{
-	if (!l->n)
-		return true;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == v)
-			return true;
-	return false;
-}
-
-struct pass {
-	uint64_t entries, lost;
-	bool overrun;
-};
-
-/*
- * A window of events read ahead.  Printing an event may need the next event
- * of the whole trace (latency-format's delay mark) or the next one of its
- * CPU (function_graph: is this entry a leaf?), which in the merged stream
- * can be some way ahead.
- */
-#define WINDOW 4096
-
-struct queued {
-	struct ut_event ev;
-	uint64_t lost;
-	bool skip;   /* already printed as part of a leaf */
-	char *str;   /* owned copy of ev.str */
-	uint64_t *callers; /* owned copy of ev.callers */
-};
-
-struct window {
-	struct queued q[WINDOW];
-	size_t head, n;
-	bool eof;
-	int err;     /* ut_tracedat_next's -1 once seen */
-	char errmsg[256];
-};
-
-static struct queued *wat(struct window *w, size_t i)
-{
-	return &w->q[(w->head + i) % WINDOW];
-}
-
-/* Read until the window holds @want events (or the file ends). */
-static void fill(struct window *w, struct ut_tracedat *td, size_t want, const struct ut_idlist *cpus,
-		 const struct ut_idlist *pids)
-{
-	while (w->n < want && w->n < WINDOW && !w->eof) {
-		struct queued *q = wat(w, w->n);
-		int ret = ut_tracedat_next(td, &q->ev, &q->lost, w->errmsg, sizeof(w->errmsg));
-
-		if (ret != 1) {
-			w->eof = true;
-			w->err = ret < 0;
-			break;
-		}
-		if (!idlist_has(cpus, q->ev.cpu) || !idlist_has(pids, q->ev.pid))
-			continue;
-		q->skip = false;
-		q->str = q->ev.str ? strdup(q->ev.str) : NULL;
-		q->ev.str = q->str;
-		q->callers = NULL;
-		if (q->ev.callers && q->ev.nr_callers) {
-			/* reader-owned and reused: keep a copy */
-			q->callers = malloc(q->ev.nr_callers * sizeof(*q->callers));
-			if (q->callers)
-				memcpy(q->callers, q->ev.callers,
-				       q->ev.nr_callers * sizeof(*q->callers));
-			else
-				q->ev.nr_callers = 0;
-		}
-		q->ev.callers = q->callers;
-		w->n++;
-	}
-}
-
-/* The next event on @cpu after window position 0, reading ahead as needed. */
-static struct queued *next_on_cpu(struct window *w, struct ut_tracedat *td, uint32_t cpu,
-				  const struct ut_idlist *cpus, const struct ut_idlist *pids)
-{
-	for (size_t i = 1;; i++) {
-		if (i >= w->n)
-			fill(w, td, i + 1, cpus, pids);
-		if (i >= w->n)
-			return NULL;
-		if (wat(w, i)->ev.cpu == cpu)
-			return wat(w, i);
-	}
-}
-
-/* One read of the file: counts (for the header) or printing. */
-static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_graph_out *graph,
-		       const struct ut_idlist *cpus, const struct ut_idlist *pids, struct pass *p,
-		       bool print)
-{
-	struct ut_tracedat *td = ctx->td;
-	struct window *w = calloc(1, sizeof(*w));
-	int ret = 0;
-
-	if (!w)
-		return -1;
-	for (;;) {
-		struct queued *q, *next;
-
-		fill(w, td, 2, cpus, pids);
-		if (!w->n)
-			break;
-		q = wat(w, 0);
-		if (!print) {
-			p->entries += !q->skip;
-			if (q->lost) {
-				p->overrun = true;
-				if (q->lost != UT_TRACEDAT_LOST_UNKNOWN)
-					p->lost += q->lost;
-			}
-		} else if (!q->skip) {
-			if (q->lost)
-				ut_out_print_lost(out, ctx->f, q->ev.cpu, q->lost);
-			if (graph) {
-				next = next_on_cpu(w, td, q->ev.cpu, cpus, pids);
-				ret = ut_graph_print_event(graph, ctx->f, &q->ev, next ? &next->ev : NULL);
-				if (ret == UT_GRAPH_CONSUMED && next)
-					next->skip = true;
-			}
-			if (!graph || ret == UT_GRAPH_UNHANDLED)
-				ut_out_print_event(out, ctx->f, &q->ev, w->n > 1 ? &wat(w, 1)->ev : NULL);
-		}
-		free(q->str);
-		free(q->callers);
-		w->head = (w->head + 1) % WINDOW;
-		w->n--;
-	}
-	ret = w->err ? -1 : 0;
-	/* The counting pass stays quiet: the printing pass reports it. */
-	if (ret && print) {
-		fflush(ctx->f);
-		ut_err("%s", w->errmsg);
-	}
-	free(w);
-	return ret;
-}
-
-/**
- * ut_report - print a trace file in the kernel's trace format
- * @file: the trace.dat
- * @f: where to print
- * @words: -O option words applied over the file's own; @nwords of them
- * @cpus, @pids: only these CPUs / threads (NULL: all)
- * @header: print the header (trace); false for trace_pipe's bare lines
- *
- * Return: 0, or 1 after printing an error.
- */
-int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
-	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header)
-{
-	static const struct ut_idlist none;
-	struct ut_out_cfg cfg = {0};
-	struct report_ctx ctx = {.f = f};
-	struct ut_opts opts;
-	struct ut_out *out;
-	struct ut_graph_out *graph = NULL;
-	struct pass p = {0};
-	char err[256], tracer[32];
-	int ret, clock;
-
-	if (!cpus)
-		cpus = &none;
-	if (!pids)
-		pids = &none;
-	ut_opts_init(&opts, 0);
-	/* First pass: the header's entries/written counts. */
-	ctx.td = ut_tracedat_open(file, err, sizeof(err));
-	if (!ctx.td) {
-		ut_err("%s", err);
-		return 1;
-	}
-	clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(ctx.td));
-	snprintf(tracer, sizeof(tracer), "%s",
-		 ut_tracedat_tracer(ctx.td) ? ut_tracedat_tracer(ctx.td) : "function");
-	cfg.tracer = tracer;
-	cfg.syms = ut_tracedat_symbols(ctx.td);
-	cfg.comm = comm_cb;
-	cfg.tgid = tgid_cb;
-	cfg.ctx = &ctx;
-	cfg.nr_cpus = ut_tracedat_nr_cpus(ctx.td);
-	cfg.clock_is_counter = ut_clock_is_counter(clock);
-	/* The options set when recording, then those given here. */
-	ut_tracedat_options(ctx.td, &opts.bits);
-	for (int i = 0; i < nwords; i++)
-		if (ut_opts_parse(&opts, "function", words[i]))
-			ut_opts_parse(&opts, "function_graph", words[i]);
-	cfg.opts = &opts;
-	if (header)
-		read_events(&ctx, NULL, NULL, cpus, pids, &p, false);
-	ut_tracedat_close_reader(ctx.td);
-
-	ctx.td = ut_tracedat_open(file, err, sizeof(err));
-	if (!ctx.td) {
-		ut_err("%s", err);
-		return 1;
-	}
-	cfg.syms = ut_tracedat_symbols(ctx.td);
-	out = ut_out_new(&cfg);
-	if (!out)
-		ut_usage_die("out of memory");
-	ut_out_start(out, p.overrun);
-	if (!strcmp(tracer, "function_graph")) {
-		graph = ut_graph_out_new(out);
-		if (!graph)
-			ut_usage_die("out of memory");
-		ut_graph_start(graph);
-	}
-	/* Losses no page could carry (at the very end) are in the file's total. */
-	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus->n && !pids->n)
-		p.lost = ut_tracedat_lost_total(ctx.td);
-	if (header && graph)
-		ut_graph_print_header(graph, f, p.entries, p.entries + p.lost);
-	else if (header)
-		ut_out_print_header(out, f, p.entries, p.entries + p.lost);
-	ret = read_events(&ctx, out, graph, cpus, pids, &p, true) ? 1 : 0;
-	ut_graph_out_free(graph);
-	ut_out_free(out);
-	ut_tracedat_close_reader(ctx.td);
-	return ret;
 }
 
 void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *nwords)
@@ -322,14 +79,14 @@ void ut_opt_word(struct ut_opts *opts, const char *w, const char **words, int *n
  */
 static void check_tracer_options(const char *file, const char *const *words, int nwords)
 {
-	struct ut_tracedat *td = nwords ? ut_tracedat_open(file, NULL, 0) : NULL;
+	struct ut_reader *r = nwords ? ut_reader_open_file(file, NULL, NULL, 0) : NULL;
 	char tracer[32];
 
-	if (!td)
+	if (!r)
 		return;
 	snprintf(tracer, sizeof(tracer), "%s",
-		 ut_tracedat_tracer(td) ? ut_tracedat_tracer(td) : "function");
-	ut_tracedat_close_reader(td);
+		 ut_reader_tracer(r) ? ut_reader_tracer(r) : "function");
+	ut_reader_close(r);
 	for (int i = 0; i < nwords; i++) {
 		const char *w = words[i];
 		const struct ut_opt_info *info =
@@ -351,6 +108,7 @@ int cmd_report(int argc, char **argv)
 	const char *file = "trace.dat";
 	struct ut_opts opts;
 	const char *words[UT_MAX_OPT_WORDS];
+	char err[256];
 	int c, ret, nwords = 0;
 
 	ut_opts_init(&opts, 0);
@@ -380,7 +138,13 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
 	check_tracer_options(file, words, nwords);
-	ret = ut_report(file, stdout, words, nwords, &cpus, &pids, true);
+	ret = ut_report(file, stdout, words, nwords, &cpus, &pids, true, err, sizeof(err));
+	if (ret) {
+		/* after what was readable */
+		fflush(stdout);
+		ut_err("%s", err);
+		ret = 1;
+	}
 out:
 	free(cpus.v);
 	free(pids.v);

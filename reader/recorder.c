@@ -15,8 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "cli/record.h"
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/names.h"
@@ -26,7 +24,12 @@
 #include "common/ring_buffer.h"
 #include "common/demangle.h"
 #include "common/symbols.h"
+#include "common/warn.h"
+#include "reader/drain.h"
+#include "reader/stat.h"
+#include "reader/stream.h"
 #include "reader/tracedat.h"
+#include "utrace/read.h"
 
 #define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
 #define COPYBUF (4u << 20)     /* bytes taken from one ring per pass */
@@ -89,6 +92,14 @@ struct ut_recorder {
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
 };
+
+void ut_read_set_warn(void (*warn)(const char *msg))
+{
+	ut_warn_set(warn);
+}
+
+/* A warning for the user, handed to the front end (common/warn.h): the library never prints. */
+#define rwarn(r, ...) ((void)(r), ut_warn(__VA_ARGS__))
 
 void ut_recorder_set_instance(struct ut_recorder *r, int inst)
 {
@@ -184,63 +195,31 @@ static struct sess *find_sess(struct ut_recorder *r, const char *name)
 	return NULL;
 }
 
-/* A session file mapped, if it is one nobody else can have written. */
-static void *map_file(struct ut_recorder *r, const char *path, size_t *len, bool rw)
+/* A session mapping failed: remember a refusal (ut_live_strerror says why). */
+static bool map_failed(struct ut_recorder *r, int ret)
 {
-	int fd = ut_live_open(path, rw ? O_RDWR : O_RDONLY);
-	struct stat st;
-	void *p;
-
-	if (fd == -EPERM)
+	if (ret == -EPERM)
 		r->refused = true;
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || st.st_size <= 0) {
-		close(fd);
-		return NULL;
-	}
-	/* Not populated: that would allocate every page of every thread's ring,
-	 * used or not (a program with many threads would pay for all of them). */
-	p = mmap(NULL, (size_t)st.st_size, rw ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
-		 fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	*len = (size_t)st.st_size;
-	return p;
+	return ret != 0;
 }
 
 static struct sess *open_sess(struct ut_recorder *r, const char *name)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[256];
 	struct sess *s, **n;
 	struct ut_ctl *ctl;
-	size_t len;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	fd = ut_live_open(path, O_RDONLY | O_DIRECTORY); /* never a link to elsewhere */
-	if (fd == -EPERM)
-		r->refused = true;
-	if (fd < 0)
+	/* not ready yet, or not ours: looked at again on the next pass */
+	if (map_failed(r, ut_sess_map_ctl(path, false, &ctl, err, sizeof(err))))
 		return NULL;
-	close(fd);
-	snprintf(path, sizeof(path), "%s/%s/ctl", r->dir, name);
-	ctl = map_file(r, path, &len, false);
-	if (!ctl)
-		return NULL;
-	if (len < sizeof(*ctl) || ctl->magic != UT_ABI_MAGIC || ctl->version != UT_ABI_VERSION ||
-	    ctl->size != sizeof(*ctl)) {
-		munmap(ctl, len);
-		return NULL; /* not ready yet, or not ours */
-	}
 	if (r->pids) {
 		size_t k = 0;
 
 		while (k < r->npids && r->pids[k] != ctl->pid)
 			k++;
 		if (k == r->npids) {
-			munmap(ctl, len);
+			ut_sess_unmap_ctl(ctl);
 			return NULL;
 		}
 	}
@@ -249,7 +228,7 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 		r->sess = n;
 	s = n ? calloc(1, sizeof(*s)) : NULL;
 	if (!s) {
-		munmap(ctl, len);
+		ut_sess_unmap_ctl(ctl);
 		return NULL;
 	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
@@ -268,7 +247,7 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[256], sessdir[PATH_MAX];
 	struct thr *t;
 
 	if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
@@ -276,10 +255,9 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%s/%s%u", r->dir, s->name, ut_live_buf_prefix(r->inst),
-		 slot);
-	t->map = map_file(r, path, &t->maplen, true);
-	if (!t->map ||
+	snprintf(sessdir, sizeof(sessdir), "%s/%s", r->dir, s->name);
+	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
+					     sizeof(err))) ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
 		if (t->map)
 			munmap(t->map, t->maplen);
@@ -338,42 +316,56 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 	return (long)off;
 }
 
+/* --- the spool sink (reader/drain.h): a thread's data into its spool file --- */
+
+struct spool_sink {
+	struct ut_drain_sink sink;
+	struct thr *t;
+	uint8_t *buf;         /* the recorder's copy buffer */
+	size_t cap;
+};
+
+static long spool_put(struct ut_drain_sink *sink, uint64_t start, uint64_t lost,
+		      const uint8_t *seg[2], const size_t seglen[2])
+{
+	long done = spool_write(((struct spool_sink *)sink)->t, start, lost, seg, seglen);
+
+	return done < 0 ? -EIO : done;
+}
+
+static uint8_t *spool_reserve(struct ut_drain_sink *sink, size_t min, size_t max, size_t *got)
+{
+	struct spool_sink *k = (struct spool_sink *)sink;
+
+	*got = k->cap;
+	return k->buf;
+}
+
+static int spool_commit(struct ut_drain_sink *sink, uint8_t *buf, uint64_t start, uint64_t lost,
+			size_t len)
+{
+	struct thr *t = ((struct spool_sink *)sink)->t;
+	const uint8_t *seg[2] = {buf, NULL};
+	size_t seglen[2] = {len, 0};
+	long n = spool_write(t, start, lost, seg, seglen);
+
+	/* spool_write takes at most 64 pieces: write the rest too */
+	for (size_t off = n > 0 ? (size_t)n : len; n > 0 && off < len; off += (size_t)n) {
+		seg[0] = buf + off;
+		seglen[0] = len - off;
+		n = spool_write(t, start + off, 0, seg, seglen);
+	}
+	return n < 0 ? -EIO : 0;
+}
+
 static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
 {
-	const uint8_t *seg[2];
-	size_t seglen[2];
-	struct ut_rb_chunk c;
-	uint64_t start;
-	long n, total = 0;
+	struct spool_sink k = {.sink = {.put = spool_put, .reserve = spool_reserve,
+					.commit = spool_commit},
+			       .t = t, .buf = buf, .cap = cap};
 
-	if (t->rb.consume && t->rb.tail >= t->rb.from) {
-		/* Zero copy: the producer will not touch unread data. */
-		while ((n = ut_rb_peek(&t->rb, all, &start, seg, seglen)) > 0) {
-			long done = spool_write(t, start, 0, seg, seglen);
-
-			if (done <= 0)
-				return -EIO;
-			ut_rb_consume(&t->rb, (size_t)done);
-			total += done;
-		}
-		return n < 0 ? -EIO : total;
-	}
-	if (ut_rb_drain(&t->rb, &c, all, buf, cap))
-		return -EIO;
-	if (!c.len && !c.lost)
-		return 0;
-	seg[0] = c.bytes;
-	seglen[0] = c.len;
-	seglen[1] = 0;
-	seg[1] = NULL;
-	n = spool_write(t, c.start, c.lost, seg, seglen);
-	/* spool_write takes at most 64 pieces: write the rest too */
-	for (size_t off = n > 0 ? (size_t)n : c.len; n > 0 && off < c.len; off += (size_t)n) {
-		seg[0] = c.bytes + off;
-		seglen[0] = c.len - off;
-		n = spool_write(t, c.start + off, 0, seg, seglen);
-	}
-	return n < 0 ? -EIO : (long)c.len;
+	/* Zero copy when the producer will not touch unread data. */
+	return ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.sink);
 }
 
 static void find_sessions(struct ut_recorder *r)
@@ -423,6 +415,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 /* --- merge ------------------------------------------------------------- */
 
 struct cursor {
+	struct ut_stream_src src; /* first: the stream hands it back */
 	struct sess *s;
 	struct thr *t;
 	FILE *f;
@@ -469,13 +462,19 @@ static bool cursor_fill(struct cursor *c)
 	return true;
 }
 
-static int cmp_cursor(const struct cursor *a, const struct cursor *b)
+/* The stream's refill() (reader/stream.h): the next spool chunk's events. */
+static bool cursor_refill(struct ut_stream_src *src)
 {
-	const struct ut_event *x = &a->ev[a->pos], *y = &b->ev[b->pos];
+	struct cursor *c = (struct cursor *)src;
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
+	c->pos = c->nr;
+	if (!cursor_fill(c))
+		return false;
+	src->cur = &c->ev[c->pos];
+	src->end = &c->ev[c->nr];
+	src->lost += c->pending_lost;
+	c->pending_lost = 0;
+	return true;
 }
 
 /* Symbols of every object any session loaded. */
@@ -533,159 +532,198 @@ static int put_event(struct ut_tracedat_writer *w, struct ut_repeats *fold, bool
 	return ut_tracedat_write(w, ev);
 }
 
+/*
+ * The threads' spooled events into @w, merged in time order (reader/stream.c).
+ * Losses go in where the stream tells them and count towards the total.
+ */
+static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct cursor *cur,
+		     size_t ncur, int nr_cpus)
+{
+	bool folding = r->options >> UT_OPT_FUNC_NO_REPEATS & 1;
+	struct ut_stream *st = ut_stream_new(NULL);
+	struct ut_repeats fold = {0};
+	struct ut_stream_item it;
+	int ret = 0;
+
+	for (size_t i = 0; st && i < ncur; i++) {
+		cur[i].src = (struct ut_stream_src){.refill = cursor_refill};
+		if (ut_stream_add(st, &cur[i].src))
+			ret = -ENOMEM;
+	}
+	if (!st || ret) {
+		ut_stream_free(st);
+		return -ENOMEM;
+	}
+	while (!ret && ut_stream_next(st, &it) == 1) {
+		struct cursor *c = (struct cursor *)it.src;
+		struct ut_event ev;
+
+		if (it.lost) {
+			/* a LOST record, or overwritten in a flight-recorder buffer before ev */
+			ut_tracedat_lost(w, it.cpu < (uint32_t)nr_cpus ? it.cpu : 0, it.lost);
+			r->lost_total += it.lost;
+			c->t->records_in_stream_lost += it.lost;
+		}
+		if (!it.ev)
+			continue;
+		c->read++;
+		if (it.ev->cpu < (uint32_t)nr_cpus) {
+			ret = put_event(w, &fold, folding, it.ev);
+			continue;
+		}
+		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
+		ev = *it.ev;
+		ev.cpu = 0;
+		ret = put_event(w, &fold, folding, &ev);
+	}
+	ut_repeats_free(&fold);
+	ut_stream_free(st);
+	return ret;
+}
+
+/* The threads' spool cursors, and the file's comm/tgid tables (@pids, @tgids, @comms). */
+struct outset {
+	struct cursor *cur;
+	size_t ncur, ncmd;
+	int32_t *pids, *tgids;
+	const char **comms;
+};
+
+static void outset_free(struct outset *o)
+{
+	for (size_t i = 0; o->cur && i < o->ncur; i++) {
+		if (o->cur[i].f)
+			fclose(o->cur[i].f);
+		free(o->cur[i].ev);
+		free(o->cur[i].buf);
+	}
+	free(o->cur);
+	free(o->pids);
+	free(o->tgids);
+	free(o->comms);
+}
+
+/* A cursor over @t's spool, and @t in the tables.  0 or -ENOMEM. */
+static int outset_add(struct outset *o, struct sess *s, struct thr *t)
+{
+	struct cursor *c = &o->cur[o->ncur];
+	size_t k;
+
+	/* Sessions are in discovery order: a later exec image's comm wins. */
+	for (k = 0; k < o->ncmd && o->pids[k] != t->tid; k++)
+		;
+	o->pids[k] = t->tid;
+	o->tgids[k] = s->pid;
+	o->comms[k] = t->comm;
+	if (k == o->ncmd)
+		o->ncmd++;
+	c->s = s;
+	c->t = t;
+	c->dec.from = t->rb.from;
+	c->buf = malloc(SPOOL_CHUNK);
+	lseek(t->spool, 0, SEEK_SET);
+	c->f = fdopen(dup(t->spool), "r");
+	o->ncur++;
+	return c->buf && c->f ? 0 : -ENOMEM;
+}
+
+static int outset_make(struct ut_recorder *r, struct outset *o)
+{
+	size_t nthr = 0;
+
+	for (size_t i = 0; i < r->nr_sess; i++)
+		nthr += r->sess[i]->nr_thr;
+	o->cur = calloc(nthr + 1, sizeof(*o->cur));
+	o->pids = calloc(nthr + 1, sizeof(*o->pids));
+	o->tgids = calloc(nthr + 1, sizeof(*o->tgids));
+	o->comms = calloc(nthr + 1, sizeof(*o->comms));
+	if (!o->cur || !o->pids || !o->tgids || !o->comms)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
+			if (r->sess[i]->thr[j] && outset_add(o, r->sess[i], r->sess[i]->thr[j]))
+				return -ENOMEM;
+	return 0;
+}
+
+/* The file's metadata but the totals (@uname_buf: room for the uname line). */
+static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_tracedat_meta *m,
+		      char *uname_buf, size_t len)
+{
+	struct utsname uts;
+
+	m->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (m->nr_cpus < 1)
+		m->nr_cpus = 1;
+	m->clock = clock_line(r->clock);
+	m->syms = load_symbols(r);
+	m->nr_cmdlines = m->nr_tgids = o->ncmd;
+	m->cmd_pids = m->tgid_pids = o->pids;
+	m->cmd_comms = o->comms;
+	m->tgid_tgids = o->tgids;
+	if (!uname(&uts)) {
+		snprintf(uname_buf, len, "%s %s %s %s", uts.sysname, uts.nodename, uts.release,
+			 uts.version);
+		m->uname = uname_buf;
+	}
+	m->tracer = r->tracer;
+	m->options = r->options;
+	m->has_options = true;
+}
+
+/* After the write-out: what the streams could not tell, the totals, the warnings. */
+static void finish_totals(struct ut_recorder *r, const struct outset *o,
+			  struct ut_tracedat_writer *w, struct ut_tracedat_meta *m)
+{
+	/* refused at the very end, or overwritten */
+	for (size_t i = 0; i < o->ncur; i++) {
+		const struct cursor *c = &o->cur[i];
+		const struct ut_buf_hdr *h = c->t->rb.hdr;
+		uint64_t accounted = c->t->rb.base + c->read + c->t->records_in_stream_lost;
+		uint64_t total = h->written + h->dropped + h->nested;
+
+		if (total > accounted && c->t->rb.base_known)
+			r->lost_total += total - accounted;
+	}
+	m->lost = r->lost_total;
+	if (ut_tracedat_update_meta(w, m))
+		rwarn(r, "cannot record the totals in %s", r->output);
+	for (size_t i = 0; i < r->nr_sess; i++)
+		if (r->sess[i]->ctl->threads_untraced)
+			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
+			      r->sess[i]->pid,
+			      (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
+	if (r->lost_total)
+		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
+		      (unsigned long long)r->lost_total);
+}
+
 static int write_trace(struct ut_recorder *r)
 {
 	struct ut_tracedat_meta m = {0};
 	struct ut_tracedat_writer *w;
-	struct ut_repeats fold = {0};
-	bool folding = r->options >> UT_OPT_FUNC_NO_REPEATS & 1;
-	struct cursor *cur = NULL;
-	size_t ncur = 0, nthr = 0;
-	int32_t *pids = NULL, *tgids = NULL;
-	const char **comms = NULL;
-	struct utsname uts;
+	struct outset o = {0};
 	char err[256], uname_buf[512];
-	int ret = 0;
+	int ret = outset_make(r, &o), cret;
 
-	for (size_t i = 0; i < r->nr_sess; i++)
-		nthr += r->sess[i]->nr_thr;
-	cur = calloc(nthr + 1, sizeof(*cur));
-	pids = calloc(nthr + 1, sizeof(*pids));
-	tgids = calloc(nthr + 1, sizeof(*tgids));
-	comms = calloc(nthr + 1, sizeof(*comms));
-	if (!cur || !pids || !tgids || !comms) {
-		ret = -ENOMEM;
-		goto out;
+	if (ret) {
+		outset_free(&o);
+		return ret;
 	}
-	/* Sessions are in discovery order: a later exec image's comm wins. */
-	size_t ncmd = 0;
-	for (size_t i = 0; i < r->nr_sess; i++) {
-		struct sess *s = r->sess[i];
-
-		for (uint32_t j = 0; j < s->nr_thr; j++) {
-			struct thr *t = s->thr[j];
-			size_t k;
-
-			if (!t)
-				continue;
-			for (k = 0; k < ncmd && pids[k] != t->tid; k++)
-				;
-			pids[k] = t->tid;
-			tgids[k] = s->pid;
-			comms[k] = t->comm;
-			if (k == ncmd)
-				ncmd++;
-			cur[ncur].s = s;
-			cur[ncur].t = t;
-			cur[ncur].dec.from = t->rb.from;
-			cur[ncur].buf = malloc(SPOOL_CHUNK);
-			lseek(t->spool, 0, SEEK_SET);
-			cur[ncur].f = fdopen(dup(t->spool), "r");
-			if (!cur[ncur].buf || !cur[ncur].f) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			ncur++;
-		}
-	}
-	m.nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (m.nr_cpus < 1)
-		m.nr_cpus = 1;
-	m.clock = clock_line(r->clock);
-	m.syms = load_symbols(r);
-	m.nr_cmdlines = m.nr_tgids = ncmd;
-	m.cmd_pids = m.tgid_pids = pids;
-	m.cmd_comms = comms;
-	m.tgid_tgids = tgids;
-	if (!uname(&uts)) {
-		snprintf(uname_buf, sizeof(uname_buf), "%s %s %s %s", uts.sysname, uts.nodename,
-			 uts.release, uts.version);
-		m.uname = uname_buf;
-	}
-	m.tracer = r->tracer;
-	m.options = r->options;
-	m.has_options = true;
+	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
 	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
 	if (!w) {
-		ut_err("%s", err);
+		rwarn(r, "%s", err);
 		ret = -EIO;
-		goto syms;
-	}
-	/* k-way merge: small k, a linear scan for the minimum is fine. */
-	for (;;) {
-		struct cursor *best = NULL;
-
-		for (size_t i = 0; i < ncur; i++) {
-			if (!cursor_fill(&cur[i]))
-				continue;
-			if (!best || cmp_cursor(&cur[i], best) < 0)
-				best = &cur[i];
-		}
-		if (!best)
-			break;
-		struct ut_event *ev = &best->ev[best->pos++];
-		if (ev->type == 0) {
-			ut_tracedat_lost(w, ev->cpu < (uint32_t)m.nr_cpus ? ev->cpu : 0, ev->ip);
-			r->lost_total += ev->ip;
-			best->t->records_in_stream_lost += ev->ip;
-			continue;
-		}
-		if (best->pending_lost) {
-			/* Overwritten in a flight-recorder buffer, before this event. */
-			ut_tracedat_lost(w, ev->cpu < (uint32_t)m.nr_cpus ? ev->cpu : 0,
-					 best->pending_lost);
-			r->lost_total += best->pending_lost;
-			best->t->records_in_stream_lost += best->pending_lost;
-			best->pending_lost = 0;
-		}
-		best->read++;
-		/* A CPU the file has no stream for (rseq unregistered: -1): CPU 0. */
-		if (ev->cpu >= (uint32_t)m.nr_cpus)
-			ev->cpu = 0;
-		ret = put_event(w, &fold, folding, ev);
-		if (ret)
-			break;
-	}
-	ut_repeats_free(&fold);
-	/* Whatever the streams could not tell: refused at the very end, or overwritten. */
-	for (size_t i = 0; i < ncur; i++) {
-		const struct ut_buf_hdr *h = cur[i].t->rb.hdr;
-		uint64_t accounted = cur[i].t->rb.base + cur[i].read + cur[i].t->records_in_stream_lost;
-		uint64_t total = h->written + h->dropped + h->nested;
-
-		if (total > accounted && cur[i].t->rb.base_known)
-			r->lost_total += total - accounted;
-	}
-	m.lost = r->lost_total;
-	if (ut_tracedat_update_meta(w, &m))
-		ut_err("cannot record the totals in %s", r->output);
-	for (size_t i = 0; i < r->nr_sess; i++)
-		if (r->sess[i]->ctl->threads_untraced)
-			ut_err("warning: process %d: %llu threads not traced (more than %d threads)",
-			       r->sess[i]->pid,
-			       (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
-	if (r->lost_total)
-		ut_err("%llu events lost (buffers full or overwritten; try a larger -b)",
-		       (unsigned long long)r->lost_total);
-	{
-		int cret = ut_tracedat_close(w);
-
+	} else {
+		ret = merge_out(r, w, o.cur, o.ncur, m.nr_cpus);
+		finish_totals(r, &o, w, &m);
+		cret = ut_tracedat_close(w);
 		if (!ret)
 			ret = cret;
 	}
-syms:
 	ut_symtab_free((struct ut_symtab *)m.syms);
-out:
-	for (size_t i = 0; i < ncur; i++) {
-		if (cur[i].f)
-			fclose(cur[i].f);
-		free(cur[i].ev);
-		free(cur[i].buf);
-	}
-	free(cur);
-	free(pids);
-	free(tgids);
-	free(comms);
+	outset_free(&o);
 	return ret;
 }
 
@@ -710,90 +748,26 @@ void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, 
 
 /* --- the function profiler's tables ------------------------------------ */
 
-struct prow {
-	const char *name;   /* symbol name (owned by the symbol table) */
-	uint64_t hits;
-	long double time, sq; /* ns, ns^2 */
-};
-
+/* A thread's table, and whose (reader/stat.c prints it). */
 struct ptable {
-	struct prow *rows;
-	size_t n, cap;
-	const struct sess *s; /* whose thread (per-thread tables) */
+	struct ut_stat_table t;
+	const struct sess *s;
 	uint32_t slot;
 };
 
-static struct prow *prow_get(struct ptable *t, const char *name)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->rows[i].name, name))
-			return &t->rows[i];
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct prow *n = realloc(t->rows, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		t->rows = n;
-		t->cap = cap;
-	}
-	t->rows[t->n] = (struct prow){.name = name};
-	return &t->rows[t->n++];
-}
-
-static int cmp_prow(const void *a, const void *b)
-{
-	const struct prow *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-/* trace_stat/function: sorted by Time; s^2 as the kernel computes it. */
-static void print_ptable(struct ut_recorder *r, struct ptable *t, struct ut_demangler *dm)
-{
-	FILE *f = r->profile;
-
-	if (t->n)
-		qsort(t->rows, t->n, sizeof(*t->rows), cmp_prow);
-	fputs("  Function                               Hit    Time            Avg             s^2\n"
-	      "  --------                               ---    ----            ---             ---\n",
-	      f);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct prow *p = &t->rows[i];
-		long double n = (long double)p->hits, avg = n > 0 ? p->time / n : 0, s2 = 0;
-
-		if (r->thresh_ns && avg < (long double)r->thresh_ns)
-			continue;
-		if (p->hits > 1)
-			s2 = (n * p->sq - p->time * p->time) / (n * (n - 1)) / 1000;
-		if (s2 < 0)
-			s2 = 0;
-		fprintf(f, "  %-30.30s  %10llu    ", ut_demangle(dm, p->name),
-			(unsigned long long)p->hits);
-		ut_graph_print_duration(f, (uint64_t)p->time);
-		fputs("    ", f);
-		ut_graph_print_duration(f, (uint64_t)avg);
-		fputs("    ", f);
-		ut_graph_print_duration(f, (uint64_t)s2);
-		fputc('\n', f);
-	}
-}
-
 /* Add one thread's table (prof.<slot>) to @all and to @mine; untrusted input. */
 static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
-			const struct ut_symtab *st, struct ptable *all, struct ptable *mine)
+			const struct ut_symtab *st, struct ut_stat_table *all, struct ptable *mine)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[256];
 	struct ut_prof_hdr *h;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
-	h = map_file(r, path, &len, false);
-	if (!h)
+	if (map_failed(r, ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err,
+					   sizeof(err))))
 		return;
-	if (len < sizeof(*h) || h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
+	if (h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
 	    !h->nr_entries || (h->nr_entries & (h->nr_entries - 1)) ||
 	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) < h->nr_entries) {
 		munmap(h, len);
@@ -818,15 +792,8 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 		sq = (r->graph_time ? ldexpl((long double)e[i].time_sq[1], 64) + e[i].time_sq[0]
 				    : ldexpl((long double)e[i].self_sq[1], 64) + e[i].self_sq[0]) *
 		     k * k;
-		for (int w = 0; w < 2; w++) {
-			struct prow *p = prow_get(w ? mine : all, sym->name);
-
-			if (p) {
-				p->hits += e[i].hits;
-				p->time += t;
-				p->sq += sq;
-			}
-		}
+		ut_stat_add(all, sym->name, e[i].hits, t, sq);
+		ut_stat_add(&mine->t, sym->name, e[i].hits, t, sq);
 	}
 	munmap(h, len);
 }
@@ -835,7 +802,8 @@ static int write_profile(struct ut_recorder *r)
 {
 	struct ut_symtab *st = load_symbols(r);
 	struct ut_demangler *dm = r->demangle ? ut_demangler_new() : NULL;
-	struct ptable all = {0}, *per = NULL;
+	struct ut_stat_table all = {0};
+	struct ptable *per = NULL;
 	size_t nthreads = 0, k = 0;
 
 	if (!st)
@@ -859,21 +827,21 @@ static int write_profile(struct ut_recorder *r)
 			read_ptable(r, s, j, st, &all, &per[k]);
 		}
 	}
-	print_ptable(r, &all, dm);
+	ut_stat_print(r->profile, &all, r->thresh_ns, dm);
 	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
 		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
 		char comm[17] = {0};
 
-		if (!per[i].n)
+		if (!per[i].t.n)
 			continue;
 		memcpy(comm, ts->comm, 16);
 		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
-		print_ptable(r, &per[i], dm);
+		ut_stat_print(r->profile, &per[i].t, r->thresh_ns, dm);
 	}
 	for (size_t i = 0; i < k; i++)
-		free(per[i].rows);
+		ut_stat_free(&per[i].t);
 	free(per);
-	free(all.rows);
+	ut_stat_free(&all);
 	ut_symtab_free(st);
 	ut_demangler_free(dm);
 	return 0;
@@ -909,7 +877,7 @@ void ut_recorder_free(struct ut_recorder *r)
 			close(s->thr[j]->spool);
 			free(s->thr[j]);
 		}
-		munmap(s->ctl, sizeof(*s->ctl));
+		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
 	free(r->sess);

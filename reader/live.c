@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Live traces as trace.dat and as text (cli/live.h). */
+/* Live traces as trace.dat and as text (include/utrace/read.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,10 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "cli/live.h"
-#include "cli/record.h"
-#include "cli/drain.h"
+#include "utrace/read.h"
+#include "reader/drain.h"
+#include "reader/printer.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/graph.h"
@@ -109,6 +108,7 @@ int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npid
 	char tmp[PATH_MAX];
 	const char *tmpdir;
 	struct ut_opts opts;
+	char err[256];
 	int fd, ret;
 
 	if (consume && !header) { /* trace_pipe: straight from the buffers */
@@ -136,7 +136,7 @@ int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npid
 			ut_opts_parse(&opts, "function_graph", words[i]);
 	ret = ut_live_snapshot(rundir, inst, pids, npids, consume, tmp, opts.bits);
 	if (!ret)
-		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header) ? -EIO : 0;
+		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header, err, sizeof(err)) ? -EIO : 0;
 	unlink(tmp);
 	return ret;
 }
@@ -176,12 +176,6 @@ struct ssess {
 	bool alive;
 };
 
-struct pending {
-	struct ut_event ev;
-	uint64_t lost;           /* events lost before this one on its thread */
-	char *str;               /* owned copies of the event's text and stack */
-	uint64_t *callers;
-};
 
 #define STREAM_MAX_SESS 1024
 
@@ -231,7 +225,7 @@ struct ut_live_stream {
 	struct ut_out *out;      /* function-tracer events */
 	struct ut_out *gout;     /* function_graph events, through graph */
 	struct ut_graph_out *graph;
-	struct pending *ev;      /* this read's events, then the held-back rest */
+	struct ut_print_ev *ev;      /* this read's events, then the held-back rest */
 	size_t nr_ev, cap_ev;
 	struct sthread *cur;     /* the thread being decoded */
 	pthread_t formatter;
@@ -306,12 +300,6 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const in
 	return s;
 }
 
-static void free_pending(struct pending *p)
-{
-	free(p->str);
-	free(p->callers);
-}
-
 void ut_live_stream_free(struct ut_live_stream *s)
 {
 	if (!s)
@@ -340,11 +328,11 @@ void ut_live_stream_free(struct ut_live_stream *s)
 			munmap(ss->thr[j]->map, ss->thr[j]->maplen);
 			free(ss->thr[j]);
 		}
-		ut_live_unmap_ctl(ss->ctl);
+		ut_sess_unmap_ctl(ss->ctl);
 		free(ss);
 	}
 	for (size_t i = 0; i < s->nr_ev; i++)
-		free_pending(&s->ev[i]);
+		ut_print_release(&s->ev[i]);
 	free(s->ev);
 	ut_graph_out_free(s->graph);
 	ut_out_free(s->gout);
@@ -388,8 +376,9 @@ static bool rundir_changed(struct ut_live_stream *s)
 
 static void add_session(struct ut_live_stream *s, const char *dir)
 {
+	char err[256];
 	struct ssess *ss;
-	int fd;
+	int ret;
 
 	for (size_t k = 0; k < s->nr_sess; k++)
 		if (!strcmp(s->sess[k]->dir, dir))
@@ -397,17 +386,10 @@ static void add_session(struct ut_live_stream *s, const char *dir)
 	if (s->nr_sess == STREAM_MAX_SESS || !(ss = calloc(1, sizeof(*ss))))
 		return;
 	snprintf(ss->dir, sizeof(ss->dir), "%s", dir);
-	fd = ut_live_open(dir, O_RDONLY | O_DIRECTORY); /* never a link to elsewhere */
-	ss->ctl = NULL;
-	if (fd >= 0) {
-		close(fd);
-		ss->ctl = ut_live_map_ctl(ss->dir);
-		if (!ss->ctl && errno == EPERM)
-			fd = -EPERM;
-	}
-	if (fd == -EPERM)
+	ret = ut_sess_map_ctl(ss->dir, true, &ss->ctl, err, sizeof(err));
+	if (ret == -EPERM)
 		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
-	if (!ss->ctl) { /* being created (or not a session): look again later */
+	if (ret) { /* being created (or not a session): look again later */
 		s->rescan = true;
 		free(ss);
 		return;
@@ -462,6 +444,32 @@ static void scan_sessions(struct ut_live_stream *s)
 	}
 }
 
+/* Thread @j of @ss, mapped and opened as a consuming reader; NULL if not (yet). */
+static struct sthread *open_thread(struct ut_live_stream *s, struct ssess *ss, int inst,
+				   uint32_t j)
+{
+	struct sthread *t = calloc(1, sizeof(*t));
+	char err[256];
+	int ret;
+
+	if (!t)
+		return NULL;
+	ret = ut_sess_map_thread(ss->dir, inst, j, true, &t->map, &t->maplen, err, sizeof(err));
+	if (ret == -EPERM)
+		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
+	if (ret || ut_rb_open(&t->rb, t->map, t->maplen, true)) {
+		if (!ret)
+			munmap(t->map, t->maplen);
+		free(t);
+		return NULL;
+	}
+	t->ss = ss;
+	t->dec.from = t->rb.from;
+	t->tid = t->rb.hdr->tid;
+	memcpy(t->comm, ss->ctl->threads[j].comm, 16);
+	return t;
+}
+
 static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 {
 	uint32_t nr = __atomic_load_n(&ss->ctl->nr_slots, __ATOMIC_ACQUIRE);
@@ -470,37 +478,13 @@ static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 		nr = UT_MAX_THREADS;
 	for (uint32_t j = 0; j < nr; j++) {
 		const struct ut_thread_slot *ts = &ss->ctl->threads[j];
-		char path[PATH_MAX + 32];
 		struct sthread *t;
-		struct stat st;
-		int fd;
 
 		if (ss->thr[j] || __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s%u", ss->dir, ut_live_buf_prefix(inst), j);
-		fd = ut_live_open(path, O_RDWR);
-		if (fd == -EPERM)
-			__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
-		if (fd < 0)
+		t = open_thread(s, ss, inst, j);
+		if (!t)
 			continue;
-		t = calloc(1, sizeof(*t));
-		if (t)
-			t->ss = ss;
-		if (t && !fstat(fd, &st) && st.st_size > 0) {
-			t->maplen = (size_t)st.st_size;
-			t->map = mmap(NULL, t->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		}
-		close(fd);
-		if (!t || !t->map || t->map == MAP_FAILED ||
-		    ut_rb_open(&t->rb, t->map, t->maplen, true)) {
-			if (t && t->map && t->map != MAP_FAILED)
-				munmap(t->map, t->maplen);
-			free(t);
-			continue;
-		}
-		t->dec.from = t->rb.from;
-		t->tid = t->rb.hdr->tid;
-		memcpy(t->comm, ts->comm, 16);
 		__atomic_store_n(&ss->thr[j], t, __ATOMIC_RELEASE);
 		if (j >= ss->nr_thr)
 			__atomic_store_n(&ss->nr_thr, j + 1, __ATOMIC_RELEASE);
@@ -510,7 +494,7 @@ static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 static int collect_event(void *ctx, const struct ut_event *ev)
 {
 	struct ut_live_stream *s = ctx;
-	struct pending *p;
+	struct ut_print_ev *p;
 
 	s->cur->last_cpu = ev->cpu;
 	if (ev->type == 0) { /* a LOST record: the count in ip */
@@ -521,7 +505,7 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 	s->cur->decoded++;
 	if (s->nr_ev == s->cap_ev) {
 		size_t cap = s->cap_ev ? 2 * s->cap_ev : 4096;
-		struct pending *n = realloc(s->ev, cap * sizeof(*n));
+		struct ut_print_ev *n = realloc(s->ev, cap * sizeof(*n));
 
 		if (!n)
 			return -1;
@@ -529,21 +513,8 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		s->cap_ev = cap;
 	}
 	p = &s->ev[s->nr_ev++];
-	memset(p, 0, sizeof(*p));
-	p->ev = *ev;
-	p->lost = s->cur->lost;
+	ut_print_keep(p, ev, s->cur->lost);
 	s->cur->lost = 0;
-	if (ev->str) {
-		p->str = strdup(ev->str);
-		p->ev.str = p->str ? p->str : "";
-	}
-	if (ev->nr_callers && ev->callers) {
-		p->callers = malloc(ev->nr_callers * sizeof(uint64_t));
-		if (p->callers)
-			memcpy(p->callers, ev->callers, ev->nr_callers * sizeof(uint64_t));
-		p->ev.callers = p->callers;
-		p->ev.nr_callers = p->callers ? ev->nr_callers : 0;
-	}
 	return 0;
 }
 
@@ -563,7 +534,7 @@ static void final_losses(struct sthread *t)
 
 static int cmp_pending(const void *a, const void *b)
 {
-	const struct pending *x = a, *y = b;
+	const struct ut_print_ev *x = a, *y = b;
 
 	if (x->ev.ts != y->ev.ts)
 		return x->ev.ts < y->ev.ts ? -1 : 1;
@@ -665,13 +636,17 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = ss->thr[j];
 			struct ut_drain_chunk *q;
+			struct ut_drain_qsink k;
+			long n;
 
 			if (!t || t->final_done)
 				continue;
-			total += ut_drain_to_queue(&t->rb,
-						   !__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) &&
-							   t->rb.tail >= t->rb.from,
-						   all || !ss->alive, s->q, t);
+			ut_drain_qsink_init(&k, s->q, t);
+			n = ut_drain(&t->rb,
+				     !__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) &&
+					     t->rb.tail >= t->rb.from,
+				     all || !ss->alive, &k.sink);
+			total += n > 0 ? (size_t)n : 0;
 			if (ss->alive || t->rb.tail < __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE))
 				continue; /* more to come, or more than the queue took */
 			/* all of it is in the queue: tell the reader */
@@ -969,6 +944,7 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 /* Sort and print what s->ev holds (graph entries without a successor wait). */
 static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 {
+	struct ut_printer pr;
 	size_t printed = 0, held;
 
 	if (!s->nr_ev && !lost_at_end(s))
@@ -976,6 +952,8 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 	if (!s->out && setup_output(s))
 		return -ENOMEM;
 	qsort(s->ev, s->nr_ev, sizeof(*s->ev), cmp_pending);
+	pr = (struct ut_printer){.out = s->out, .gout = s->gout, .graph = s->graph,
+				 .graph_mode = s->graph_mode};
 	/*
 	 * function_graph prints a leaf when an entry's next event on its CPU is
 	 * its return (and nothing for a signal handler that traced nothing):
@@ -983,41 +961,25 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 	 */
 	held = s->nr_ev;
 	for (size_t i = 0; i < s->nr_ev; i++) {
-		struct pending *p = &s->ev[i];
-		const struct ut_event *next = NULL;
-		bool is_graph;
+		struct ut_print_ev *p = &s->ev[i], *np = NULL;
 
-		if (p->ev.type == 0xffff)
-			continue; /* consumed as the previous line's leaf */
-		for (size_t k = i + 1; k < s->nr_ev && !next; k++)
+		if (p->consumed)
+			continue;
+		for (size_t k = i + 1; k < s->nr_ev && !np; k++)
 			if (s->ev[k].ev.cpu == p->ev.cpu)
-				next = &s->ev[k].ev;
-		if (!next && !flush &&
+				np = &s->ev[k];
+		if (!np && !flush &&
 		    (p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_SIGNAL_ENTER)) {
 			held = i;
 			break;
 		}
-		is_graph = p->ev.type == UT_EV_FUNCGRAPH_ENTRY || p->ev.type == UT_EV_FUNCGRAPH_EXIT ||
-			   (s->graph_mode && p->ev.type != UT_EV_FUNCTION);
-		if (p->lost)
-			ut_out_print_lost(is_graph ? s->gout : s->out, f, p->ev.cpu, p->lost);
-		if (is_graph) {
-			int r = ut_graph_print_event(s->graph, f, &p->ev, next);
-
-			if (r == UT_GRAPH_CONSUMED && next)
-				((struct ut_event *)next)->type = 0xffff;
-			if (r != UT_GRAPH_UNHANDLED) {
-				printed++;
-				continue;
-			}
-		}
-		ut_out_print_event(s->out, f, &p->ev, next);
+		ut_print_event(&pr, f, p, np, np ? &np->ev : NULL);
 		printed++;
 	}
 	if (held == s->nr_ev)
 		print_final_losses(s, f);
 	for (size_t i = 0; i < held; i++)
-		free_pending(&s->ev[i]);
+		ut_print_release(&s->ev[i]);
 	memmove(s->ev, s->ev + held, (s->nr_ev - held) * sizeof(*s->ev));
 	s->nr_ev -= held;
 	return (long)printed;

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * utrace start: trace running processes (and, without -P, new ones) with a
+ * configuration, as trace-cmd start does.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/targets.h"
+#include "common/control.h"
+#include "cli/cfg_opts.h"
+#include "utrace/abi.h"
+#include "utrace/read.h"
+
+const char ut_help_start[] =
+	"usage: utrace start [-P PID]... [OPTIONS]\n"
+	"\n"
+	"Start tracing running processes (their libutrace agent applies the change\n"
+	"at once) and, without -P, every process of yours started from now on.\n"
+	"Like trace-cmd start, the configuration starts from the defaults, the\n"
+	"buffers are cleared and tracing_on is 1 again (also after 'utrace stop').\n"
+	"Read the trace with 'utrace show' or 'utrace extract'.\n"
+	"\n"
+	"  -P PID           only this process (repeatable)\n"
+	"  -B NAME          an instance (instances/NAME, made if new): its own\n"
+	"                   function tracer, filters and buffers in every process\n"
+	"                   (function or nop; -l, -n, -b, -C, --pid, --func-stack,\n"
+	"                   -O overwrite)\n"
+	"  -p TRACER        function_graph, function or nop (default: function)\n"
+	"  -l / -n PATTERN  set_ftrace_filter / set_ftrace_notrace words; repeatable\n"
+	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
+	"  --max-graph-depth N, --thresh US, --func-stack, --profile\n"
+	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
+	"  -b KB            buffer_size_kb for threads that start from now on\n"
+	"  -C CLOCK         trace_clock\n"
+	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time (the\n"
+	"                   options a process holds; output options go to show)\n"
+	"\n"
+	"A pattern that matches no function exits with status 2 and changes nothing.\n";
+
+/*
+ * start -B NAME: the instance (made if new) gets @c in every process and the
+ * template, and is on; its buffers start empty.  Instances run the function
+ * tracer only.
+ */
+static int start_instance(const char *rundir, const char *name, const struct ut_targets *t,
+			  const struct ut_cfg *c)
+{
+	struct ut_live_sess *v;
+	char err[256];
+	int k, ret;
+	long n;
+
+	if (t->n)
+		ut_usage_die("-B and -P: an instance acts on every process");
+	if (c->tracer == UT_TRACER_FUNCTION_GRAPH)
+		ut_usage_die("function_graph cannot run in an instance (function or nop)");
+	if (c->graph_function || c->graph_notrace || c->profile || c->max_graph_depth ||
+	    c->thresh_us)
+		ut_usage_die("instances take -p, -l, -n, -b, -C, --pid, --func-stack and -O "
+			     "overwrite/func_stack_trace only");
+	k = ut_inst_find(rundir, name);
+	if (k < 0)
+		k = ut_inst_create(rundir, name);
+	if (k < 0) {
+		ut_err("instance %s: %s", name, ut_live_strerror(k));
+		return k == -EINVAL ? UT_EXIT_USAGE : 1;
+	}
+	ret = ut_inst_set_all(rundir, k, c, err, sizeof(err));
+	if (!ret)
+		ret = ut_inst_set_tracing_on(rundir, k, true);
+	if (ret) {
+		ut_err("instance %s: %s", name, err[0] ? err : ut_live_strerror(ret));
+		return 1;
+	}
+	n = ut_live_list(rundir, &v);
+	for (long i = 0; v && i < n; i++)
+		if (v[i].alive && !v[i].markers)
+			ut_live_clear(v[i].dir, k);
+	if (n > 0)
+		free(v);
+	return 0;
+}
+
+/* The options: the configuration into @c, -P into @t, -B into @inst.  true if -h printed help. */
+static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targets *t,
+			const char **inst)
+{
+	enum { O_PROFILE = UT_CFG_OPT_NEXT, O_TID };
+	static const struct option longopts[] = {
+		UT_CFG_LONGOPTS,
+		{"profile", no_argument, NULL, O_PROFILE},
+		{"pid", required_argument, NULL, O_TID},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "P:B:" UT_CFG_SHORTOPTS "h", longopts, NULL)) != -1) {
+		if (ut_cfg_opt(c, NULL, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'P':
+			ut_tgt_add(t, optarg);
+			break;
+		case 'B':
+			*inst = optarg;
+			break;
+		case O_PROFILE:
+			c->profile = true;
+			break;
+		case O_TID:
+			if (c->nr_pids == UT_CFG_MAX_PIDS)
+				ut_usage_die("too many --pid");
+			c->pids[c->nr_pids++] = (int32_t)ut_tgt_number(optarg, "pid");
+			break;
+		case 'h':
+			fputs(ut_help_start, stdout);
+			return true;
+		default:
+			ut_usage_die("bad usage (see 'utrace help start')");
+		}
+	}
+	if (optind < argc)
+		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	return false;
+}
+
+/* @c into the processes of @t (the template has it already without -P), buffers cleared, on. */
+static int apply(const char *rundir, const struct ut_targets *t, const struct ut_cfg *c)
+{
+	struct ut_live_sess *v;
+	char err[256];
+	long n = ut_tgt_resolve(rundir, t, &v, false);
+	int ret = 0;
+
+	if (n < 0)
+		return ut_tgt_exit_for((int)n);
+	for (long k = 0; k < n; k++) {
+		int r = t->n ? ut_live_set_config(v[k].dir, c, err, sizeof(err)) : 0;
+
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, err);
+			ret = ut_tgt_exit_for(r);
+			continue;
+		}
+		ut_live_clear(v[k].dir, 0);
+		/* trace-cmd's start turns tracing on, also after a stop */
+		r = ut_live_set_tracing_on(v[k].dir, true);
+		if (r) {
+			ut_err("process %d: %s", v[k].pid, strerror(-r));
+			ret = 1;
+		}
+	}
+	free(v);
+	return ret;
+}
+
+int cmd_start(int argc, char **argv)
+{
+	char rundir[PATH_MAX], err[256];
+	struct ut_targets t = {0};
+	struct ut_cfg c;
+	const char *inst = NULL;
+	int ret = 0;
+
+	ut_cfg_init(&c);
+	c.tracer = UT_TRACER_FUNCTION;
+	if (parse_start(argc, argv, &c, &t, &inst)) {
+		ut_cfg_free(&c);
+		return 0;
+	}
+	ut_cli_rundir(rundir, sizeof(rundir));
+	ut_cfg_check(&c);
+	if (inst)
+		ret = start_instance(rundir, inst, &t, &c);
+	else if (!t.n && (ret = ut_live_set_all(rundir, &c, err, sizeof(err)))) {
+		ut_err("%s", err[0] ? err : ut_live_strerror(ret));
+		ret = ut_tgt_exit_for(ret);
+	} else {
+		ret = apply(rundir, &t, &c);
+	}
+	ut_cfg_free(&c);
+	return ret;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/* Draining a ring into a sink (reader/drain.h). */
+#include "reader/drain.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "utrace/abi.h"
+
+#define CHUNK_MAX (1u << 20) /* bytes per copy (and per queue chunk) at most */
+
+/* Producer/consumer: the bytes in place to the sink, then consumed.  -EINVAL: not after all. */
+static long take_consuming(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
+			   int *sink_err)
+{
+	const uint8_t *seg[2];
+	size_t seglen[2];
+	long n, total = 0;
+	uint64_t start;
+
+	while ((n = ut_rb_peek(rb, all, &start, seg, seglen)) > 0) {
+		long took = k->put(k, start, 0, seg, seglen);
+
+		if (took <= 0) {
+			*sink_err = (int)took;
+			break; /* full (the ring holds the rest), or failed */
+		}
+		ut_rb_consume(rb, (size_t)took);
+		total += took;
+	}
+	return n < 0 ? n : total;
+}
+
+long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_sink *k)
+{
+	struct ut_rb_chunk rc;
+	int err = 0;
+	long total = 0;
+
+	if (consume) {
+		long n = take_consuming(rb, all, k, &err);
+
+		if (err < 0)
+			return err;
+		if (n >= 0)
+			return n;
+		/* -EINVAL: not producer/consumer after all (a mode change) */
+	}
+	for (;;) {
+		size_t got;
+		uint8_t *buf = k->reserve(k, UT_PAGE_SIZE, CHUNK_MAX, &got);
+
+		if (!buf)
+			break;
+		got = got / UT_PAGE_SIZE * UT_PAGE_SIZE;
+		if (ut_rb_drain(rb, &rc, all, buf, got) || (!rc.len && !rc.lost))
+			break; /* what was reserved is simply not committed */
+		err = k->commit(k, buf, rc.start, rc.lost, rc.len);
+		if (err)
+			return err;
+		total += (long)rc.len;
+		if (rc.len < got)
+			break;
+	}
+	return total;
+}
+
+/* --- the chunk-queue sink ----------------------------------------------- */
+
+static long q_put(struct ut_drain_sink *sink, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+		  const size_t seglen[2])
+{
+	struct ut_drain_qsink *k = (struct ut_drain_qsink *)sink;
+	size_t n = seglen[0] + seglen[1], len = n < CHUNK_MAX ? n : CHUNK_MAX, got, head;
+	/* split only at page boundaries: a page opens with its TIME record */
+	size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
+	struct ut_drain_chunk *c;
+
+	if (len < n)
+		len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+	c = ut_chunkq_reserve(k->q, sizeof(*c) + (first < len ? first : len), sizeof(*c) + len,
+			      &got);
+	if (!c)
+		return 0; /* the queue is full: the ring holds the rest */
+	got -= sizeof(*c);
+	if (got < len)
+		len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+	*c = (struct ut_drain_chunk){.owner = k->owner, .start = start, .lost = lost, .len = len};
+	head = len < seglen[0] ? len : seglen[0];
+	memcpy(c->bytes, seg[0], head);
+	memcpy(c->bytes + head, seg[1], len - head);
+	ut_chunkq_push(k->q, c, sizeof(*c) + len);
+	return (long)len;
+}
+
+static uint8_t *q_reserve(struct ut_drain_sink *sink, size_t min, size_t max, size_t *got)
+{
+	struct ut_drain_qsink *k = (struct ut_drain_qsink *)sink;
+	struct ut_drain_chunk *c;
+
+	c = ut_chunkq_reserve(k->q, sizeof(*c) + min, sizeof(*c) + max, got);
+	if (!c)
+		return NULL;
+	*got -= sizeof(*c);
+	return c->bytes;
+}
+
+static int q_commit(struct ut_drain_sink *sink, uint8_t *buf, uint64_t start, uint64_t lost,
+		    size_t len)
+{
+	struct ut_drain_qsink *k = (struct ut_drain_qsink *)sink;
+	struct ut_drain_chunk *c =
+		(struct ut_drain_chunk *)(void *)(buf - offsetof(struct ut_drain_chunk, bytes));
+
+	*c = (struct ut_drain_chunk){.owner = k->owner, .start = start, .lost = lost, .len = len};
+	ut_chunkq_push(k->q, c, sizeof(*c) + len);
+	return 0;
+}
+
+void ut_drain_qsink_init(struct ut_drain_qsink *k, struct ut_chunkq *q, void *owner)
+{
+	*k = (struct ut_drain_qsink){.sink = {.put = q_put, .reserve = q_reserve, .commit = q_commit},
+				     .q = q,
+				     .owner = owner};
+}
+
+bool ut_drain_realtime(bool on)
+{
+	struct sched_param sp = {.sched_priority = on ? 1 : 0};
+
+	return pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp) == 0 && on;
+}

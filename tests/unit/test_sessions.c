@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sessions layer (reader/sessions.c): good files map; a file replaced by
+ * a symbolic link, cut short, or not of this ABI is refused with an error
+ * naming it -- never mapped, never a crash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "utrace/abi.h"
+#include "utrace/read.h"
+#include "ut_test.h"
+
+static char dir[128], sess[192];
+
+/* A run-time dir with one session: a control block and one 2-page thread buffer. */
+static void make_session(void)
+{
+	static struct ut_ctl ctl;
+	char path[256];
+	uint8_t *buf;
+	struct ut_buf_hdr *h;
+	size_t len = UT_BUF_HDR_SIZE + 2 * 4096;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "/tmp/ut-sessions.XXXXXX");
+	CHECK(mkdtemp(dir));
+	snprintf(sess, sizeof(sess), "%s/1234.1", dir);
+	CHECK(!mkdir(sess, 0700));
+	ctl.magic = UT_ABI_MAGIC;
+	ctl.version = UT_ABI_VERSION;
+	ctl.size = sizeof(ctl);
+	ctl.pid = 1234;
+	snprintf(path, sizeof(path), "%s/ctl", sess);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	CHECK(write(fd, &ctl, sizeof(ctl)) == (ssize_t)sizeof(ctl));
+	close(fd);
+	buf = calloc(1, len);
+	CHECK(buf);
+	h = (struct ut_buf_hdr *)buf;
+	h->magic = UT_BUF_MAGIC;
+	h->version = UT_ABI_VERSION;
+	h->buf_size = 2 * 4096;
+	snprintf(path, sizeof(path), "%s/buf.0", sess);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	CHECK(write(fd, buf, len) == (ssize_t)len);
+	close(fd);
+	free(buf);
+}
+
+static void cleanup(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(!system(cmd));
+}
+
+static void cut(const char *name, off_t size)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", sess, name);
+	CHECK(!truncate(path, size));
+}
+
+/* Replace @name by a link to a good copy of it elsewhere. */
+static void make_link(const char *name)
+{
+	char path[256], other[256], cmd[600];
+
+	snprintf(path, sizeof(path), "%s/%s", sess, name);
+	snprintf(other, sizeof(other), "%s/elsewhere", dir);
+	snprintf(cmd, sizeof(cmd), "mv '%s' '%s'", path, other);
+	CHECK(!system(cmd));
+	CHECK(!symlink(other, path));
+}
+
+TEST(good_session_maps)
+{
+	struct ut_ctl *ctl;
+	char err[512] = "";
+	void *map;
+	size_t len;
+
+	make_session();
+	CHECK_EQ_INT(ut_sess_map_ctl(sess, false, &ctl, err, sizeof(err)), 0);
+	CHECK_EQ_INT(ctl->pid, 1234);
+	ut_sess_unmap_ctl(ctl);
+	CHECK_EQ_INT(ut_sess_map_thread(sess, 0, 0, false, &map, &len, err, sizeof(err)), 0);
+	CHECK_EQ_INT(len, UT_BUF_HDR_SIZE + 2 * 4096);
+	cleanup();
+}
+
+TEST(ctl_link_refused)
+{
+	struct ut_ctl *ctl = (struct ut_ctl *)1;
+	char err[512] = "";
+
+	make_session();
+	make_link("ctl");
+	CHECK_EQ_INT(ut_sess_map_ctl(sess, false, &ctl, err, sizeof(err)), -EPERM);
+	CHECK(!ctl);
+	CHECK(strstr(err, "ctl"));
+	cleanup();
+}
+
+TEST(session_dir_link_refused)
+{
+	struct ut_ctl *ctl;
+	char err[512] = "", other[256], cmd[600];
+
+	make_session();
+	snprintf(other, sizeof(other), "%s/moved", dir);
+	snprintf(cmd, sizeof(cmd), "mv '%s' '%s'", sess, other);
+	CHECK(!system(cmd));
+	CHECK(!symlink(other, sess));
+	CHECK_EQ_INT(ut_sess_map_ctl(sess, false, &ctl, err, sizeof(err)), -EPERM);
+	CHECK(strstr(err, "1234.1"));
+	cleanup();
+}
+
+TEST(ctl_cut_short_refused)
+{
+	struct ut_ctl *ctl;
+	char err[512] = "";
+
+	make_session();
+	cut("ctl", 100);
+	CHECK_EQ_INT(ut_sess_map_ctl(sess, false, &ctl, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "/ctl: 100 bytes"));
+	cut("ctl", 0);
+	CHECK_EQ_INT(ut_sess_map_ctl(sess, false, &ctl, err, sizeof(err)), -EINVAL);
+	cleanup();
+}
+
+TEST(buffer_link_refused)
+{
+	char err[512] = "";
+	void *map;
+	size_t len;
+
+	make_session();
+	make_link("buf.0");
+	CHECK_EQ_INT(ut_sess_map_thread(sess, 0, 0, false, &map, &len, err, sizeof(err)), -EPERM);
+	CHECK(strstr(err, "buf.0"));
+	cleanup();
+}
+
+/* Cut inside the header, and cut inside the ring the header announces. */
+TEST(buffer_cut_short_refused)
+{
+	char err[512] = "", path[256];
+	void *map;
+	size_t len;
+
+	make_session();
+	cut("buf.0", 64);
+	CHECK_EQ_INT(ut_sess_map_thread(sess, 0, 0, false, &map, &len, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "buf.0: 64 bytes"));
+	cleanup();
+	make_session();
+	cut("buf.0", UT_BUF_HDR_SIZE + 4096);
+	CHECK_EQ_INT(ut_sess_map_thread(sess, 0, 0, false, &map, &len, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "cut short"));
+	/* its header alone still maps (the mount reads positions from it) */
+	snprintf(path, sizeof(path), "%s/buf.0", sess);
+	CHECK_EQ_INT(ut_sess_map_buf(path, false, true, &map, &len, err, sizeof(err)), 0);
+	CHECK_EQ_INT(len, UT_BUF_HDR_SIZE);
+	cleanup();
+}
+
+TEST(missing_session_says_so)
+{
+	struct ut_ctl *ctl;
+	char err[512] = "";
+
+	make_session();
+	snprintf(sess, sizeof(sess), "%s/999.1", dir);
+	CHECK_EQ_INT(ut_sess_map_ctl(sess, false, &ctl, err, sizeof(err)), -ENOENT);
+	CHECK(strstr(err, "999.1"));
+	cleanup();
+}
+
+int main(void)
+{
+	RUN(good_session_maps);
+	RUN(ctl_link_refused);
+	RUN(session_dir_link_refused);
+	RUN(ctl_cut_short_refused);
+	RUN(buffer_link_refused);
+	RUN(buffer_cut_short_refused);
+	RUN(missing_session_says_so);
+	TEST_EXIT();
+}
