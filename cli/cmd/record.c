@@ -610,15 +610,69 @@ int cmd_profile(int argc, char **argv)
 	return run(argc, argv, true);
 }
 
+/* The profile's stream (stdout or -o), or, recording, -o checked writable (NULL). */
+static FILE *open_output(const struct rec_opts *o)
+{
+	FILE *stats = NULL;
+	int fd;
+
+	if (o->profile) {
+		stats = o->output_given ? fopen(o->output, "w") : stdout;
+		if (!stats)
+			ut_usage_die("cannot write %s: %s", o->output, strerror(errno));
+		return stats;
+	}
+	fd = open(o->output, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0)
+		ut_usage_die("cannot write %s: %s", o->output, strerror(errno));
+	close(fd);
+	return NULL;
+}
+
+/* The session directory (in @dir) with its config document, and its recorder. */
+static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, char *dir,
+					size_t dirlen)
+{
+	char spool[PATH_MAX];
+	struct ut_recorder *rec;
+	int ret = mkdirs_session(dir, dirlen, o);
+
+	if (ret)
+		ut_usage_die("cannot create a session directory: %s", ut_live_strerror(ret));
+	if (o->profile) /* no trace file: spool (empty) inside the session dir */
+		snprintf(spool, sizeof(spool), "%s/profile", dir);
+	rec = ut_recorder_new(dir, o->profile ? spool : o->output, ut_tracer_names[o->cfg.tracer],
+			      (int)o->cfg.clock, &o->opts);
+	if (!rec)
+		ut_usage_die("out of memory");
+	if (o->profile)
+		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
+					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,
+					o->cfg.thresh_us * 1000);
+	return rec;
+}
+
+/* record's exit: the program's status, or death by its signal. */
+static int exit_as(int status)
+{
+	if (WIFSIGNALED(status)) {
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+		sigaction(WTERMSIG(status), &dfl, NULL);
+		kill(getpid(), WTERMSIG(status));
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 static int run(int argc, char **argv, bool profile)
 {
 	struct rec_opts o = {.profile = profile};
-	FILE *stats = NULL;
-	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX / 2], clock_env[128], spool[PATH_MAX];
+	FILE *stats;
+	char prog[PATH_MAX], lib[PATH_MAX], dir[PATH_MAX / 2], clock_env[128];
 	struct ut_recorder *rec;
 	static const int sigs[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
 	struct sigaction act = {.sa_handler = on_signal};
-	int status = 0, ret, fd;
+	int status = 0, ret;
 
 	parse_args(argc, argv, &o);
 	check_options(&o);
@@ -641,29 +695,8 @@ static int run(int argc, char **argv, bool profile)
 	check_filters(prog, &o);
 	if (find_runtime(lib, sizeof(lib)))
 		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
-	if (o.profile) {
-		stats = o.output_given ? fopen(o.output, "w") : stdout;
-		if (!stats)
-			ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
-	} else {
-		fd = open(o.output, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd < 0)
-			ut_usage_die("cannot write %s: %s", o.output, strerror(errno));
-		close(fd);
-	}
-	ret = mkdirs_session(dir, sizeof(dir), &o);
-	if (ret)
-		ut_usage_die("cannot create a session directory: %s", ut_live_strerror(ret));
-	if (o.profile) /* no trace file: spool (empty) inside the session dir */
-		snprintf(spool, sizeof(spool), "%s/profile", dir);
-	rec = ut_recorder_new(dir, o.profile ? spool : o.output, ut_tracer_names[o.cfg.tracer],
-			      (int)o.cfg.clock, &o.opts);
-	if (!rec)
-		ut_usage_die("out of memory");
-	if (o.profile)
-		ut_recorder_set_profile(rec, stats, ut_opts_get(&o.opts, UT_OPT_GRAPH_TIME) > 0,
-					ut_opts_get(&o.opts, UT_OPT_SYM_DEMANGLE) > 0,
-					o.cfg.thresh_us * 1000);
+	stats = open_output(&o);
+	rec = new_recorder(&o, stats, dir, sizeof(dir));
 
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* wake up on time: buffers fill in ms */
 	prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0, 0, 0); /* see drain_until_all_exit */
@@ -687,11 +720,5 @@ static int run(int argc, char **argv, bool profile)
 	if (stats && stats != stdout)
 		fclose(stats);
 	ut_cfg_free(&o.cfg);
-	if (WIFSIGNALED(status)) {
-		struct sigaction dfl = {.sa_handler = SIG_DFL};
-
-		sigaction(WTERMSIG(status), &dfl, NULL);
-		kill(getpid(), WTERMSIG(status));
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	return exit_as(status);
 }
