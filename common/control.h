@@ -124,14 +124,6 @@ int ut_live_set_all(const char *rundir, const struct ut_cfg *c, char *err, size_
 /* tracing_on of a session (a flag in its control block, no agent needed). */
 int ut_live_set_tracing_on(const char *sessdir, bool on);
 
-/*
- * The function commands in force in a session and the counts they have left
- * (common/cmdcounts.c): copies @out[] and returns how many, or -errno
- * (-ENOENT: a process that keeps no table).
- */
-struct ut_cmd_entry;
-long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out);
-
 /* `echo > trace`: every buffer of the session's instance @inst starts empty from here. */
 int ut_live_clear(const char *sessdir, int inst);
 

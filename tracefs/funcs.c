@@ -23,6 +23,7 @@
 #include "common/elfsites.h"
 #include "common/filter.h"
 #include "utrace/abi.h"
+#include "utrace/read.h"
 #include "tracefs/tracefs.h"
 
 #define MODULES_MAX (1u << 20) /* a modules file is read up to this size */

@@ -110,6 +110,14 @@ int ut_sess_map_file(const char *path, bool rw, size_t min, size_t want, void **
 		     char *err, size_t errlen);
 
 /*
+ * The top level's function commands in force in a session and the counts
+ * they have left (reader/cmdcounts.c): copies @out[] (UT_CMDS_MAX entries)
+ * and returns how many, or -errno (-ENOENT: a process that keeps no table).
+ */
+struct ut_cmd_entry;
+long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out);
+
+/*
  * Map thread buffer file @path (checked as above): only its header page if
  * @header_only, else all of it, the header's magic and version right and the
  * ring it announces inside the file.  *@map, *@len; 0 or -errno with @err.

@@ -3,19 +3,18 @@
  * Readers' side of a session's function-command table ("cmds",
  * include/utrace/abi.h): the counts the process's commands have left, for
  * the listing of set_ftrace_filter ("f:traceoff:count=1").  The file
- * belongs to another process: checked, and copied under its sequence count.
+ * belongs to another process: mapped through the sessions layer (checked),
+ * and copied under its sequence count.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "common/control.h"
 #include "utrace/abi.h"
+#include "utrace/read.h"
 
 /* Copy the table once; false if a rewrite was under way or happened meanwhile. */
 static bool copy_table(const struct ut_cmds *t, struct ut_cmd_entry *out, uint32_t *nr)
@@ -38,26 +37,22 @@ static bool copy_table(const struct ut_cmds *t, struct ut_cmd_entry *out, uint32
 
 long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[PATH_MAX + 64];
 	const struct ut_cmds *t;
-	struct stat st;
 	uint32_t nr = 0, top = 0;
 	bool ok = false;
-	int fd;
+	size_t len = 0;
+	int ret;
 
 	if (snprintf(path, sizeof(path), "%s/cmds", sessdir) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = ut_live_open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) || st.st_size != (off_t)sizeof(*t)) {
-		close(fd);
+	ret = ut_sess_map_file(path, false, sizeof(*t), 0, (void **)&t, &len, err, sizeof(err));
+	if (ret)
+		return ret;
+	if (len != sizeof(*t)) { /* the table has one size (include/utrace/abi.h) */
+		munmap((void *)t, len);
 		return -EINVAL;
 	}
-	t = mmap(NULL, sizeof(*t), PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (t == MAP_FAILED)
-		return -errno;
 	if (__atomic_load_n(&t->magic, __ATOMIC_ACQUIRE) == UT_CMDS_MAGIC &&
 	    t->version == UT_ABI_VERSION) {
 		for (int tries = 0; !ok && tries < 1000; tries++) {
@@ -66,7 +61,7 @@ long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out)
 				sched_yield();
 		}
 	}
-	munmap((void *)t, sizeof(*t));
+	munmap((void *)t, len);
 	if (!ok)
 		return -EAGAIN;
 	/* the top level's commands: instances' are listed from their documents */
