@@ -178,6 +178,7 @@ static void atfork_child(void)
 	ut_session_write_config();
 	ut_session_publish();
 	ut_agent_start();
+	ut_prefault_start();
 }
 
 __attribute__((constructor(101))) static void ut_init(void)
@@ -229,6 +230,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_rt.ready = true;
 	ut_update_locked();
 	ut_agent_start();
+	ut_prefault_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 out:
 	pthread_mutex_unlock(&ut_rt.lock);

@@ -203,6 +203,8 @@ struct ut_thread {
 	uint32_t inst;           /* whose buffer: 0 the top level, K instance K */
 	int32_t tid;             /* cached gettid(), 0 = not yet */
 	struct ut_shadow *home;  /* the shadow stack of the thread's own stack */
+	uint8_t *pf_data;        /* the ring pf_next is about (prefault.c) */
+	uint64_t pf_next;        /* position up to which its pages were asked for */
 };
 
 extern __thread struct ut_thread ut_self UT_HIDDEN;
@@ -361,6 +363,9 @@ void ut_select_reconfigure(void) UT_HIDDEN;
 
 /* agent.c */
 int ut_agent_start(void) UT_HIDDEN;
+/* prefault.c: the thread that populates ring pages ahead of their writers */
+int ut_prefault_start(void) UT_HIDDEN;
+void ut_prefault_ahead(struct ut_thread *t) UT_HIDDEN;
 int ut_session_write_config(void) UT_HIDDEN;
 /* NULL with errno: ENOENT, EPERM (refused, @why says why: common/safedir.h), ... */
 char *ut_read_file_at(int dirfd, const char *name, size_t *lenp, char *why, size_t whylen)

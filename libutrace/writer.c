@@ -222,8 +222,11 @@ uint64_t *ut_rec_reserve_slow(struct ut_thread *t, unsigned size, uint64_t *delt
 	uint64_t ts;
 
 	/* Room for a TIME record and ours: a new page starts with a TIME record. */
-	if (t->head + UT_REC_SIZE + size > t->limit && !ut_writer_slow(t, UT_REC_SIZE + size))
-		return NULL;
+	if (t->head + UT_REC_SIZE + size > t->limit) {
+		if (!ut_writer_slow(t, UT_REC_SIZE + size))
+			return NULL;
+		ut_prefault_ahead(t); /* a new page: ask for the next ones early */
+	}
 	ts = now_of(t);
 	if (ts - t->last_ts > UT_REC_DELTA_MAX)
 		ut_writer_time(t, ts);
