@@ -339,16 +339,15 @@ static inline bool graph_plain(const struct ut_thread *t)
 }
 
 /*
- * The timestamp of a record of @size the fast path may write itself: false
- * if a threshold hides it, a page must be crossed or the time delta does
- * not fit (the slow path does those).
+ * May the fast path write a record of @size stamped @ts itself?  Not if a
+ * threshold hides it, a page must be crossed or the time delta does not
+ * fit (the slow path does those).
  */
-static inline bool fast_record_time(const struct ut_thread *t, unsigned size, uint64_t *ts)
+static inline bool fast_record_time(const struct ut_thread *t, unsigned size, uint64_t ts)
 {
 	if (unlikely(ut_rt.graph.thresh || t->head + size > t->limit))
 		return false;
-	*ts = ut_arch_cycles();
-	return likely(*ts - t->last_ts <= UT_REC_DELTA_MAX);
+	return likely(ts - t->last_ts <= UT_REC_DELTA_MAX);
 }
 
 void ut_graph_entry(uint64_t ip, uint64_t *slot)
@@ -357,9 +356,13 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	struct ut_shadow *sh = t->shadow;
 	struct ut_prof_entry *prof = NULL;
 	struct ut_shadow_frame *f;
-	uint64_t ts, *w;
+	uint64_t ts = ut_arch_cycles(), *w;
 	uint32_t top;
 
+	/*
+	 * The clock is read first: rdtsc's latency then overlaps the checks
+	 * below (the slow path reads its own time).
+	 */
 	if (unlikely(!sh || !graph_plain(t)))
 		goto slow;
 	top = sh->top;
@@ -373,8 +376,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 		prof = &((struct ut_prof_entry *)(t->prof + 1))[ut_prof_home(t->prof, ip)];
 		if (unlikely(prof->ip != ip))
 			goto slow; /* new, or a collision: ut_prof_hit */
-		ts = ut_arch_cycles();
-	} else if (!fast_record_time(t, UT_REC_SIZE, &ts)) {
+	} else if (!fast_record_time(t, UT_REC_SIZE, ts)) {
 		goto slow;
 	}
 	t->busy = 1; /* a signal's traced functions now leave this frame alone */
@@ -414,7 +416,7 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow *sh = t->shadow;
 	const struct ut_shadow_frame *f;
-	uint64_t ts, ret, *w;
+	uint64_t ts = ut_arch_cycles(), ret, *w; /* first, as at entry */
 	struct ut_shadow_frame c;
 
 	if (unlikely(!sh || !sh->top || !graph_plain(t)))
@@ -425,8 +427,7 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	if (ut_rt.cfg.profile) {
 		if (unlikely(!f->prof || !ut_rt.cfg.sleep_time))
 			goto slow;
-		ts = ut_arch_cycles();
-	} else if (!fast_record_time(t, UT_REC_EXIT_SIZE, &ts)) {
+	} else if (!fast_record_time(t, UT_REC_EXIT_SIZE, ts)) {
 		goto slow;
 	}
 	t->busy = 1;
