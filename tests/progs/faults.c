@@ -8,12 +8,15 @@
  * A quarter, not zero: the prefaulter starts helping a thread only after it
  * has written 64 KiB itself, and may be slow to get a CPU.
  */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
 #include "progs.h"
+
+#ifndef RUSAGE_THREAD
+#define RUSAGE_THREAD 1 /* Linux: glibc names it only under _GNU_SOURCE */
+#endif
 
 DEFINE_SINK;
 
