@@ -46,6 +46,33 @@
 .endm
 
 /*
+ * The function tracer's entry tries its fast path first: a C function built with
+ * no_caller_saved_registers (it saves what it uses itself), which needs only
+ * rdi and rsi for its arguments and rax for its answer saved here.  It
+ * answers nonzero if it did everything; zero sends the call to the full C
+ * entry with every argument register saved (SAVE_ARGS), the frame
+ * ut_arch_entry_arg0 knows.  Three slots keep %rsp 8 mod 16 at the call
+ * instruction's target, as the ABI has it.
+ */
+#define FAST 24
+
+.macro FAST_SAVE
+	sub	$FAST, %rsp
+	.cfi_adjust_cfa_offset FAST
+	mov	%rdi, 0(%rsp)
+	mov	%rsi, 8(%rsp)
+	mov	%rax, 16(%rsp)
+.endm
+
+.macro FAST_RESTORE
+	mov	0(%rsp), %rdi
+	mov	8(%rsp), %rsi
+	mov	16(%rsp), %rax
+	add	$FAST, %rsp
+	.cfi_adjust_cfa_offset -FAST
+.endm
+
+/*
  * utrace_func_caller - the function tracer's entry: records (ip, parent_ip).
  * After SAVE_ARGS, FRAME(%rsp) holds site + 5 and FRAME+8(%rsp) the parent.
  */
@@ -54,10 +81,21 @@
 	.type	utrace_func_caller, @function
 utrace_func_caller:
 	.cfi_startproc
+	FAST_SAVE
+	mov	FAST(%rsp), %rdi
+	sub	$5, %rdi		/* ip: the site (the function's entry) */
+	mov	FAST+8(%rsp), %rsi	/* parent_ip */
+	call	ut_function_fast
+	test	%eax, %eax
+	jz	1f
+	FAST_RESTORE
+	ret
+1:	.cfi_adjust_cfa_offset FAST
+	FAST_RESTORE
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
-	sub	$5, %rdi		/* ip: the site (the function's entry) */
-	mov	FRAME+8(%rsp), %rsi	/* parent_ip */
+	sub	$5, %rdi
+	mov	FRAME+8(%rsp), %rsi
 	call	ut_function_entry
 	RESTORE_ARGS
 	ret
@@ -68,7 +106,9 @@ utrace_func_caller:
  * utrace_graph_caller - function_graph entry.  ut_graph_entry(ip, slot) gets
  * the address of the traced function's return address (FRAME+8(%rsp)) and
  * may replace it with utrace_graph_return, saving the real one on the
- * thread's shadow stack.
+ * thread's shadow stack.  Not the fast/slow split of the function tracer:
+ * the graph's fast path needs most registers anyway (saving them itself
+ * cost more instructions than SAVE_ARGS).
  */
 	.globl	utrace_graph_caller
 	.hidden	utrace_graph_caller

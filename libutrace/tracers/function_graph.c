@@ -326,14 +326,16 @@ static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_
  * function where the hash table looks first), a call nested in the one
  * above it on the same stack.  They do what the slow paths would in that
  * case and call nothing, so they need few registers; anything else goes to
- * the slow path before a thing is changed.
+ * the slow path before a thing is changed.  They take the guard first (a
+ * thread already inside the tracer goes the slow way), so a signal's events
+ * cannot slip in between what they look at and what they write, and read
+ * the clock right after, so rdtsc's latency overlaps the checks.
  */
 static inline bool graph_plain(const struct ut_thread *t)
 {
 	const struct ut_ctl *ctl = ut_rt.ctl;
 
-	return !(t->busy | ut_rt.nr_cmds | ut_rt.nr_inst | ut_rt.graph.filtered |
-		 ut_rt.graph.max_depth) &&
+	return !(ut_rt.nr_cmds | ut_rt.nr_inst | ut_rt.graph.filtered | ut_rt.graph.max_depth) &&
 	       ut_rt.cfg.clock == UT_CLOCK_LOCAL && likely(ctl) && likely(ctl->tracing_on) &&
 	       t->pid_gen == __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_RELAXED);
 }
@@ -350,20 +352,21 @@ static inline bool fast_record_time(const struct ut_thread *t, unsigned size, ui
 	return likely(ts - t->last_ts <= UT_REC_DELTA_MAX);
 }
 
-void ut_graph_entry(uint64_t ip, uint64_t *slot)
+/* The common entry: true if done, false for graph_entry_slow(). */
+static inline bool graph_entry_fast(struct ut_thread *t, uint64_t ip, uint64_t *slot)
 {
-	struct ut_thread *t = &ut_self;
 	struct ut_shadow *sh = t->shadow;
 	struct ut_prof_entry *prof = NULL;
 	struct ut_shadow_frame *f;
-	uint64_t ts = ut_arch_cycles(), *w;
+	uint64_t ts, *w;
 	uint32_t top;
 
-	/*
-	 * The clock is read first: rdtsc's latency then overlaps the checks
-	 * below (the slow path reads its own time).
-	 */
-	if (unlikely(!sh || !graph_plain(t)))
+	if (unlikely(!sh || t->busy))
+		return false;
+	t->busy = 1;
+	barrier();
+	ts = ut_arch_cycles();
+	if (unlikely(!graph_plain(t)))
 		goto slow;
 	top = sh->top;
 	if (unlikely(top >= UT_SHADOW_DEPTH || sh->hidden ||
@@ -379,8 +382,6 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	} else if (!fast_record_time(t, UT_REC_SIZE, ts)) {
 		goto slow;
 	}
-	t->busy = 1; /* a signal's traced functions now leave this frame alone */
-	barrier();
 	f = &sh->f[top];
 	f->ret = *slot;
 	f->slot = (uint64_t)slot;
@@ -401,9 +402,16 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	sh->top = top + 1;
 	*slot = (uint64_t)utrace_graph_return;
 	ut_leave(t);
-	return;
+	return true;
 slow:
-	graph_entry_slow(ip, slot);
+	ut_leave(t);
+	return false;
+}
+
+void ut_graph_entry(uint64_t ip, uint64_t *slot)
+{
+	if (unlikely(!graph_entry_fast(&ut_self, ip, slot)))
+		graph_entry_slow(ip, slot);
 }
 
 /*
@@ -416,22 +424,25 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow *sh = t->shadow;
 	const struct ut_shadow_frame *f;
-	uint64_t ts = ut_arch_cycles(), ret, *w; /* first, as at entry */
+	uint64_t ts, ret, *w;
 	struct ut_shadow_frame c;
 
-	if (unlikely(!sh || !sh->top || !graph_plain(t)))
+	if (unlikely(!sh || t->busy))
 		goto slow;
-	f = &sh->f[sh->top - 1];
-	if (unlikely(f->slot != sp - 8 || f->flags || f->ret == (uint64_t)utrace_graph_return))
-		goto slow; /* not the top frame, a filter's, or a tail call */
-	if (ut_rt.cfg.profile) {
-		if (unlikely(!f->prof || !ut_rt.cfg.sleep_time))
-			goto slow;
-	} else if (!fast_record_time(t, UT_REC_EXIT_SIZE, ts)) {
-		goto slow;
-	}
 	t->busy = 1;
 	barrier();
+	ts = ut_arch_cycles();
+	if (unlikely(!sh->top || !graph_plain(t)))
+		goto slow_leave;
+	f = &sh->f[sh->top - 1];
+	if (unlikely(f->slot != sp - 8 || f->flags || f->ret == (uint64_t)utrace_graph_return))
+		goto slow_leave; /* not the top frame, a filter's, or a tail call */
+	if (ut_rt.cfg.profile) {
+		if (unlikely(!f->prof || !ut_rt.cfg.sleep_time))
+			goto slow_leave;
+	} else if (!fast_record_time(t, UT_REC_EXIT_SIZE, ts)) {
+		goto slow_leave;
+	}
 	c = *f; /* copied before the pop: a signal may reuse the frame */
 	ret = c.ret;
 	sh->top--;
@@ -445,6 +456,8 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 	}
 	ut_leave(t);
 	return ret;
+slow_leave:
+	ut_leave(t);
 slow:
 	return graph_return_slow(sp, retval);
 }
