@@ -5,7 +5,9 @@
  * enabled site, so every instruction counts: a TLS guard, one rdtsc, two
  * stores and a release store; everything unusual (first event of a thread,
  * a page crossing, a delta too large for 16 bits, another clock) is in
- * ut_rec_reserve_slow().
+ * ut_rec_reserve_slow().  utrace_func_caller tries ut_function_fast() first,
+ * which saves only the registers it uses; ut_function_entry() is the full
+ * path, with every argument register saved by the trampoline.
  */
 #include "libutrace/internal.h"
 
