@@ -316,9 +316,9 @@ static inline bool ut_tracing_on(struct ut_thread *t)
 
 static inline uint32_t ut_cpu(void)
 {
-	if (likely(ut_rt.rseq_cpu_off))
-		return *(volatile uint32_t *)((char *)ut_arch_thread_pointer() + ut_rt.rseq_cpu_off);
-	return 0;
+	long off = ut_rt.rseq_cpu_off;
+
+	return likely(off) ? ut_arch_tp_load32(off) : 0;
 }
 
 /* cmds.c: the function-command table and its counts */

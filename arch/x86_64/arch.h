@@ -96,6 +96,15 @@ static inline void *ut_arch_thread_pointer(void)
 	return tp;
 }
 
+/* The 32-bit word at @off from the thread pointer, read now (the rseq CPU number). */
+static inline uint32_t ut_arch_tp_load32(long off)
+{
+	uint32_t v;
+
+	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(v) : "r"(off));
+	return v;
+}
+
 /*
  * In ut_graph_entry(): the traced function's first argument, which
  * utrace_graph_caller saved (rdi, at the bottom of its FRAME-byte save area,
