@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Live traces as trace.dat and as text (include/utrace/read.h). */
+/*
+ * Live traces read as they come (include/utrace/read.h): trace_pipe's
+ * consuming reader, and the profiler's tables of running processes.
+ * Snapshots (show, extract, the mount's trace) are reader/snapshot.c.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,6 +19,7 @@
 
 #include "utrace/read.h"
 #include "reader/drain.h"
+#include "reader/live.h"
 #include "reader/printer.h"
 #include "common/control.h"
 #include "common/names.h"
@@ -22,62 +27,6 @@
 #include "common/output/output.h"
 #include "common/ring_buffer.h"
 #include "common/symbols.h"
-
-/* The tracer the sessions run (the newest wanted one): names the file's format. */
-static const char *live_tracer(const char *rundir, const int32_t *pids, size_t npids,
-			       bool *found, int *clock)
-{
-	struct ut_live_sess *v;
-	long n = ut_live_list(rundir, &v);
-	const char *name = "nop";
-
-	*found = false;
-	for (long i = 0; v && i < n; i++) {
-		size_t k = 0;
-
-		while (pids && k < npids && pids[k] != v[i].pid)
-			k++;
-		if (pids && k == npids)
-			continue;
-		*found = true;
-		*clock = (int)v[i].clock;
-		if (v[i].tracer < (uint32_t)UT_NR_TRACERS && (v[i].tracer || !strcmp(name, "nop")))
-			name = ut_tracer_names[v[i].tracer];
-	}
-	if (n > 0)
-		free(v);
-	return name;
-}
-
-int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
-		     const char *output, uint64_t opts_bits)
-{
-	struct ut_opts opts = {.bits = opts_bits};
-	struct ut_recorder *r;
-	bool found;
-	int clock = UT_CLOCK_LOCAL;
-	const char *tracer = live_tracer(rundir, pids, npids, &found, &clock);
-	int ret;
-
-	if (pids && !found)
-		return -ESRCH;
-	if (inst) { /* the instance's own tracer and clock */
-		struct ut_cfg c;
-
-		ut_live_get_config(rundir, inst, &c);
-		tracer = c.tracer == UT_TRACER_FUNCTION ? "function" : "nop";
-		clock = (int)c.clock;
-		ut_cfg_free(&c);
-	}
-	r = ut_recorder_new(rundir, output, tracer, clock, &opts);
-	if (!r)
-		return -errno ? -errno : -ENOMEM;
-	ut_recorder_set_live(r, pids, npids, consume);
-	ut_recorder_set_instance(r, inst);
-	ret = ut_recorder_finish(r);
-	ut_recorder_free(r);
-	return ret;
-}
 
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
 		 bool demangle,
@@ -102,43 +51,18 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
 	return ret;
 }
 
-int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
-		  FILE *f, const char *const *words, int nwords, bool header)
+int ut_live_pipe_once(const char *rundir, int inst, const int32_t *pids, size_t npids, FILE *f,
+		      const char *const *words, int nwords)
 {
-	char tmp[PATH_MAX];
-	const char *tmpdir;
-	struct ut_opts opts;
-	char err[256];
-	int fd, ret;
+	struct ut_live_stream *st = ut_live_stream_new(rundir, inst, pids, npids, words, nwords);
+	bool alive;
+	long n;
 
-	if (consume && !header) { /* trace_pipe: straight from the buffers */
-		struct ut_live_stream *st =
-		    ut_live_stream_new(rundir, inst, pids, npids, words, nwords);
-		bool alive;
-		long n;
-
-		if (!st)
-			return -ENOMEM;
-		n = ut_live_stream_read(st, f, true, &alive);
-		ut_live_stream_free(st);
-		return n < 0 ? (int)n : 0;
-	}
-	tmpdir = getenv("TMPDIR");
-	snprintf(tmp, sizeof(tmp), "%s/utrace-show.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	/* the options go into the file too: func-no-repeats folds as it is written */
-	ut_opts_init(&opts, 0);
-	for (int i = 0; i < nwords; i++)
-		if (ut_opts_parse(&opts, "function", words[i]))
-			ut_opts_parse(&opts, "function_graph", words[i]);
-	ret = ut_live_snapshot(rundir, inst, pids, npids, consume, tmp, opts.bits);
-	if (!ret)
-		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header, err, sizeof(err)) ? -EIO : 0;
-	unlink(tmp);
-	return ret;
+	if (!st)
+		return -ENOMEM;
+	n = ut_live_stream_read(st, f, true, &alive);
+	ut_live_stream_free(st);
+	return n < 0 ? (int)n : 0;
 }
 
 /* --- trace_pipe: a consuming reader that formats events directly ------------ */

@@ -166,10 +166,12 @@ void ut_trace_print_end(struct ut_trace_print *p)
 	p->q = NULL;
 }
 
-void ut_trace_opts(struct ut_opts *opts, uint64_t bits, const char *const *words, int nwords)
+void ut_trace_opts(struct ut_opts *opts, const uint64_t *bits, const char *const *words,
+		   int nwords)
 {
 	ut_opts_init(opts, 0);
-	opts->bits = bits;
+	if (bits)
+		opts->bits = *bits;
 	for (int i = 0; i < nwords; i++)
 		if (ut_opts_parse(opts, "function", words[i]))
 			ut_opts_parse(opts, "function_graph", words[i]);
@@ -228,11 +230,12 @@ static void file_cfg(struct ut_tracedat **td, struct ut_out_cfg *cfg, struct ut_
 {
 	int clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(*td));
 	uint64_t bits = 0;
+	bool has;
 
 	snprintf(tracer, len, "%s", ut_tracedat_tracer(*td) ? ut_tracedat_tracer(*td) : "function");
 	/* The options set when recording, then those given here. */
-	ut_tracedat_options(*td, &bits);
-	ut_trace_opts(opts, bits, words, nwords);
+	has = ut_tracedat_options(*td, &bits);
+	ut_trace_opts(opts, has ? &bits : NULL, words, nwords);
 	*cfg = (struct ut_out_cfg){.tracer = tracer, .syms = ut_tracedat_symbols(*td),
 				   .comm = comm_cb, .tgid = tgid_cb, .ctx = td,
 				   .nr_cpus = ut_tracedat_nr_cpus(*td),

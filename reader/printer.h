@@ -98,7 +98,11 @@ void ut_trace_print_push(struct ut_trace_print *p, const struct ut_event *ev, ui
 /* Print what the window still holds, and free the formatters. */
 void ut_trace_print_end(struct ut_trace_print *p);
 
-/* The options a trace prints with: its own (@bits), then the -O @words over them. */
-void ut_trace_opts(struct ut_opts *opts, uint64_t bits, const char *const *words, int nwords);
+/*
+ * The options a trace prints with: its own (@bits; NULL: the defaults),
+ * then the -O @words over them.
+ */
+void ut_trace_opts(struct ut_opts *opts, const uint64_t *bits, const char *const *words,
+		   int nwords);
 
 #endif

@@ -141,10 +141,20 @@ int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t n
 
 /*
  * The trace of those sessions printed to @f in the kernel's `trace` format
- * (@header) or as trace_pipe's bare lines.  @words: -O option words.
+ * (@header) or as trace_pipe's bare lines.  @words: -O option words.  A
+ * snapshot (not @consume) is printed straight from the buffers' merge, as
+ * its trace.dat would print, without writing one; @consume with no header
+ * is one trace_pipe read.
  */
 int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header);
+
+/*
+ * Thread @tid's trace (of process @pid), read from that thread's buffers
+ * only and left as it was, printed as ut_live_print() prints.
+ */
+int ut_live_print_thread(const char *rundir, int32_t pid, int32_t tid, FILE *f,
+			 const char *const *words, int nwords, bool header);
 
 /*
  * The function profiler's tables of those sessions (trace_stat/function):
