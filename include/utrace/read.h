@@ -102,6 +102,14 @@ int ut_sess_map_ctl(const char *sessdir, bool rw, struct ut_ctl **ctl, char *err
 void ut_sess_unmap_ctl(struct ut_ctl *ctl);
 
 /*
+ * The same for the live-control code (common/control.c, marker.c,
+ * instance.c, the mount), which has no message to give: read-write, NULL
+ * with errno on error.
+ */
+struct ut_ctl *ut_live_map_ctl(const char *sessdir);
+void ut_live_unmap_ctl(struct ut_ctl *ctl);
+
+/*
  * Any session file @path (trusted, a regular file of at least @min bytes):
  * its first @want bytes mapped, or all of it when @want is 0.  0 or -errno
  * with @err naming the file.
