@@ -927,7 +927,8 @@ static int merge_batch(struct ut_live_stream *s)
 		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++) {
 			struct sthread *t = s->sess[i]->thr[j];
 
-			if (t && t->ev.n)
+			/* (a thread opened since the count has decoded nothing yet) */
+			if (t && t->ev.n && k < nsrc)
 				src[k++] = (struct vec_src){.src = {.refill = vec_refill}, .v = t->ev.v,
 							    .n = t->ev.n};
 		}
@@ -936,7 +937,8 @@ static int merge_batch(struct ut_live_stream *s)
 	s->merged.n = 0;
 	/* the events move: their owned copies go with them */
 	while (!ret && ut_stream_next(st, &it) == 1)
-		s->merged.v[s->merged.n++] = *(const struct ut_print_ev *)it.ev;
+		if (it.ev) /* (always: the batches hold events, their losses inside) */
+			s->merged.v[s->merged.n++] = *(const struct ut_print_ev *)it.ev;
 	ut_stream_free(st);
 	free(src);
 	if (ret)

@@ -1198,14 +1198,16 @@ int ut_tracedat_next(struct ut_tracedat *r, struct ut_event *ev, uint64_t *lost,
 		td_set_err(err, errlen, "%s: out of memory", r->path);
 		return -1;
 	}
-	if (ut_stream_next(r->merge_st, &it) != 1) {
-		if (r->failed) {
-			td_set_err(err, errlen, "%s", r->errmsg);
-			return -1;
-		}
-		return 0;
-	}
 	/* a file's losses come with the event after them: every item has one */
+	do {
+		if (ut_stream_next(r->merge_st, &it) != 1) {
+			if (r->failed) {
+				td_set_err(err, errlen, "%s", r->errmsg);
+				return -1;
+			}
+			return 0;
+		}
+	} while (!it.ev);
 	if (ev)
 		*ev = *it.ev;
 	if (lost)
