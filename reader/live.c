@@ -234,6 +234,39 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const in
 	return s;
 }
 
+/* Events kept for printing, released (their copies freed). */
+static void evvec_free(struct evvec *v)
+{
+	for (size_t k = 0; k < v->n; k++)
+		ut_print_release(&v->v[k]);
+	free(v->v);
+}
+
+/* The formatter's output state (setup_output(), reload_symbols()). */
+static void formatters_free(struct ut_live_stream *s)
+{
+	ut_graph_out_free(s->graph);
+	ut_out_free(s->gout);
+	ut_out_free(s->out);
+	ut_symtab_free(s->syms);
+}
+
+/* A session's threads unmapped, and the session. */
+static void ssess_free(struct ssess *ss)
+{
+	for (uint32_t j = 0; j < ss->nr_thr; j++) {
+		struct sthread *t = ss->thr[j];
+
+		if (t) {
+			munmap(t->map, t->maplen);
+			evvec_free(&t->ev);
+			free(t);
+		}
+	}
+	ut_sess_unmap_ctl(ss->ctl);
+	free(ss);
+}
+
 void ut_live_stream_free(struct ut_live_stream *s)
 {
 	if (!s)
@@ -253,29 +286,11 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	pthread_cond_destroy(&s->text_cv);
 	pthread_mutex_destroy(&s->text_mu);
 	ut_chunkq_free(s->q);
-	for (size_t i = 0; i < s->nr_sess; i++) {
-		struct ssess *ss = s->sess[i];
-
-		for (uint32_t j = 0; j < ss->nr_thr; j++) {
-			if (!ss->thr[j])
-				continue;
-			munmap(ss->thr[j]->map, ss->thr[j]->maplen);
-			for (size_t k = 0; k < ss->thr[j]->ev.n; k++)
-				ut_print_release(&ss->thr[j]->ev.v[k]);
-			free(ss->thr[j]->ev.v);
-			free(ss->thr[j]);
-		}
-		ut_sess_unmap_ctl(ss->ctl);
-		free(ss);
-	}
-	for (size_t i = 0; i < s->nr_ev; i++)
-		ut_print_release(&s->ev[i]);
-	free(s->ev);
+	for (size_t i = 0; i < s->nr_sess; i++)
+		ssess_free(s->sess[i]);
+	evvec_free(&(struct evvec){.v = s->ev, .n = s->nr_ev});
 	free(s->merged.v);
-	ut_graph_out_free(s->graph);
-	ut_out_free(s->gout);
-	ut_out_free(s->out);
-	ut_symtab_free(s->syms);
+	formatters_free(s);
 	free(s->pids);
 	free(s);
 }
