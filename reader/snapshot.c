@@ -206,16 +206,18 @@ static int make_tasks(struct print_sink *k, const struct ut_tracedat_meta *m)
 	if (!k->tasks || !k->pending)
 		return -ENOMEM;
 	k->nr_cpus = m->nr_cpus;
-	/* recorder's tables: one row per thread, cmdlines and tgids alike */
-	for (size_t i = 0; i < m->nr_tgids; i++) {
-		const char *comm = i < m->nr_cmdlines ? m->cmd_comms[i] : NULL;
-
-		k->tasks[i] = (struct task){.pid = m->tgid_pids[i], .tgid = m->tgid_tgids[i],
-					    .comm = comm && *comm && !strchr(comm, '\n') ? comm
-											  : NULL};
-	}
+	for (size_t i = 0; i < m->nr_tgids; i++)
+		k->tasks[i] = (struct task){.pid = m->tgid_pids[i], .tgid = m->tgid_tgids[i]};
 	k->nr_tasks = m->nr_tgids;
 	qsort(k->tasks, k->nr_tasks, sizeof(*k->tasks), cmp_task);
+	/* the names the file's saved cmdlines would keep: not empty, one line */
+	for (size_t i = 0; i < m->nr_cmdlines; i++) {
+		struct task *t = (struct task *)find_task(k, m->cmd_pids[i]);
+		const char *comm = m->cmd_comms[i];
+
+		if (t && comm && *comm && !strchr(comm, '\n'))
+			t->comm = comm;
+	}
 	return 0;
 }
 
@@ -233,19 +235,22 @@ static int filed_clock(const char *line)
 	return ut_name_index(ut_clock_names, UT_CLOCK_NR, name);
 }
 
-static int print_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta *m)
+/* This pass's tables, dropped (at its end, or when it cannot start). */
+static void drop_tasks(struct print_sink *k)
 {
-	struct print_sink *k = (struct print_sink *)sink;
-	int clock;
+	free(k->tasks);
+	free(k->pending);
+	k->tasks = NULL;
+	k->pending = NULL;
+	k->nr_tasks = 0;
+}
+
+/* The formatters as the file's reader would set them up, and the header. */
+static int start_printing(struct print_sink *k, const struct ut_tracedat_meta *m)
+{
+	int clock = filed_clock(m->clock);
 	struct ut_out_cfg cfg;
 
-	if (make_tasks(k, m))
-		return -ENOMEM;
-	if (!k->syms && !(k->syms = syms_as_filed(m->syms)))
-		return -ENOMEM;
-	if (k->counting)
-		return 0;
-	clock = filed_clock(m->clock);
 	snprintf(k->tracer, sizeof(k->tracer), "%s", m->tracer ? m->tracer : "function");
 	ut_trace_opts(&k->opts, &m->options, k->words, k->nwords);
 	cfg = (struct ut_out_cfg){.tracer = k->tracer, .syms = k->syms, .comm = task_comm,
@@ -253,6 +258,20 @@ static int print_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta
 				  .clock_is_counter = ut_clock_is_counter(clock), .opts = &k->opts};
 	return ut_trace_print_begin(&k->pr, k->f, &cfg, &k->count, k->lost_total, !k->filtered,
 				    k->header);
+}
+
+static int print_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta *m)
+{
+	struct print_sink *k = (struct print_sink *)sink;
+	int ret = make_tasks(k, m);
+
+	if (!ret && !k->syms && !(k->syms = syms_as_filed(m->syms)))
+		ret = -ENOMEM;
+	if (!ret && !k->counting)
+		ret = start_printing(k, m);
+	if (ret)
+		drop_tasks(k);
+	return ret;
 }
 
 /* A stack trace's callers as the file keeps them (@user: user_stack's 8 slots). */
@@ -362,11 +381,7 @@ static int print_end(struct ut_write_sink *sink, const struct ut_tracedat_meta *
 		k->lost_total = m->lost;
 	else
 		ut_trace_print_end(&k->pr);
-	free(k->tasks);
-	free(k->pending);
-	k->tasks = NULL;
-	k->pending = NULL;
-	k->nr_tasks = 0;
+	drop_tasks(k);
 	return 0;
 }
 
