@@ -9,9 +9,9 @@
  * the recorder's write-out hands this printer what it would write (events
  * merged by time, func-no-repeats folded, CPUs the file has no stream for
  * on CPU 0), and each event and the symbol table are cut to what the file
- * keeps of them (as_filed(), syms_as_filed()); losses go, as in the file's
- * pages, with the next event on their CPU.  Two passes, as report makes
- * over a file: the header's counts, then the lines.
+ * keeps of them (reader/filed.c); losses go, as in the file's pages, with
+ * the next event on their CPU.  Two passes, as report makes over a file:
+ * the header's counts, then the lines.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,11 +22,11 @@
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/output.h"
+#include "reader/filed.h"
 #include "reader/live.h"
 #include "reader/printer.h"
 #include "reader/recorder.h"
 #include "reader/stream.h"
-#include "reader/tracedat_format.h"
 #include "utrace/read.h"
 
 /* The tracer the sessions run (the newest wanted one): names the file's format. */
@@ -161,43 +161,6 @@ static int32_t task_tgid(void *ctx, int32_t pid)
 	return t ? t->tgid : -1;
 }
 
-/*
- * The symbols as the file's kallsyms section gives them back: no sizes
- * (the distance to the next symbol instead), a newline or tab in a name a
- * space, a module name the line format cannot hold dropped.
- */
-static struct ut_symtab *syms_as_filed(const struct ut_symtab *st)
-{
-	struct ut_symtab *out = ut_symtab_new();
-	size_t n = st ? ut_symtab_count(st) : 0;
-
-	for (size_t i = 0; out && i < n; i++) {
-		const struct ut_sym *s = ut_symtab_at(st, i);
-		const char *mod = s->module;
-		char *name;
-
-		if (!s->name || !*s->name)
-			continue;
-		if (mod && (!*mod || strpbrk(mod, "\n\t]")))
-			mod = NULL;
-		if (!mod && !strcmp(s->name, TD_END_SYM))
-			continue; /* the file's end marker has this name: the reader drops it */
-		name = strdup(s->name);
-		for (char *c = name; c && *c; c++)
-			if (*c == '\n' || *c == '\t')
-				*c = ' ';
-		if (!name || ut_symtab_add(out, s->addr, 0, name, mod)) {
-			free(name);
-			ut_symtab_free(out);
-			return NULL;
-		}
-		free(name);
-	}
-	if (out)
-		ut_symtab_finish(out);
-	return out;
-}
-
 /* The tables of this pass (@m's point into the recorder's, valid until end()). */
 static int make_tasks(struct print_sink *k, const struct ut_tracedat_meta *m)
 {
@@ -221,20 +184,6 @@ static int make_tasks(struct print_sink *k, const struct ut_tracedat_meta *m)
 	return 0;
 }
 
-/* The clock the trace_clock line selects ("[name]"), as the file's reader finds it. */
-static int filed_clock(const char *line)
-{
-	const char *open = line ? strchr(line, '[') : NULL;
-	const char *close = open ? strchr(open, ']') : NULL;
-	char name[64];
-
-	if (!close || close - open - 1 >= (long)sizeof(name))
-		return -1;
-	memcpy(name, open + 1, (size_t)(close - open - 1));
-	name[close - open - 1] = 0;
-	return ut_name_index(ut_clock_names, UT_CLOCK_NR, name);
-}
-
 /* This pass's tables, dropped (at its end, or when it cannot start). */
 static void drop_tasks(struct print_sink *k)
 {
@@ -248,7 +197,7 @@ static void drop_tasks(struct print_sink *k)
 /* The formatters as the file's reader would set them up, and the header. */
 static int start_printing(struct print_sink *k, const struct ut_tracedat_meta *m)
 {
-	int clock = filed_clock(m->clock);
+	int clock = ut_filed_clock(m->clock);
 	struct ut_out_cfg cfg;
 
 	snprintf(k->tracer, sizeof(k->tracer), "%s", m->tracer ? m->tracer : "function");
@@ -265,7 +214,7 @@ static int print_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta
 	struct print_sink *k = (struct print_sink *)sink;
 	int ret = make_tasks(k, m);
 
-	if (!ret && !k->syms && !(k->syms = syms_as_filed(m->syms)))
+	if (!ret && !k->syms && !(k->syms = ut_filed_symbols(m->syms)))
 		ret = -ENOMEM;
 	if (!ret && !k->counting)
 		ret = start_printing(k, m);
@@ -274,79 +223,13 @@ static int print_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta
 	return ret;
 }
 
-/* A stack trace's callers as the file keeps them (@user: user_stack's 8 slots). */
-static void stack_as_filed(const struct ut_event *ev, struct ut_event *out, bool user)
-{
-	uint32_t n = ev->callers ? ev->nr_callers : 0, i;
-
-	if (n > (user ? TD_USER_STACK_SLOTS : TD_MAX_CALLERS))
-		n = user ? TD_USER_STACK_SLOTS : TD_MAX_CALLERS;
-	for (i = 0; i < n && ev->callers[i] != UINT64_MAX; i++)
-		;
-	while (user && i && !ev->callers[i - 1]) /* unused slots are zero */
-		i--;
-	out->callers = i ? ev->callers : NULL;
-	out->nr_callers = i;
-	if (user && ev->tgid)
-		out->tgid = ev->tgid;
-}
-
-/*
- * @ev as the trace.dat reader would give it back: the common fields, the
- * tgid from the file's table (-1: none), and only the fields its event
- * format has, cut as the format cuts them.
- */
-static void as_filed(const struct print_sink *k, const struct ut_event *ev, struct ut_event *out)
-{
-	uint64_t delta;
-
-	*out = (struct ut_event){.ts = ev->ts, .pid = ev->pid, .tgid = task_tgid((void *)k, ev->pid),
-				 .cpu = ev->cpu, .type = ev->type, .flags = ev->flags,
-				 .preempt = ev->preempt, .ip = ev->ip};
-	switch (ev->type) {
-	case UT_EV_FUNCTION:
-		out->parent_ip = ev->parent_ip;
-		break;
-	case UT_EV_FUNC_REPEATS: /* 16 bits of count, 48 of time back to the last call */
-		out->parent_ip = ev->parent_ip;
-		out->repeats = ev->repeats > 0xffff ? 0xffff : ev->repeats;
-		delta = (ev->ts > ev->last_ts ? ev->ts - ev->last_ts : 0) & 0xffffffffffffull;
-		out->last_ts = delta < ev->ts ? ev->ts - delta : 0;
-		break;
-	case UT_EV_FUNCGRAPH_EXIT:
-		out->retval = ev->retval;
-		out->overrun = ev->overrun;
-		out->calltime = ev->calltime;
-		out->rettime = ev->rettime;
-		out->depth = ev->depth;
-		break;
-	case UT_EV_FUNCGRAPH_ENTRY:
-		out->depth = ev->depth;
-		break;
-	case UT_EV_SIGNAL_ENTER:
-	case UT_EV_SIGNAL_EXIT:
-		out->ip = 0;
-		out->sig = ev->sig;
-		out->depth = ev->depth;
-		break;
-	case UT_EV_PRINT:
-		out->str = ev->str ? ev->str : "";
-		break;
-	case UT_EV_KERNEL_STACK:
-	case UT_EV_USER_STACK:
-		out->ip = 0;
-		stack_as_filed(ev, out, ev->type == UT_EV_USER_STACK);
-		break;
-	}
-}
-
 static int print_event(struct ut_write_sink *sink, const struct ut_event *ev)
 {
 	struct print_sink *k = (struct print_sink *)sink;
 	struct ut_event fe;
 	uint64_t lost;
 
-	as_filed(k, ev, &fe);
+	ut_filed_event(ev, task_tgid(k, ev->pid), &fe);
 	/* a loss goes with its CPU's next event, as a page's missed-events count */
 	lost = k->pending[fe.cpu];
 	k->pending[fe.cpu] = 0;
