@@ -20,6 +20,7 @@
 #include "common/safedir.h"
 #include "common/symbols.h"
 #include "utrace/abi.h"
+#include "utrace/read.h"
 
 #define APPLY_TIMEOUT_MS 5000
 
@@ -544,26 +545,17 @@ int ut_live_clear(const char *sessdir, int inst)
 		return -errno;
 	nr = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
 	for (uint32_t i = 0; i < nr; i++) {
-		char path[PATH_MAX];
+		char path[PATH_MAX], err[256];
 		struct ut_buf_hdr *h;
-		struct stat st;
-		int fd;
+		size_t len;
 
 		snprintf(path, sizeof(path), "%s/%s%u", sessdir, ut_live_buf_prefix(inst), i);
-		fd = ut_live_open(path, O_RDWR);
-		if (fd < 0)
-			continue;
 		/*
-		 * A thread creating its buffer right now has not sized the file
-		 * yet: touching a mapping past the end would be SIGBUS.
+		 * The sessions layer checks the file (trusted, at least a header:
+		 * a thread creating its buffer right now has not sized it yet, and
+		 * touching a mapping past the end would be SIGBUS).
 		 */
-		if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)UT_BUF_HDR_SIZE) {
-			close(fd);
-			continue;
-		}
-		h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		close(fd);
-		if (h == MAP_FAILED)
+		if (ut_sess_map_buf(path, true, true, (void **)&h, &len, err, sizeof(err)))
 			continue;
 		if (h->magic == UT_BUF_MAGIC) {
 			/* `written` first: it never counts a record beyond head */

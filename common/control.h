@@ -69,14 +69,6 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out);
 int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out);
 
 /*
- * Map a session's control block read-write (the session directory and the
- * file trusted, validated against the ABI).  NULL on error (errno).  Defined
- * in reader/sessions.c with the readers' other mappings: one place.
- */
-struct ut_ctl *ut_live_map_ctl(const char *sessdir);
-void ut_live_unmap_ctl(struct ut_ctl *ctl);
-
-/*
  * The configuration a session (or, with a run-time dir, the template) holds
  * for instance @inst (instances/; 0: the top level).  Tracer nop if none.
  */

@@ -14,6 +14,7 @@
 
 #include "common/control.h"
 #include "utrace/abi.h"
+#include "utrace/read.h"
 
 /* Set or clear bit @inst of the inst_off word of session @sessdir. */
 static void set_bit(const char *sessdir, int inst, bool on)

@@ -31,6 +31,7 @@
 #include "common/control.h"
 #include "common/ctl.h"
 #include "utrace/abi.h"
+#include "utrace/read.h"
 
 #define MARKER_BUF (16ul * UT_PAGE_SIZE)
 
@@ -123,9 +124,8 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
 	size_t n = strnlen(text, UT_REC_MARKER_MAX);
 	uint64_t size = 16 + ((n + 1 + 15) & ~(uint64_t)15), need = UT_REC_SIZE + size;
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], err[256];
 	struct ut_buf_hdr *h;
-	struct stat st;
 	uint8_t *data;
 	uint64_t head, off, *w, ts;
 	size_t maplen;
@@ -149,17 +149,13 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 		ret = fd < 0 ? fd : -errno;
 		goto out;
 	}
-	maplen = UT_BUF_HDR_SIZE + MARKER_BUF;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)maplen) {
-		ret = -EINVAL; /* not (yet) a marker buffer of ours */
+	/* mapped by the sessions layer (checked: trusted, a buffer of this ABI) */
+	ret = ut_sess_map_buf(path, true, false, (void **)&h, &maplen, err, sizeof(err));
+	if (ret) {
+		ret = ret == -EPERM ? ret : -EINVAL; /* not (yet) a marker buffer of ours */
 		goto out;
 	}
-	h = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (h == MAP_FAILED) {
-		ret = -errno;
-		goto out;
-	}
-	if (h->magic != UT_BUF_MAGIC || h->buf_size != MARKER_BUF) {
+	if (h->buf_size != MARKER_BUF) {
 		ret = -EINVAL;
 		goto unmap;
 	}

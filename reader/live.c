@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Live traces as trace.dat and as text (include/utrace/read.h). */
+/*
+ * Live traces read as they come (include/utrace/read.h): trace_pipe's
+ * consuming reader, and the profiler's tables of running processes.
+ * Snapshots (show, extract, the mount's trace) are reader/snapshot.c.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,69 +19,15 @@
 
 #include "utrace/read.h"
 #include "reader/drain.h"
+#include "reader/live.h"
 #include "reader/printer.h"
+#include "reader/stream.h"
 #include "common/control.h"
 #include "common/names.h"
 #include "common/output/graph.h"
 #include "common/output/output.h"
 #include "common/ring_buffer.h"
 #include "common/symbols.h"
-
-/* The tracer the sessions run (the newest wanted one): names the file's format. */
-static const char *live_tracer(const char *rundir, const int32_t *pids, size_t npids,
-			       bool *found, int *clock)
-{
-	struct ut_live_sess *v;
-	long n = ut_live_list(rundir, &v);
-	const char *name = "nop";
-
-	*found = false;
-	for (long i = 0; v && i < n; i++) {
-		size_t k = 0;
-
-		while (pids && k < npids && pids[k] != v[i].pid)
-			k++;
-		if (pids && k == npids)
-			continue;
-		*found = true;
-		*clock = (int)v[i].clock;
-		if (v[i].tracer < (uint32_t)UT_NR_TRACERS && (v[i].tracer || !strcmp(name, "nop")))
-			name = ut_tracer_names[v[i].tracer];
-	}
-	if (n > 0)
-		free(v);
-	return name;
-}
-
-int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
-		     const char *output, uint64_t opts_bits)
-{
-	struct ut_opts opts = {.bits = opts_bits};
-	struct ut_recorder *r;
-	bool found;
-	int clock = UT_CLOCK_LOCAL;
-	const char *tracer = live_tracer(rundir, pids, npids, &found, &clock);
-	int ret;
-
-	if (pids && !found)
-		return -ESRCH;
-	if (inst) { /* the instance's own tracer and clock */
-		struct ut_cfg c;
-
-		ut_live_get_config(rundir, inst, &c);
-		tracer = c.tracer == UT_TRACER_FUNCTION ? "function" : "nop";
-		clock = (int)c.clock;
-		ut_cfg_free(&c);
-	}
-	r = ut_recorder_new(rundir, output, tracer, clock, &opts);
-	if (!r)
-		return -errno ? -errno : -ENOMEM;
-	ut_recorder_set_live(r, pids, npids, consume);
-	ut_recorder_set_instance(r, inst);
-	ret = ut_recorder_finish(r);
-	ut_recorder_free(r);
-	return ret;
-}
 
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
 		 bool demangle,
@@ -102,43 +52,18 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
 	return ret;
 }
 
-int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
-		  FILE *f, const char *const *words, int nwords, bool header)
+int ut_live_pipe_once(const char *rundir, int inst, const int32_t *pids, size_t npids, FILE *f,
+		      const char *const *words, int nwords)
 {
-	char tmp[PATH_MAX];
-	const char *tmpdir;
-	struct ut_opts opts;
-	char err[256];
-	int fd, ret;
+	struct ut_live_stream *st = ut_live_stream_new(rundir, inst, pids, npids, words, nwords);
+	bool alive;
+	long n;
 
-	if (consume && !header) { /* trace_pipe: straight from the buffers */
-		struct ut_live_stream *st =
-		    ut_live_stream_new(rundir, inst, pids, npids, words, nwords);
-		bool alive;
-		long n;
-
-		if (!st)
-			return -ENOMEM;
-		n = ut_live_stream_read(st, f, true, &alive);
-		ut_live_stream_free(st);
-		return n < 0 ? (int)n : 0;
-	}
-	tmpdir = getenv("TMPDIR");
-	snprintf(tmp, sizeof(tmp), "%s/utrace-show.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	/* the options go into the file too: func-no-repeats folds as it is written */
-	ut_opts_init(&opts, 0);
-	for (int i = 0; i < nwords; i++)
-		if (ut_opts_parse(&opts, "function", words[i]))
-			ut_opts_parse(&opts, "function_graph", words[i]);
-	ret = ut_live_snapshot(rundir, inst, pids, npids, consume, tmp, opts.bits);
-	if (!ret)
-		ret = ut_report(tmp, f, words, nwords, NULL, NULL, header, err, sizeof(err)) ? -EIO : 0;
-	unlink(tmp);
-	return ret;
+	if (!st)
+		return -ENOMEM;
+	n = ut_live_stream_read(st, f, true, &alive);
+	ut_live_stream_free(st);
+	return n < 0 ? (int)n : 0;
 }
 
 /* --- trace_pipe: a consuming reader that formats events directly ------------ */
@@ -148,6 +73,12 @@ int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npid
 #define TEXT_MAX (4u << 20)           /* formatted, unread: then the formatter waits */
 #define STREAM_AHEAD 12               /* blocks mapped ahead: 48 MiB, 40 ms of fib */
 #define STREAM_AHEAD_IDLE 1           /* while no process traces, nor is set to */
+
+/* Events kept for printing, in time order. */
+struct evvec {
+	struct ut_print_ev *v;
+	size_t n, cap;
+};
 
 struct sthread {
 	struct ssess *ss;        /* its process */
@@ -163,6 +94,7 @@ struct sthread {
 	bool final_done;         /* its process is gone and everything was told */
 	uint64_t final_lost;     /* to print at the end of this read */
 	uint32_t last_cpu;
+	struct evvec ev;         /* decoded since the last print (the formatter's) */
 };
 
 struct ssess {
@@ -225,8 +157,10 @@ struct ut_live_stream {
 	struct ut_out *out;      /* function-tracer events */
 	struct ut_out *gout;     /* function_graph events, through graph */
 	struct ut_graph_out *graph;
-	struct ut_print_ev *ev;      /* this read's events, then the held-back rest */
+	struct ut_print_ev *ev;      /* this read's events merged, then the held-back rest */
 	size_t nr_ev, cap_ev;
+	size_t nr_new;               /* events in the threads' vectors, not merged yet */
+	struct evvec merged;         /* the merge's output, swapped with ev */
 	struct sthread *cur;     /* the thread being decoded */
 	pthread_t formatter;
 	FILE *tout;              /* the formatter's end (text_write()) */
@@ -300,6 +234,39 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const in
 	return s;
 }
 
+/* Events kept for printing, released (their copies freed). */
+static void evvec_free(struct evvec *v)
+{
+	for (size_t k = 0; k < v->n; k++)
+		ut_print_release(&v->v[k]);
+	free(v->v);
+}
+
+/* The formatter's output state (setup_output(), reload_symbols()). */
+static void formatters_free(struct ut_live_stream *s)
+{
+	ut_graph_out_free(s->graph);
+	ut_out_free(s->gout);
+	ut_out_free(s->out);
+	ut_symtab_free(s->syms);
+}
+
+/* A session's threads unmapped, and the session. */
+static void ssess_free(struct ssess *ss)
+{
+	for (uint32_t j = 0; j < ss->nr_thr; j++) {
+		struct sthread *t = ss->thr[j];
+
+		if (t) {
+			munmap(t->map, t->maplen);
+			evvec_free(&t->ev);
+			free(t);
+		}
+	}
+	ut_sess_unmap_ctl(ss->ctl);
+	free(ss);
+}
+
 void ut_live_stream_free(struct ut_live_stream *s)
 {
 	if (!s)
@@ -319,25 +286,11 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	pthread_cond_destroy(&s->text_cv);
 	pthread_mutex_destroy(&s->text_mu);
 	ut_chunkq_free(s->q);
-	for (size_t i = 0; i < s->nr_sess; i++) {
-		struct ssess *ss = s->sess[i];
-
-		for (uint32_t j = 0; j < ss->nr_thr; j++) {
-			if (!ss->thr[j])
-				continue;
-			munmap(ss->thr[j]->map, ss->thr[j]->maplen);
-			free(ss->thr[j]);
-		}
-		ut_sess_unmap_ctl(ss->ctl);
-		free(ss);
-	}
-	for (size_t i = 0; i < s->nr_ev; i++)
-		ut_print_release(&s->ev[i]);
-	free(s->ev);
-	ut_graph_out_free(s->graph);
-	ut_out_free(s->gout);
-	ut_out_free(s->out);
-	ut_symtab_free(s->syms);
+	for (size_t i = 0; i < s->nr_sess; i++)
+		ssess_free(s->sess[i]);
+	evvec_free(&(struct evvec){.v = s->ev, .n = s->nr_ev});
+	free(s->merged.v);
+	formatters_free(s);
 	free(s->pids);
 	free(s);
 }
@@ -491,6 +444,23 @@ static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 	}
 }
 
+static int evvec_grow(struct evvec *v, size_t want)
+{
+	size_t cap = v->cap ? v->cap : 1024;
+	struct ut_print_ev *n;
+
+	if (want <= v->cap)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	n = realloc(v->v, cap * sizeof(*n));
+	if (!n)
+		return -1;
+	v->v = n;
+	v->cap = cap;
+	return 0;
+}
+
 static int collect_event(void *ctx, const struct ut_event *ev)
 {
 	struct ut_live_stream *s = ctx;
@@ -503,16 +473,10 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		return 0;
 	}
 	s->cur->decoded++;
-	if (s->nr_ev == s->cap_ev) {
-		size_t cap = s->cap_ev ? 2 * s->cap_ev : 4096;
-		struct ut_print_ev *n = realloc(s->ev, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		s->ev = n;
-		s->cap_ev = cap;
-	}
-	p = &s->ev[s->nr_ev++];
+	if (evvec_grow(&s->cur->ev, s->cur->ev.n + 1))
+		return -1;
+	p = &s->cur->ev.v[s->cur->ev.n++];
+	s->nr_new++;
 	ut_print_keep(p, ev, s->cur->lost);
 	s->cur->lost = 0;
 	return 0;
@@ -530,17 +494,6 @@ static void final_losses(struct sthread *t)
 
 	if (t->rb.base_known && total > told)
 		t->final_lost = total - told;
-}
-
-static int cmp_pending(const void *a, const void *b)
-{
-	const struct ut_print_ev *x = a, *y = b;
-
-	if (x->ev.ts != y->ev.ts)
-		return x->ev.ts < y->ev.ts ? -1 : 1;
-	if (x->ev.pid != y->ev.pid)
-		return x->ev.pid < y->ev.pid ? -1 : 1;
-	return 0;
 }
 
 /* The formatters, made at the first event (function and function_graph). */
@@ -849,7 +802,7 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 		struct sthread *t;
 		size_t len;
 
-		if (s->nr_ev >= max)
+		if (s->nr_ev + s->nr_new >= max)
 			return true;
 		c = ut_chunkq_pop(s->q, &len);
 		if (!c)
@@ -941,17 +894,100 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 	}
 }
 
-/* Sort and print what s->ev holds (graph entries without a successor wait). */
+/* A thread's new events, or the held-back rest: a source of the stream. */
+struct vec_src {
+	struct ut_stream_src src; /* first */
+	struct ut_print_ev *v;
+	size_t n, pos;
+};
+
+/* One event per batch: the records are ut_print_ev's, the stream walks ut_event's. */
+static bool vec_refill(struct ut_stream_src *src)
+{
+	struct vec_src *x = (struct vec_src *)src;
+
+	if (src->cur)
+		x->pos++;
+	if (x->pos >= x->n)
+		return false;
+	src->cur = &x->v[x->pos].ev;
+	src->end = src->cur + 1;
+	return true;
+}
+
+/*
+ * The held-back events and every thread's new ones into one array in time
+ * order, by the library's one merge (reader/stream.c): each source is
+ * already in order, a thread's events as it wrote them.
+ */
+static int merge_batch(struct ut_live_stream *s)
+{
+	size_t nsrc = 1, k = 0;
+	struct vec_src *src;
+	struct ut_stream *st;
+	struct ut_stream_item it;
+	int ret = 0;
+
+	for (size_t i = 0; i < s->nr_sess; i++)
+		nsrc += s->sess[i]->nr_thr;
+	src = calloc(nsrc, sizeof(*src));
+	st = ut_stream_new(NULL);
+	if (!src || !st || evvec_grow(&s->merged, s->nr_ev + s->nr_new)) {
+		free(src);
+		ut_stream_free(st);
+		return -ENOMEM;
+	}
+	src[k++] = (struct vec_src){.src = {.refill = vec_refill}, .v = s->ev, .n = s->nr_ev};
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++) {
+			struct sthread *t = s->sess[i]->thr[j];
+
+			/* (a thread opened since the count has decoded nothing yet) */
+			if (t && t->ev.n && k < nsrc)
+				src[k++] = (struct vec_src){.src = {.refill = vec_refill}, .v = t->ev.v,
+							    .n = t->ev.n};
+		}
+	for (size_t i = 0; i < k && !ret; i++)
+		ret = ut_stream_add(st, &src[i].src);
+	s->merged.n = 0;
+	/* the events move: their owned copies go with them */
+	while (!ret && ut_stream_next(st, &it) == 1)
+		if (it.ev) /* (always: the batches hold events, their losses inside) */
+			s->merged.v[s->merged.n++] = *(const struct ut_print_ev *)it.ev;
+	ut_stream_free(st);
+	free(src);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
+			if (s->sess[i]->thr[j])
+				s->sess[i]->thr[j]->ev.n = 0;
+	s->nr_new = 0;
+	/* swap: the merged array becomes this batch */
+	{
+		struct ut_print_ev *v = s->ev;
+		size_t cap = s->cap_ev;
+
+		s->ev = s->merged.v;
+		s->cap_ev = s->merged.cap;
+		s->nr_ev = s->merged.n;
+		s->merged = (struct evvec){.v = v, .cap = cap};
+	}
+	return 0;
+}
+
+/* Merge and print what the threads decoded (graph entries without a successor wait). */
 static long print_batch(struct ut_live_stream *s, FILE *f, bool flush)
 {
 	struct ut_printer pr;
 	size_t printed = 0, held;
 
-	if (!s->nr_ev && !lost_at_end(s))
+	if (!s->nr_ev && !s->nr_new && !lost_at_end(s))
 		return 0;
 	if (!s->out && setup_output(s))
 		return -ENOMEM;
-	qsort(s->ev, s->nr_ev, sizeof(*s->ev), cmp_pending);
+	if (merge_batch(s))
+		return -ENOMEM;
 	pr = (struct ut_printer){.out = s->out, .gout = s->gout, .graph = s->graph,
 				 .graph_mode = s->graph_mode};
 	/*

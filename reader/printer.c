@@ -75,26 +75,6 @@ void ut_print_event(const struct ut_printer *pr, FILE *f, struct ut_print_ev *p,
 	ut_out_print_event(pr->out, f, &p->ev, after);
 }
 
-struct report_ctx {
-	struct ut_tracedat *td;
-	FILE *f;              /* where the text goes */
-};
-
-static const char *comm_cb(void *ctx, int32_t pid)
-{
-	return ut_tracedat_comm(((struct report_ctx *)ctx)->td, pid);
-}
-
-static int32_t tgid_cb(void *ctx, int32_t pid)
-{
-	return ut_tracedat_tgid(((struct report_ctx *)ctx)->td, pid);
-}
-
-struct pass {
-	uint64_t entries, lost;
-	bool overrun;
-};
-
 /*
  * A window of events read ahead.  Printing an event may need the next event
  * of the whole trace (latency-format's delay mark) or the next one of its
@@ -103,103 +83,163 @@ struct pass {
  */
 #define WINDOW 4096
 
-
-struct window {
-	struct ut_print_ev q[WINDOW];
-	size_t head, n;
-	bool eof;
-	struct ut_file_src file; /* the file, through the stream's filter */
-	struct ut_stream *st;
-};
-
-static struct ut_print_ev *wat(struct window *w, size_t i)
+static struct ut_print_ev *wat(struct ut_trace_print *p, size_t i)
 {
-	return &w->q[(w->head + i) % WINDOW];
+	return &p->q[(p->head + i) % WINDOW];
 }
 
-/* Read until the window holds @want events (or the file ends). */
-static void fill(struct window *w, size_t want)
+int ut_trace_print_begin(struct ut_trace_print *p, FILE *f, const struct ut_out_cfg *cfg,
+			 const struct ut_trace_count *c, uint64_t lost_total, bool all, bool header)
 {
-	while (w->n < want && w->n < WINDOW && !w->eof) {
-		struct ut_print_ev *q = wat(w, w->n);
-		struct ut_stream_item it;
+	uint64_t lost = c->lost;
 
-		if (ut_stream_next(w->st, &it) != 1) {
-			w->eof = true;
+	*p = (struct ut_trace_print){.f = f};
+	p->q = calloc(WINDOW, sizeof(*p->q));
+	p->out = p->q ? ut_out_new(cfg) : NULL;
+	if (p->out && !strcmp(cfg->tracer, "function_graph") && !(p->graph = ut_graph_out_new(p->out))) {
+		ut_out_free(p->out);
+		p->out = NULL;
+	}
+	if (!p->out) {
+		free(p->q);
+		return -ENOMEM;
+	}
+	p->pr = (struct ut_printer){.out = p->out, .gout = p->out, .graph = p->graph,
+				    .all_graph = true};
+	ut_out_start(p->out, c->overrun);
+	if (p->graph)
+		ut_graph_start(p->graph);
+	/* Losses no page could carry (at the very end) are in the trace's total. */
+	if (lost_total > lost && all)
+		lost = lost_total;
+	if (header && p->graph)
+		ut_graph_print_header(p->graph, f, c->entries, c->entries + lost);
+	else if (header)
+		ut_out_print_header(p->out, f, c->entries, c->entries + lost);
+	return 0;
+}
+
+/* The next event on the CPU of the window's first, NULL if the window has none. */
+static struct ut_print_ev *next_on_cpu(struct ut_trace_print *p)
+{
+	uint32_t cpu = wat(p, 0)->ev.cpu;
+
+	for (size_t i = 1; i < p->n; i++)
+		if (wat(p, i)->ev.cpu == cpu)
+			return wat(p, i);
+	return NULL;
+}
+
+/* Print the window's first event (unless a line before printed it) and drop it. */
+static void print_first(struct ut_trace_print *p, struct ut_print_ev *next)
+{
+	struct ut_print_ev *q = wat(p, 0);
+
+	if (!q->consumed)
+		ut_print_event(&p->pr, p->f, q, next, p->n > 1 ? &wat(p, 1)->ev : NULL);
+	ut_print_release(q);
+	p->head = (p->head + 1) % WINDOW;
+	p->n--;
+}
+
+void ut_trace_print_push(struct ut_trace_print *p, const struct ut_event *ev, uint64_t lost)
+{
+	ut_print_keep(wat(p, p->n), ev, lost);
+	p->n++;
+	/* print what is known: the next event on its CPU, or a full window */
+	while (p->n > 1) {
+		struct ut_print_ev *next = p->graph ? next_on_cpu(p) : NULL;
+
+		if (p->graph && !next && p->n < WINDOW)
 			break;
-		}
-		if (!it.ev)
-			continue; /* a file's losses come with the event after them */
-		ut_print_keep(q, it.ev, it.lost);
-		w->n++;
+		print_first(p, next);
 	}
 }
 
-/* The next event on @cpu after window position 0, reading ahead as needed. */
-static struct ut_print_ev *next_on_cpu(struct window *w, uint32_t cpu)
+void ut_trace_print_end(struct ut_trace_print *p)
 {
-	for (size_t i = 1;; i++) {
-		if (i >= w->n)
-			fill(w, i + 1);
-		if (i >= w->n)
-			return NULL;
-		if (wat(w, i)->ev.cpu == cpu)
-			return wat(w, i);
-	}
+	while (p->n)
+		print_first(p, p->graph ? next_on_cpu(p) : NULL);
+	ut_graph_out_free(p->graph);
+	ut_out_free(p->out);
+	free(p->q);
+	p->q = NULL;
 }
 
-/* One read of the file: counts (for the header) or printing. */
-static int read_events(struct report_ctx *ctx, struct ut_out *out, struct ut_graph_out *graph,
-		       const struct ut_idlist *cpus, const struct ut_idlist *pids, struct pass *p,
-		       bool print, char *err, size_t errlen)
+void ut_trace_opts(struct ut_opts *opts, const uint64_t *bits, const char *const *words,
+		   int nwords)
 {
-	struct ut_stream_filter f = {.cpus = cpus, .tids = pids};
-	const struct ut_printer pr = {.out = out, .gout = out, .graph = graph, .all_graph = true};
-	struct window *w = calloc(1, sizeof(*w));
+	ut_opts_init(opts, 0);
+	if (bits)
+		opts->bits = *bits;
+	for (int i = 0; i < nwords; i++)
+		if (ut_opts_parse(opts, "function", words[i]))
+			ut_opts_parse(opts, "function_graph", words[i]);
+}
+
+/* --- a trace.dat --------------------------------------------------------- */
+
+static const char *comm_cb(void *ctx, int32_t pid)
+{
+	return ut_tracedat_comm(*(struct ut_tracedat **)ctx, pid);
+}
+
+static int32_t tgid_cb(void *ctx, int32_t pid)
+{
+	return ut_tracedat_tgid(*(struct ut_tracedat **)ctx, pid);
+}
+
+/*
+ * One pass over the file's events through the stream's filter: counted
+ * into @c, or printed by @p.  0, or -EIO with @err naming what was wrong.
+ */
+static int file_pass(struct ut_tracedat *td, const struct ut_stream_filter *flt,
+		     struct ut_trace_count *c, struct ut_trace_print *p, char *err, size_t errlen)
+{
+	struct ut_stream *st = ut_stream_new(flt);
+	struct ut_file_src file = {0};
+	struct ut_stream_item it;
 	int ret = 0;
 
-	if (w) {
-		ut_file_src_init(&w->file, ctx->td);
-		w->st = ut_stream_new(&f);
-	}
-	if (!w || !w->st || ut_stream_add(w->st, &w->file.src)) {
-		if (w)
-			ut_stream_free(w->st);
-		free(w);
+	if (!st || ut_file_src_add(&file, td, st, true)) {
+		ut_file_src_free(&file);
+		ut_stream_free(st);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	for (;;) {
-		struct ut_print_ev *q, *next;
-
-		fill(w, 2);
-		if (!w->n)
-			break;
-		q = wat(w, 0);
-		if (!print) {
-			p->entries += !q->consumed;
-			if (q->lost) {
-				p->overrun = true;
-				if (q->lost != UT_TRACEDAT_LOST_UNKNOWN)
-					p->lost += q->lost;
-			}
-		} else if (!q->consumed) {
-			next = graph ? next_on_cpu(w, q->ev.cpu) : NULL;
-			ut_print_event(&pr, ctx->f, q, next, w->n > 1 ? &wat(w, 1)->ev : NULL);
-		}
-		ut_print_release(q);
-		w->head = (w->head + 1) % WINDOW;
-		w->n--;
+	while (ut_stream_next(st, &it) == 1) {
+		if (!it.ev)
+			continue; /* a file's losses come with the event after them */
+		if (p)
+			ut_trace_print_push(p, it.ev, it.lost);
+		else
+			ut_trace_count_add(c, it.lost);
 	}
-	ret = w->file.err ? -EIO : 0;
-	/* The counting pass stays quiet: the printing pass reports it. */
-	if (ret && print) {
-		fflush(ctx->f);
-		snprintf(err, errlen, "%s", w->file.errmsg);
+	if (file.err) {
+		ret = -EIO;
+		snprintf(err, errlen, "%s", file.errmsg);
 	}
-	ut_stream_free(w->st);
-	free(w);
+	ut_file_src_free(&file);
+	ut_stream_free(st);
 	return ret;
+}
+
+/* The formatters' configuration for the file @td (its tracer into @tracer). */
+static void file_cfg(struct ut_tracedat **td, struct ut_out_cfg *cfg, struct ut_opts *opts,
+		     char *tracer, size_t len, const char *const *words, int nwords)
+{
+	int clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(*td));
+	uint64_t bits = 0;
+	bool has;
+
+	snprintf(tracer, len, "%s", ut_tracedat_tracer(*td) ? ut_tracedat_tracer(*td) : "function");
+	/* The options set when recording, then those given here. */
+	has = ut_tracedat_options(*td, &bits);
+	ut_trace_opts(opts, has ? &bits : NULL, words, nwords);
+	*cfg = (struct ut_out_cfg){.tracer = tracer, .syms = ut_tracedat_symbols(*td),
+				   .comm = comm_cb, .tgid = tgid_cb, .ctx = td,
+				   .nr_cpus = ut_tracedat_nr_cpus(*td),
+				   .clock_is_counter = ut_clock_is_counter(clock), .opts = opts};
 }
 
 /**
@@ -218,73 +258,37 @@ int ut_report(const char *file, FILE *f, const char *const *words, int nwords,
 	      const struct ut_idlist *cpus, const struct ut_idlist *pids, bool header,
 	      char *err, size_t errlen)
 {
-	static const struct ut_idlist none;
-	struct ut_out_cfg cfg = {0};
-	struct report_ctx ctx = {.f = f};
+	const struct ut_stream_filter flt = {.cpus = cpus, .tids = pids};
+	bool all = (!cpus || !cpus->n) && (!pids || !pids->n);
+	struct ut_trace_count c = {0};
+	struct ut_trace_print p;
+	struct ut_out_cfg cfg;
+	struct ut_tracedat *td;
 	struct ut_opts opts;
-	struct ut_out *out;
-	struct ut_graph_out *graph = NULL;
-	struct pass p = {0};
 	char tracer[32];
-	int ret, clock;
+	int ret;
 
-	if (!cpus)
-		cpus = &none;
-	if (!pids)
-		pids = &none;
-	ut_opts_init(&opts, 0);
-	/* First pass: the header's entries/written counts. */
-	ctx.td = ut_tracedat_open(file, err, errlen);
-	if (!ctx.td)
+	/* First pass: the header's entries/written counts (quiet: the second reports). */
+	td = ut_tracedat_open(file, err, errlen);
+	if (!td)
 		return -EIO;
-	clock = ut_name_index(ut_clock_names, UT_CLOCK_NR, ut_tracedat_clock(ctx.td));
-	snprintf(tracer, sizeof(tracer), "%s",
-		 ut_tracedat_tracer(ctx.td) ? ut_tracedat_tracer(ctx.td) : "function");
-	cfg.tracer = tracer;
-	cfg.syms = ut_tracedat_symbols(ctx.td);
-	cfg.comm = comm_cb;
-	cfg.tgid = tgid_cb;
-	cfg.ctx = &ctx;
-	cfg.nr_cpus = ut_tracedat_nr_cpus(ctx.td);
-	cfg.clock_is_counter = ut_clock_is_counter(clock);
-	/* The options set when recording, then those given here. */
-	ut_tracedat_options(ctx.td, &opts.bits);
-	for (int i = 0; i < nwords; i++)
-		if (ut_opts_parse(&opts, "function", words[i]))
-			ut_opts_parse(&opts, "function_graph", words[i]);
-	cfg.opts = &opts;
 	if (header)
-		read_events(&ctx, NULL, NULL, cpus, pids, &p, false, err, errlen);
-	ut_tracedat_close_reader(ctx.td);
+		file_pass(td, &flt, &c, NULL, err, errlen);
+	ut_tracedat_close_reader(td);
 
-	ctx.td = ut_tracedat_open(file, err, errlen);
-	if (!ctx.td)
+	td = ut_tracedat_open(file, err, errlen);
+	if (!td)
 		return -EIO;
-	cfg.syms = ut_tracedat_symbols(ctx.td);
-	out = ut_out_new(&cfg);
-	if (out && !strcmp(tracer, "function_graph") && !(graph = ut_graph_out_new(out))) {
-		ut_out_free(out);
-		out = NULL;
-	}
-	if (!out) {
-		ut_tracedat_close_reader(ctx.td);
+	file_cfg(&td, &cfg, &opts, tracer, sizeof(tracer), words, nwords);
+	if (ut_trace_print_begin(&p, f, &cfg, &c, ut_tracedat_lost_total(td), all, header)) {
+		ut_tracedat_close_reader(td);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	ut_out_start(out, p.overrun);
-	if (graph)
-		ut_graph_start(graph);
-	/* Losses no page could carry (at the very end) are in the file's total. */
-	if (ut_tracedat_lost_total(ctx.td) > p.lost && !cpus->n && !pids->n)
-		p.lost = ut_tracedat_lost_total(ctx.td);
-	if (header && graph)
-		ut_graph_print_header(graph, f, p.entries, p.entries + p.lost);
-	else if (header)
-		ut_out_print_header(out, f, p.entries, p.entries + p.lost);
-	ret = read_events(&ctx, out, graph, cpus, pids, &p, true, err, errlen);
-	ut_graph_out_free(graph);
-	ut_out_free(out);
-	ut_tracedat_close_reader(ctx.td);
+	ret = file_pass(td, &flt, NULL, &p, err, errlen);
+	ut_trace_print_end(&p);
+	if (ret)
+		fflush(f);
+	ut_tracedat_close_reader(td);
 	return ret;
 }
-

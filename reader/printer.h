@@ -17,6 +17,7 @@
 #include "common/event.h"
 #include "common/output/graph.h"
 #include "common/output/output.h"
+#include "reader/tracedat.h"
 
 struct ut_print_ev {
 	struct ut_event ev;
@@ -49,5 +50,59 @@ struct ut_printer {
  */
 void ut_print_event(const struct ut_printer *pr, FILE *f, struct ut_print_ev *p,
 		    struct ut_print_ev *next, const struct ut_event *after);
+
+/*
+ * A whole trace printed in the kernel's `trace` format, pushed event by
+ * event in time order (a trace.dat's stream, a live snapshot's merge) and
+ * flushed at the end.  It keeps a window of the events pushed last: an
+ * event prints once the next one on its CPU is known (function_graph's
+ * leaves) or the window is full, with the one after it for latency
+ * format's delay mark.  The header's counts come from a first pass
+ * (struct ut_trace_count), as the kernel's come from its buffers.
+ */
+struct ut_trace_count {
+	uint64_t entries, lost; /* events, and the losses told before them */
+	bool overrun;           /* some CPU lost events */
+};
+
+/* One event kept by the filters, with the @lost told before it. */
+static inline void ut_trace_count_add(struct ut_trace_count *c, uint64_t lost)
+{
+	c->entries++;
+	if (lost) {
+		c->overrun = true;
+		if (lost != UT_TRACEDAT_LOST_UNKNOWN)
+			c->lost += lost;
+	}
+}
+
+struct ut_trace_print {
+	FILE *f;
+	struct ut_out *out;
+	struct ut_graph_out *graph;
+	struct ut_printer pr;
+	struct ut_print_ev *q;  /* the window, a ring */
+	size_t head, n;
+};
+
+/*
+ * Make the formatters for @cfg (cfg->tracer says which) and print the
+ * header (@header; false: trace_pipe's bare lines) with @c's counts, or
+ * @lost_total when larger and nothing was filtered out (@all): losses no
+ * event followed.  0 or -ENOMEM.
+ */
+int ut_trace_print_begin(struct ut_trace_print *p, FILE *f, const struct ut_out_cfg *cfg,
+			 const struct ut_trace_count *c, uint64_t lost_total, bool all, bool header);
+/* The next event in time order, and the losses told just before it. */
+void ut_trace_print_push(struct ut_trace_print *p, const struct ut_event *ev, uint64_t lost);
+/* Print what the window still holds, and free the formatters. */
+void ut_trace_print_end(struct ut_trace_print *p);
+
+/*
+ * The options a trace prints with: its own (@bits; NULL: the defaults),
+ * then the -O @words over them.
+ */
+void ut_trace_opts(struct ut_opts *opts, const uint64_t *bits, const char *const *words,
+		   int nwords);
 
 #endif

@@ -38,9 +38,8 @@ struct ut_reader *ut_reader_open_file(const char *path, const struct ut_stream_f
 		free(r);
 		return NULL;
 	}
-	ut_file_src_init(&r->file, r->td);
 	r->st = ut_stream_new(f);
-	if (!r->st || ut_stream_add(r->st, &r->file.src)) {
+	if (!r->st || ut_file_src_add(&r->file, r->td, r->st, true)) {
 		snprintf(err, errlen, "out of memory");
 		ut_reader_close(r);
 		return NULL;
@@ -129,6 +128,7 @@ void ut_reader_close(struct ut_reader *r)
 	if (!r)
 		return;
 	ut_stream_free(r->st);
+	ut_file_src_free(&r->file);
 	if (r->td)
 		ut_tracedat_close_reader(r->td);
 	if (r->tmp[0])

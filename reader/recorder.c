@@ -26,6 +26,7 @@
 #include "common/symbols.h"
 #include "common/warn.h"
 #include "reader/drain.h"
+#include "reader/recorder.h"
 #include "reader/stat.h"
 #include "reader/stream.h"
 #include "reader/tracedat.h"
@@ -46,7 +47,6 @@ struct thr {
 	size_t maplen;
 	struct ut_rb_reader rb;
 	int spool;            /* fd */
-	uint64_t records_in_stream_lost;
 };
 
 struct sess {
@@ -91,6 +91,8 @@ struct ut_recorder {
 	const int32_t *pids;        /* only these processes; NULL = all */
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
+	int32_t tid;                /* only this thread's buffers (0: all) */
+	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
@@ -104,6 +106,11 @@ void ut_read_set_warn(void (*warn)(const char *msg))
 void ut_recorder_set_instance(struct ut_recorder *r, int inst)
 {
 	r->inst = inst;
+}
+
+void ut_recorder_set_thread(struct ut_recorder *r, int32_t tid)
+{
+	r->tid = tid;
 }
 
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume)
@@ -398,6 +405,8 @@ static long drain_pass(struct ut_recorder *r, bool all)
 			long n;
 
 			if (!s->thr[j]) {
+				if (r->tid && s->ctl->threads[j].tid != r->tid)
+					continue; /* a thread's file: only its buffers */
 				s->thr[j] = open_thr(r, s, j);
 				if (!s->thr[j])
 					continue;
@@ -423,6 +432,7 @@ struct cursor {
 	size_t nr, pos, cap;
 	uint64_t pending_lost;
 	uint64_t read;
+	uint64_t in_stream_lost;  /* losses the merge told (LOST records, laps) */
 	uint8_t *buf;
 	struct ut_rb_decoder dec;
 };
@@ -508,11 +518,11 @@ static char *clock_line(int clock)
 }
 
 /*
- * One event into the file; with func-no-repeats (record -O, the mount's
+ * One event into the sink; with func-no-repeats (record -O, the mount's
  * options/) folded as the kernel's function tracer folds when recording,
  * so the file holds its func_repeats events (common/repeats.h).
  */
-static int put_event(struct ut_tracedat_writer *w, struct ut_repeats *fold, bool folding,
+static int put_event(struct ut_write_sink *w, struct ut_repeats *fold, bool folding,
 		     const struct ut_event *ev)
 {
 	struct ut_event rep;
@@ -522,21 +532,21 @@ static int put_event(struct ut_tracedat_writer *w, struct ut_repeats *fold, bool
 	case UT_REPEATS_DROP:
 		return 0;
 	case UT_REPEATS_FLUSH:
-		ret = ut_tracedat_write(w, &rep);
+		ret = w->event(w, &rep);
 		if (ret)
 			return ret;
 		break;
 	default:
 		break;
 	}
-	return ut_tracedat_write(w, ev);
+	return w->event(w, ev);
 }
 
 /*
  * The threads' spooled events into @w, merged in time order (reader/stream.c).
  * Losses go in where the stream tells them and count towards the total.
  */
-static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct cursor *cur,
+static int merge_out(struct ut_recorder *r, struct ut_write_sink *w, struct cursor *cur,
 		     size_t ncur, int nr_cpus)
 {
 	bool folding = r->options >> UT_OPT_FUNC_NO_REPEATS & 1;
@@ -560,9 +570,9 @@ static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct
 
 		if (it.lost) {
 			/* a LOST record, or overwritten in a flight-recorder buffer before ev */
-			ut_tracedat_lost(w, it.cpu < (uint32_t)nr_cpus ? it.cpu : 0, it.lost);
+			w->lost(w, it.cpu < (uint32_t)nr_cpus ? it.cpu : 0, it.lost);
 			r->lost_total += it.lost;
-			c->t->records_in_stream_lost += it.lost;
+			c->in_stream_lost += it.lost;
 		}
 		if (!it.ev)
 			continue;
@@ -656,7 +666,9 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 	if (m->nr_cpus < 1)
 		m->nr_cpus = 1;
 	m->clock = clock_line(r->clock);
-	m->syms = load_symbols(r);
+	if (!r->syms)
+		r->syms = load_symbols(r);
+	m->syms = r->syms;
 	m->nr_cmdlines = m->nr_tgids = o->ncmd;
 	m->cmd_pids = m->tgid_pids = o->pids;
 	m->cmd_comms = o->comms;
@@ -671,23 +683,25 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 	m->has_options = true;
 }
 
-/* After the write-out: what the streams could not tell, the totals, the warnings. */
+/* After the write-out: what the streams could not tell, into the totals. */
 static void finish_totals(struct ut_recorder *r, const struct outset *o,
-			  struct ut_tracedat_writer *w, struct ut_tracedat_meta *m)
+			  struct ut_tracedat_meta *m)
 {
 	/* refused at the very end, or overwritten */
 	for (size_t i = 0; i < o->ncur; i++) {
 		const struct cursor *c = &o->cur[i];
 		const struct ut_buf_hdr *h = c->t->rb.hdr;
-		uint64_t accounted = c->t->rb.base + c->read + c->t->records_in_stream_lost;
+		uint64_t accounted = c->t->rb.base + c->read + c->in_stream_lost;
 		uint64_t total = h->written + h->dropped + h->nested;
 
 		if (total > accounted && c->t->rb.base_known)
 			r->lost_total += total - accounted;
 	}
 	m->lost = r->lost_total;
-	if (ut_tracedat_update_meta(w, m))
-		rwarn(r, "cannot record the totals in %s", r->output);
+}
+
+void ut_recorder_warn_totals(struct ut_recorder *r)
+{
 	for (size_t i = 0; i < r->nr_sess; i++)
 		if (r->sess[i]->ctl->threads_untraced)
 			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
@@ -698,32 +712,78 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 		      (unsigned long long)r->lost_total);
 }
 
-static int write_trace(struct ut_recorder *r)
+int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 {
 	struct ut_tracedat_meta m = {0};
-	struct ut_tracedat_writer *w;
 	struct outset o = {0};
-	char err[256], uname_buf[512];
-	int ret = outset_make(r, &o), cret;
+	char uname_buf[512];
+	int ret = outset_make(r, &o), eret;
 
-	if (ret) {
-		outset_free(&o);
-		return ret;
+	r->lost_total = 0; /* each replay counts afresh */
+	if (!ret) {
+		fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
+		ret = k->begin(k, &m);
 	}
-	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
-	w = ut_tracedat_create(r->output, &m, err, sizeof(err));
-	if (!w) {
-		rwarn(r, "%s", err);
-		ret = -EIO;
-	} else {
-		ret = merge_out(r, w, o.cur, o.ncur, m.nr_cpus);
-		finish_totals(r, &o, w, &m);
-		cret = ut_tracedat_close(w);
+	if (!ret) {
+		ret = merge_out(r, k, o.cur, o.ncur, m.nr_cpus);
+		finish_totals(r, &o, &m);
+		eret = k->end(k, &m);
 		if (!ret)
-			ret = cret;
+			ret = eret;
 	}
-	ut_symtab_free((struct ut_symtab *)m.syms);
 	outset_free(&o);
+	return ret;
+}
+
+/* --- the trace.dat sink ---------------------------------------------------- */
+
+struct file_sink {
+	struct ut_write_sink sink;
+	struct ut_recorder *r;
+	struct ut_tracedat_writer *w;
+};
+
+static int file_begin(struct ut_write_sink *k, const struct ut_tracedat_meta *m)
+{
+	struct file_sink *fs = (struct file_sink *)k;
+	char err[256];
+
+	fs->w = ut_tracedat_create(fs->r->output, m, err, sizeof(err));
+	if (!fs->w) {
+		rwarn(fs->r, "%s", err);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int file_event(struct ut_write_sink *k, const struct ut_event *ev)
+{
+	return ut_tracedat_write(((struct file_sink *)k)->w, ev);
+}
+
+static int file_lost(struct ut_write_sink *k, unsigned cpu, uint64_t nr)
+{
+	return ut_tracedat_lost(((struct file_sink *)k)->w, cpu, nr);
+}
+
+static int file_end(struct ut_write_sink *k, const struct ut_tracedat_meta *m)
+{
+	struct file_sink *fs = (struct file_sink *)k;
+
+	if (ut_tracedat_update_meta(fs->w, m))
+		rwarn(fs->r, "cannot record the totals in %s", fs->r->output);
+	return ut_tracedat_close(fs->w);
+}
+
+static int write_trace(struct ut_recorder *r)
+{
+	struct file_sink fs = {.sink = {.begin = file_begin, .event = file_event,
+					.lost = file_lost, .end = file_end},
+			       .r = r};
+	int ret = ut_recorder_replay(r, &fs.sink);
+
+	if (fs.w) /* written (a file that cannot be made says so itself) */
+		ut_recorder_warn_totals(r);
 	return ret;
 }
 
@@ -847,13 +907,28 @@ static int write_profile(struct ut_recorder *r)
 	return 0;
 }
 
+void ut_recorder_collect(struct ut_recorder *r)
+{
+	/* Until nothing is left (the copy buffer may be smaller than a ring). */
+	while (drain_pass(r, true) > 0)
+		;
+}
+
+bool ut_recorder_refused(const struct ut_recorder *r)
+{
+	return r->refused;
+}
+
+void ut_recorder_cleanup(struct ut_recorder *r)
+{
+	ut_live_remove(r->spooldir);
+}
+
 int ut_recorder_finish(struct ut_recorder *r)
 {
 	int ret;
 
-	/* Until nothing is left (the copy buffer may be smaller than a ring). */
-	while (drain_pass(r, true) > 0)
-		;
+	ut_recorder_collect(r);
 	if (!r->live)
 		fix_clocks(r);
 	ret = r->profile ? write_profile(r) : write_trace(r);
@@ -882,5 +957,6 @@ void ut_recorder_free(struct ut_recorder *r)
 	}
 	free(r->sess);
 	free(r->copybuf);
+	ut_symtab_free(r->syms);
 	free(r);
 }

@@ -127,7 +127,7 @@ int ut_sess_map_thread(const char *sessdir, int inst, uint32_t slot, bool rw, vo
 	return ut_sess_map_buf(path, rw, false, map, len, err, errlen);
 }
 
-/* The one mapper, under the name common/control.h gives the live-control code. */
+/* The one mapper, under the name the live-control code calls (read.h). */
 struct ut_ctl *ut_live_map_ctl(const char *sessdir)
 {
 	char err[256];

@@ -68,11 +68,18 @@ bool ut_stream_wanted(const struct ut_stream_filter *f, const struct ut_event *e
 	return ev->ts >= f->ts_min && (!f->ts_max || ev->ts <= f->ts_max);
 }
 
-/* Earlier first; at the same time the lower thread id (a stable order). */
+/*
+ * Earlier first; at the same time the lower CPU, then the lower thread id:
+ * the order a trace.dat's reader gives (its CPUs merged, the lower first on
+ * ties, each CPU's events as written), so a trace printed straight from the
+ * buffers and one printed from the file it would make agree line for line.
+ */
 static bool before(const struct ut_event *x, const struct ut_event *y)
 {
 	if (x->ts != y->ts)
 		return x->ts < y->ts;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu;
 	return x->pid < y->pid;
 }
 

@@ -4,7 +4,8 @@
  * each give their events in time order (a thread's spooled ring, a
  * trace.dat), filtered by CPU, thread, process and time, with losses
  * reported in order, before the event they precede.  Used by the
- * recorder's write-out and report's printer; one merge for all.
+ * recorder's write-out, the printer (report, show, the mount's trace files),
+ * trace_pipe and the public reader; one merge for all.
  */
 #ifndef UT_STREAM_H
 #define UT_STREAM_H
@@ -54,7 +55,8 @@ struct ut_stream *ut_stream_new(const struct ut_stream_filter *f);
 /* Merge @src in (owned by the caller, who keeps it until the stream is freed).  0 or -ENOMEM. */
 int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src);
 /*
- * The next item in time order (ties: the lower thread id first): 1, or 0
+ * The next item in time order (ties: the lower CPU, then the lower thread
+ * id first): 1, or 0
  * when every source ended.  Items the filter drops are skipped, their
  * losses with them.
  */

@@ -79,6 +79,8 @@ int ut_tracedat_next(struct ut_tracedat *r, struct ut_event *ev, uint64_t *lost,
  */
 int ut_tracedat_cpu_next(struct ut_tracedat *r, int cpu, struct ut_event *ev, uint64_t *lost,
 			 char *err, size_t errlen);
+/* The file's first read error (what ut_tracedat_next() reports), NULL if none. */
+const char *ut_tracedat_errmsg(struct ut_tracedat *r);
 const struct ut_symtab *ut_tracedat_symbols(struct ut_tracedat *r);
 const char *ut_tracedat_comm(struct ut_tracedat *r, int32_t pid);
 int32_t ut_tracedat_tgid(struct ut_tracedat *r, int32_t pid);

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reader/stream_file.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_format.h"
 
@@ -79,6 +80,9 @@ struct ut_tracedat {
 	bool exit_retval;
 	bool failed;
 	char errmsg[256];
+	/* ut_tracedat_next(): the CPUs merged by the library's stream */
+	struct ut_file_src *merge;
+	struct ut_stream *merge_st;
 };
 
 static void rd_err(struct ut_tracedat *r, const char *what, uint64_t off, const char *fmt, ...)
@@ -1172,12 +1176,11 @@ int ut_tracedat_cpu_next(struct ut_tracedat *r, int cpu, struct ut_event *ev, ui
  * @err: receives a message naming the file offset on corruption
  * @errlen: size of @err
  *
- * CPUs are merged by timestamp, the lower CPU first on ties.  A CPU whose
- * stream turns out corrupt (or cut short) stops there; the other CPUs are
- * still read to their ends, so every readable event is returned, in order,
- * before the error is.  (This small merge stays for the callers of a single
- * file; the library's stream merges trace.dat CPUs through
- * ut_tracedat_cpu_next() like any other source.)
+ * The file's CPUs merged by the library's stream (reader/stream_file.c:
+ * by timestamp, the lower CPU first on ties).  A CPU whose stream turns
+ * out corrupt (or cut short) stops there; the other CPUs are still read to
+ * their ends, so every readable event is returned, in order, before the
+ * error is.
  *
  * Return: 1 with @ev filled, 0 at the end, -1 after the last readable event
  * of a corrupt file (and on every later call).
@@ -1185,28 +1188,37 @@ int ut_tracedat_cpu_next(struct ut_tracedat *r, int cpu, struct ut_event *ev, ui
 int ut_tracedat_next(struct ut_tracedat *r, struct ut_event *ev, uint64_t *lost, char *err,
 		     size_t errlen)
 {
-	struct td_rcpu *best = NULL;
-	int i;
+	struct ut_stream_item it;
 
 	if (!r)
 		return -1;
-	for (i = 0; i < r->nr_cpus; i++)
-		cpu_fill(r, i);
-	for (i = 0; i < r->nr_cpus; i++) {
-		struct td_rcpu *c = &r->cpu[i];
-
-		if (c->has_ev && (!best || c->ev.ts < best->ev.ts))
-			best = c;
+	if (!r->merge && (!(r->merge = calloc(1, sizeof(*r->merge))) ||
+			  !(r->merge_st = ut_stream_new(NULL)) ||
+			  ut_file_src_add(r->merge, r, r->merge_st, false))) {
+		td_set_err(err, errlen, "%s: out of memory", r->path);
+		return -1;
 	}
-	if (!best) {
-		if (r->failed) {
-			td_set_err(err, errlen, "%s", r->errmsg);
-			return -1;
+	/* a file's losses come with the event after them: every item has one */
+	do {
+		if (ut_stream_next(r->merge_st, &it) != 1) {
+			if (r->failed) {
+				td_set_err(err, errlen, "%s", r->errmsg);
+				return -1;
+			}
+			return 0;
 		}
-		return 0;
-	}
-	cpu_take(best, ev, lost);
+	} while (!it.ev);
+	if (ev)
+		*ev = *it.ev;
+	if (lost)
+		*lost = it.lost;
 	return 1;
+}
+
+/* The file's first error (what ut_tracedat_next() reports), or NULL. */
+const char *ut_tracedat_errmsg(struct ut_tracedat *r)
+{
+	return r && r->failed ? r->errmsg : NULL;
 }
 
 /**
@@ -1309,6 +1321,10 @@ void ut_tracedat_close_reader(struct ut_tracedat *r)
 
 	if (!r)
 		return;
+	ut_stream_free(r->merge_st);
+	if (r->merge)
+		ut_file_src_free(r->merge);
+	free(r->merge);
 	if (r->fd >= 0)
 		close(r->fd);
 	for (i = 0; r->cpu && i < (size_t)r->nr_cpus; i++) {

@@ -5,10 +5,11 @@
  * the kernel's format with the scope's output options.
  *
  * trace_pipe consumes what it prints.  A scope's trace_pipe is the live
- * streaming reader, which consumes the buffers itself.  A thread's own pipe
- * prints from a snapshot and then moves that thread's read positions (tail)
- * up to the heads it saw before reading, as `echo > trace` does: records
- * written while the text is being made may be printed twice; none is lost.
+ * streaming reader, which consumes the buffers itself.  A thread's own
+ * files read that thread's buffers only; its pipe prints their snapshot and
+ * then moves their read positions (tail) up to the heads it saw before
+ * reading, as `echo > trace` does: records written while the text is being
+ * made may be printed twice; none is lost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,30 +40,11 @@ static void get_words(const struct tfs_scope *sc, struct words *w)
 	tfs_opt_words(sc, w->w, w->p, MAX_WORDS, &w->n);
 }
 
-/* One thread's trace: the process's snapshot, printed for that thread only. */
+/* One thread's trace: its own buffers' snapshot. */
 static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const struct words *w,
 			bool header)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	char tmp[PATH_MAX];
-	long id = tid;
-	struct ut_idlist tids = {.v = &id, .n = 1};
-	struct ut_opts opts;
-	char err[256];
-	int fd, ret;
-
-	snprintf(tmp, sizeof(tmp), "%s/utrace-tracefs.XXXXXX",
-		 tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	ut_opts_init(&opts, 0);
-	ret = ut_live_snapshot(tfs_rundir, 0, &sc->pid, 1, false, tmp, opts.bits);
-	if (!ret)
-		ret = ut_report(tmp, f, w->p, w->n, NULL, &tids, header, err, sizeof(err)) ? -EIO : 0;
-	unlink(tmp);
-	return ret;
+	return ut_live_print_thread(tfs_rundir, sc->pid, tid, f, w->p, w->n, header);
 }
 
 int tfs_show_trace(struct tfs_req *r, FILE *f)

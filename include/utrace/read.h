@@ -102,6 +102,14 @@ int ut_sess_map_ctl(const char *sessdir, bool rw, struct ut_ctl **ctl, char *err
 void ut_sess_unmap_ctl(struct ut_ctl *ctl);
 
 /*
+ * The same for the live-control code (common/control.c, marker.c,
+ * instance.c, the mount), which has no message to give: read-write, NULL
+ * with errno on error.
+ */
+struct ut_ctl *ut_live_map_ctl(const char *sessdir);
+void ut_live_unmap_ctl(struct ut_ctl *ctl);
+
+/*
  * Any session file @path (trusted, a regular file of at least @min bytes):
  * its first @want bytes mapped, or all of it when @want is 0.  0 or -errno
  * with @err naming the file.
@@ -141,10 +149,20 @@ int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t n
 
 /*
  * The trace of those sessions printed to @f in the kernel's `trace` format
- * (@header) or as trace_pipe's bare lines.  @words: -O option words.
+ * (@header) or as trace_pipe's bare lines.  @words: -O option words.  A
+ * snapshot (not @consume) is printed straight from the buffers' merge, as
+ * its trace.dat would print, without writing one; @consume with no header
+ * is one trace_pipe read.
  */
 int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header);
+
+/*
+ * Thread @tid's trace (of process @pid), read from that thread's buffers
+ * only and left as it was, printed as ut_live_print() prints.
+ */
+int ut_live_print_thread(const char *rundir, int32_t pid, int32_t tid, FILE *f,
+			 const char *const *words, int nwords, bool header);
 
 /*
  * The function profiler's tables of those sessions (trace_stat/function):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The merged event stream (reader/stream.c): time order over sources, ties
- * by thread id, the filters (CPU, thread, process, time), and losses told
+ * by CPU then thread id, the filters (CPU, thread, process, time), and losses told
  * in order: before the event they precede, LOST records at their time,
  * dropped with the events the filter drops.
  */
@@ -76,6 +76,26 @@ TEST(time_order_ties_by_tid)
 	CHECK_EQ_INT(tid[3], 2);
 	CHECK_EQ_INT(ts[4], 50);
 	CHECK_EQ_INT(ts[5], 60);
+	ut_stream_free(s);
+}
+
+TEST(ties_by_cpu_then_tid)
+{
+	/* same time: CPU 0 before CPU 1 whatever the threads, then the lower thread */
+	static const struct ut_event x[] = {EV(10, 1, 1), EV(20, 1, 1)};
+	static const struct ut_event y[] = {EV(10, 2, 0), EV(20, 3, 1)};
+	struct fake fx = fake(x, NULL, 2), fy = fake(y, NULL, 2);
+	struct ut_stream *s = ut_stream_new(NULL);
+	uint64_t ts[8], lost[8];
+	int32_t tid[8];
+
+	ut_stream_add(s, &fx.src);
+	ut_stream_add(s, &fy.src);
+	CHECK_EQ_INT(drain(s, ts, tid, lost), 4);
+	CHECK_EQ_INT(tid[0], 2); /* CPU 0 */
+	CHECK_EQ_INT(tid[1], 1);
+	CHECK_EQ_INT(tid[2], 1); /* both CPU 1: the lower thread */
+	CHECK_EQ_INT(tid[3], 3);
 	ut_stream_free(s);
 }
 
@@ -169,6 +189,7 @@ TEST(no_sources)
 int main(void)
 {
 	RUN(time_order_ties_by_tid);
+	RUN(ties_by_cpu_then_tid);
 	RUN(filters);
 	RUN(losses_in_order);
 	RUN(filtered_losses_dropped);

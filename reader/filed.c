@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a trace.dat keeps (reader/filed.h): an event, the symbol table and
+ * the clock as the file's reader would give them back, for the printers
+ * that print a trace straight from the buffers as its file would print.
+ */
+#include "reader/filed.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/names.h"
+#include "reader/tracedat_format.h"
+
+/* The clock the trace_clock line selects ("[name]"), as the file's reader finds it. */
+int ut_filed_clock(const char *line)
+{
+	const char *open = line ? strchr(line, '[') : NULL;
+	const char *close = open ? strchr(open, ']') : NULL;
+	char name[64];
+
+	if (!close || close - open - 1 >= (long)sizeof(name))
+		return -1;
+	memcpy(name, open + 1, (size_t)(close - open - 1));
+	name[close - open - 1] = 0;
+	return ut_name_index(ut_clock_names, UT_CLOCK_NR, name);
+}
+
+/*
+ * The symbols as the file's kallsyms section gives them back: no sizes
+ * (the distance to the next symbol instead), a newline or tab in a name a
+ * space, a module name the line format cannot hold dropped.
+ */
+struct ut_symtab *ut_filed_symbols(const struct ut_symtab *st)
+{
+	struct ut_symtab *out = ut_symtab_new();
+	size_t n = st ? ut_symtab_count(st) : 0;
+
+	for (size_t i = 0; out && i < n; i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+		const char *mod = s->module;
+		char *name;
+
+		if (!s->name || !*s->name)
+			continue;
+		if (mod && (!*mod || strpbrk(mod, "\n\t]")))
+			mod = NULL;
+		if (!mod && !strcmp(s->name, TD_END_SYM))
+			continue; /* the file's end marker has this name: the reader drops it */
+		name = strdup(s->name);
+		for (char *c = name; c && *c; c++)
+			if (*c == '\n' || *c == '\t')
+				*c = ' ';
+		if (!name || ut_symtab_add(out, s->addr, 0, name, mod)) {
+			free(name);
+			ut_symtab_free(out);
+			return NULL;
+		}
+		free(name);
+	}
+	if (out)
+		ut_symtab_finish(out);
+	return out;
+}
+
+/* A stack trace's callers as the file keeps them (@user: user_stack's 8 slots). */
+static void stack_as_filed(const struct ut_event *ev, struct ut_event *out, bool user)
+{
+	uint32_t n = ev->callers ? ev->nr_callers : 0, i;
+
+	if (n > (user ? TD_USER_STACK_SLOTS : TD_MAX_CALLERS))
+		n = user ? TD_USER_STACK_SLOTS : TD_MAX_CALLERS;
+	for (i = 0; i < n && ev->callers[i] != UINT64_MAX; i++)
+		;
+	while (user && i && !ev->callers[i - 1]) /* unused slots are zero */
+		i--;
+	out->callers = i ? ev->callers : NULL;
+	out->nr_callers = i;
+	if (user && ev->tgid)
+		out->tgid = ev->tgid;
+}
+
+/*
+ * @ev as the trace.dat reader would give it back: the common fields, the
+ * tgid from the file's table (@tgid), and only the fields its event
+ * format has, cut as the format cuts them.
+ */
+void ut_filed_event(const struct ut_event *ev, int32_t tgid, struct ut_event *out)
+{
+	uint64_t delta;
+
+	*out = (struct ut_event){.ts = ev->ts, .pid = ev->pid, .tgid = tgid,
+				 .cpu = ev->cpu, .type = ev->type, .flags = ev->flags,
+				 .preempt = ev->preempt, .ip = ev->ip};
+	switch (ev->type) {
+	case UT_EV_FUNCTION:
+		out->parent_ip = ev->parent_ip;
+		break;
+	case UT_EV_FUNC_REPEATS: /* 16 bits of count, 48 of time back to the last call */
+		out->parent_ip = ev->parent_ip;
+		out->repeats = ev->repeats > 0xffff ? 0xffff : ev->repeats;
+		delta = (ev->ts > ev->last_ts ? ev->ts - ev->last_ts : 0) & 0xffffffffffffull;
+		out->last_ts = delta < ev->ts ? ev->ts - delta : 0;
+		break;
+	case UT_EV_FUNCGRAPH_EXIT:
+		out->retval = ev->retval;
+		out->overrun = ev->overrun;
+		out->calltime = ev->calltime;
+		out->rettime = ev->rettime;
+		out->depth = ev->depth;
+		break;
+	case UT_EV_FUNCGRAPH_ENTRY:
+		out->depth = ev->depth;
+		break;
+	case UT_EV_SIGNAL_ENTER:
+	case UT_EV_SIGNAL_EXIT:
+		out->ip = 0;
+		out->sig = ev->sig;
+		out->depth = ev->depth;
+		break;
+	case UT_EV_PRINT:
+		out->str = ev->str ? ev->str : "";
+		break;
+	case UT_EV_KERNEL_STACK:
+	case UT_EV_USER_STACK:
+		out->ip = 0;
+		stack_as_filed(ev, out, ev->type == UT_EV_USER_STACK);
+		break;
+	}
+}
