@@ -364,7 +364,7 @@ static int drain_until_all_exit(struct ut_recorder *rec)
 		long got = ut_recorder_drain(rec);
 		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
 
-		if (got < 1024L * 1024)
+		if (got < 1024L * 1024 && !ut_recorder_pressed(rec))
 			nanosleep(&ts, NULL);
 	}
 	return status;
@@ -428,6 +428,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	ut_cfg_init(&o->cfg);
 	o->cfg.tracer = UT_TRACER_FUNCTION;
 	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
+	o->cfg.lossless = true;   /* and nothing dropped: full buffers wait (-O drop: they drop) */
 	o->output = "trace.dat";
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
@@ -544,6 +545,7 @@ static int record_running(struct rec_opts *o)
 	if (!rec)
 		ut_usage_die("out of memory");
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
+	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);
@@ -559,7 +561,7 @@ static int record_running(struct rec_opts *o)
 		}
 		if (!any)
 			break;
-		if (ut_recorder_drain(rec) < 1024L * 1024)
+		if (ut_recorder_drain(rec) < 1024L * 1024 && !ut_recorder_pressed(rec))
 			nanosleep(&ts, NULL);
 	}
 	for (size_t i = 0; i < o->npids; i++) {
@@ -645,6 +647,7 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 			      (int)o->cfg.clock, &o->opts);
 	if (!rec)
 		ut_usage_die("out of memory");
+	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
 					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/* The recorder's side of back-pressure (reader/backpressure.h). */
+#include "reader/backpressure.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "utrace/abi.h"
+
+uint64_t ut_bp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+bool ut_bp_beat(const struct ut_rb_reader *rb, uint64_t now)
+{
+	/* the consumer's words of the header: the reader maps it writable */
+	struct ut_buf_hdr *h = (struct ut_buf_hdr *)rb->hdr;
+	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+	bool waiting;
+
+	__atomic_store_n(&h->beat_ns, now, __ATOMIC_RELEASE);
+	/* tail's store (ut_rb_consume) before this load: a writer going to sleep
+	 * either saw the new tail or is seen waiting here */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	waiting = __atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST) != 0;
+	if (waiting) {
+		__atomic_store_n(&h->waiting, 0, __ATOMIC_RELAXED);
+		syscall(SYS_futex, &h->waiting, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+	return waiting || (head >= rb->tail && head - rb->tail > rb->size / 2);
+}
+
+void ut_bp_test_delay(void)
+{
+	static long delay_us = -1;
+
+	if (delay_us < 0) {
+		const char *v = getenv("UTRACE_TEST_DRAIN_DELAY_US");
+
+		delay_us = v ? strtol(v, NULL, 10) : 0;
+		if (delay_us < 0 || delay_us > 1000000)
+			delay_us = 0;
+	}
+	if (delay_us) {
+		struct timespec ts = {delay_us / 1000000, delay_us % 1000000 * 1000};
+
+		nanosleep(&ts, NULL);
+	}
+}
