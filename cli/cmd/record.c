@@ -72,6 +72,9 @@ const char ut_help_record[] =
 	"  -o FILE          output file (default trace.dat)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
 	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
+	"                   -O drop: a full buffer drops new events and counts them,\n"
+	"                   as the kernel's (default: the program waits for utrace\n"
+	"                   to make room, so every event is kept);\n"
 	"                   output options are kept in the file for report.  One\n"
 	"                   that would do nothing (another tracer's, the profiler's,\n"
 	"                   a flag utrace cannot honour) is refused: exit 2\n"
@@ -79,7 +82,11 @@ const char ut_help_record[] =
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
 	"utrace record exits with the program's status, once every process it\n"
 	"started has exited too (after the program itself, Ctrl-C stops the wait).\n"
-	"Lost events, if any, are counted on stderr and in the file.\n";
+	"Every event is kept: a thread whose buffer is full waits until utrace has\n"
+	"drained it (if utrace stops draining for a second, killed or stopped, the\n"
+	"program goes on and drops).  Lost events, if any (-O drop, -O overwrite,\n"
+	"a signal handler traced inside the tracer), are counted on stderr and in\n"
+	"the file.\n";
 
 const char ut_help_profile[] =
 	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
