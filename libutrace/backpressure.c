@@ -61,12 +61,17 @@ static uint64_t tail_of(const struct ut_buf_hdr *h)
 	return __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
 }
 
-/* Sleep until the consumer wakes us (it consumed) or SLEEP_NS pass. */
-static void sleep_for_room(struct ut_buf_hdr *h, uint64_t need)
+/*
+ * Sleep until the consumer wakes us (it consumed) or SLEEP_NS pass.  The
+ * first time, wake the recorder too, should it nap on this word.
+ */
+static void sleep_for_room(struct ut_buf_hdr *h, uint64_t need, bool first)
 {
 	struct timespec ts = {0, SLEEP_NS};
 
 	__atomic_store_n(&h->waiting, 1, __ATOMIC_SEQ_CST);
+	if (first)
+		syscall(SYS_futex, &h->waiting, FUTEX_WAKE, 1, NULL, NULL, 0);
 	/* after announcing: a consumer that moved tail before saw no sleeper */
 	if (__atomic_load_n(&h->tail, __ATOMIC_SEQ_CST) < need)
 		syscall(SYS_futex, &h->waiting, FUTEX_WAIT, 1, &ts, NULL, 0);
@@ -95,12 +100,12 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 		ut_arch_relax();
 		tail = tail_of(h);
 	}
-	while (tail < need) {
+	while (tail < need && wanted(t)) { /* record -P ending puts "lossless 0" back */
 		if (!consumer_alive(h, now) || now - start >= UT_BP_STALE_NS) {
 			h->stuck_tail = tail + 1;
 			break;
 		}
-		sleep_for_room(h, need);
+		sleep_for_room(h, need, now == start);
 		tail = tail_of(h);
 		now = mono_ns();
 	}

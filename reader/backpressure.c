@@ -2,6 +2,7 @@
 /* The recorder's side of back-pressure (reader/backpressure.h). */
 #include "reader/backpressure.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdlib.h>
@@ -36,6 +37,28 @@ bool ut_bp_beat(const struct ut_rb_reader *rb, uint64_t now)
 		syscall(SYS_futex, &h->waiting, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	}
 	return waiting || (head >= rb->tail && head - rb->tail > rb->size / 2);
+}
+
+void ut_bp_nap(const struct ut_rb_reader *const *rings, size_t n, long ns)
+{
+	struct futex_waitv w[UT_BP_NAP_MAX];
+	struct timespec ts;
+
+	if (n && n <= UT_BP_NAP_MAX) {
+		for (size_t i = 0; i < n; i++)
+			w[i] = (struct futex_waitv){
+				.val = 0, .uaddr = (uintptr_t)&rings[i]->hdr->waiting, .flags = FUTEX_32};
+		clock_gettime(CLOCK_MONOTONIC, &ts); /* futex_waitv's timeout is absolute */
+		ts.tv_nsec += ns;
+		ts.tv_sec += ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		/* woken, timed out, or a writer already waits (EAGAIN): all done */
+		if (syscall(SYS_futex_waitv, w, (unsigned)n, 0, &ts, CLOCK_MONOTONIC) >= 0 ||
+		    errno != ENOSYS)
+			return;
+	}
+	ts = (struct timespec){ns / 1000000000, ns % 1000000000};
+	nanosleep(&ts, NULL);
 }
 
 void ut_bp_test_delay(void)

@@ -25,6 +25,15 @@ uint64_t ut_bp_now(void);
 bool ut_bp_beat(const struct ut_rb_reader *rb, uint64_t now);
 
 /*
+ * The drainer's nap: @ns, or less if a writer of one of the @n rings starts
+ * to sleep for room (it wakes its ring's `waiting` word first).  One
+ * futex_waitv over the rings' words; more rings than it takes, or a kernel
+ * without it (before 5.16): a plain sleep.
+ */
+void ut_bp_nap(const struct ut_rb_reader *const *rings, size_t n, long ns);
+#define UT_BP_NAP_MAX 128 /* FUTEX_WAITV_MAX */
+
+/*
  * Tests: UTRACE_TEST_DRAIN_DELAY_US=N makes every drain pass sleep N
  * microseconds first: a recorder slower than its writers, on any machine.
  */

@@ -751,6 +751,23 @@ long ut_recorder_drain(struct ut_recorder *r)
 	return drain_pass(r, false);
 }
 
+void ut_recorder_nap(struct ut_recorder *r, long ns)
+{
+	const struct ut_rb_reader *rings[UT_BP_NAP_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; r->lossless && i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
+			const struct thr *t = r->sess[i]->thr[j];
+
+			if (t && t->rb.consume && n < UT_BP_NAP_MAX)
+				rings[n++] = &t->rb;
+			else if (t && t->rb.consume)
+				n = UT_BP_NAP_MAX + 1; /* too many: a plain nap */
+		}
+	ut_bp_nap(rings, n, ns);
+}
+
 void ut_recorder_set_lossless(struct ut_recorder *r, bool on)
 {
 	r->lossless = on;

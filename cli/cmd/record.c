@@ -372,7 +372,7 @@ static int drain_until_all_exit(struct ut_recorder *rec)
 		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
 
 		if (got < 1024L * 1024 && !ut_recorder_pressed(rec))
-			nanosleep(&ts, NULL);
+			ut_recorder_nap(rec, ts.tv_nsec);
 	}
 	return status;
 }
@@ -569,7 +569,7 @@ static int record_running(struct rec_opts *o)
 		if (!any)
 			break;
 		if (ut_recorder_drain(rec) < 1024L * 1024 && !ut_recorder_pressed(rec))
-			nanosleep(&ts, NULL);
+			ut_recorder_nap(rec, ts.tv_nsec);
 	}
 	for (size_t i = 0; i < o->npids; i++) {
 		ut_live_set_config(sess[i].dir, &old[i], err, sizeof(err));

@@ -232,6 +232,8 @@ void ut_recorder_set_lossless(struct ut_recorder *r, bool on);
 long ut_recorder_drain(struct ut_recorder *r);
 /* The last pass met a writer waiting for room or a ring half full: drain again without a nap. */
 bool ut_recorder_pressed(const struct ut_recorder *r);
+/* Sleep @ns between passes, less if a writer starts waiting for room (lossless). */
+void ut_recorder_nap(struct ut_recorder *r, long ns);
 /* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */
 int ut_recorder_finish(struct ut_recorder *r);
 void ut_recorder_free(struct ut_recorder *r);
