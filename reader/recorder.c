@@ -760,9 +760,12 @@ void ut_recorder_nap(struct ut_recorder *r, long ns)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
 			const struct thr *t = r->sess[i]->thr[j];
 
-			if (t && t->rb.consume && n < UT_BP_NAP_MAX)
+			/* the rings the last pass drained (a failed one would wake us at once) */
+			if (!t || !t->rb.consume || t->rb.hdr->beat_ns != r->pass_ns)
+				continue;
+			if (n < UT_BP_NAP_MAX)
 				rings[n++] = &t->rb;
-			else if (t && t->rb.consume)
+			else
 				n = UT_BP_NAP_MAX + 1; /* too many: a plain nap */
 		}
 	ut_bp_nap(rings, n, ns);

@@ -27,14 +27,16 @@ ended() {
 
 # "PID RUNDIR BUF": the program record $1 runs, once a buffer of it waited.
 program_waiting() {
-	local i child= dir buf=
+	local i child= dir= buf=
+	# (until record's child has exec'ed the program, its environ is record's)
 	for i in $(seq 600); do
 		child=$(cat /proc/$1/task/*/children 2>/dev/null | awk '{print $1}')
-		[ -n "$child" ] && break
+		[ -n "$child" ] &&
+			dir=$(tr '\0' '\n' </proc/$child/environ 2>/dev/null | sed -n 's/^UTRACE_DIR=//p')
+		[ -n "$dir" ] && break
 		sleep 0.05
 	done
-	[ -n "$child" ] || return 1
-	dir=$(tr '\0' '\n' </proc/$child/environ | sed -n 's/^UTRACE_DIR=//p')
+	[ -n "$dir" ] || return 1
 	for i in $(seq 600); do
 		buf=$(ls "$dir"/*/buf.0 2>/dev/null | head -1)
 		# struct ut_buf_hdr's word 13: waits
