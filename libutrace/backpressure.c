@@ -40,9 +40,10 @@ static bool wanted(const struct ut_thread *t)
 void ut_bp_arm(struct ut_thread *t)
 {
 	/*
-	 * A new buffer: the recorder has not seen it yet (it looks for new
-	 * sessions and threads on every pass), so it starts with a beat of its
-	 * own, as if just read: a first wait is one STALE period at most.
+	 * A new buffer, or one no recorder has beaten yet: the recorder has not
+	 * seen it yet (it looks for new sessions and threads on every pass), so
+	 * it starts with a beat of its own, as if just read: a first wait is one
+	 * STALE period at most.
 	 */
 	if (wanted(t))
 		__atomic_store_n(&t->hdr->beat_ns, mono_ns(), __ATOMIC_RELEASE);
@@ -92,6 +93,8 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 
 	if (!wanted(t) || h->stuck_tail == tail + 1)
 		return false; /* not lossless, or gave up here and nothing moved since */
+	if (!__atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE))
+		ut_bp_arm(t); /* a buffer from before "lossless 1" (record -P): a grace period too */
 	start = now = mono_ns();
 	if (!consumer_alive(h, now))
 		return false;
