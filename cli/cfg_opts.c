@@ -41,6 +41,8 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 	int id = ut_opt_lookup(name);
 	const struct ut_opt_info *info = ut_opt_info(id);
 
+	if (!strcmp(name, "drop"))
+		ut_usage_die("-O %s: an option of record (a full buffer always drops here)", arg);
 	if (id == UT_OPT_FUNC_STACK_TRACE)
 		c->func_stack = name == arg;
 	else if (id == UT_OPT_SLEEP_TIME)
@@ -59,6 +61,8 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 {
 	if (!strcmp(arg, "overwrite") || !strcmp(arg, "nooverwrite"))
 		c->overwrite = arg[0] == 'o';
+	else if (display && (!strcmp(arg, "drop") || !strcmp(arg, "nodrop")))
+		c->lossless = arg[0] == 'n'; /* record: drop when full, or wait (lossless) */
 	else if (display) {
 		if (ut_opts_parse(display, "function", arg) &&
 		    ut_opts_parse(display, "function_graph", arg))

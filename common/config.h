@@ -13,6 +13,8 @@
  *   lenient 1                (words matching nothing in a process select nothing)
  *   follow 1                 (`utrace record`: trace what the process execs, whatever
  *                             environment it gives; absent: 0)
+ *   lossless 1               (`utrace record`: a full buffer waits for the recorder
+ *                             rather than dropping; absent: 0)
  *
  * Word lists (filter, notrace, graph_function, graph_notrace) are the words
  * written to the control file, in order, replayed by the process over its
@@ -47,6 +49,10 @@ struct ut_cfg {
 	bool follow;              /* `utrace record`'s: programs exec'ed with an
 				   * environment of their own are traced too
 				   * (libutrace/follow.c); read at start-up only */
+	bool lossless;            /* `utrace record`'s: a thread whose buffer is full
+				   * waits for the recorder to make room instead of
+				   * dropping, while the recorder is alive
+				   * (libutrace/backpressure.c) */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */

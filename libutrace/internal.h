@@ -217,6 +217,10 @@ void ut_writer_time(struct ut_thread *t, uint64_t ts) UT_HIDDEN;
 uint64_t ut_clock_slow(uint32_t clock) UT_HIDDEN;
 void ut_writer_forget(void) UT_HIDDEN;
 
+/* backpressure.c: record's lossless mode, a full buffer waits for the recorder */
+void ut_bp_arm(struct ut_thread *t) UT_HIDDEN;
+bool ut_bp_wait(struct ut_thread *t, uint64_t need) UT_HIDDEN;
+
 static inline uint64_t ut_now_in(uint32_t clock)
 {
 	if (likely(clock == UT_CLOCK_LOCAL || clock == UT_CLOCK_X86_TSC))

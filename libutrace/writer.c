@@ -130,6 +130,7 @@ static bool create_buffer(struct ut_thread *t)
 	t->hdr->buf_size = size;
 	t->hdr->tid = ctl->threads[slot].tid;
 	t->hdr->slot = slot;
+	ut_bp_arm(t);
 	__atomic_store_n(&t->hdr->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
 	t->data = (uint8_t *)map + UT_BUF_HDR_SIZE;
 	t->mask = size - 1;
@@ -145,7 +146,8 @@ static bool create_buffer(struct ut_thread *t)
  *
  * Creates the thread's buffer at its first event, or closes the current page
  * and opens the next one.  In producer/consumer mode (overwrite=0) a full
- * buffer refuses the record and counts it in hdr->dropped.
+ * buffer waits for the recorder in lossless mode (libutrace/backpressure.c),
+ * else refuses the record and counts it in hdr->dropped.
  *
  * Return: true if t->head .. t->head + @size may now be written.
  */
@@ -185,7 +187,9 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 	if (!overwrite_of(t)) {
 		uint64_t tail = __atomic_load_n(&t->hdr->tail, __ATOMIC_ACQUIRE);
 
-		if (pos + UT_PAGE_SIZE - tail > t->mask + 1) {
+		/* full: wait for the recorder (lossless), or refuse and count */
+		if (pos + UT_PAGE_SIZE - tail > t->mask + 1 &&
+		    !ut_bp_wait(t, pos + UT_PAGE_SIZE - (t->mask + 1))) {
 			t->hdr->dropped++;
 			goto out;
 		}

@@ -25,6 +25,7 @@
 #include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/warn.h"
+#include "reader/backpressure.h"
 #include "reader/drain.h"
 #include "reader/recorder.h"
 #include "reader/stat.h"
@@ -93,6 +94,9 @@ struct ut_recorder {
 	int inst;                   /* instances/: whose buffers (0: the top level) */
 	int32_t tid;                /* only this thread's buffers (0: all) */
 	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
+	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
+	bool pressed;               /* the last pass met a writer waiting or a ring half full */
+	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
@@ -375,6 +379,17 @@ static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
 	return ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.sink);
 }
 
+/*
+ * Lossless recording: after each ring's drain, the heartbeat that lets its
+ * writer wait for us (not after a failed drain: a recorder that cannot write
+ * must not hold the program up), and the writer woken if it sleeps.
+ */
+static void beat_thr(struct ut_recorder *r, struct thr *t, long drained)
+{
+	if (r->lossless && t->rb.consume && drained >= 0)
+		r->pressed |= ut_bp_beat(&t->rb, r->pass_ns);
+}
+
 static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
@@ -414,6 +429,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 					s->nr_thr = j + 1;
 			}
 			n = drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
+			beat_thr(r, s->thr[j], n);
 			if (n > 0)
 				total += n;
 		}
@@ -789,7 +805,40 @@ static int write_trace(struct ut_recorder *r)
 
 long ut_recorder_drain(struct ut_recorder *r)
 {
+	ut_bp_test_delay();
+	r->pressed = false;
+	r->pass_ns = ut_bp_now();
 	return drain_pass(r, false);
+}
+
+void ut_recorder_nap(struct ut_recorder *r, long ns)
+{
+	const struct ut_rb_reader *rings[UT_BP_NAP_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; r->lossless && i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
+			const struct thr *t = r->sess[i]->thr[j];
+
+			/* the rings the last pass drained (a failed one would wake us at once) */
+			if (!t || !t->rb.consume || t->rb.hdr->beat_ns != r->pass_ns)
+				continue;
+			if (n < UT_BP_NAP_MAX)
+				rings[n++] = &t->rb;
+			else
+				n = UT_BP_NAP_MAX + 1; /* too many: a plain nap */
+		}
+	ut_bp_nap(rings, n, ns);
+}
+
+void ut_recorder_set_lossless(struct ut_recorder *r, bool on)
+{
+	r->lossless = on;
+}
+
+bool ut_recorder_pressed(const struct ut_recorder *r)
+{
+	return r->pressed;
 }
 
 void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid)

@@ -88,6 +88,12 @@ static inline uint64_t ut_arch_cycles(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* A spin-wait's pause: lets the other hyper-thread run and saves power. */
+static inline void ut_arch_relax(void)
+{
+	__asm__ volatile("pause" ::: "memory");
+}
+
 static inline void *ut_arch_thread_pointer(void)
 {
 	void *tp;

@@ -72,6 +72,9 @@ const char ut_help_record[] =
 	"  -o FILE          output file (default trace.dat)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
 	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
+	"                   -O drop: a full buffer drops new events and counts them,\n"
+	"                   as the kernel's (default: the program waits for utrace\n"
+	"                   to make room, so every event is kept);\n"
 	"                   output options are kept in the file for report.  One\n"
 	"                   that would do nothing (another tracer's, the profiler's,\n"
 	"                   a flag utrace cannot honour) is refused: exit 2\n"
@@ -79,7 +82,11 @@ const char ut_help_record[] =
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
 	"utrace record exits with the program's status, once every process it\n"
 	"started has exited too (after the program itself, Ctrl-C stops the wait).\n"
-	"Lost events, if any, are counted on stderr and in the file.\n";
+	"Every event is kept: a thread whose buffer is full waits until utrace has\n"
+	"drained it (if utrace stops draining for a second, killed or stopped, the\n"
+	"program goes on and drops).  Lost events, if any (-O drop, -O overwrite,\n"
+	"a signal handler traced inside the tracer), are counted on stderr and in\n"
+	"the file.\n";
 
 const char ut_help_profile[] =
 	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -364,8 +371,8 @@ static int drain_until_all_exit(struct ut_recorder *rec)
 		long got = ut_recorder_drain(rec);
 		struct timespec ts = {0, got > 64L * 1024 ? 100 * 1000 : 1000 * 1000};
 
-		if (got < 1024L * 1024)
-			nanosleep(&ts, NULL);
+		if (got < 1024L * 1024 && !ut_recorder_pressed(rec))
+			ut_recorder_nap(rec, ts.tv_nsec);
 	}
 	return status;
 }
@@ -428,6 +435,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	ut_cfg_init(&o->cfg);
 	o->cfg.tracer = UT_TRACER_FUNCTION;
 	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
+	o->cfg.lossless = true;   /* and nothing dropped: full buffers wait (-O drop: they drop) */
 	o->output = "trace.dat";
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
@@ -544,6 +552,7 @@ static int record_running(struct rec_opts *o)
 	if (!rec)
 		ut_usage_die("out of memory");
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
+	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);
@@ -559,8 +568,8 @@ static int record_running(struct rec_opts *o)
 		}
 		if (!any)
 			break;
-		if (ut_recorder_drain(rec) < 1024L * 1024)
-			nanosleep(&ts, NULL);
+		if (ut_recorder_drain(rec) < 1024L * 1024 && !ut_recorder_pressed(rec))
+			ut_recorder_nap(rec, ts.tv_nsec);
 	}
 	for (size_t i = 0; i < o->npids; i++) {
 		ut_live_set_config(sess[i].dir, &old[i], err, sizeof(err));
@@ -645,6 +654,7 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 			      (int)o->cfg.clock, &o->opts);
 	if (!rec)
 		ut_usage_die("out of memory");
+	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
 					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,

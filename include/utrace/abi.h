@@ -133,7 +133,17 @@ static_assert(sizeof(struct ut_ctl) == 256 + 40 * UT_MAX_THREADS, "ABI");
  * head - tail exceed buf_size; the consumer advances tail.  overwrite=1: the
  * producer never looks at tail; the consumer notices head - tail > buf_size,
  * skips to the oldest whole page still intact and counts what it lost.
+ *
+ * Back-pressure (overwrite=0, configuration "lossless 1": utrace record):
+ * instead of refusing, the producer waits for the consumer to advance tail,
+ * as long as the consumer is alive: it stores CLOCK_MONOTONIC ns in beat_ns
+ * on every pass over the buffer, and a beat older than UT_BP_STALE_NS means
+ * it is gone (the producer then refuses as above).  A producer that sleeps
+ * sets waiting = 1 and FUTEX_WAITs on it; a consumer that finds it set after
+ * consuming stores 0 and FUTEX_WAKEs it.  These words were reserved (zero)
+ * before: old readers never beat, so old and new sides still drop.
  */
+#define UT_BP_STALE_NS 1000000000ull
 struct ut_buf_hdr {
 	uint64_t magic;          /* UT_BUF_MAGIC */
 	uint32_t version;
@@ -146,12 +156,17 @@ struct ut_buf_hdr {
 	uint64_t written;        /* records written (committed) */
 	uint64_t dropped;        /* records refused because the buffer was full */
 	uint64_t nested;         /* records refused: the tracer was re-entered (signal) */
-	uint64_t reserved1[4];
+	uint32_t waiting;        /* futex word: 1 while the producer sleeps for room */
+	uint32_t pad1;
+	uint64_t waits;          /* times the producer waited for room (back-pressure) */
+	uint64_t wait_ns;        /* how long it waited in all (CLOCK_MONOTONIC ns) */
+	uint64_t stuck_tail;     /* tail + 1 when a wait last gave up; 0: none */
 	/* consumer-owned cache line */
 	uint64_t tail;           /* bytes consumed */
 	uint64_t tail_records;   /* records before tail when a reader cleared the
 				  * buffer (tail = head: `echo > trace`) */
-	uint64_t reserved2[6];
+	uint64_t beat_ns;        /* back-pressure: the consumer's last pass (CLOCK_MONOTONIC) */
+	uint64_t reserved2[5];
 };
 static_assert(sizeof(struct ut_buf_hdr) == 192, "ABI");
 

@@ -238,8 +238,20 @@ void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid);
 /* Live mode: the buffers of instance @inst (instances/) instead of the top level's. */
 void ut_recorder_set_instance(struct ut_recorder *r, int inst);
 
+/*
+ * Lossless recording (record's default): the writers of the buffers @r
+ * consumes wait for it when they are full instead of dropping, as long as
+ * it keeps draining (a heartbeat in each buffer: docs/shm-abi.md).  The
+ * processes must also run with "lossless 1" in their configuration.
+ */
+void ut_recorder_set_lossless(struct ut_recorder *r, bool on);
+
 /* One pass over every thread of every session. Returns bytes copied, or <0. */
 long ut_recorder_drain(struct ut_recorder *r);
+/* The last pass met a writer waiting for room or a ring half full: drain again without a nap. */
+bool ut_recorder_pressed(const struct ut_recorder *r);
+/* Sleep @ns between passes, less if a writer starts waiting for room (lossless). */
+void ut_recorder_nap(struct ut_recorder *r, long ns);
 /* Last drain, merge, write the output file, remove the sessions. Returns 0 or -errno. */
 int ut_recorder_finish(struct ut_recorder *r);
 void ut_recorder_free(struct ut_recorder *r);

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Losses are counted exactly: a flight recorder (-O overwrite) and a full
-# producer/consumer buffer with a tiny -b lose events, and entries-written
-# in the header is still the true number of calls; stderr says how many.
+# producer/consumer buffer that drops (-O drop: the kernel's nooverwrite;
+# record's default waits instead, tests/record/420) with a tiny -b lose
+# events, and entries-written in the header is still the true number of
+# calls; stderr says how many.
 . "$(dirname "$0")/../lib/common.sh"
 
 one() {
@@ -9,7 +11,7 @@ one() {
 	P=$(prog single "$s")
 	# main 1 + s_top 1 + s_middle 3000 + s_leaf 6001
 	for mode in overwrite nooverwrite; do
-		"$UTRACE" record -O $mode -b 4 -o l.dat -- "$P" 3000 >out 2>err
+		"$UTRACE" record -O $mode -O drop -b 4 -o l.dat -- "$P" 3000 >out 2>err
 		expect_eq "$s $mode: status" 0 $?
 		report l.dat | sed -n 3p | sed -E 's/: [0-9]+\//: E\//; s/#P:[0-9]+/#P:N/' >h.txt
 		expect "$s $mode: entries-written" h.txt <<'EOF'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # record hands the configuration over as the config document `utrace start`
 # writes (issue 11, item 3): its private run-time directory's "config",
-# 0600, carrying every option (and "lenient 1", "follow 1"); the traced
+# 0600, carrying every option (and "lenient 1", "follow 1", "lossless 1"); the traced
 # program's environment gets UTRACE_DIR (and the recorder's clock) from
 # record, no settings, and so does a program it runs with an environment of
 # its own (env -u: the runtime puts back only what record hands over).  UTRACE_* settings the user left in the environment
@@ -34,6 +34,7 @@ function_profile_enabled 0
 sleep_time 1
 lenient 1
 follow 1
+lossless 1
 max_graph_depth 3
 tracing_thresh 5
 filter s_* !s_noise

@@ -27,6 +27,7 @@ TEST(record_document_round_trip)
 	c.sleep_time = false;
 	c.lenient = true;
 	c.follow = true;
+	c.lossless = true;
 	c.max_graph_depth = 3;
 	c.thresh_us = 5;
 	CHECK(ut_cfg_set_words(&c.filter, "s_* !s_noise", false) == 0);
@@ -37,12 +38,13 @@ TEST(record_document_round_trip)
 	CHECK(text != NULL);
 	CHECK(strstr(text, "\nfollow 1\n") != NULL);
 	CHECK(strstr(text, "\nlenient 1\n") != NULL);
+	CHECK(strstr(text, "\nlossless 1\n") != NULL);
 	CHECK_EQ_INT(ut_cfg_parse(&back, text, strlen(text), err, sizeof(err)), 0);
 	CHECK_EQ_INT(back.tracer, UT_TRACER_FUNCTION_GRAPH);
 	CHECK_EQ_INT(back.clock, UT_CLOCK_MONO);
 	CHECK_EQ_INT(back.buf_kb, 64);
 	CHECK(!back.overwrite && back.func_stack && back.profile && !back.sleep_time);
-	CHECK(back.lenient && back.follow);
+	CHECK(back.lenient && back.follow && back.lossless);
 	CHECK_EQ_INT(back.max_graph_depth, 3);
 	CHECK_EQ_INT((int)back.thresh_us, 5);
 	CHECK_EQ_STR(back.filter, "s_* !s_noise");
@@ -64,6 +66,8 @@ TEST(follow_default_and_bad)
 	ut_cfg_init(&c);
 	text = ut_cfg_format(&c);
 	CHECK(text != NULL && strstr(text, "follow") == NULL);
+	/* nor lossless: its processes drop when full, as the kernel's */
+	CHECK(strstr(text, "lossless") == NULL);
 	free(text);
 	CHECK_EQ_INT(ut_cfg_parse(&c, "tracer function\n", 16, err, sizeof(err)), 0);
 	CHECK(!c.follow);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Back-pressure: in `utrace record`'s lossless mode (configuration
+ * "lossless 1"), a thread whose ring is full waits for the recorder to
+ * consume instead of dropping the record.  The traced program must never
+ * hang on a recorder that is gone (killed, stopped, a disk that fails), so
+ * a thread waits only while the consumer's heartbeat (ut_buf_hdr.beat_ns,
+ * stored on every pass) is fresh, at most UT_BP_STALE_NS per wait, and not
+ * again until the consumer has moved since a wait gave up; otherwise the
+ * buffer drops and counts as in the kernel (docs/shm-abi.md).
+ *
+ * Runs on the tracing path, inside the trampoline, holding nothing but the
+ * thread's recursion guard: a signal handler that traces meanwhile is
+ * refused by the guard (counted in hdr->nested), as at any other time.
+ */
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libutrace/internal.h"
+
+#define SPINS 512                 /* pauses before sleeping: tens of microseconds */
+#define SLEEP_NS 2000000L         /* a sleep's bound: liveness is looked at again */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether top-level buffers of this process wait when full. */
+static bool wanted(const struct ut_thread *t)
+{
+	return !t->inst && ut_rt.cfg.lossless && !ut_rt.cfg.overwrite;
+}
+
+void ut_bp_arm(struct ut_thread *t)
+{
+	/*
+	 * A new buffer, or one no recorder has beaten yet: the recorder has not
+	 * seen it yet (it looks for new sessions and threads on every pass), so
+	 * it starts with a beat of its own, as if just read: a first wait is one
+	 * STALE period at most.
+	 */
+	if (wanted(t))
+		__atomic_store_n(&t->hdr->beat_ns, mono_ns(), __ATOMIC_RELEASE);
+}
+
+/* The consumer passed over this buffer less than UT_BP_STALE_NS ago. */
+static bool consumer_alive(const struct ut_buf_hdr *h, uint64_t now)
+{
+	uint64_t beat = __atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE);
+
+	return beat && (beat >= now || now - beat < UT_BP_STALE_NS);
+}
+
+static uint64_t tail_of(const struct ut_buf_hdr *h)
+{
+	return __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Sleep until the consumer wakes us (it consumed) or SLEEP_NS pass.  The
+ * first time, wake the recorder too, should it nap on this word.
+ */
+static void sleep_for_room(struct ut_buf_hdr *h, uint64_t need, bool first)
+{
+	struct timespec ts = {0, SLEEP_NS};
+
+	__atomic_store_n(&h->waiting, 1, __ATOMIC_SEQ_CST);
+	if (first)
+		syscall(SYS_futex, &h->waiting, FUTEX_WAKE, 1, NULL, NULL, 0);
+	/* after announcing: a consumer that moved tail before saw no sleeper */
+	if (__atomic_load_n(&h->tail, __ATOMIC_SEQ_CST) < need)
+		syscall(SYS_futex, &h->waiting, FUTEX_WAIT, 1, &ts, NULL, 0);
+	__atomic_store_n(&h->waiting, 0, __ATOMIC_RELAXED);
+}
+
+/**
+ * ut_bp_wait - wait until the consumer's tail reaches @need
+ *
+ * Spins a little (the recorder usually runs on another CPU and frees pages
+ * within microseconds), then sleeps on the futex, looking at the heartbeat
+ * between sleeps.  Return: true if there is room now; false to drop.
+ */
+bool ut_bp_wait(struct ut_thread *t, uint64_t need)
+{
+	struct ut_buf_hdr *h = t->hdr;
+	uint64_t tail = tail_of(h), start, now;
+
+	if (!wanted(t) || h->stuck_tail == tail + 1)
+		return false; /* not lossless, or gave up here and nothing moved since */
+	if (!__atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE))
+		ut_bp_arm(t); /* a buffer from before "lossless 1" (record -P): a grace period too */
+	start = now = mono_ns();
+	if (!consumer_alive(h, now))
+		return false;
+	h->waits++;
+	for (int i = 0; i < SPINS && tail < need; i++) {
+		ut_arch_relax();
+		tail = tail_of(h);
+	}
+	while (tail < need && wanted(t)) { /* record -P ending puts "lossless 0" back */
+		if (!consumer_alive(h, now) || now - start >= UT_BP_STALE_NS) {
+			h->stuck_tail = tail + 1;
+			break;
+		}
+		sleep_for_room(h, need, now == start);
+		tail = tail_of(h);
+		now = mono_ns();
+	}
+	h->wait_ns += mono_ns() - start;
+	return tail >= need;
+}
