@@ -96,7 +96,12 @@ static bool is_site(const uint8_t *c, bool pfe, bool fentry)
 	return fentry && (c[0] == 0xe8 || (c[0] == 0xff && c[1] == 0x15));
 }
 
-int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
+/*
+ * The traceable functions of one file, into @t; without @t, stop at the
+ * first one (whether there is any needs neither the symbols in order nor
+ * their names copied: a 100,000-function program answers in a few ms).
+ */
+static int scan_file(struct ut_ftable *t, const char *path, const char *module)
 {
 	struct ut_symtab *st = ut_symtab_new();
 	int fd, ret, n = 0;
@@ -109,7 +114,8 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 		ut_symtab_free(st);
 		return ret;
 	}
-	ut_symtab_finish(st);
+	if (t)
+		ut_symtab_finish(st); /* aliases once, by address */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	if (!elf) {
@@ -118,12 +124,12 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 	}
 	bool fentry = uses_fentry(elf);
 	bool pfe = has_section(elf, "__patchable_function_entries");
-	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+	for (size_t i = 0; i < ut_symtab_count(st) && (t || !n); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
 		const uint8_t *c = code_at(elf, s->addr, 12);
 
 		if (c && is_site(c, pfe, fentry)) {
-			if (ut_ftable_add(t, s->name, module) < 0) {
+			if (t && ut_ftable_add(t, s->name, module) < 0) {
 				ret = -ENOMEM;
 				goto out;
 			}
@@ -138,6 +144,17 @@ out:
 		close(fd);
 	ut_symtab_free(st);
 	return ret;
+}
+
+int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
+{
+	return scan_file(t, path, module);
+}
+
+int ut_elfsites_any(const char *path)
+{
+	elf_version(EV_CURRENT);
+	return scan_file(NULL, path, NULL);
 }
 
 bool ut_elfsites_instrumented(const char *path)

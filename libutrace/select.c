@@ -86,7 +86,7 @@ static int sync_table(void)
 	for (have = ut_ftable_size(table); have < ut_rt.nr_funcs; have++) {
 		const struct ut_func *f = &ut_rt.funcs[have];
 
-		if (ut_ftable_add(table, f->name, f->module) < 0)
+		if (ut_ftable_add_kept(table, f->name, f->module) < 0)
 			return -ENOMEM;
 		changed = 1;
 	}

@@ -99,7 +99,31 @@ static int read_list(struct scan *s, GElf_Shdr *sh)
 	return 0;
 }
 
-/* Find where __fentry__ calls go in this object (GOT slot, PLT stub). */
+/* The index of __fentry__ in a symbol table section, or 0. */
+static size_t fentry_index(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh)
+{
+	Elf_Data *d = elf_getdata(symscn, NULL);
+	size_t n = symsh->sh_entsize ? symsh->sh_size / symsh->sh_entsize : 0;
+
+	for (size_t i = 1; d && i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		name = elf_strptr(elf, symsh->sh_link, sym.st_name);
+		if (name && !strcmp(name, "__fentry__"))
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * Find where __fentry__ calls go in this object (GOT slot, PLT stub).  Only
+ * relocation sections whose symbol table has __fentry__ are read: a
+ * position-independent program has a relocation per site list entry, which
+ * 100,000 sites would make 100,000 lookups for nothing.
+ */
 static void find_fentry(struct scan *s, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -109,6 +133,7 @@ static void find_fentry(struct scan *s, Elf *elf)
 		Elf_Data *data;
 		GElf_Shdr symsh;
 		Elf_Scn *symscn;
+		size_t want;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
 			continue;
@@ -116,20 +141,13 @@ static void find_fentry(struct scan *s, Elf *elf)
 		if (!symscn || !gelf_getshdr(symscn, &symsh))
 			continue;
 		data = elf_getdata(scn, NULL);
-		if (!data)
+		want = data ? fentry_index(elf, symscn, &symsh) : 0;
+		if (!want)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			Elf_Data *symdata = elf_getdata(symscn, NULL);
 			GElf_Rela rela;
-			GElf_Sym sym;
-			const char *name;
 
-			if (!gelf_getrela(data, (int)i, &rela) || !symdata)
-				continue;
-			if (!gelf_getsym(symdata, (int)GELF_R_SYM(rela.r_info), &sym))
-				continue;
-			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-			if (!name || strcmp(name, "__fentry__") != 0)
+			if (!gelf_getrela(data, (int)i, &rela) || GELF_R_SYM(rela.r_info) != want)
 				continue;
 			if (GELF_R_TYPE(rela.r_info) == R_X86_64_GLOB_DAT)
 				s->fentry_got = rela.r_offset + s->m->bias;
@@ -196,33 +214,50 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int add_func(const char *name, const char *module, uint32_t mod, uint32_t site)
+/* Site lists are written in address order: sorting them is mostly not needed. */
+static bool sorted_u64(const uint64_t *a, size_t n)
 {
-	if (ut_rt.nr_funcs == ut_rt.cap_funcs) {
-		uint32_t cap = ut_rt.cap_funcs ? ut_rt.cap_funcs * 2 : 1024;
-		struct ut_func *f = realloc(ut_rt.funcs, cap * sizeof(*f));
+	for (size_t i = 1; i < n; i++)
+		if (a[i - 1] > a[i])
+			return false;
+	return true;
+}
 
-		if (!f)
-			return -ENOMEM;
-		ut_rt.funcs = f;
-		ut_rt.cap_funcs = cap;
-	}
-	ut_rt.funcs[ut_rt.nr_funcs++] = (struct ut_func){
-		.name = name, .module = module, .mod = mod, .site = site};
+/* Room for @more functions in ut_rt.funcs, in one allocation. */
+static int reserve_funcs(size_t more)
+{
+	size_t want = (size_t)ut_rt.nr_funcs + more, cap = ut_rt.cap_funcs ? ut_rt.cap_funcs : 1024;
+	struct ut_func *f;
+
+	if (want <= ut_rt.cap_funcs)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	if (cap > UINT32_MAX)
+		return -ENOMEM;
+	f = realloc(ut_rt.funcs, cap * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	ut_rt.funcs = f;
+	ut_rt.cap_funcs = (uint32_t)cap;
 	return 0;
 }
 
-/* Build the module's site array: classify, name, and turn every site into a nop. */
+/*
+ * Build the module's site array: classify and name every site.  Sites and
+ * symbols are both sorted by address, so one walk over the two names them
+ * all (no search per site).
+ */
 static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
 {
 	struct ut_module *m = s->m;
-	size_t n = 0;
+	size_t n = 0, k = 0, nsyms = ut_symtab_count(st);
 
 	/* s->addrs is NULL when no site was found: qsort's base must not be NULL */
-	if (s->nr)
+	if (s->nr && !sorted_u64(s->addrs, s->nr))
 		qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
 	m->sites = calloc(s->nr ? s->nr : 1, sizeof(*m->sites));
-	if (!m->sites)
+	if (!m->sites || reserve_funcs(s->nr))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr; i++) {
 		uint64_t a = s->addrs[i];
@@ -234,11 +269,17 @@ static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
 		if (ut_arch_site_kind((const uint8_t *)a, a, s->fentry, s->fentry_plt,
 				      s->fentry_got, &len) == UT_SITE_NONE)
 			continue;
-		sym = ut_symtab_lookup(st, a);
-		if (!sym || (sym->size && a >= sym->addr + sym->size))
+		/* the last symbol at or below @a, as ut_symtab_lookup finds it */
+		while (k + 1 < nsyms && ut_symtab_at(st, k + 1)->addr <= a)
+			k++;
+		sym = nsyms ? ut_symtab_at(st, k) : NULL;
+		if (!sym || a < sym->addr || (sym->size && a >= sym->addr + sym->size))
 			continue;
-		if (add_func(sym->name, m->name[0] ? m->name : NULL, modidx, (uint32_t)n))
-			return -ENOMEM;
+		ut_rt.funcs[ut_rt.nr_funcs++] = (struct ut_func){
+			.name = sym->name,
+			.module = m->name[0] ? m->name : NULL,
+			.mod = modidx,
+			.site = (uint32_t)n};
 		m->sites[n].addr = a;
 		m->sites[n].len = (uint8_t)len;
 		m->sites[n].func = ut_rt.nr_funcs - 1;
