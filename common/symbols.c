@@ -121,15 +121,24 @@ static int load_section(struct ut_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr 
 
 int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias, const char *module)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh, symsh, dynsh;
 	int fd, ret;
-	Elf *elf;
 
-	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	ret = ut_symtab_load_elf_fd(st, fd, bias, module);
+	close(fd);
+	return ret;
+}
+
+int ut_symtab_load_elf_fd(struct ut_symtab *st, int fd, uint64_t bias, const char *module)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh, symsh, dynsh;
+	int ret;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		ret = -ENOEXEC;
@@ -154,7 +163,6 @@ int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias, co
 out:
 	if (elf)
 		elf_end(elf);
-	close(fd);
 	return ret;
 }
 

@@ -271,12 +271,18 @@ void ut_session_log_module(const char *what, const struct ut_module *m)
  * (the size tells a stripped copy from the full one), and later processes
  * link that one into their sessions, which costs neither the writing nor
  * the memory again.  Only complete copies are ever linked there.
+ *
+ * Without @st (the symbols are not read yet: tracing is off, sites.c), only
+ * the shared copy is looked for; if there is none, the copy is still named
+ * (m->snap) and written when the symbols are read (m->snap_due): a reader
+ * that comes before finds no file and reads the object's file instead.
  */
 void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 {
 	char name[32], shared[2 * UT_BUILD_ID_MAX + 48];
 	int rootfd = -1;
 
+	m->snap_due = false;
 	if (ut_rt.dirfd < 0)
 		return;
 	snprintf(name, sizeof(name), "syms.%u", m->index);
@@ -290,9 +296,13 @@ void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 			return;
 		}
 	}
-	m->snap = ut_symsnap_write(ut_rt.dirfd, name, st, m->bias) == 0;
-	if (m->snap && rootfd >= 0)
-		linkat(ut_rt.dirfd, name, rootfd, shared, 0); /* EEXIST: another process was first */
+	if (!st) {
+		m->snap = m->snap_due = true;
+	} else {
+		m->snap = ut_symsnap_write(ut_rt.dirfd, name, st, m->bias) == 0;
+		if (m->snap && rootfd >= 0)
+			linkat(ut_rt.dirfd, name, rootfd, shared, 0); /* EEXIST: another process was first */
+	}
 	if (rootfd >= 0)
 		close(rootfd);
 }
@@ -308,8 +318,8 @@ void ut_session_link_snapshots(int from_dirfd)
 		struct ut_module *m = ut_rt.mods[i];
 		char name[32];
 
-		if (!m->alive || !m->snap)
-			continue;
+		if (!m->alive || !m->snap || m->snap_due)
+			continue; /* a copy still due is written by the child itself */
 		snprintf(name, sizeof(name), "syms.%u", m->index);
 		if (from_dirfd < 0 || linkat(from_dirfd, name, ut_rt.dirfd, name, 0))
 			m->snap = false;

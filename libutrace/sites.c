@@ -87,6 +87,14 @@ static int read_list(struct scan *s, GElf_Shdr *sh)
 
 	if (sh->sh_type == SHT_NOBITS || !(sh->sh_flags & SHF_ALLOC))
 		return 0;
+	if (s->nr + n > s->cap) { /* the whole list at once, not by doubling */
+		uint64_t *grown = realloc(s->addrs, (s->nr + n) * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		s->addrs = grown;
+		s->cap = s->nr + n;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = p[i];
 
@@ -243,25 +251,47 @@ static int reserve_funcs(size_t more)
 	return 0;
 }
 
+/* Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k walks @st. */
+static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, uint64_t a,
+			  uint32_t site)
+{
+	size_t nsyms = ut_symtab_count(st);
+	const struct ut_sym *sym;
+
+	/* the last symbol at or below @a, as ut_symtab_lookup finds it */
+	while (*k + 1 < nsyms && ut_symtab_at(st, *k + 1)->addr <= a)
+		(*k)++;
+	sym = nsyms ? ut_symtab_at(st, *k) : NULL;
+	if (!sym || a < sym->addr || (sym->size && a >= sym->addr + sym->size))
+		return UT_NO_FUNC;
+	ut_rt.funcs[ut_rt.nr_funcs] = (struct ut_func){
+		.name = sym->name,
+		.module = m->name[0] ? m->name : NULL,
+		.mod = m->index,
+		.site = site};
+	return ut_rt.nr_funcs++;
+}
+
 /*
- * Build the module's site array: classify and name every site.  Sites and
- * symbols are both sorted by address, so one walk over the two names them
- * all (no search per site).
+ * Build the module's site array: classify every site, and name it from @st
+ * (a site no symbol covers is left out).  Sites and symbols are both sorted
+ * by address, so one walk over the two names them all.  Without @st (names
+ * deferred), every site is kept, unnamed: name_module() names it later.
  */
-static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
+static int build_sites(struct scan *s, const struct ut_symtab *st)
 {
 	struct ut_module *m = s->m;
-	size_t n = 0, k = 0, nsyms = ut_symtab_count(st);
+	size_t n = 0, k = 0;
 
 	/* s->addrs is NULL when no site was found: qsort's base must not be NULL */
 	if (s->nr && !sorted_u64(s->addrs, s->nr))
 		qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
 	m->sites = calloc(s->nr ? s->nr : 1, sizeof(*m->sites));
-	if (!m->sites || reserve_funcs(s->nr))
+	if (!m->sites || (st && reserve_funcs(s->nr)))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr; i++) {
 		uint64_t a = s->addrs[i];
-		const struct ut_sym *sym;
+		uint32_t f = UT_NO_FUNC;
 		unsigned len;
 
 		if ((n && m->sites[n - 1].addr == a) || !in_text(s->info, a, UT_ARCH_SITE_MAX))
@@ -269,20 +299,11 @@ static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
 		if (ut_arch_site_kind((const uint8_t *)a, a, s->fentry, s->fentry_plt,
 				      s->fentry_got, &len) == UT_SITE_NONE)
 			continue;
-		/* the last symbol at or below @a, as ut_symtab_lookup finds it */
-		while (k + 1 < nsyms && ut_symtab_at(st, k + 1)->addr <= a)
-			k++;
-		sym = nsyms ? ut_symtab_at(st, k) : NULL;
-		if (!sym || a < sym->addr || (sym->size && a >= sym->addr + sym->size))
+		if (st && (f = name_site(m, st, &k, a, (uint32_t)n)) == UT_NO_FUNC)
 			continue;
-		ut_rt.funcs[ut_rt.nr_funcs++] = (struct ut_func){
-			.name = sym->name,
-			.module = m->name[0] ? m->name : NULL,
-			.mod = modidx,
-			.site = (uint32_t)n};
 		m->sites[n].addr = a;
 		m->sites[n].len = (uint8_t)len;
-		m->sites[n].func = ut_rt.nr_funcs - 1;
+		m->sites[n].func = f;
 		n++;
 	}
 	m->nr_sites = (uint32_t)n;
@@ -318,37 +339,34 @@ static void identify(struct ut_module *m, const struct dl_phdr_info *info, int f
 	}
 }
 
-/* Symbol tables stay alive: ut_func.name points into them. */
-static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uint32_t modidx)
+/* The module's function symbols, sorted; NULL on failure. */
+static struct ut_symtab *load_symbols(const struct ut_module *m)
 {
-	struct scan s = {.m = m, .info = info};
 	struct ut_symtab *st = ut_symtab_new();
-	Elf_Scn *scn = NULL;
-	bool listed = false;
-	GElf_Shdr sh;
-	size_t shstrndx;
-	Elf *elf = NULL;
-	int fd, ret;
+	const char *mod = m->name[0] ? m->name : NULL;
 
-	if (!st)
-		return -ENOMEM;
-	ret = ut_symtab_load_elf(st, m->path, m->bias, m->name[0] ? m->name : NULL);
-	if (ret < 0)
-		goto out;
-	ut_symtab_finish(st);
-	fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
+	/* a file kept open since the scan: its path may name a rebuilt object by now */
+	if (st && (m->symfd >= 0 ? ut_symtab_load_elf_fd(st, m->symfd, m->bias, mod)
+				 : ut_symtab_load_elf(st, m->path, m->bias, mod)) < 0) {
+		ut_symtab_free(st);
+		return NULL;
 	}
-	identify(m, info, fd);
-	ut_session_snapshot_module(m, st);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	close(fd);
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
-		ret = -ENOEXEC;
-		goto out;
-	}
+	if (st)
+		ut_symtab_finish(st);
+	return st;
+}
+
+/* The site lists the object carries (pfe, mcount_loc); *@listed if it has one. */
+static int read_lists(struct scan *s, Elf *elf, bool *listed)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	int ret;
+
+	*listed = false;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -ENOEXEC;
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 
@@ -357,27 +375,121 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uin
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (name && (!strcmp(name, "__patchable_function_entries") ||
 			     !strcmp(name, "__mcount_loc"))) {
-			listed = true;
-			ret = read_list(&s, &sh);
+			*listed = true;
+			ret = read_list(s, &sh);
 			if (ret)
-				goto out;
+				return ret;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Find the module's sites and turn them into nops (the caller does, with
+ * ut_patch_prepare_module).  With @lazy (tracing is off: nothing needs a
+ * name), the symbol table is not read: 100,000 names cost ~15 ms that a
+ * program started with tracing off should not wait for.  An object whose
+ * sites are known only from its symbols (-pg -mfentry without a list) is
+ * read at once.  Symbol tables stay alive: ut_func.name points into them.
+ */
+static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, bool lazy)
+{
+	struct scan s = {.m = m, .info = info};
+	struct ut_symtab *st = NULL;
+	bool listed = false;
+	Elf *elf = NULL;
+	int fd, ret;
+
+	fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	identify(m, info, fd);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	ret = read_lists(&s, elf, &listed);
+	if (ret)
+		goto out;
 	s.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
 	find_fentry(&s, elf);
-	if (!listed && (s.fentry_got || s.fentry_slot)) {
+	if (!listed && (s.fentry_got || s.fentry_slot))
+		lazy = false; /* the sites are found from the symbols */
+	if (!lazy) {
+		st = load_symbols(m);
+		if (!st) {
+			ret = -ENOEXEC;
+			goto out;
+		}
+	}
+	ut_session_snapshot_module(m, st);
+	m->unnamed = lazy;
+	if (lazy)
+		m->symfd = fd; /* the symbols are read from the object that was mapped */
+	else
+		close(fd);
+	fd = -1;
+	if (st && !listed && (s.fentry_got || s.fentry_slot)) {
 		ret = scan_fentry_calls(&s, st);
 		if (ret)
 			goto out;
 	}
-	ret = build_sites(&s, st, modidx);
+	ret = build_sites(&s, st);
 out:
 	if (elf)
 		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
 	free(s.addrs);
 	if (ret || !m->nr_sites)
 		ut_symtab_free(st); /* no function names point into it */
 	return ret;
+}
+
+/*
+ * Read the symbols of a module scanned with tracing off: write its snapshot
+ * (if due) and name its sites, in order, appending to ut_rt.funcs.  Sites
+ * no symbol covers stay unnamed (never enabled, as if not found).
+ */
+static void name_module(struct ut_module *m)
+{
+	struct ut_symtab *st = load_symbols(m);
+	size_t k = 0;
+
+	m->unnamed = false;
+	if (m->symfd >= 0)
+		close(m->symfd);
+	m->symfd = -1;
+	if (!st) {
+		m->nr_sites = 0; /* no names: not traceable, as scan_module would decide */
+		return;
+	}
+	if (m->snap_due)
+		ut_session_snapshot_module(m, st);
+	if (!m->nr_sites || reserve_funcs(m->nr_sites)) {
+		ut_symtab_free(st);
+		return;
+	}
+	for (uint32_t i = 0; i < m->nr_sites; i++)
+		m->sites[i].func = name_site(m, st, &k, m->sites[i].addr, i);
+}
+
+/**
+ * ut_sites_name_all - read the symbols deferred while tracing was off
+ *
+ * Called under ut_rt.lock before anything needs a function's name (a
+ * tracer, a filter, an instance: ut_select_apply), and before new objects
+ * are scanned, so that ut_rt.funcs stays in load order.
+ */
+void ut_sites_name_all(void)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (m->unnamed && m->alive)
+			name_module(m);
+	}
 }
 
 static bool known(const struct dl_phdr_info *info, const char *path)
@@ -432,6 +544,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	struct ut_module *m;
 	bool main_prog = !path || !*path;
 	int *err = arg;
+	bool lazy = ut_select_idle();
 
 	if (main_prog) {
 		ssize_t n = readlink("/proc/self/exe", file, sizeof(file) - 1);
@@ -460,12 +573,13 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 		ut_module_name(path, m->name, sizeof(m->name));
 	m->bias = info->dlpi_addr;
 	m->alive = true;
+	m->symfd = -1;
 	m->index = ut_rt.nr_mods;
 	/*
 	 * Objects without sites stay in the list too (never patched): readers
 	 * need every object's symbols to name parents such as libc's callers.
 	 */
-	if (scan_module(m, info, ut_rt.nr_mods) || (m->nr_sites && ut_patch_prepare_module(m))) {
+	if (scan_module(m, info, lazy) || (m->nr_sites && ut_patch_prepare_module(m))) {
 		free(m->sites);
 		m->sites = NULL;
 		m->nr_sites = 0;
@@ -490,6 +604,8 @@ int ut_sites_scan_all(void)
 	int err = 0;
 
 	elf_version(EV_CURRENT);
+	if (!ut_select_idle())
+		ut_sites_name_all();
 	dl_iterate_phdr(visit, &err);
 	return err;
 }
@@ -519,6 +635,9 @@ int ut_sites_forget_unloaded(void)
 
 		if (m->alive && !m->seen) {
 			m->alive = false;
+			if (m->symfd >= 0) /* never named: now never will be */
+				close(m->symfd);
+			m->symfd = -1;
 			ut_session_log_module("unload", m);
 		}
 	}
