@@ -348,6 +348,7 @@ void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 void ut_session_link_snapshots(int from_dirfd) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
 void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;
+void ut_clock_settle(struct ut_ctl *ctl) UT_HIDDEN;
 
 /* sites.c */
 int ut_sites_scan_all(void) UT_HIDDEN;

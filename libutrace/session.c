@@ -68,18 +68,23 @@ static bool clock_from_perf(struct ut_ctl *ctl)
 	return ok;
 }
 
+/* The first reading of a calibration still open (ut_clock_settle closes it). */
+static struct ut_tsc_pair calib_start;
+static bool calib_open;
+
 /*
  * Without the kernel's conversion: take the one `utrace record` measured and
  * passed in (shared by every process it traces), else measure one here over
  * a short interval (good enough for one process; readers that see several
- * processes should bring their own, as record does).
+ * processes should bring their own, as record does).  The interval starts
+ * here and ends in ut_clock_settle(), after the sites are scanned: a big
+ * program's scan fills the millisecond the measure needs instead of a spin.
  */
 static void clock_calibrate(struct ut_ctl *ctl)
 {
 	const char *env = getenv(UT_CLOCK_ENV);
 	unsigned long long tsc0, mono0;
 	unsigned mult, shift;
-	struct ut_tsc_pair a;
 
 	if (env && sscanf(env, "%llu %llu %u %u", &tsc0, &mono0, &mult, &shift) == 4 && mult) {
 		ctl->tsc0 = tsc0;
@@ -88,15 +93,32 @@ static void clock_calibrate(struct ut_ctl *ctl)
 		ctl->tsc_shift = shift;
 		return;
 	}
-	ut_tsc_calibrate(&a, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
-	ctl->tsc0 = a.tsc;
-	ctl->mono0 = a.mono;
+	ut_tsc_pair_read(&calib_start);
+	ctl->tsc0 = calib_start.tsc;
+	ctl->mono0 = calib_start.mono;
+	calib_open = true;
 }
 
 void ut_clock_init(struct ut_ctl *ctl)
 {
+	calib_open = false;
 	if (!clock_from_perf(ctl))
 		clock_calibrate(ctl);
+}
+
+/**
+ * ut_clock_settle - finish the session's TSC calibration
+ *
+ * Before anything converts or records a timestamp (the first ut_select_apply
+ * of a process): waits for what is left of the millisecond since
+ * ut_clock_init, if anything.
+ */
+void ut_clock_settle(struct ut_ctl *ctl)
+{
+	if (!calib_open || !ctl)
+		return;
+	calib_open = false;
+	ut_tsc_calibrate_from(&calib_start, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
 }
 
 /*

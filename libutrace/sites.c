@@ -35,6 +35,7 @@ struct scan {
 	uint64_t *addrs;
 	size_t nr, cap;
 	uint64_t fentry, fentry_plt, fentry_got, fentry_slot;
+	uint64_t text_lo, text_hi; /* the executable segment in_text_of() found last */
 };
 
 /* Is [addr, addr+len) inside an executable PT_LOAD of the object? */
@@ -47,6 +48,25 @@ static bool in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
 		    addr + len <= lo + ph->p_memsz)
 			return true;
+	}
+	return false;
+}
+
+/* in_text() for the scan's object, the last segment found tried first (sites are sorted). */
+static bool in_text_of(struct scan *s, uint64_t addr, unsigned len)
+{
+	if (addr >= s->text_lo && addr + len <= s->text_hi)
+		return true;
+	for (int i = 0; i < s->info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &s->info->dlpi_phdr[i];
+		uint64_t lo = s->info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
+		    addr + len <= lo + ph->p_memsz) {
+			s->text_lo = lo;
+			s->text_hi = lo + ph->p_memsz;
+			return true;
+		}
 	}
 	return false;
 }
@@ -99,7 +119,7 @@ static int read_list(struct scan *s, GElf_Shdr *sh)
 		uint64_t a = p[i];
 
 		/* Non-PIC objects may hold link-time addresses: relocate those. */
-		if (a && !in_text(s->info, a, 5) && in_text(s->info, a + s->m->bias, 5))
+		if (a && !in_text_of(s, a, 5) && in_text_of(s, a + s->m->bias, 5))
 			a += s->m->bias;
 		if (a && add_addr(s, a))
 			return -ENOMEM;
@@ -294,7 +314,7 @@ static int build_sites(struct scan *s, const struct ut_symtab *st)
 		uint32_t f = UT_NO_FUNC;
 		unsigned len;
 
-		if ((n && m->sites[n - 1].addr == a) || !in_text(s->info, a, UT_ARCH_SITE_MAX))
+		if ((n && m->sites[n - 1].addr == a) || !in_text_of(s, a, UT_ARCH_SITE_MAX))
 			continue;
 		if (ut_arch_site_kind((const uint8_t *)a, a, s->fentry, s->fentry_plt,
 				      s->fentry_got, &len) == UT_SITE_NONE)
