@@ -96,12 +96,7 @@ static bool is_site(const uint8_t *c, bool pfe, bool fentry)
 	return fentry && (c[0] == 0xe8 || (c[0] == 0xff && c[1] == 0x15));
 }
 
-/*
- * The traceable functions of one file, into @t; without @t, stop at the
- * first one (whether there is any needs neither the symbols in order nor
- * their names copied: a 100,000-function program answers in a few ms).
- */
-static int scan_file(struct ut_ftable *t, const char *path, const char *module)
+int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 {
 	struct ut_symtab *st = ut_symtab_new();
 	int fd, ret, n = 0;
@@ -114,8 +109,7 @@ static int scan_file(struct ut_ftable *t, const char *path, const char *module)
 		ut_symtab_free(st);
 		return ret;
 	}
-	if (t)
-		ut_symtab_finish(st); /* aliases once, by address */
+	ut_symtab_finish(st);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	if (!elf) {
@@ -124,12 +118,12 @@ static int scan_file(struct ut_ftable *t, const char *path, const char *module)
 	}
 	bool fentry = uses_fentry(elf);
 	bool pfe = has_section(elf, "__patchable_function_entries");
-	for (size_t i = 0; i < ut_symtab_count(st) && (t || !n); i++) {
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
 		const uint8_t *c = code_at(elf, s->addr, 12);
 
 		if (c && is_site(c, pfe, fentry)) {
-			if (t && ut_ftable_add(t, s->name, module) < 0) {
+			if (ut_ftable_add(t, s->name, module) < 0) {
 				ret = -ENOMEM;
 				goto out;
 			}
@@ -146,15 +140,57 @@ out:
 	return ret;
 }
 
-int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
+/* The first function symbol of a symbol table section whose entry is a site. */
+static bool any_site(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool pfe, bool fentry)
 {
-	return scan_file(t, path, module);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+
+	for (size_t i = 0; d && i < n; i++) {
+		GElf_Sym sym;
+		const uint8_t *c;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		c = name && *name ? code_at(elf, sym.st_value, 12) : NULL;
+		if (c && is_site(c, pfe, fentry))
+			return true;
+	}
+	return false;
 }
 
 int ut_elfsites_any(const char *path)
 {
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	bool pfe, fentry, found = false;
+	int fd, ret = 0;
+	Elf *elf;
+
 	elf_version(EV_CURRENT);
-	return scan_file(NULL, path, NULL);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	/* the symbols in file order, not sorted: the first site found answers */
+	fentry = uses_fentry(elf);
+	pfe = has_section(elf, "__patchable_function_entries");
+	while (!found && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+			found = any_site(elf, scn, &sh, pfe, fentry);
+	ret = found;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
 }
 
 bool ut_elfsites_instrumented(const char *path)
