@@ -166,7 +166,9 @@ static void ks_line(struct td_buf *ks, const struct ut_sym *s)
 
 	for (int i = 15; i >= 0; i--)
 		hex[15 - i] = "0123456789abcdef"[(s->addr >> (4 * i)) & 15];
-	memcpy(hex + 16, " t ", 3);
+	hex[16] = ' ';
+	hex[17] = 't';
+	hex[18] = ' ';
 	buf_put(ks, hex, sizeof(hex));
 	start = ks->len;
 	buf_str(ks, s->name);
