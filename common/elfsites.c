@@ -12,12 +12,20 @@
 #include "common/elfsites.h"
 #include "common/symbols.h"
 
+/* The executable section code_at() found last: symbols come in address order. */
+struct code_cache {
+	uint64_t lo, hi;
+	const uint8_t *buf;
+};
+
 /* Bytes of the file at virtual address @addr, from the section holding it. */
-static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need)
+static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need, struct code_cache *cc)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
+	if (cc->buf && addr >= cc->lo && addr + need <= cc->hi)
+		return cc->buf + (addr - cc->lo);
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 
@@ -29,6 +37,9 @@ static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need)
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf || addr - sh.sh_addr + need > d->d_size)
 			return NULL;
+		cc->lo = sh.sh_addr;
+		cc->hi = sh.sh_addr + d->d_size;
+		cc->buf = d->d_buf;
 		return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
 	}
 	return NULL;
@@ -118,9 +129,11 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 	}
 	bool fentry = uses_fentry(elf);
 	bool pfe = has_section(elf, "__patchable_function_entries");
+	struct code_cache cc = {0};
+
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
-		const uint8_t *c = code_at(elf, s->addr, 12);
+		const uint8_t *c = code_at(elf, s->addr, 12, &cc);
 
 		if (c && is_site(c, pfe, fentry)) {
 			if (ut_ftable_add(t, s->name, module) < 0) {
@@ -145,6 +158,7 @@ static bool any_site(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool pfe, bool
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct code_cache cc = {0};
 
 	for (size_t i = 0; d && i < n; i++) {
 		GElf_Sym sym;
@@ -155,7 +169,7 @@ static bool any_site(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool pfe, bool
 		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		c = name && *name ? code_at(elf, sym.st_value, 12) : NULL;
+		c = name && *name ? code_at(elf, sym.st_value, 12, &cc) : NULL;
 		if (c && is_site(c, pfe, fentry))
 			return true;
 	}
