@@ -92,6 +92,7 @@ struct ut_module {
 	bool unnamed;         /* symbols not read yet (sites.c: deferred while tracing is off) */
 	bool snap_due;        /* "syms.<index>" is named in the module list but not written yet */
 	int symfd;            /* while unnamed: the file it was mapped from (-1 if none) */
+	uint64_t sym_dev, sym_ino; /* that file's identity, to tell if the program closed or reused the fd */
 	uint32_t index;       /* in ut_rt.mods */
 };
 

@@ -353,21 +353,59 @@ static void identify(struct ut_module *m, const struct dl_phdr_info *info, int f
 			break;
 	}
 	if (!fstat(fd, &st)) {
+		m->sym_dev = (uint64_t)st.st_dev;
+		m->sym_ino = (uint64_t)st.st_ino;
 		m->id.size = (uint64_t)st.st_size;
 		m->id.mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 				 (uint64_t)st.st_mtim.tv_nsec;
 	}
 }
 
+/*
+ * Where a module's symbols are read from: the file kept open since the scan
+ * if it is still that file (the program may have closed the descriptor, or
+ * reused its number), else the path, if the object there is still the one
+ * loaded (else -ESTALE: no names rather than another object's).  The fd
+ * return is borrowed; -1 means "the path".
+ */
+static bool own_symfd(const struct ut_module *m)
+{
+	struct stat sb;
+
+	return m->symfd >= 0 && !fstat(m->symfd, &sb) && (uint64_t)sb.st_dev == m->sym_dev &&
+	       (uint64_t)sb.st_ino == m->sym_ino;
+}
+
+/* Done with the kept file: closed if the descriptor is still ours, else left to its owner. */
+static void drop_symfd(struct ut_module *m)
+{
+	if (own_symfd(m))
+		close(m->symfd);
+	m->symfd = -1;
+}
+
+static int symbols_source(const struct ut_module *m)
+{
+	struct ut_objid now;
+
+	if (own_symfd(m))
+		return m->symfd;
+	if (!m->unnamed)
+		return -1; /* scanned with tracing on: read at once, as loaded */
+	if (ut_objid_of_file(m->path, &now) || !ut_objid_same(&m->id, &now))
+		return -ESTALE;
+	return -1;
+}
+
 /* The module's function symbols, sorted; NULL on failure. */
 static struct ut_symtab *load_symbols(const struct ut_module *m)
 {
-	struct ut_symtab *st = ut_symtab_new();
 	const char *mod = m->name[0] ? m->name : NULL;
+	int src = symbols_source(m);
+	struct ut_symtab *st = src == -ESTALE ? NULL : ut_symtab_new();
 
-	/* a file kept open since the scan: its path may name a rebuilt object by now */
-	if (st && (m->symfd >= 0 ? ut_symtab_load_elf_fd(st, m->symfd, m->bias, mod)
-				 : ut_symtab_load_elf(st, m->path, m->bias, mod)) < 0) {
+	if (st && (src >= 0 ? ut_symtab_load_elf_fd(st, src, m->bias, mod)
+			    : ut_symtab_load_elf(st, m->path, m->bias, mod)) < 0) {
 		ut_symtab_free(st);
 		return NULL;
 	}
@@ -445,17 +483,17 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, boo
 	}
 	ut_session_snapshot_module(m, st);
 	m->unnamed = lazy;
-	if (lazy)
-		m->symfd = fd; /* the symbols are read from the object that was mapped */
-	else
-		close(fd);
-	fd = -1;
 	if (st && !listed && (s.fentry_got || s.fentry_slot)) {
 		ret = scan_fentry_calls(&s, st);
 		if (ret)
 			goto out;
 	}
 	ret = build_sites(&s, st);
+	if (!ret && lazy && m->nr_sites) {
+		/* its sites are named from the object that was mapped (symbols_source) */
+		m->symfd = fd;
+		fd = -1;
+	}
 out:
 	if (elf)
 		elf_end(elf);
@@ -478,9 +516,7 @@ static void name_module(struct ut_module *m)
 	size_t k = 0;
 
 	m->unnamed = false;
-	if (m->symfd >= 0)
-		close(m->symfd);
-	m->symfd = -1;
+	drop_symfd(m);
 	if (!st) {
 		m->nr_sites = 0; /* no names: not traceable, as scan_module would decide */
 		return;
@@ -655,9 +691,7 @@ int ut_sites_forget_unloaded(void)
 
 		if (m->alive && !m->seen) {
 			m->alive = false;
-			if (m->symfd >= 0) /* never named: now never will be */
-				close(m->symfd);
-			m->symfd = -1;
+			drop_symfd(m); /* never named: now never will be */
 			ut_session_log_module("unload", m);
 		}
 	}
