@@ -47,9 +47,15 @@ bool ut_tsc_mult(const struct ut_tsc_pair *a, const struct ut_tsc_pair *b, uint3
 void ut_tsc_calibrate(struct ut_tsc_pair *start, uint64_t spin_ns, uint32_t *mult,
 		      uint32_t *shift)
 {
+	ut_tsc_pair_read(start);
+	ut_tsc_calibrate_from(start, spin_ns, mult, shift);
+}
+
+void ut_tsc_calibrate_from(const struct ut_tsc_pair *start, uint64_t spin_ns, uint32_t *mult,
+			   uint32_t *shift)
+{
 	struct ut_tsc_pair b;
 
-	ut_tsc_pair_read(start);
 	do {
 		ut_tsc_pair_read(&b);
 	} while (b.mono - start->mono < spin_ns);

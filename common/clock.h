@@ -35,6 +35,10 @@ bool ut_tsc_mult(const struct ut_tsc_pair *a, const struct ut_tsc_pair *b, uint3
 void ut_tsc_calibrate(struct ut_tsc_pair *start, uint64_t spin_ns, uint32_t *mult,
 		      uint32_t *shift);
 
+/* The same with @start read earlier: waits only for what is left of @spin_ns. */
+void ut_tsc_calibrate_from(const struct ut_tsc_pair *start, uint64_t spin_ns, uint32_t *mult,
+			   uint32_t *shift);
+
 /* The environment variable `utrace record` passes a conversion in: "tsc0 mono0 mult shift". */
 #define UT_CLOCK_ENV "UTRACE_TSC_CONV"
 

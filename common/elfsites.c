@@ -12,12 +12,20 @@
 #include "common/elfsites.h"
 #include "common/symbols.h"
 
+/* The executable section code_at() found last: symbols come in address order. */
+struct code_cache {
+	uint64_t lo, hi;
+	const uint8_t *buf;
+};
+
 /* Bytes of the file at virtual address @addr, from the section holding it. */
-static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need)
+static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need, struct code_cache *cc)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
+	if (cc->buf && addr >= cc->lo && addr + need <= cc->hi)
+		return cc->buf + (addr - cc->lo);
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 
@@ -29,6 +37,9 @@ static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need)
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf || addr - sh.sh_addr + need > d->d_size)
 			return NULL;
+		cc->lo = sh.sh_addr;
+		cc->hi = sh.sh_addr + d->d_size;
+		cc->buf = d->d_buf;
 		return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
 	}
 	return NULL;
@@ -118,9 +129,11 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 	}
 	bool fentry = uses_fentry(elf);
 	bool pfe = has_section(elf, "__patchable_function_entries");
+	struct code_cache cc = {0};
+
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
-		const uint8_t *c = code_at(elf, s->addr, 12);
+		const uint8_t *c = code_at(elf, s->addr, 12, &cc);
 
 		if (c && is_site(c, pfe, fentry)) {
 			if (ut_ftable_add(t, s->name, module) < 0) {
@@ -137,6 +150,60 @@ out:
 	if (fd >= 0)
 		close(fd);
 	ut_symtab_free(st);
+	return ret;
+}
+
+/* The first function symbol of a symbol table section whose entry is a site. */
+static bool any_site(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool pfe, bool fentry)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct code_cache cc = {0};
+
+	for (size_t i = 0; d && i < n; i++) {
+		GElf_Sym sym;
+		const uint8_t *c;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		c = name && *name ? code_at(elf, sym.st_value, 12, &cc) : NULL;
+		if (c && is_site(c, pfe, fentry))
+			return true;
+	}
+	return false;
+}
+
+int ut_elfsites_any(const char *path)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	bool pfe, fentry, found = false;
+	int fd, ret = 0;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	/* the symbols in file order, not sorted: the first site found answers */
+	fentry = uses_fentry(elf);
+	pfe = has_section(elf, "__patchable_function_entries");
+	while (!found && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+			found = any_site(elf, scn, &sh, pfe, fentry);
+	ret = found;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
 	return ret;
 }
 

@@ -28,6 +28,13 @@ void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_object
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
 
+/*
+ * Whether @path (a main program) has a traceable function: 1 if it has, 0
+ * if not, or a negative errno as ut_elfsites_file().  Cheaper than listing
+ * them all.
+ */
+int ut_elfsites_any(const char *path);
+
 /* True if @path was built with sites (pfe section, or imports __fentry__). */
 bool ut_elfsites_instrumented(const char *path);
 

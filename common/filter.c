@@ -192,7 +192,7 @@ void ut_ftable_free(struct ut_ftable *t)
 	free(t);
 }
 
-long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module)
+static long add_func(struct ut_ftable *t, const char *name, const char *module, bool copy)
 {
 	struct ut_filter_func *f;
 
@@ -200,12 +200,22 @@ long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module)
 	    grow((void **)&t->dead, &t->cap_dead, t->nr + 1, sizeof(*t->dead)))
 		return -ENOMEM;
 	f = &t->funcs[t->nr];
-	f->name = arena_strdup(t, name);
+	f->name = copy ? arena_strdup(t, name) : name;
 	f->module = module ? intern_module(t, module) : NULL;
 	if (!f->name || (module && !f->module))
 		return -ENOMEM;
 	t->dead[t->nr] = 0;
 	return (long)t->nr++;
+}
+
+long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module)
+{
+	return add_func(t, name, module, true);
+}
+
+long ut_ftable_add_kept(struct ut_ftable *t, const char *name, const char *module)
+{
+	return add_func(t, name, module, false);
 }
 
 long ut_ftable_add_funcs(struct ut_ftable *t, const struct ut_filter_func *funcs, size_t n)

@@ -55,6 +55,13 @@ void ut_ftable_free(struct ut_ftable *t);
  */
 long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module);
 
+/*
+ * ut_ftable_add() without copying @name, which the caller keeps unchanged
+ * for the table's life (the runtime's names live in symbol tables it never
+ * frees): 100,000 functions' names are not copied again at start-up.
+ */
+long ut_ftable_add_kept(struct ut_ftable *t, const char *name, const char *module);
+
 /**
  * ut_ftable_add_funcs() - append @n functions
  * @t: the table

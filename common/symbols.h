@@ -35,6 +35,9 @@ int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char
 int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias,
 		       const char *module);
 
+/* The same from an open file (left open), which may since have been replaced at its path. */
+int ut_symtab_load_elf_fd(struct ut_symtab *st, int fd, uint64_t bias, const char *module);
+
 /*
  * Sort, drop duplicates, and give unsized symbols the distance to the next
  * one (as kallsyms does); call after adding and before looking up.

@@ -167,6 +167,7 @@ static void atfork_child(void)
 		ut_rt.ready = false;
 		return;
 	}
+	ut_clock_settle(ut_rt.ctl);
 	ut_rt.ctl->inst_off = inst_off;
 	ut_session_link_snapshots(parent_dirfd);
 	if (parent_dirfd >= 0)
@@ -227,12 +228,14 @@ __attribute__((constructor(101))) static void ut_init(void)
 		goto out;
 	}
 	ut_sites_scan_all();
+	ut_clock_settle(ut_rt.ctl); /* before the first timestamp is converted or taken */
 	ut_rt.ready = true;
 	ut_update_locked();
 	ut_agent_start();
 	ut_prefault_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 out:
+	ut_clock_settle(ut_rt.ctl);
 	pthread_mutex_unlock(&ut_rt.lock);
 }
 

@@ -29,12 +29,14 @@
 
 #define UT_MAX_MODULES 1024
 
+#define UT_NO_FUNC UINT32_MAX
+
 /* Site states. */
 enum { UT_SITE_OFF = 0, UT_SITE_FUNC = 1 };
 
 struct ut_site {
 	uint64_t addr;
-	uint32_t func;   /* index into ut_rt.funcs */
+	uint32_t func;   /* index into ut_rt.funcs; UT_NO_FUNC: not named (yet) */
 	uint8_t len;     /* 5 or 6 */
 	uint8_t state;   /* UT_SITE_OFF / UT_SITE_FUNC: what the bytes are now */
 	uint8_t want;    /* what they should be after the next ut_patch_apply() */
@@ -87,6 +89,10 @@ struct ut_module {
 	uint64_t *stub_slot;
 	struct ut_objid id;   /* build-id, size, mtime when loaded (common/symsnap.h) */
 	bool snap;            /* its symbols are in the session's "syms.<index>" */
+	bool unnamed;         /* symbols not read yet (sites.c: deferred while tracing is off) */
+	bool snap_due;        /* "syms.<index>" is named in the module list but not written yet */
+	int symfd;            /* while unnamed: the file it was mapped from (-1 if none) */
+	uint64_t sym_dev, sym_ino; /* that file's identity, to tell if the program closed or reused the fd */
 	uint32_t index;       /* in ut_rt.mods */
 };
 
@@ -349,9 +355,11 @@ void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 void ut_session_link_snapshots(int from_dirfd) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
 void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;
+void ut_clock_settle(struct ut_ctl *ctl) UT_HIDDEN;
 
 /* sites.c */
 int ut_sites_scan_all(void) UT_HIDDEN;
+void ut_sites_name_all(void) UT_HIDDEN;
 int ut_sites_forget_unloaded(void) UT_HIDDEN;
 struct ut_site *ut_sites_find(uint64_t addr) UT_HIDDEN;
 
@@ -362,6 +370,7 @@ int ut_patch_apply(void) UT_HIDDEN;
 
 /* select.c */
 int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
+bool ut_select_idle(void) UT_HIDDEN;
 void ut_select_reconfigure(void) UT_HIDDEN;
 
 

@@ -86,7 +86,7 @@ static int sync_table(void)
 	for (have = ut_ftable_size(table); have < ut_rt.nr_funcs; have++) {
 		const struct ut_func *f = &ut_rt.funcs[have];
 
-		if (ut_ftable_add(table, f->name, f->module) < 0)
+		if (ut_ftable_add_kept(table, f->name, f->module) < 0)
 			return -ENOMEM;
 		changed = 1;
 	}
@@ -226,6 +226,26 @@ static void set_graph_config(void)
 }
 
 /**
+ * ut_select_idle - whether the configuration can enable no site at all
+ *
+ * No tracer, no profiler, no list of functions, no instance: nothing needs
+ * a function's name, so sites.c leaves the symbols unread until this
+ * changes.
+ */
+bool ut_select_idle(void)
+{
+	const struct ut_cfg *c = &ut_rt.cfg;
+
+	if (c->tracer != UT_TRACER_NOP || c->profile || c->filter || c->notrace ||
+	    c->graph_function || c->graph_notrace)
+		return false;
+	for (int k = 1; k < UT_MAX_INST; k++)
+		if (ut_rt.inst[k].active || ut_rt.inst[k].filter || ut_rt.inst[k].notrace)
+			return false;
+	return true;
+}
+
+/**
  * ut_select_apply - recompute every site's wanted state
  *
  * The filter texts of the configuration are parsed once (at start-up);
@@ -235,7 +255,11 @@ static void set_graph_config(void)
 int ut_select_apply(char *err, size_t errlen)
 {
 	char ignored[256];
-	int ret = sync_table();
+	int ret;
+
+	if (!ut_select_idle())
+		ut_sites_name_all(); /* the names tracing was started without */
+	ret = sync_table();
 
 	if (ret < 0) {
 		snprintf(err, errlen, "filters: %s", strerror(-ret));

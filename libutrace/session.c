@@ -68,18 +68,23 @@ static bool clock_from_perf(struct ut_ctl *ctl)
 	return ok;
 }
 
+/* The first reading of a calibration still open (ut_clock_settle closes it). */
+static struct ut_tsc_pair calib_start;
+static bool calib_open;
+
 /*
  * Without the kernel's conversion: take the one `utrace record` measured and
  * passed in (shared by every process it traces), else measure one here over
  * a short interval (good enough for one process; readers that see several
- * processes should bring their own, as record does).
+ * processes should bring their own, as record does).  The interval starts
+ * here and ends in ut_clock_settle(), after the sites are scanned: a big
+ * program's scan fills the millisecond the measure needs instead of a spin.
  */
 static void clock_calibrate(struct ut_ctl *ctl)
 {
 	const char *env = getenv(UT_CLOCK_ENV);
 	unsigned long long tsc0, mono0;
 	unsigned mult, shift;
-	struct ut_tsc_pair a;
 
 	if (env && sscanf(env, "%llu %llu %u %u", &tsc0, &mono0, &mult, &shift) == 4 && mult) {
 		ctl->tsc0 = tsc0;
@@ -88,15 +93,32 @@ static void clock_calibrate(struct ut_ctl *ctl)
 		ctl->tsc_shift = shift;
 		return;
 	}
-	ut_tsc_calibrate(&a, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
-	ctl->tsc0 = a.tsc;
-	ctl->mono0 = a.mono;
+	ut_tsc_pair_read(&calib_start);
+	ctl->tsc0 = calib_start.tsc;
+	ctl->mono0 = calib_start.mono;
+	calib_open = true;
 }
 
 void ut_clock_init(struct ut_ctl *ctl)
 {
+	calib_open = false;
 	if (!clock_from_perf(ctl))
 		clock_calibrate(ctl);
+}
+
+/**
+ * ut_clock_settle - finish the session's TSC calibration
+ *
+ * Before anything converts or records a timestamp (the first ut_select_apply
+ * of a process): waits for what is left of the millisecond since
+ * ut_clock_init, if anything.
+ */
+void ut_clock_settle(struct ut_ctl *ctl)
+{
+	if (!calib_open || !ctl)
+		return;
+	calib_open = false;
+	ut_tsc_calibrate_from(&calib_start, 1000000, &ctl->tsc_mult, &ctl->tsc_shift);
 }
 
 /*
@@ -271,12 +293,18 @@ void ut_session_log_module(const char *what, const struct ut_module *m)
  * (the size tells a stripped copy from the full one), and later processes
  * link that one into their sessions, which costs neither the writing nor
  * the memory again.  Only complete copies are ever linked there.
+ *
+ * Without @st (the symbols are not read yet: tracing is off, sites.c), only
+ * the shared copy is looked for; if there is none, the copy is still named
+ * (m->snap) and written when the symbols are read (m->snap_due): a reader
+ * that comes before finds no file and reads the object's file instead.
  */
 void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 {
 	char name[32], shared[2 * UT_BUILD_ID_MAX + 48];
 	int rootfd = -1;
 
+	m->snap_due = false;
 	if (ut_rt.dirfd < 0)
 		return;
 	snprintf(name, sizeof(name), "syms.%u", m->index);
@@ -290,9 +318,13 @@ void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st)
 			return;
 		}
 	}
-	m->snap = ut_symsnap_write(ut_rt.dirfd, name, st, m->bias) == 0;
-	if (m->snap && rootfd >= 0)
-		linkat(ut_rt.dirfd, name, rootfd, shared, 0); /* EEXIST: another process was first */
+	if (!st) {
+		m->snap = m->snap_due = true;
+	} else {
+		m->snap = ut_symsnap_write(ut_rt.dirfd, name, st, m->bias) == 0;
+		if (m->snap && rootfd >= 0)
+			linkat(ut_rt.dirfd, name, rootfd, shared, 0); /* EEXIST: another process was first */
+	}
 	if (rootfd >= 0)
 		close(rootfd);
 }
@@ -308,8 +340,8 @@ void ut_session_link_snapshots(int from_dirfd)
 		struct ut_module *m = ut_rt.mods[i];
 		char name[32];
 
-		if (!m->alive || !m->snap)
-			continue;
+		if (!m->alive || !m->snap || m->snap_due)
+			continue; /* a copy still due is written by the child itself */
 		snprintf(name, sizeof(name), "syms.%u", m->index);
 		if (from_dirfd < 0 || linkat(from_dirfd, name, ut_rt.dirfd, name, 0))
 			m->snap = false;

@@ -35,6 +35,7 @@ struct scan {
 	uint64_t *addrs;
 	size_t nr, cap;
 	uint64_t fentry, fentry_plt, fentry_got, fentry_slot;
+	uint64_t text_lo, text_hi; /* the executable segment in_text_of() found last */
 };
 
 /* Is [addr, addr+len) inside an executable PT_LOAD of the object? */
@@ -47,6 +48,25 @@ static bool in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
 		    addr + len <= lo + ph->p_memsz)
 			return true;
+	}
+	return false;
+}
+
+/* in_text() for the scan's object, the last segment found tried first (sites are sorted). */
+static bool in_text_of(struct scan *s, uint64_t addr, unsigned len)
+{
+	if (addr >= s->text_lo && addr + len <= s->text_hi)
+		return true;
+	for (int i = 0; i < s->info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &s->info->dlpi_phdr[i];
+		uint64_t lo = s->info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
+		    addr + len <= lo + ph->p_memsz) {
+			s->text_lo = lo;
+			s->text_hi = lo + ph->p_memsz;
+			return true;
+		}
 	}
 	return false;
 }
@@ -87,11 +107,19 @@ static int read_list(struct scan *s, GElf_Shdr *sh)
 
 	if (sh->sh_type == SHT_NOBITS || !(sh->sh_flags & SHF_ALLOC))
 		return 0;
+	if (s->nr + n > s->cap) { /* the whole list at once, not by doubling */
+		uint64_t *grown = realloc(s->addrs, (s->nr + n) * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		s->addrs = grown;
+		s->cap = s->nr + n;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = p[i];
 
 		/* Non-PIC objects may hold link-time addresses: relocate those. */
-		if (a && !in_text(s->info, a, 5) && in_text(s->info, a + s->m->bias, 5))
+		if (a && !in_text_of(s, a, 5) && in_text_of(s, a + s->m->bias, 5))
 			a += s->m->bias;
 		if (a && add_addr(s, a))
 			return -ENOMEM;
@@ -99,7 +127,31 @@ static int read_list(struct scan *s, GElf_Shdr *sh)
 	return 0;
 }
 
-/* Find where __fentry__ calls go in this object (GOT slot, PLT stub). */
+/* The index of __fentry__ in a symbol table section, or 0. */
+static size_t fentry_index(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh)
+{
+	Elf_Data *d = elf_getdata(symscn, NULL);
+	size_t n = symsh->sh_entsize ? symsh->sh_size / symsh->sh_entsize : 0;
+
+	for (size_t i = 1; d && i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			continue;
+		name = elf_strptr(elf, symsh->sh_link, sym.st_name);
+		if (name && !strcmp(name, "__fentry__"))
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * Find where __fentry__ calls go in this object (GOT slot, PLT stub).  Only
+ * relocation sections whose symbol table has __fentry__ are read: a
+ * position-independent program has a relocation per site list entry, which
+ * 100,000 sites would make 100,000 lookups for nothing.
+ */
 static void find_fentry(struct scan *s, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -109,6 +161,7 @@ static void find_fentry(struct scan *s, Elf *elf)
 		Elf_Data *data;
 		GElf_Shdr symsh;
 		Elf_Scn *symscn;
+		size_t want;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
 			continue;
@@ -116,20 +169,13 @@ static void find_fentry(struct scan *s, Elf *elf)
 		if (!symscn || !gelf_getshdr(symscn, &symsh))
 			continue;
 		data = elf_getdata(scn, NULL);
-		if (!data)
+		want = data ? fentry_index(elf, symscn, &symsh) : 0;
+		if (!want)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			Elf_Data *symdata = elf_getdata(symscn, NULL);
 			GElf_Rela rela;
-			GElf_Sym sym;
-			const char *name;
 
-			if (!gelf_getrela(data, (int)i, &rela) || !symdata)
-				continue;
-			if (!gelf_getsym(symdata, (int)GELF_R_SYM(rela.r_info), &sym))
-				continue;
-			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-			if (!name || strcmp(name, "__fentry__") != 0)
+			if (!gelf_getrela(data, (int)i, &rela) || GELF_R_SYM(rela.r_info) != want)
 				continue;
 			if (GELF_R_TYPE(rela.r_info) == R_X86_64_GLOB_DAT)
 				s->fentry_got = rela.r_offset + s->m->bias;
@@ -196,52 +242,88 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int add_func(const char *name, const char *module, uint32_t mod, uint32_t site)
+/* Site lists are written in address order: sorting them is mostly not needed. */
+static bool sorted_u64(const uint64_t *a, size_t n)
 {
-	if (ut_rt.nr_funcs == ut_rt.cap_funcs) {
-		uint32_t cap = ut_rt.cap_funcs ? ut_rt.cap_funcs * 2 : 1024;
-		struct ut_func *f = realloc(ut_rt.funcs, cap * sizeof(*f));
+	for (size_t i = 1; i < n; i++)
+		if (a[i - 1] > a[i])
+			return false;
+	return true;
+}
 
-		if (!f)
-			return -ENOMEM;
-		ut_rt.funcs = f;
-		ut_rt.cap_funcs = cap;
-	}
-	ut_rt.funcs[ut_rt.nr_funcs++] = (struct ut_func){
-		.name = name, .module = module, .mod = mod, .site = site};
+/* Room for @more functions in ut_rt.funcs, in one allocation. */
+static int reserve_funcs(size_t more)
+{
+	size_t want = (size_t)ut_rt.nr_funcs + more, cap = ut_rt.cap_funcs ? ut_rt.cap_funcs : 1024;
+	struct ut_func *f;
+
+	if (want <= ut_rt.cap_funcs)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	if (cap > UINT32_MAX)
+		return -ENOMEM;
+	f = realloc(ut_rt.funcs, cap * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	ut_rt.funcs = f;
+	ut_rt.cap_funcs = (uint32_t)cap;
 	return 0;
 }
 
-/* Build the module's site array: classify, name, and turn every site into a nop. */
-static int build_sites(struct scan *s, struct ut_symtab *st, uint32_t modidx)
+/* Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k walks @st. */
+static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, uint64_t a,
+			  uint32_t site)
+{
+	size_t nsyms = ut_symtab_count(st);
+	const struct ut_sym *sym;
+
+	/* the last symbol at or below @a, as ut_symtab_lookup finds it */
+	while (*k + 1 < nsyms && ut_symtab_at(st, *k + 1)->addr <= a)
+		(*k)++;
+	sym = nsyms ? ut_symtab_at(st, *k) : NULL;
+	if (!sym || a < sym->addr || (sym->size && a >= sym->addr + sym->size))
+		return UT_NO_FUNC;
+	ut_rt.funcs[ut_rt.nr_funcs] = (struct ut_func){
+		.name = sym->name,
+		.module = m->name[0] ? m->name : NULL,
+		.mod = m->index,
+		.site = site};
+	return ut_rt.nr_funcs++;
+}
+
+/*
+ * Build the module's site array: classify every site, and name it from @st
+ * (a site no symbol covers is left out).  Sites and symbols are both sorted
+ * by address, so one walk over the two names them all.  Without @st (names
+ * deferred), every site is kept, unnamed: name_module() names it later.
+ */
+static int build_sites(struct scan *s, const struct ut_symtab *st)
 {
 	struct ut_module *m = s->m;
-	size_t n = 0;
+	size_t n = 0, k = 0;
 
 	/* s->addrs is NULL when no site was found: qsort's base must not be NULL */
-	if (s->nr)
+	if (s->nr && !sorted_u64(s->addrs, s->nr))
 		qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
 	m->sites = calloc(s->nr ? s->nr : 1, sizeof(*m->sites));
-	if (!m->sites)
+	if (!m->sites || (st && reserve_funcs(s->nr)))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr; i++) {
 		uint64_t a = s->addrs[i];
-		const struct ut_sym *sym;
+		uint32_t f = UT_NO_FUNC;
 		unsigned len;
 
-		if ((n && m->sites[n - 1].addr == a) || !in_text(s->info, a, UT_ARCH_SITE_MAX))
+		if ((n && m->sites[n - 1].addr == a) || !in_text_of(s, a, UT_ARCH_SITE_MAX))
 			continue;
 		if (ut_arch_site_kind((const uint8_t *)a, a, s->fentry, s->fentry_plt,
 				      s->fentry_got, &len) == UT_SITE_NONE)
 			continue;
-		sym = ut_symtab_lookup(st, a);
-		if (!sym || (sym->size && a >= sym->addr + sym->size))
+		if (st && (f = name_site(m, st, &k, a, (uint32_t)n)) == UT_NO_FUNC)
 			continue;
-		if (add_func(sym->name, m->name[0] ? m->name : NULL, modidx, (uint32_t)n))
-			return -ENOMEM;
 		m->sites[n].addr = a;
 		m->sites[n].len = (uint8_t)len;
-		m->sites[n].func = ut_rt.nr_funcs - 1;
+		m->sites[n].func = f;
 		n++;
 	}
 	m->nr_sites = (uint32_t)n;
@@ -271,43 +353,78 @@ static void identify(struct ut_module *m, const struct dl_phdr_info *info, int f
 			break;
 	}
 	if (!fstat(fd, &st)) {
+		m->sym_dev = (uint64_t)st.st_dev;
+		m->sym_ino = (uint64_t)st.st_ino;
 		m->id.size = (uint64_t)st.st_size;
 		m->id.mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 				 (uint64_t)st.st_mtim.tv_nsec;
 	}
 }
 
-/* Symbol tables stay alive: ut_func.name points into them. */
-static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uint32_t modidx)
+/*
+ * Where a module's symbols are read from: the file kept open since the scan
+ * if it is still that file (the program may have closed the descriptor, or
+ * reused its number), else the path, if the object there is still the one
+ * loaded (else -ESTALE: no names rather than another object's).  The fd
+ * return is borrowed; -1 means "the path".
+ */
+static bool own_symfd(const struct ut_module *m)
 {
-	struct scan s = {.m = m, .info = info};
-	struct ut_symtab *st = ut_symtab_new();
-	Elf_Scn *scn = NULL;
-	bool listed = false;
-	GElf_Shdr sh;
-	size_t shstrndx;
-	Elf *elf = NULL;
-	int fd, ret;
+	struct stat sb;
 
-	if (!st)
-		return -ENOMEM;
-	ret = ut_symtab_load_elf(st, m->path, m->bias, m->name[0] ? m->name : NULL);
-	if (ret < 0)
-		goto out;
-	ut_symtab_finish(st);
-	fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
+	return m->symfd >= 0 && !fstat(m->symfd, &sb) && (uint64_t)sb.st_dev == m->sym_dev &&
+	       (uint64_t)sb.st_ino == m->sym_ino;
+}
+
+/* Done with the kept file: closed if the descriptor is still ours, else left to its owner. */
+static void drop_symfd(struct ut_module *m)
+{
+	if (own_symfd(m))
+		close(m->symfd);
+	m->symfd = -1;
+}
+
+static int symbols_source(const struct ut_module *m)
+{
+	struct ut_objid now;
+
+	if (own_symfd(m))
+		return m->symfd;
+	if (!m->unnamed)
+		return -1; /* scanned with tracing on: read at once, as loaded */
+	if (ut_objid_of_file(m->path, &now) || !ut_objid_same(&m->id, &now))
+		return -ESTALE;
+	return -1;
+}
+
+/* The module's function symbols, sorted; NULL on failure. */
+static struct ut_symtab *load_symbols(const struct ut_module *m)
+{
+	const char *mod = m->name[0] ? m->name : NULL;
+	int src = symbols_source(m);
+	struct ut_symtab *st = src == -ESTALE ? NULL : ut_symtab_new();
+
+	if (st && (src >= 0 ? ut_symtab_load_elf_fd(st, src, m->bias, mod)
+			    : ut_symtab_load_elf(st, m->path, m->bias, mod)) < 0) {
+		ut_symtab_free(st);
+		return NULL;
 	}
-	identify(m, info, fd);
-	ut_session_snapshot_module(m, st);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	close(fd);
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
-		ret = -ENOEXEC;
-		goto out;
-	}
+	if (st)
+		ut_symtab_finish(st);
+	return st;
+}
+
+/* The site lists the object carries (pfe, mcount_loc); *@listed if it has one. */
+static int read_lists(struct scan *s, Elf *elf, bool *listed)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	int ret;
+
+	*listed = false;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -ENOEXEC;
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 
@@ -316,27 +433,119 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, uin
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (name && (!strcmp(name, "__patchable_function_entries") ||
 			     !strcmp(name, "__mcount_loc"))) {
-			listed = true;
-			ret = read_list(&s, &sh);
+			*listed = true;
+			ret = read_list(s, &sh);
 			if (ret)
-				goto out;
+				return ret;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Find the module's sites and turn them into nops (the caller does, with
+ * ut_patch_prepare_module).  With @lazy (tracing is off: nothing needs a
+ * name), the symbol table is not read: 100,000 names cost ~15 ms that a
+ * program started with tracing off should not wait for.  An object whose
+ * sites are known only from its symbols (-pg -mfentry without a list) is
+ * read at once.  Symbol tables stay alive: ut_func.name points into them.
+ */
+static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, bool lazy)
+{
+	struct scan s = {.m = m, .info = info};
+	struct ut_symtab *st = NULL;
+	bool listed = false;
+	Elf *elf = NULL;
+	int fd, ret;
+
+	fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	identify(m, info, fd);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	ret = read_lists(&s, elf, &listed);
+	if (ret)
+		goto out;
 	s.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
 	find_fentry(&s, elf);
-	if (!listed && (s.fentry_got || s.fentry_slot)) {
+	if (!listed && (s.fentry_got || s.fentry_slot))
+		lazy = false; /* the sites are found from the symbols */
+	if (!lazy) {
+		st = load_symbols(m);
+		if (!st) {
+			ret = -ENOEXEC;
+			goto out;
+		}
+	}
+	ut_session_snapshot_module(m, st);
+	m->unnamed = lazy;
+	if (st && !listed && (s.fentry_got || s.fentry_slot)) {
 		ret = scan_fentry_calls(&s, st);
 		if (ret)
 			goto out;
 	}
-	ret = build_sites(&s, st, modidx);
+	ret = build_sites(&s, st);
+	if (!ret && lazy && m->nr_sites) {
+		/* its sites are named from the object that was mapped (symbols_source) */
+		m->symfd = fd;
+		fd = -1;
+	}
 out:
 	if (elf)
 		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
 	free(s.addrs);
 	if (ret || !m->nr_sites)
 		ut_symtab_free(st); /* no function names point into it */
 	return ret;
+}
+
+/*
+ * Read the symbols of a module scanned with tracing off: write its snapshot
+ * (if due) and name its sites, in order, appending to ut_rt.funcs.  Sites
+ * no symbol covers stay unnamed (never enabled, as if not found).
+ */
+static void name_module(struct ut_module *m)
+{
+	struct ut_symtab *st = load_symbols(m);
+	size_t k = 0;
+
+	m->unnamed = false;
+	drop_symfd(m);
+	if (!st) {
+		m->nr_sites = 0; /* no names: not traceable, as scan_module would decide */
+		return;
+	}
+	if (m->snap_due)
+		ut_session_snapshot_module(m, st);
+	if (!m->nr_sites || reserve_funcs(m->nr_sites)) {
+		ut_symtab_free(st);
+		return;
+	}
+	for (uint32_t i = 0; i < m->nr_sites; i++)
+		m->sites[i].func = name_site(m, st, &k, m->sites[i].addr, i);
+}
+
+/**
+ * ut_sites_name_all - read the symbols deferred while tracing was off
+ *
+ * Called under ut_rt.lock before anything needs a function's name (a
+ * tracer, a filter, an instance: ut_select_apply), and before new objects
+ * are scanned, so that ut_rt.funcs stays in load order.
+ */
+void ut_sites_name_all(void)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (m->unnamed && m->alive)
+			name_module(m);
+	}
 }
 
 static bool known(const struct dl_phdr_info *info, const char *path)
@@ -391,6 +600,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	struct ut_module *m;
 	bool main_prog = !path || !*path;
 	int *err = arg;
+	bool lazy = ut_select_idle();
 
 	if (main_prog) {
 		ssize_t n = readlink("/proc/self/exe", file, sizeof(file) - 1);
@@ -419,12 +629,13 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 		ut_module_name(path, m->name, sizeof(m->name));
 	m->bias = info->dlpi_addr;
 	m->alive = true;
+	m->symfd = -1;
 	m->index = ut_rt.nr_mods;
 	/*
 	 * Objects without sites stay in the list too (never patched): readers
 	 * need every object's symbols to name parents such as libc's callers.
 	 */
-	if (scan_module(m, info, ut_rt.nr_mods) || (m->nr_sites && ut_patch_prepare_module(m))) {
+	if (scan_module(m, info, lazy) || (m->nr_sites && ut_patch_prepare_module(m))) {
 		free(m->sites);
 		m->sites = NULL;
 		m->nr_sites = 0;
@@ -449,6 +660,8 @@ int ut_sites_scan_all(void)
 	int err = 0;
 
 	elf_version(EV_CURRENT);
+	if (!ut_select_idle())
+		ut_sites_name_all();
 	dl_iterate_phdr(visit, &err);
 	return err;
 }
@@ -478,6 +691,7 @@ int ut_sites_forget_unloaded(void)
 
 		if (m->alive && !m->seen) {
 			m->alive = false;
+			drop_symfd(m); /* never named: now never will be */
 			ut_session_log_module("unload", m);
 		}
 	}

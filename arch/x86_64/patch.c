@@ -13,6 +13,7 @@
  * thread comes back from the trampoline.
  */
 #include <cpuid.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ucontext.h>
 
@@ -28,11 +29,23 @@ static int32_t rel32(const uint8_t *p)
 	return v;
 }
 
+/*
+ * Byte compare: this file is built without builtins (it runs inside the
+ * trampoline), where memcmp() is a call; start-up classifies 100,000 sites.
+ */
+static bool same(const uint8_t *a, const uint8_t *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 unsigned ut_arch_entry_offset(const uint8_t *code)
 {
 	static const uint8_t endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
 
-	return memcmp(code, endbr64, 4) ? 0 : 4;
+	return same(code, endbr64, 4) ? 4 : 0;
 }
 
 enum ut_site_kind ut_arch_site_kind(const uint8_t *code, uint64_t addr, uint64_t fentry,
@@ -40,15 +53,15 @@ enum ut_site_kind ut_arch_site_kind(const uint8_t *code, uint64_t addr, uint64_t
 {
 	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
 
-	if (!memcmp(code, nop5, 5) && code[5] == 0x90 && got) {
+	if (same(code, nop5, 5) && code[5] == 0x90 && got) {
 		*len = 6;
 		return UT_SITE_NOP5_NOP1;
 	}
-	if (!memcmp(code, nop5, 4)) { /* 0f 1f 44 00 xx: any displacement */
+	if (same(code, nop5, 4)) { /* 0f 1f 44 00 xx: any displacement */
 		*len = 5;
 		return UT_SITE_NOP5;
 	}
-	if (!memcmp(code, nop1x5, 5)) {
+	if (same(code, nop1x5, 5)) {
 		*len = 5;
 		return UT_SITE_NOP1X5;
 	}

@@ -218,6 +218,12 @@ static void check_filters(const char *prog, struct rec_opts *o)
 
 	if (!t)
 		return;
+	/* no words to check: that the program has a site of its own is enough */
+	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
+	    ut_elfsites_any(prog) > 0) {
+		ut_ftable_free(t);
+		return;
+	}
 	ret = ut_elfsites_file(t, prog, NULL);
 	if (ret == -ENOEXEC) {
 		/*

@@ -112,8 +112,11 @@ kill_prog
 
 # 6. Processes share one copy of each object's symbols (a hard link from
 # the run-time directory); extract removes the copies no session needs.
+# Tracing is on: with it off, a process writes its copies only once tracing
+# starts (record/410).
 rm -rf run
 build -o quick two.c || fail "gcc two.c"
+"$UTRACE" start -p function -l other_a || fail "start"
 for i in 1 2; do
 	LD_PRELOAD=$UT_BUILD/libutrace.so ./quick
 done
