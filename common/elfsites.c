@@ -18,28 +18,36 @@ struct code_cache {
 	const uint8_t *buf;
 };
 
-/* Bytes of the file at virtual address @addr, from the section holding it. */
-static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need, struct code_cache *cc)
+/*
+ * Bytes of the file at virtual address @addr, from the section holding it;
+ * *@len: how many there are up to the section's end, at most @need (a small
+ * function at the end of .text has fewer than a site test could read).
+ */
+static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need, size_t *len,
+			      struct code_cache *cc)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	if (cc->buf && addr >= cc->lo && addr + need <= cc->hi)
+	if (cc->buf && addr >= cc->lo && addr < cc->hi) {
+		*len = cc->hi - addr < need ? cc->hi - addr : need;
 		return cc->buf + (addr - cc->lo);
+	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR))
 			continue;
-		if (addr < sh.sh_addr || addr + need > sh.sh_addr + sh.sh_size)
+		if (addr < sh.sh_addr || addr >= sh.sh_addr + sh.sh_size)
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf || addr - sh.sh_addr + need > d->d_size)
+		if (!d || !d->d_buf || addr - sh.sh_addr >= d->d_size)
 			return NULL;
 		cc->lo = sh.sh_addr;
 		cc->hi = sh.sh_addr + d->d_size;
 		cc->buf = d->d_buf;
+		*len = cc->hi - addr < need ? cc->hi - addr : need;
 		return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
 	}
 	return NULL;
@@ -94,14 +102,22 @@ static bool has_section(Elf *elf, const char *want)
 	return false;
 }
 
-static bool is_site(const uint8_t *c, bool pfe, bool fentry)
+/* The most bytes is_site() reads: endbr64 then five 1-byte nops. */
+#define SITE_PROBE 9
+
+/* Whether the @len bytes at @c (a function's entry) start with a site. */
+static bool is_site(const uint8_t *c, size_t len, bool pfe, bool fentry)
 {
 	static const uint8_t nop5[4] = {0x0f, 0x1f, 0x44, 0x00};
 	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
 	static const uint8_t endbr[4] = {0xf3, 0x0f, 0x1e, 0xfa};
 
-	if (!memcmp(c, endbr, 4))
+	if (len >= 4 && !memcmp(c, endbr, 4)) {
 		c += 4;
+		len -= 4;
+	}
+	if (len < 5) /* every site is 5 bytes at least */
+		return false;
 	if (pfe && (!memcmp(c, nop5, 4) || !memcmp(c, nop1x5, 5)))
 		return true;
 	return fentry && (c[0] == 0xe8 || (c[0] == 0xff && c[1] == 0x15));
@@ -133,9 +149,10 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
-		const uint8_t *c = code_at(elf, s->addr, 12, &cc);
+		size_t len = 0;
+		const uint8_t *c = code_at(elf, s->addr, SITE_PROBE, &len, &cc);
 
-		if (c && is_site(c, pfe, fentry)) {
+		if (c && is_site(c, len, pfe, fentry)) {
 			if (ut_ftable_add(t, s->name, module) < 0) {
 				ret = -ENOMEM;
 				goto out;
@@ -164,13 +181,14 @@ static bool any_site(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool pfe, bool
 		GElf_Sym sym;
 		const uint8_t *c;
 		const char *name;
+		size_t len = 0;
 
 		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		c = name && *name ? code_at(elf, sym.st_value, 12, &cc) : NULL;
-		if (c && is_site(c, pfe, fentry))
+		c = name && *name ? code_at(elf, sym.st_value, SITE_PROBE, &len, &cc) : NULL;
+		if (c && is_site(c, len, pfe, fentry))
 			return true;
 	}
 	return false;
