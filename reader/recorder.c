@@ -91,6 +91,8 @@ struct ut_recorder {
 	const int32_t *pids;        /* only these processes; NULL = all */
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
+	bool compress;              /* trace.dat version 7, zstd at zlevel */
+	int zlevel;
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
@@ -104,6 +106,12 @@ void ut_read_set_warn(void (*warn)(const char *msg))
 void ut_recorder_set_instance(struct ut_recorder *r, int inst)
 {
 	r->inst = inst;
+}
+
+void ut_recorder_set_compress(struct ut_recorder *r, bool compress, int level)
+{
+	r->compress = compress;
+	r->zlevel = level;
 }
 
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume)
@@ -669,6 +677,8 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 	m->tracer = r->tracer;
 	m->options = r->options;
 	m->has_options = true;
+	m->compress = r->compress;
+	m->zstd_level = r->zlevel;
 }
 
 /* After the write-out: what the streams could not tell, the totals, the warnings. */

@@ -106,6 +106,8 @@ struct rec_opts {
 	int32_t pids[64];         /* -P */
 	size_t npids;
 	bool check_after;         /* the words are checked after the run (see check_filters) */
+	bool compress;            /* trace.dat version 7, zstd (--no-compress: version 6) */
+	int zlevel;               /* --compress-level */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -416,11 +418,15 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const char *cl
 	_exit(127);
 }
 
+enum { OPT_NO_COMPRESS = UT_CFG_OPT_NEXT, OPT_ZLEVEL };
+
 static void parse_args(int argc, char **argv, struct rec_opts *o)
 {
 	static const struct option longopts[] = {
 		UT_CFG_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
+		{"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
+		{"compress-level", required_argument, NULL, OPT_ZLEVEL},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -429,6 +435,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->cfg.tracer = UT_TRACER_FUNCTION;
 	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
 	o->output = "trace.dat";
+	o->compress = true;
+	o->zlevel = 1; /* fastest of the positive levels: see docs/file-format.md */
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
@@ -449,6 +457,17 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			if (o->npids == sizeof(o->pids) / sizeof(o->pids[0]))
 				ut_usage_die("too many -P");
 			o->pids[o->npids++] = (int32_t)v;
+			break;
+		}
+		case OPT_NO_COMPRESS:
+			o->compress = false;
+			break;
+		case OPT_ZLEVEL: {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || !*optarg || v < -100 || v > 22)
+				ut_usage_die("bad --compress-level '%s' (-100 to 22)", optarg);
+			o->zlevel = (int)v;
 			break;
 		}
 		case 'h':
@@ -543,6 +562,7 @@ static int record_running(struct rec_opts *o)
 			      &o->opts);
 	if (!rec)
 		ut_usage_die("out of memory");
+	ut_recorder_set_compress(rec, o->compress, o->zlevel);
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	sigaction(SIGINT, &act, NULL);
@@ -645,6 +665,7 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 			      (int)o->cfg.clock, &o->opts);
 	if (!rec)
 		ut_usage_die("out of memory");
+	ut_recorder_set_compress(rec, o->compress, o->zlevel);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
 					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,

@@ -214,6 +214,13 @@ void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, 
  */
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume);
 
+/*
+ * The output's format: trace.dat version 7 with zstd-compressed sections at
+ * @level (record's default: 1), or with @compress false version 6,
+ * uncompressed (the default of a new recorder).
+ */
+void ut_recorder_set_compress(struct ut_recorder *r, bool compress, int level);
+
 /* Profile mode: only the merged table (@tid 0), or one thread's (@tid > 0). */
 void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid);
 
