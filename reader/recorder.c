@@ -26,6 +26,7 @@
 #include "common/symbols.h"
 #include "common/warn.h"
 #include "reader/drain.h"
+#include "reader/record_stream.h"
 #include "reader/stat.h"
 #include "reader/stream.h"
 #include "reader/tracedat.h"
@@ -45,8 +46,9 @@ struct thr {
 	void *map;
 	size_t maplen;
 	struct ut_rb_reader rb;
-	int spool;            /* fd */
-	uint64_t records_in_stream_lost;
+	int spool;            /* fd; -1 when streaming */
+	struct ut_rs_thread rs; /* streaming: the writer thread's view */
+	uint64_t last_head;   /* the ring's head at the previous pass */
 };
 
 struct sess {
@@ -93,6 +95,15 @@ struct ut_recorder {
 	int inst;                   /* instances/: whose buffers (0: the top level) */
 	bool compress;              /* trace.dat version 7, zstd at zlevel */
 	int zlevel;
+	/* streaming (record): written while the program runs, see reader/record_stream.h */
+	bool streaming;             /* asked for, and the clock allows it */
+	struct ut_rstream *rs;      /* started at the first pass */
+	struct ut_tracedat_writer *tw;
+	int nr_cpus;
+	bool pass_incomplete;       /* a session or thread could not be opened this pass */
+	struct ut_rs_thread **mark_thr; /* the pass's threads, and whether each ring was emptied */
+	bool *mark_empty;
+	size_t mark_n, mark_cap;
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
@@ -208,6 +219,9 @@ static bool map_failed(struct ut_recorder *r, int ret)
 {
 	if (ret == -EPERM)
 		r->refused = true;
+	/* not ready yet: no watermark from this pass (a file, like config, is no session) */
+	if (ret && ret != -EPERM && ret != -ENOTDIR)
+		r->pass_incomplete = true;
 	return ret != 0;
 }
 
@@ -248,6 +262,15 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 		snprintf(path, sizeof(path), "%s/%s", r->dir, name);
 		s->clk.clock = ut_inst_clock(r->dir, path, r->inst);
 	}
+	/*
+	 * Streamed events are converted as they come: with the run-wide
+	 * conversion measured before the program started (fix_clocks() would
+	 * refine it at the end, too late for them).
+	 */
+	if (r->streaming && r->mult && s->clk.clock == UT_CLOCK_LOCAL && s->clk.tsc0)
+		s->clk = (struct ut_clockconv){.clock = UT_CLOCK_LOCAL, .tsc0 = r->start.tsc,
+					       .mono0 = r->start.mono, .mult = r->mult,
+					       .shift = r->shift};
 	r->sess[r->nr_sess++] = s;
 	return s;
 }
@@ -267,6 +290,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
 					     sizeof(err))) ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
+		r->pass_incomplete = true;
 		if (t->map)
 			munmap(t->map, t->maplen);
 		free(t);
@@ -274,6 +298,11 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	}
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ts->comm, 16);
+	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
+				      .dec = {.from = t->rb.from}};
+	t->spool = -1;
+	if (r->streaming)
+		return t; /* no spool: the ring's data goes to the writer thread */
 	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
 	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (t->spool < 0) {
@@ -376,6 +405,83 @@ static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
 	return ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.sink);
 }
 
+/* --- streaming: the drainer's side (reader/record_stream.h) --------------- */
+
+/* The clocks whose stamps are nanoseconds of a clock read here: a mark needs "now". */
+static bool clock_streams(int clock)
+{
+	switch (clock) {
+	case UT_CLOCK_LOCAL:
+	case UT_CLOCK_GLOBAL:
+	case UT_CLOCK_PERF:
+	case UT_CLOCK_MONO:
+	case UT_CLOCK_MONO_RAW:
+	case UT_CLOCK_BOOT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Now, in a session's trace clock. */
+static uint64_t clock_now(const struct ut_clockconv *c)
+{
+	struct timespec ts;
+	clockid_t id = c->clock == UT_CLOCK_MONO_RAW ? CLOCK_MONOTONIC_RAW
+		       : c->clock == UT_CLOCK_BOOT   ? CLOCK_BOOTTIME
+						     : CLOCK_MONOTONIC;
+
+	if (c->clock == UT_CLOCK_LOCAL)
+		return ut_clock_to_trace(c, ut_tsc_now());
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The earliest now of the sessions (each converts its own way). */
+static uint64_t pass_now(const struct ut_recorder *r)
+{
+	uint64_t now = UINT64_MAX;
+
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		uint64_t t = clock_now(&r->sess[i]->clk);
+
+		if (t < now)
+			now = t;
+	}
+	return r->nr_sess ? now : 0; /* no session yet: no time to speak of */
+}
+
+/* @t's ring into the writer's queue, and into the pass's mark with whether it was emptied. */
+static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
+{
+	uint64_t head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	struct ut_drain_qsink k;
+	long n;
+
+	if (r->mark_n == r->mark_cap) {
+		size_t cap = r->mark_cap ? 2 * r->mark_cap : 64;
+		struct ut_rs_thread **v = realloc(r->mark_thr, cap * sizeof(*v));
+		bool *e = v ? realloc(r->mark_empty, cap * sizeof(*e)) : NULL;
+
+		if (v)
+			r->mark_thr = v;
+		if (!e)
+			return -ENOMEM;
+		r->mark_empty = e;
+		r->mark_cap = cap;
+	}
+	/* an idle thread's partial page is taken too: the watermark must not wait for it */
+	if (head == t->last_head)
+		all = true;
+	t->last_head = head;
+	ut_rstream_sink(r->rs, &t->rs, &k);
+	n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.sink);
+	r->mark_thr[r->mark_n] = &t->rs;
+	r->mark_empty[r->mark_n++] =
+		n >= 0 && t->rb.tail >= __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	return n;
+}
+
 static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
@@ -397,8 +503,12 @@ static void find_sessions(struct ut_recorder *r)
 static long drain_pass(struct ut_recorder *r, bool all)
 {
 	long total = 0;
+	uint64_t now;
 
+	r->pass_incomplete = false;
+	r->mark_n = 0;
 	find_sessions(r);
+	now = r->rs ? pass_now(r) : 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
 		uint32_t nr = nr_slots(s);
@@ -412,11 +522,15 @@ static long drain_pass(struct ut_recorder *r, bool all)
 				if (j >= s->nr_thr)
 					s->nr_thr = j + 1;
 			}
-			n = drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
+			n = r->rs ? stream_drain_thr(r, s->thr[j], all)
+				  : drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
 			if (n > 0)
 				total += n;
 		}
 	}
+	if (r->rs) /* a full queue refuses the mark: the next pass gives one */
+		ut_rstream_mark(r->rs, now, r->mark_thr, r->mark_empty, r->mark_n,
+				!r->pass_incomplete);
 	return total;
 }
 
@@ -430,7 +544,6 @@ struct cursor {
 	struct ut_event *ev;  /* decoded events of the current chunk */
 	size_t nr, pos, cap;
 	uint64_t pending_lost;
-	uint64_t read;
 	uint8_t *buf;
 	struct ut_rb_decoder dec;
 };
@@ -570,11 +683,11 @@ static int merge_out(struct ut_recorder *r, struct ut_tracedat_writer *w, struct
 			/* a LOST record, or overwritten in a flight-recorder buffer before ev */
 			ut_tracedat_lost(w, it.cpu < (uint32_t)nr_cpus ? it.cpu : 0, it.lost);
 			r->lost_total += it.lost;
-			c->t->records_in_stream_lost += it.lost;
+			c->t->rs.lost_in_stream += it.lost;
 		}
 		if (!it.ev)
 			continue;
-		c->read++;
+		c->t->rs.read++;
 		if (it.ev->cpu < (uint32_t)nr_cpus) {
 			ret = put_event(w, &fold, folding, it.ev);
 			continue;
@@ -625,6 +738,8 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	o->comms[k] = t->comm;
 	if (k == o->ncmd)
 		o->ncmd++;
+	if (t->spool < 0)
+		return 0; /* streamed: no spool to read */
 	c->s = s;
 	c->t = t;
 	c->dec.from = t->rb.from;
@@ -685,16 +800,17 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			  struct ut_tracedat_writer *w, struct ut_tracedat_meta *m)
 {
+	(void)o;
 	/* refused at the very end, or overwritten */
-	for (size_t i = 0; i < o->ncur; i++) {
-		const struct cursor *c = &o->cur[i];
-		const struct ut_buf_hdr *h = c->t->rb.hdr;
-		uint64_t accounted = c->t->rb.base + c->read + c->t->records_in_stream_lost;
-		uint64_t total = h->written + h->dropped + h->nested;
+	for (size_t i = 0; i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
+			const struct thr *t = r->sess[i]->thr[j];
+			const struct ut_buf_hdr *h = t ? t->rb.hdr : NULL;
+			uint64_t accounted = t ? t->rb.base + t->rs.read + t->rs.lost_in_stream : 0;
 
-		if (total > accounted && c->t->rb.base_known)
-			r->lost_total += total - accounted;
-	}
+			if (t && h->written + h->dropped + h->nested > accounted && t->rb.base_known)
+				r->lost_total += h->written + h->dropped + h->nested - accounted;
+		}
 	m->lost = r->lost_total;
 	if (ut_tracedat_update_meta(w, m))
 		rwarn(r, "cannot record the totals in %s", r->output);
@@ -737,8 +853,80 @@ static int write_trace(struct ut_recorder *r)
 	return ret;
 }
 
+/*
+ * Streaming starts with the first pass: the output is created now, with
+ * the metadata known at the start (symbols and task names follow at the
+ * end), and the writer thread started.  Failing that, the spool path.
+ */
+static void stream_begin(struct ut_recorder *r)
+{
+	struct ut_tracedat_meta m = {0};
+	struct outset o = {0};
+	char err[256], uname_buf[512];
+
+	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
+	ut_symtab_free((struct ut_symtab *)m.syms);
+	m.syms = NULL;
+	r->tw = ut_tracedat_create(r->output, &m, err, sizeof(err));
+	r->nr_cpus = m.nr_cpus;
+	if (r->tw)
+		r->rs = ut_rstream_new(r->tw, m.nr_cpus, r->options >> UT_OPT_FUNC_NO_REPEATS & 1);
+	if (r->rs && !ut_rstream_start(r->rs))
+		return;
+	ut_rstream_free(r->rs);
+	r->rs = NULL;
+	if (r->tw) {
+		ut_tracedat_close(r->tw);
+		r->tw = NULL;
+	}
+	r->streaming = false;
+}
+
+/*
+ * The end of a streamed record: the last data through the writer thread,
+ * then the metadata known only now (symbols, task names, totals) and the
+ * file closed.
+ */
+static int stream_finish(struct ut_recorder *r)
+{
+	struct ut_tracedat_meta m = {0};
+	struct outset o = {0};
+	char uname_buf[512];
+	int ret = outset_make(r, &o), wret;
+
+	wret = ut_rstream_finish(r->rs);
+	r->lost_total += ut_rstream_lost(r->rs);
+	if (ut_rstream_late(r->rs))
+		rwarn(r, "%llu events arrived after later ones were written (a thread held up "
+			 "between its time stamp and its commit): written with their CPU's time",
+		      (unsigned long long)ut_rstream_late(r->rs));
+	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
+	finish_totals(r, &o, r->tw, &m);
+	if (!ret)
+		ret = wret;
+	if (ret)
+		rwarn(r, "writing %s: %s: the file holds what was written before", r->output,
+		      strerror(-ret));
+	wret = ut_tracedat_close(r->tw);
+	r->tw = NULL;
+	if (!ret)
+		ret = wret;
+	ut_symtab_free((struct ut_symtab *)m.syms);
+	outset_free(&o);
+	return ret;
+}
+
+void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
+{
+	r->streaming = on && clock_streams(r->clock) && !r->live && !r->profile;
+	if (r->streaming && !r->rs)
+		stream_begin(r); /* before the program: its thread is a normal one */
+}
+
 long ut_recorder_drain(struct ut_recorder *r)
 {
+	if (r->streaming && !r->rs)
+		stream_begin(r);
 	return drain_pass(r, false);
 }
 
@@ -861,12 +1049,14 @@ int ut_recorder_finish(struct ut_recorder *r)
 {
 	int ret;
 
+	if (r->streaming && !r->rs)
+		stream_begin(r);
 	/* Until nothing is left (the copy buffer may be smaller than a ring). */
 	while (drain_pass(r, true) > 0)
 		;
-	if (!r->live)
+	if (!r->live && !r->rs)
 		fix_clocks(r);
-	ret = r->profile ? write_profile(r) : write_trace(r);
+	ret = r->rs ? stream_finish(r) : r->profile ? write_profile(r) : write_trace(r);
 	if (!ret && r->refused)
 		ret = -EPERM; /* written without what was refused: say so */
 	ut_live_remove(r->spooldir);
@@ -892,5 +1082,10 @@ void ut_recorder_free(struct ut_recorder *r)
 	}
 	free(r->sess);
 	free(r->copybuf);
+	ut_rstream_free(r->rs);
+	if (r->tw)
+		ut_tracedat_close(r->tw);
+	free(r->mark_thr);
+	free(r->mark_empty);
 	free(r);
 }

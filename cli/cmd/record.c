@@ -666,6 +666,7 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 	if (!rec)
 		ut_usage_die("out of memory");
 	ut_recorder_set_compress(rec, o->compress, o->zlevel);
+	ut_recorder_set_streaming(rec, !o->profile);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
 					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,
