@@ -14,9 +14,15 @@
 #include "reader/stream.h"
 #include "utrace/abi.h"
 
-/* The queue between the drainer and the writer: 2 MiB blocks, 256 MiB at most. */
+/*
+ * The queue between the drainer and the writer: 2 MiB blocks, 64 MiB at
+ * most.  What is queued when the program ends is what is left to write
+ * then (about 40 ms of the writer's time per 16 MiB of function_graph
+ * records here); a writer behind leaves the rest in the rings, where the
+ * runtime's back-pressure (or loss counting) takes over.
+ */
 #define RS_BLOCK (2u << 20)
-#define RS_QUEUE_MAX (256u << 20)
+#define RS_QUEUE_MAX (64u << 20)
 #define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
 #define RS_PREFILL 16 /* blocks kept for reuse: 32 MiB between drainer and writer */
 
@@ -49,6 +55,7 @@ struct ut_rstream {
 	size_t nheld, heldcap;
 	uint64_t wm;                /* written up to this time */
 	uint64_t lost, late;
+	uint64_t unwritten;         /* events dropped after a write error */
 };
 
 struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding)
@@ -208,6 +215,10 @@ static void put(struct ut_rstream *s, const struct ut_event *ev)
 	struct ut_event rep, e = *ev;
 	int ret = 0;
 
+	if (s->err) { /* the file stopped taking events: the program runs on untraced */
+		s->unwritten++;
+		return;
+	}
 	if (e.cpu >= (uint32_t)s->nr_cpus)
 		e.cpu = 0; /* a CPU the file has no stream for (rseq unregistered) */
 	switch (s->folding ? ut_repeats_fold(&s->fold, &e, &rep) : UT_REPEATS_PASS) {
@@ -386,6 +397,11 @@ uint64_t ut_rstream_lost(const struct ut_rstream *s)
 uint64_t ut_rstream_late(const struct ut_rstream *s)
 {
 	return s->late;
+}
+
+uint64_t ut_rstream_unwritten(const struct ut_rstream *s)
+{
+	return s->unwritten;
 }
 
 void ut_rstream_free(struct ut_rstream *s)

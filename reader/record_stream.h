@@ -75,6 +75,8 @@ int ut_rstream_finish(struct ut_rstream *s);
 /* Losses the stream wrote (LOST records and lapped rings), and late events. */
 uint64_t ut_rstream_lost(const struct ut_rstream *s);
 uint64_t ut_rstream_late(const struct ut_rstream *s);
+/* Events taken after a write error and not written (the program ran on untraced). */
+uint64_t ut_rstream_unwritten(const struct ut_rstream *s);
 void ut_rstream_free(struct ut_rstream *s);
 
 #endif

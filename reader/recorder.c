@@ -895,18 +895,19 @@ static int stream_finish(struct ut_recorder *r)
 	int ret = outset_make(r, &o), wret;
 
 	wret = ut_rstream_finish(r->rs);
-	r->lost_total += ut_rstream_lost(r->rs);
+	r->lost_total += ut_rstream_lost(r->rs) + ut_rstream_unwritten(r->rs);
 	if (ut_rstream_late(r->rs))
 		rwarn(r, "%llu events arrived after later ones were written (a thread held up "
 			 "between its time stamp and its commit): written with their CPU's time",
 		      (unsigned long long)ut_rstream_late(r->rs));
+	if (wret)
+		rwarn(r, "writing %s: %s: the program ran on untraced from there; %llu events "
+			 "not written",
+		      r->output, strerror(-wret), (unsigned long long)ut_rstream_unwritten(r->rs));
 	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
 	finish_totals(r, &o, r->tw, &m);
 	if (!ret)
 		ret = wret;
-	if (ret)
-		rwarn(r, "writing %s: %s: the file holds what was written before", r->output,
-		      strerror(-ret));
 	wret = ut_tracedat_close(r->tw);
 	r->tw = NULL;
 	if (!ret)

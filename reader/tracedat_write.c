@@ -150,6 +150,7 @@ struct td_wcpu {
 	uint64_t pending_lost;   /* lost before the next event */
 	unsigned char *wbuf;     /* finished pages not yet written (TD_WBUF_PAGES) */
 	size_t wpages;
+	uint64_t flushed;        /* version 6: bytes of pages in the temp file */
 	uint64_t nr_chunks;      /* version 7: compressed chunks in the temp file */
 	uint64_t zbytes;         /* and their bytes */
 };
@@ -173,6 +174,7 @@ struct ut_tracedat_writer {
 	char *info;              /* the UT_TRACEDAT_OPT_INFO text */
 	struct td_buf tgids;     /* "pid tgid\n" lines */
 	int err;                 /* first error, sticky */
+	bool meta_written;       /* everything but the data is in the file: keep it */
 };
 
 /* One kallsyms line in /proc/kallsyms' layout (tab before the module). */
@@ -541,10 +543,13 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 		if (!n)
 			return -ENOMEM;
 		ret = write_all(c->fd, chunk, n);
-		c->nr_chunks++;
-		c->zbytes += n;
+		if (!ret) { /* only whole chunks count: a cut one is not copied */
+			c->nr_chunks++;
+			c->zbytes += n;
+		}
 	} else {
 		ret = write_all(c->fd, c->wbuf, c->wpages * TD_PAGE_SIZE);
+		c->flushed += ret ? 0 : c->wpages * TD_PAGE_SIZE;
 	}
 	c->wpages = 0;
 	return ret;
@@ -914,6 +919,7 @@ static int v6_write(struct ut_tracedat_writer *w, struct td_buf *h)
 
 	if (!ret)
 		ret = write_all(w->fd, h->p, h->len);
+	w->meta_written = !ret;
 	for (int i = 0; !ret && i < w->nr_cpus; i++)
 		if (w->cpus[i].nr_pages)
 			ret = copy_pages(w->fd, w->cpus[i].fd, w->cpus[i].nr_pages * TD_PAGE_SIZE);
@@ -1155,6 +1161,7 @@ static int v7_close(struct ut_tracedat_writer *w)
 		ret = write_all(w->fd, o.p, o.len);
 	if (!ret)
 		ret = write_all(w->fd, m.p, m.len);
+	w->meta_written = !ret;
 	if (!ret)
 		ret = v7_buffer(w, buf_off, end, off, size);
 	buf_free(&h);
@@ -1186,15 +1193,26 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 		if (!ret)
 			ret = wbuf_flush(w, i);
 	}
-	if (!ret && w->z)
-		ret = v7_close(w);
-	else if (!ret)
-		ret = v6_write(w, &h);
+	/*
+	 * After a write error (a full disk, a file-size limit) the file is
+	 * still made of what the temp files hold whole: the metadata comes
+	 * first, so even a file cut short by the same error is readable up to
+	 * its last complete page or chunk.
+	 */
+	if (ret && ret != -ENOMEM && ret != -EINVAL)
+		for (i = 0; i < w->nr_cpus; i++)
+			w->cpus[i].nr_pages = w->cpus[i].flushed / TD_PAGE_SIZE;
+	if (ret != -ENOMEM && ret != -EINVAL) {
+		int aret = w->z ? v7_close(w) : v6_write(w, &h);
+
+		if (!ret)
+			ret = aret;
+	}
 	/* No fsync: waiting for the disk cost seconds on big traces, for nothing. */
 	if (close(w->fd) < 0 && !ret)
 		ret = -errno;
 	w->fd = -1;
-	if (ret)
+	if (ret && !w->meta_written)
 		unlink(w->path);
 	buf_free(&h);
 	writer_free(w);
