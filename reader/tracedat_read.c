@@ -905,6 +905,10 @@ static int rd_v7_cpus(struct ut_tracedat *r)
 	for (size_t i = 0; i < r->nr_bcpu; i++) {
 		struct td_rcpu *c = &r->cpu[r->bcpu[i].cpu];
 
+		if (c->z || c->size) {
+			rd_err(r, "buffer option", r->opt_off, "CPU %u listed twice", r->bcpu[i].cpu);
+			return -1;
+		}
 		c->start = c->next = r->bcpu[i].off;
 		c->size = r->bcpu[i].size;
 		if (flags & TD_SEC_COMPRESSED) {
