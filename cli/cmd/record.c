@@ -70,6 +70,11 @@ const char ut_help_record[] =
 	"  -C CLOCK         local (default), global, mono, mono_raw, boot, perf,\n"
 	"                   counter, uptime, x86-tsc\n"
 	"  -o FILE          output file (default trace.dat)\n"
+	"  --no-compress    write trace.dat version 6, uncompressed (default: version 7\n"
+	"                   with zstd-compressed sections, which trace-cmd 3.x reads)\n"
+	"  --compress-level N\n"
+	"                   zstd level, -100 to 22 (default 1: about 10 bytes per call\n"
+	"                   for function_graph, 1-3 for function)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
 	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
 	"                   output options are kept in the file for report.  One\n"
@@ -79,7 +84,14 @@ const char ut_help_record[] =
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
 	"utrace record exits with the program's status, once every process it\n"
 	"started has exited too (after the program itself, Ctrl-C stops the wait).\n"
-	"Lost events, if any, are counted on stderr and in the file.\n";
+	"Lost events, if any, are counted on stderr and in the file.\n"
+	"\n"
+	"The file is written while the program runs, by a thread on another core,\n"
+	"so little is left to do when it ends (clocks counter, uptime and x86-tsc,\n"
+	"and -P, write it after the run).  If writing fails (a full disk, a file\n"
+	"size limit), record says so and the program runs on untraced; the file\n"
+	"keeps what was written before, which report reads up to its last whole\n"
+	"chunk.\n";
 
 const char ut_help_profile[] =
 	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
