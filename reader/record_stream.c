@@ -109,7 +109,7 @@ static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
 		return 0;
 	if (s->nthr == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct ut_rs_thread **v = realloc(s->thr, cap * sizeof(*v));
+		struct ut_rs_thread **v = realloc(s->thr, cap * sizeof(struct ut_rs_thread *));
 
 		if (!v)
 			return -ENOMEM;
@@ -352,7 +352,7 @@ static void *writer_main(void *arg)
 		if (!c && __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 			c = ut_chunkq_pop(s->q, &len); /* pushed before the stop */
 		if (!c) {
-			struct timespec ts = {0, 500 * 1000};
+			struct timespec ts = {0, 500000L};
 
 			if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 				break;

@@ -460,7 +460,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 
 	if (r->mark_n == r->mark_cap) {
 		size_t cap = r->mark_cap ? 2 * r->mark_cap : 64;
-		struct ut_rs_thread **v = realloc(r->mark_thr, cap * sizeof(*v));
+		struct ut_rs_thread **v = realloc(r->mark_thr, cap * sizeof(struct ut_rs_thread *));
 		bool *e = v ? realloc(r->mark_empty, cap * sizeof(*e)) : NULL;
 
 		if (v)

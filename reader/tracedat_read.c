@@ -375,7 +375,7 @@ static int rd_v7_header(struct ut_tracedat *r)
 	    rd_cstr(r, ver, sizeof(ver), "compression version") ||
 	    rd_num(r, &r->opt_off, 8, "options offset"))
 		return -1;
-	if (strcmp(name, "none") && strcmp(name, TD_Z_NAME)) {
+	if (strcmp(name, "none") != 0 && strcmp(name, TD_Z_NAME) != 0) {
 		rd_err(r, "compression name", 0, "compression \"%s\" is not supported (only zstd)",
 		       name);
 		return -1;
@@ -612,7 +612,7 @@ static int opt_buffer(struct ut_tracedat *r, const unsigned char *p, uint64_t n,
 		return -1;
 	}
 	if (!r->clock_text && *clock && strlen(clock) < sizeof(r->clock))
-		strcpy(r->clock, clock);
+		snprintf(r->clock, sizeof(r->clock), "%s", clock);
 	r->bcpu = calloc(count ? count : 1, sizeof(*r->bcpu));
 	if (!r->bcpu) {
 		rd_err(r, "buffer option", at, "out of memory");

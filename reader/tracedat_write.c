@@ -1132,7 +1132,7 @@ static void v7_strings(struct td_buf *b)
 static int v7_close(struct ut_tracedat_writer *w)
 {
 	uint64_t *off = calloc((size_t)w->nr_cpus * 2, sizeof(uint64_t)), *size;
-	uint64_t meta_off[TD_NR_META_SECTIONS], buf_off = 0, end, base;
+	uint64_t meta_off[TD_NR_META_SECTIONS] = {0}, buf_off = 0, end, base;
 	struct td_buf h = {0}, o = {0}, m = {0};
 	int ret;
 
