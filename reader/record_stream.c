@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/chunkq.h"
 #include "common/repeats.h"
@@ -34,7 +35,8 @@ struct rs_mark_ent {
 
 /* A chunk kept until its events (whose strings point into it) are written. */
 struct rs_held {
-	struct ut_drain_chunk *c;
+	struct ut_drain_chunk *c;   /* from the queue, or */
+	void *mem;                  /* read from a spool */
 	struct ut_rs_thread *t;
 	size_t end; /* the thread's event index just past the chunk's last */
 };
@@ -146,6 +148,28 @@ static int collect(void *ctx, const struct ut_event *ev)
 	return 0;
 }
 
+/* Keep @h until its thread's events up to h.end are written. */
+static void hold(struct ut_rstream *s, struct rs_held h)
+{
+	if (s->nheld == s->heldcap) {
+		size_t cap = s->heldcap ? 2 * s->heldcap : 64;
+		struct rs_held *v = realloc(s->held, cap * sizeof(*v));
+
+		if (!v) { /* strings of its events would dangle: give them up */
+			s->err = s->err ? s->err : -ENOMEM;
+			h.t->nr = h.t->pos;
+			if (h.mem)
+				free(h.mem);
+			else
+				ut_chunkq_release(s->q, h.c);
+			return;
+		}
+		s->held = v;
+		s->heldcap = cap;
+	}
+	s->held[s->nheld++] = h;
+}
+
 /* Ring data: its events onto its thread's queue; the chunk is held until they are written. */
 static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 {
@@ -156,19 +180,30 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 		s->err = s->err ? s->err : -ENOMEM;
 	t->lost += c->lost;
 	ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->tgid, t->clk, collect, &k);
-	if (s->nheld == s->heldcap) {
-		size_t cap = s->heldcap ? 2 * s->heldcap : 64;
-		struct rs_held *v = realloc(s->held, cap * sizeof(*v));
+	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
+}
 
-		if (!v) {
-			s->err = s->err ? s->err : -ENOMEM;
-			ut_chunkq_release(s->q, c); /* strings of its events are lost with it */
-			return;
-		}
-		s->held = v;
-		s->heldcap = cap;
+/* Spilled threads, at the end: their spools after what came through the queue. */
+static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	struct ut_spool_hdr h;
+	struct rs_collect k = {s, t};
+	uint8_t *buf;
+
+	if (pread(t->spool, &h, sizeof(h), (off_t)t->spool_off) != (ssize_t)sizeof(h) ||
+	    h.len > UT_SPOOL_CHUNK)
+		return false;
+	buf = malloc(h.len ? h.len : 1);
+	if (!buf || pread(t->spool, buf, h.len, (off_t)(t->spool_off + sizeof(h))) != (ssize_t)h.len) {
+		free(buf);
+		s->err = s->err ? s->err : -EIO;
+		return false;
 	}
-	s->held[s->nheld++] = (struct rs_held){c, t, t->nr};
+	t->spool_off += sizeof(h) + h.len;
+	t->lost += h.lost;
+	ut_rb_decode(&t->dec, buf, h.len, h.start, t->tid, t->tgid, t->clk, collect, &k);
+	hold(s, (struct rs_held){.mem = buf, .t = t, .end = t->nr});
+	return true;
 }
 
 /* A thread's source for one merge round: its events up to the watermark. */
@@ -276,10 +311,12 @@ static void release_written(struct ut_rstream *s)
 	size_t k = 0;
 
 	for (size_t i = 0; i < s->nheld; i++) {
-		if (s->held[i].end <= s->held[i].t->pos)
-			ut_chunkq_release(s->q, s->held[i].c);
-		else
+		if (s->held[i].end > s->held[i].t->pos)
 			s->held[k++] = s->held[i];
+		else if (s->held[i].mem)
+			free(s->held[i].mem);
+		else
+			ut_chunkq_release(s->q, s->held[i].c);
 	}
 	s->nheld = k;
 	for (size_t i = 0; i < s->nthr; i++) {
@@ -322,6 +359,9 @@ static void on_mark(struct ut_rstream *s, const struct ut_drain_chunk *c)
 	size_t n = c->len / sizeof(*e);
 	uint64_t wm = UINT64_MAX, idle = c->start > UT_RSTREAM_SLACK ? c->start - UT_RSTREAM_SLACK : 0;
 
+	for (size_t i = 0; i < n; i++) /* a thread with nothing queued yet may spill */
+		if (remember(s, e[i].t))
+			s->err = s->err ? s->err : -ENOMEM;
 	if (!c->lost || !n)
 		return; /* the pass did not see every thread, or saw none */
 	for (size_t i = 0; i < n; i++) {
@@ -334,6 +374,36 @@ static void on_mark(struct ut_rstream *s, const struct ut_drain_chunk *c)
 	}
 	if (wm > s->wm)
 		emit(s, wm);
+}
+
+/*
+ * The end, for threads that spilled: their spools are read a piece at a
+ * time (what came through the queue is older), merged in rounds up to the
+ * least of their newest events, so memory stays a few pieces per thread.
+ */
+static void spill_merge(struct ut_rstream *s)
+{
+	for (;;) {
+		uint64_t wm = UINT64_MAX;
+		bool more = false;
+
+		for (size_t i = 0; i < s->nthr; i++) {
+			struct ut_rs_thread *t = s->thr[i];
+
+			if (!t->spilled || t->spool_done)
+				continue;
+			while (t->nr - t->pos < 8 * 4096 && !t->spool_done)
+				t->spool_done = !spool_piece(s, t);
+			if (!t->spool_done) {
+				more = true;
+				if (!t->nr || t->ev[t->nr - 1].ts < wm)
+					wm = t->nr ? t->ev[t->nr - 1].ts : 0;
+			}
+		}
+		if (!more)
+			return;
+		emit(s, wm);
+	}
 }
 
 static void *writer_main(void *arg)
@@ -366,6 +436,7 @@ static void *writer_main(void *arg)
 			on_data(s, c);
 		}
 	}
+	spill_merge(s);
 	emit(s, UINT64_MAX);
 	return NULL;
 }

@@ -36,6 +36,13 @@
 /* Slack for a stamp not yet committed: 20 ms, in ns (ns clocks only stream). */
 #define UT_RSTREAM_SLACK 20000000ull
 
+/* A spool file's piece: ring data from stream position @start, @lost records before it. */
+struct ut_spool_hdr {
+	uint64_t start, lost;
+	uint32_t len, pad;
+};
+#define UT_SPOOL_CHUNK 65536 /* ring bytes per piece at most */
+
 /* One traced thread as the stream sees it; embedded in the recorder's thread. */
 struct ut_rs_thread {
 	int32_t tid, tgid;
@@ -48,6 +55,14 @@ struct ut_rs_thread {
 	uint64_t read;              /* events written */
 	uint64_t lost_in_stream;    /* losses the stream reported */
 	bool known;                 /* in the writer's list */
+	/*
+	 * Spilled: the queue was full once, so everything after went to the
+	 * spool file @spool (the drainer's), read after the queue at the end.
+	 */
+	bool spilled;
+	int spool;
+	uint64_t spool_off;         /* the writer's read position */
+	bool spool_done;
 };
 
 struct ut_rstream;

@@ -32,13 +32,9 @@
 #include "reader/tracedat.h"
 #include "utrace/read.h"
 
-#define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
+#define SPOOL_CHUNK UT_SPOOL_CHUNK /* decode granularity: bounds memory at merge time */
 #define COPYBUF (4u << 20)     /* bytes taken from one ring per pass */
-
-struct spool_hdr {
-	uint64_t start, lost;
-	uint32_t len, pad;
-};
+#define spool_hdr ut_spool_hdr  /* reader/record_stream.h: the writer reads spills */
 
 struct thr {
 	int32_t tid;
@@ -101,6 +97,7 @@ struct ut_recorder {
 	struct ut_tracedat_writer *tw;
 	int nr_cpus;
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
+	int spill_err;              /* a spool write failed (full disk, file-size limit) */
 	struct ut_rs_thread **mark_thr; /* the pass's threads, and whether each ring was emptied */
 	bool *mark_empty;
 	size_t mark_n, mark_cap;
@@ -300,9 +297,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	memcpy(t->comm, ts->comm, 16);
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
 				      .dec = {.from = t->rb.from}};
-	t->spool = -1;
-	if (r->streaming)
-		return t; /* no spool: the ring's data goes to the writer thread */
+	/* streaming: the spool takes a thread's data only if the queue was ever full */
 	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
 	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (t->spool < 0) {
@@ -310,6 +305,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 		free(t);
 		return NULL;
 	}
+	t->rs.spool = t->spool;
 	return t;
 }
 
@@ -451,12 +447,45 @@ static uint64_t pass_now(const struct ut_recorder *r)
 	return r->nr_sess ? now : 0; /* no session yet: no time to speak of */
 }
 
-/* @t's ring into the writer's queue, and into the pass's mark with whether it was emptied. */
+/* The queue's sink, noting when the queue refused data (it was full). */
+struct full_sink {
+	struct ut_drain_qsink q;
+	long (*put)(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+		    const size_t seglen[2]);
+	uint8_t *(*reserve)(struct ut_drain_sink *k, size_t min, size_t max, size_t *got);
+	bool full;
+};
+
+static long full_put(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+		     const size_t seglen[2])
+{
+	struct full_sink *f = (struct full_sink *)(void *)k;
+	long n = f->put(k, start, lost, seg, seglen);
+
+	f->full |= n == 0;
+	return n;
+}
+
+static uint8_t *full_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
+{
+	struct full_sink *f = (struct full_sink *)(void *)k;
+	uint8_t *p = f->reserve(k, min, max, got);
+
+	f->full |= !p;
+	return p;
+}
+
+/*
+ * @t's ring into the writer's queue, and into the pass's mark with whether
+ * it was emptied.  Once the queue refuses data (the writer is behind), the
+ * thread spills: the rest of its data goes to its spool file, which the
+ * writer reads after the queue at the end -- nothing lost, written late.
+ */
 static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 {
 	uint64_t head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
-	struct ut_drain_qsink k;
-	long n;
+	struct full_sink k;
+	long n = 0, m;
 
 	if (r->mark_n == r->mark_cap) {
 		size_t cap = r->mark_cap ? 2 * r->mark_cap : 64;
@@ -474,11 +503,26 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	if (head == t->last_head)
 		all = true;
 	t->last_head = head;
-	ut_rstream_sink(r->rs, &t->rs, &k);
-	n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.sink);
+	if (!t->rs.spilled) {
+		ut_rstream_sink(r->rs, &t->rs, &k.q);
+		k.put = k.q.sink.put;
+		k.reserve = k.q.sink.reserve;
+		k.q.sink.put = full_put;
+		k.q.sink.reserve = full_reserve;
+		k.full = false;
+		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);
+		t->rs.spilled = k.full && t->spool >= 0;
+	}
+	if (t->rs.spilled) {
+		m = drain_thr(t, all, r->copybuf, COPYBUF);
+		if (m < 0 && !r->spill_err)
+			r->spill_err = errno ? -errno : (int)m; /* the spool's own write error */
+		n = n < 0 ? n : m < 0 ? m : n + m;
+	}
 	r->mark_thr[r->mark_n] = &t->rs;
-	r->mark_empty[r->mark_n++] =
-		n >= 0 && t->rb.tail >= __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	/* a spilled thread's data reaches the writer only at the end: it holds the watermark */
+	r->mark_empty[r->mark_n++] = n >= 0 && !t->rs.spilled &&
+				     t->rb.tail >= __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
 	return n;
 }
 
@@ -895,6 +939,8 @@ static int stream_finish(struct ut_recorder *r)
 	int ret = outset_make(r, &o), wret;
 
 	wret = ut_rstream_finish(r->rs);
+	if (!wret)
+		wret = r->spill_err; /* the data that could not wait in the queue was lost */
 	r->lost_total += ut_rstream_lost(r->rs) + ut_rstream_unwritten(r->rs);
 	if (ut_rstream_late(r->rs))
 		rwarn(r, "%llu events arrived after later ones were written (a thread held up "

@@ -29,8 +29,10 @@ struct td_zenc *td_zenc_new(int level)
 	if (!z)
 		return NULL;
 	z->cctx = ZSTD_createCCtx();
-	if (!z->cctx || ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel,
-							     level))) {
+	/* with a checksum a damaged frame is refused, not decoded into other pages */
+	if (!z->cctx ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel, level)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1))) {
 		td_zenc_free(z);
 		return NULL;
 	}

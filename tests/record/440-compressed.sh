@@ -18,7 +18,7 @@ tc_events() { trace-cmd report "$1" 2>&1 | grep -v '^cpus=\|version\|compress'; 
 
 for t in function function_graph; do
 	record $t.dat -p $t -- "$P" 22 || fail "$t: record exited $?: $(cat $t.dat.err)"
-	[ -s $t.dat.err ] && fail "$t: record said: $(cat $t.dat.err)"
+	grep -v 'events lost' $t.dat.err | grep -q . && fail "$t: record said: $(cat $t.dat.err)"
 	expect_eq "$t: file version" 7 "$(version $t.dat)"
 	head -c 64 $t.dat | grep -qa zstd || fail "$t: no zstd in the header"
 	trace-cmd convert --file-version 6 --compression none -i $t.dat -o $t.v6.dat 2>/dev/null ||
@@ -43,7 +43,8 @@ size=$(stat -c %s function.dat)
 # --no-compress: version 6, as before
 record v6.dat --no-compress -p function -- "$P" 10 || fail "--no-compress: record exited $?"
 expect_eq "--no-compress: file version" 6 "$(version v6.dat)"
-report v6.dat | grep -q cm_fib || fail "--no-compress: no cm_fib in the report"
+report v6.dat >v6.txt
+grep -q cm_fib v6.txt || fail "--no-compress: no cm_fib in the report: $(head -c 300 v6.txt) $(cat v6.dat.err v6.dat.rerr)"
 
 # a cut file: the events of the whole chunks, then one error with the offset
 size=$(stat -c %s function_graph.dat)
@@ -60,7 +61,7 @@ cp function_graph.dat bad.dat
 printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of=bad.dat bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 "$UTRACE" report -i bad.dat >bad.out 2>bad.err
 expect_eq "damaged: exit status" 1 "$?"
-grep -q 'bad.dat: corrupt page at offset 0x[0-9a-f]*: compressed chunk' bad.err ||
+grep -q 'bad.dat: corrupt page at offset 0x[0-9a-f]*: ' bad.err ||
 	fail "damaged: error: $(cat bad.err)"
 no_crash bad.err
 finish
