@@ -16,16 +16,17 @@
 #include "utrace/abi.h"
 
 /*
- * The queue between the drainer and the writer: 2 MiB blocks, 64 MiB at
- * most.  What is queued when the program ends is what is left to write
- * then (about 40 ms of the writer's time per 16 MiB of function_graph
- * records here); a writer behind leaves the rest in the rings, where the
- * runtime's back-pressure (or loss counting) takes over.
+ * The queue between the drainer and the writer: 16 blocks of 2 MiB, all
+ * mapped before the program starts (a block mapped mid-run by the drainer
+ * took milliseconds here, and the rings overflowed meanwhile) and reused.
+ * What is queued when the program ends is what is left to write then; a
+ * thread whose data the full queue refuses spills to its spool instead
+ * (reader/recorder.c), written at the end.
  */
 #define RS_BLOCK (2u << 20)
-#define RS_QUEUE_MAX (64u << 20)
+#define RS_PREFILL 16
+#define RS_QUEUE_MAX (RS_PREFILL * RS_BLOCK)
 #define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
-#define RS_PREFILL 16 /* blocks kept for reuse: 32 MiB between drainer and writer */
 
 /* A mark's entries: a thread, and whether its ring was left empty. */
 struct rs_mark_ent {
@@ -323,8 +324,8 @@ static void release_written(struct ut_rstream *s)
 		struct ut_rs_thread *t = s->thr[i];
 		size_t left = t->nr - t->pos;
 
-		if (t->pos < 4096 && left)
-			continue; /* not worth moving yet */
+		if (left && t->pos < left + 4096)
+			continue; /* moved only when more was written than is left: amortised */
 		memmove(t->ev, t->ev + t->pos, left * sizeof(*t->ev));
 		for (size_t j = 0; j < s->nheld; j++)
 			if (s->held[j].t == t)
