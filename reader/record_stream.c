@@ -25,8 +25,9 @@
  */
 #define RS_BLOCK (2u << 20)
 #define RS_PREFILL 16
-#define RS_QUEUE_MAX (RS_PREFILL * RS_BLOCK)
+#define RS_QUEUE_MAX ((size_t)RS_PREFILL * RS_BLOCK)
 #define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
+#define RS_SPOOL_AHEAD ((size_t)32768) /* events decoded ahead per spilled thread */
 
 /* A mark's entries: a thread, and whether its ring was left empty. */
 struct rs_mark_ent {
@@ -393,7 +394,7 @@ static void spill_merge(struct ut_rstream *s)
 
 			if (!t->spilled || t->spool_done)
 				continue;
-			while (t->nr - t->pos < 8 * 4096 && !t->spool_done)
+			while (t->nr - t->pos < RS_SPOOL_AHEAD && !t->spool_done)
 				t->spool_done = !spool_piece(s, t);
 			if (!t->spool_done) {
 				more = true;

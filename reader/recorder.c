@@ -89,18 +89,18 @@ struct ut_recorder {
 	const int32_t *pids;        /* only these processes; NULL = all */
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
-	bool compress;              /* trace.dat version 7, zstd at zlevel */
-	int zlevel;
+	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	/* streaming (record): written while the program runs, see reader/record_stream.h */
-	bool streaming;             /* asked for, and the clock allows it */
-	struct ut_rstream *rs;      /* started at the first pass */
-	struct ut_tracedat_writer *tw;
 	int nr_cpus;
-	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
+	struct ut_rstream *rs;      /* started before the program */
+	struct ut_tracedat_writer *tw;
 	struct ut_rs_thread **mark_thr; /* the pass's threads, and whether each ring was emptied */
 	bool *mark_empty;
 	size_t mark_n, mark_cap;
+	bool compress;
+	bool streaming;             /* asked for, and the clock allows it */
+	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
