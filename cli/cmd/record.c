@@ -73,8 +73,8 @@ const char ut_help_record[] =
 	"  --no-compress    write trace.dat version 6, uncompressed (default: version 7\n"
 	"                   with zstd-compressed sections, which trace-cmd 3.x reads)\n"
 	"  --compress-level N\n"
-	"                   zstd level, -100 to 22 (default 1: about 10 bytes per call\n"
-	"                   for function_graph, 1-3 for function)\n"
+	"                   zstd level, -100 to 22 (default -1: about 10 bytes per call\n"
+	"                   for function_graph, 2 for function)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
 	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
 	"                   output options are kept in the file for report.  One\n"
@@ -448,7 +448,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
 	o->output = "trace.dat";
 	o->compress = true;
-	o->zlevel = 1; /* fastest of the positive levels: see docs/file-format.md */
+	o->zlevel = -1; /* measured: see docs/file-format.md, section 7 */
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
