@@ -101,6 +101,7 @@ struct ut_recorder {
 	bool compress;
 	bool streaming;             /* asked for, and the clock allows it */
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
+	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
@@ -324,7 +325,13 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 	ssize_t want = 0;
 
 	while (off < len || (lost && !len)) {
-		size_t n = len - off > SPOOL_CHUNK ? SPOOL_CHUNK : len - off;
+		/*
+		 * Pieces end on page boundaries (records never straddle one;
+		 * data taken from mid-page, an idle thread's partial page, must
+		 * not be cut inside a record).
+		 */
+		size_t cap = SPOOL_CHUNK - (size_t)((start + off) & (UT_PAGE_SIZE - 1));
+		size_t n = len - off > cap ? cap : len - off;
 		struct spool_hdr *h = &hdrs[nh++];
 
 		*h = (struct spool_hdr){.start = start + off, .lost = off ? 0 : lost,
@@ -503,6 +510,8 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	if (head == t->last_head)
 		all = true;
 	t->last_head = head;
+	if (r->test_spill) /* the test hook: every thread spills from the start */
+		t->rs.spilled = t->spool >= 0;
 	if (!t->rs.spilled) {
 		ut_rstream_sink(r->rs, &t->rs, &k.q);
 		k.put = k.q.sink.put;
@@ -966,6 +975,9 @@ static int stream_finish(struct ut_recorder *r)
 void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 {
 	r->streaming = on && clock_streams(r->clock) && !r->live && !r->profile;
+	const char *spill = getenv("UTRACE_TEST_SPILL");
+
+	r->test_spill = spill && *spill;
 	if (r->streaming && !r->rs)
 		stream_begin(r); /* before the program: its thread is a normal one */
 }

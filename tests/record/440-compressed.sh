@@ -34,6 +34,15 @@ for t in function function_graph; do
 	cmp -s c.txt d.txt || fail "$t: trace-cmd report differs: $(diff c.txt d.txt | head -n 4)"
 done
 
+# every call, through the spill path too (a writer behind: spool files,
+# pieces of data taken mid-page; UTRACE_TEST_SPILL spills from the start)
+for spill in "" 1; do
+	UTRACE_TEST_SPILL=$spill record sp.dat -b 8192 -p function_graph -- "$P" 22 ||
+		fail "spill '$spill': record exited $?"
+	expect_eq "spill '$spill': entries and exits" "$calls 28657" \
+		"$(trace-cmd report sp.dat 2>/dev/null | awk '/funcgraph_entry/{e++} /funcgraph_exit/{x++} END{print e, x}')"
+done
+
 # bytes per call (a size, not a time)
 size=$(stat -c %s function_graph.dat)
 [ "$size" -le $((16 * calls)) ] || fail "function_graph: $size bytes for $calls calls (> 16 per call)"
