@@ -173,7 +173,17 @@ struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ah
 
 	if (!q)
 		return NULL;
-	pthread_mutex_init(&q->mu, NULL);
+	/*
+	 * Priority inheritance: the producer is often a real-time drainer and
+	 * the consumer a normal thread; one preempted while holding the lock
+	 * (a busy machine) must not hold the drainer up with it.
+	 */
+	pthread_mutexattr_t ma;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&q->mu, &ma);
+	pthread_mutexattr_destroy(&ma);
 	pthread_cond_init(&q->grow, NULL);
 	q->tail = &q->head;
 	q->block_size = round_up(block_size ? block_size : HUGE, HUGE);
@@ -188,6 +198,22 @@ struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ah
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	return q;
+}
+
+void ut_chunkq_prefill(struct ut_chunkq *q, unsigned n)
+{
+	pthread_mutex_lock(&q->mu);
+	while (q->nr_spare < n && q->nr_spare < MAX_SPARE && q->nr_blocks < q->max_blocks) {
+		struct block *b = map_block(q->block_size);
+
+		if (!b)
+			break;
+		b->next = q->spare;
+		q->spare = b;
+		q->nr_spare++;
+		q->nr_blocks++;
+	}
+	pthread_mutex_unlock(&q->mu);
 }
 
 void ut_chunkq_set_ahead(struct ut_chunkq *q, unsigned ahead)

@@ -32,6 +32,8 @@ struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ah
  * Spares beyond a lower count are unmapped.
  */
 void ut_chunkq_set_ahead(struct ut_chunkq *q, unsigned ahead);
+/* Map @n spare blocks now (at most the spares kept), in the calling thread. */
+void ut_chunkq_prefill(struct ut_chunkq *q, unsigned n);
 /* Frees the queue and whatever chunks it still holds. */
 void ut_chunkq_free(struct ut_chunkq *q);
 

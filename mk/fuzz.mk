@@ -29,11 +29,11 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude
 FUZZ_SRCS_ring_buffer := common/ring_buffer.c
 FUZZ_SRCS_filter := common/filter.c common/glob.c
 FUZZ_SRCS_config := common/config.c
-FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_format.c reader/stream.c \
-	reader/stream_file.c common/symbols.c \
+FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/tracedat_format.c \
+	reader/stream.c reader/stream_file.c common/symbols.c \
 	common/glob.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).
-FUZZ_LIBS_tracedat := -lelf
+FUZZ_LIBS_tracedat := -lelf -lzstd
 FUZZ_MAXLEN_ring_buffer := 12288
 FUZZ_MAXLEN_filter := 4096
 FUZZ_MAXLEN_config := 4096

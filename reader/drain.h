@@ -55,7 +55,8 @@ struct ut_drain_chunk {
 	uint64_t start, lost;
 	size_t len;
 	unsigned flags;       /* the caller's */
-	uint8_t bytes[];
+	/* as aligned as in the ring: a stack record's addresses are read in place */
+	_Alignas(16) uint8_t bytes[];
 };
 
 /* The chunk-queue sink: chunks of @owner in @q, split only at page boundaries. */

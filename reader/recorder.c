@@ -28,18 +28,15 @@
 #include "reader/backpressure.h"
 #include "reader/drain.h"
 #include "reader/recorder.h"
+#include "reader/record_stream.h"
 #include "reader/stat.h"
 #include "reader/stream.h"
 #include "reader/tracedat.h"
 #include "utrace/read.h"
 
-#define SPOOL_CHUNK 65536      /* decode granularity: bounds memory at merge time */
+#define SPOOL_CHUNK UT_SPOOL_CHUNK /* decode granularity: bounds memory at merge time */
 #define COPYBUF (4u << 20)     /* bytes taken from one ring per pass */
-
-struct spool_hdr {
-	uint64_t start, lost;
-	uint32_t len, pad;
-};
+#define spool_hdr ut_spool_hdr  /* reader/record_stream.h: the writer reads spills */
 
 struct thr {
 	int32_t tid;
@@ -47,7 +44,9 @@ struct thr {
 	void *map;
 	size_t maplen;
 	struct ut_rb_reader rb;
-	int spool;            /* fd */
+	int spool;            /* fd; -1 when streaming */
+	struct ut_rs_thread rs; /* streaming: the writer thread's view */
+	uint64_t last_head;   /* the ring's head at the previous pass */
 };
 
 struct sess {
@@ -93,6 +92,19 @@ struct ut_recorder {
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
 	int32_t tid;                /* only this thread's buffers (0: all) */
+	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
+	/* streaming (record): written while the program runs, see reader/record_stream.h */
+	int nr_cpus;
+	int spill_err;              /* a spool write failed (full disk, file-size limit) */
+	struct ut_rstream *rs;      /* started before the program */
+	struct ut_tracedat_writer *tw;
+	struct ut_rs_thread **mark_thr; /* the pass's threads, and whether each ring was emptied */
+	bool *mark_empty;
+	size_t mark_n, mark_cap;
+	bool compress;
+	bool streaming;             /* asked for, and the clock allows it */
+	bool pass_incomplete;       /* a session or thread could not be opened this pass */
+	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
 	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
@@ -115,6 +127,12 @@ void ut_recorder_set_instance(struct ut_recorder *r, int inst)
 void ut_recorder_set_thread(struct ut_recorder *r, int32_t tid)
 {
 	r->tid = tid;
+}
+
+void ut_recorder_set_compress(struct ut_recorder *r, bool compress, int level)
+{
+	r->compress = compress;
+	r->zlevel = level;
 }
 
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume)
@@ -211,6 +229,9 @@ static bool map_failed(struct ut_recorder *r, int ret)
 {
 	if (ret == -EPERM)
 		r->refused = true;
+	/* not ready yet: no watermark from this pass (a file, like config, is no session) */
+	if (ret && ret != -EPERM && ret != -ENOTDIR)
+		r->pass_incomplete = true;
 	return ret != 0;
 }
 
@@ -251,6 +272,15 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 		snprintf(path, sizeof(path), "%s/%s", r->dir, name);
 		s->clk.clock = ut_inst_clock(r->dir, path, r->inst);
 	}
+	/*
+	 * Streamed events are converted as they come: with the run-wide
+	 * conversion measured before the program started (fix_clocks() would
+	 * refine it at the end, too late for them).
+	 */
+	if (r->streaming && r->mult && s->clk.clock == UT_CLOCK_LOCAL && s->clk.tsc0)
+		s->clk = (struct ut_clockconv){.clock = UT_CLOCK_LOCAL, .tsc0 = r->start.tsc,
+					       .mono0 = r->start.mono, .mult = r->mult,
+					       .shift = r->shift};
 	r->sess[r->nr_sess++] = s;
 	return s;
 }
@@ -270,6 +300,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
 					     sizeof(err))) ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
+		r->pass_incomplete = true;
 		if (t->map)
 			munmap(t->map, t->maplen);
 		free(t);
@@ -277,6 +308,9 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	}
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ts->comm, 16);
+	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
+				      .dec = {.from = t->rb.from}};
+	/* streaming: the spool takes a thread's data only if the queue was ever full */
 	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
 	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (t->spool < 0) {
@@ -284,6 +318,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 		free(t);
 		return NULL;
 	}
+	t->rs.spool = t->spool;
 	return t;
 }
 
@@ -302,7 +337,13 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 	ssize_t want = 0;
 
 	while (off < len || (lost && !len)) {
-		size_t n = len - off > SPOOL_CHUNK ? SPOOL_CHUNK : len - off;
+		/*
+		 * Pieces end on page boundaries (records never straddle one;
+		 * data taken from mid-page, an idle thread's partial page, must
+		 * not be cut inside a record).
+		 */
+		size_t cap = SPOOL_CHUNK - (size_t)((start + off) & (UT_PAGE_SIZE - 1));
+		size_t n = len - off > cap ? cap : len - off;
 		struct spool_hdr *h = &hdrs[nh++];
 
 		*h = (struct spool_hdr){.start = start + off, .lost = off ? 0 : lost,
@@ -390,6 +431,133 @@ static void beat_thr(struct ut_recorder *r, struct thr *t, long drained)
 		r->pressed |= ut_bp_beat(&t->rb, r->pass_ns);
 }
 
+/* --- streaming: the drainer's side (reader/record_stream.h) --------------- */
+
+/* The clocks whose stamps are nanoseconds of a clock read here: a mark needs "now". */
+static bool clock_streams(int clock)
+{
+	switch (clock) {
+	case UT_CLOCK_LOCAL:
+	case UT_CLOCK_GLOBAL:
+	case UT_CLOCK_PERF:
+	case UT_CLOCK_MONO:
+	case UT_CLOCK_MONO_RAW:
+	case UT_CLOCK_BOOT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Now, in a session's trace clock. */
+static uint64_t clock_now(const struct ut_clockconv *c)
+{
+	struct timespec ts;
+	clockid_t id = c->clock == UT_CLOCK_MONO_RAW ? CLOCK_MONOTONIC_RAW
+		       : c->clock == UT_CLOCK_BOOT   ? CLOCK_BOOTTIME
+						     : CLOCK_MONOTONIC;
+
+	if (c->clock == UT_CLOCK_LOCAL)
+		return ut_clock_to_trace(c, ut_tsc_now());
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The earliest now of the sessions (each converts its own way). */
+static uint64_t pass_now(const struct ut_recorder *r)
+{
+	uint64_t now = UINT64_MAX;
+
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		uint64_t t = clock_now(&r->sess[i]->clk);
+
+		if (t < now)
+			now = t;
+	}
+	return r->nr_sess ? now : 0; /* no session yet: no time to speak of */
+}
+
+/* The queue's sink, noting when the queue refused data (it was full). */
+struct full_sink {
+	struct ut_drain_qsink q;
+	long (*put)(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+		    const size_t seglen[2]);
+	uint8_t *(*reserve)(struct ut_drain_sink *k, size_t min, size_t max, size_t *got);
+	bool full;
+};
+
+static long full_put(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+		     const size_t seglen[2])
+{
+	struct full_sink *f = (struct full_sink *)(void *)k;
+	long n = f->put(k, start, lost, seg, seglen);
+
+	f->full |= n == 0;
+	return n;
+}
+
+static uint8_t *full_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
+{
+	struct full_sink *f = (struct full_sink *)(void *)k;
+	uint8_t *p = f->reserve(k, min, max, got);
+
+	f->full |= !p;
+	return p;
+}
+
+/*
+ * @t's ring into the writer's queue, and into the pass's mark with whether
+ * it was emptied.  Once the queue refuses data (the writer is behind), the
+ * thread spills: the rest of its data goes to its spool file, which the
+ * writer reads after the queue at the end -- nothing lost, written late.
+ */
+static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
+{
+	uint64_t head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	struct full_sink k;
+	long n = 0, m;
+
+	if (r->mark_n == r->mark_cap) {
+		size_t cap = r->mark_cap ? 2 * r->mark_cap : 64;
+		struct ut_rs_thread **v = realloc(r->mark_thr, cap * sizeof(struct ut_rs_thread *));
+		bool *e = v ? realloc(r->mark_empty, cap * sizeof(*e)) : NULL;
+
+		if (v)
+			r->mark_thr = v;
+		if (!e)
+			return -ENOMEM;
+		r->mark_empty = e;
+		r->mark_cap = cap;
+	}
+	/* an idle thread's partial page is taken too: the watermark must not wait for it */
+	if (head == t->last_head)
+		all = true;
+	t->last_head = head;
+	if (r->test_spill) /* the test hook: every thread spills from the start */
+		t->rs.spilled = t->spool >= 0;
+	if (!t->rs.spilled) {
+		ut_rstream_sink(r->rs, &t->rs, &k.q);
+		k.put = k.q.sink.put;
+		k.reserve = k.q.sink.reserve;
+		k.q.sink.put = full_put;
+		k.q.sink.reserve = full_reserve;
+		k.full = false;
+		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);
+		t->rs.spilled = k.full && t->spool >= 0;
+	}
+	if (t->rs.spilled) {
+		m = drain_thr(t, all, r->copybuf, COPYBUF);
+		if (m < 0 && !r->spill_err)
+			r->spill_err = errno ? -errno : (int)m; /* the spool's own write error */
+		n = n < 0 ? n : m < 0 ? m : n + m;
+	}
+	r->mark_thr[r->mark_n] = &t->rs;
+	/* a spilled thread's data reaches the writer only at the end: it holds the watermark */
+	r->mark_empty[r->mark_n++] = n >= 0 && !t->rs.spilled &&
+				     t->rb.tail >= __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	return n;
+}
+
 static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
@@ -411,8 +579,12 @@ static void find_sessions(struct ut_recorder *r)
 static long drain_pass(struct ut_recorder *r, bool all)
 {
 	long total = 0;
+	uint64_t now;
 
+	r->pass_incomplete = false;
+	r->mark_n = 0;
 	find_sessions(r);
+	now = r->rs ? pass_now(r) : 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
 		uint32_t nr = nr_slots(s);
@@ -428,12 +600,16 @@ static long drain_pass(struct ut_recorder *r, bool all)
 				if (j >= s->nr_thr)
 					s->nr_thr = j + 1;
 			}
-			n = drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
+			n = r->rs ? stream_drain_thr(r, s->thr[j], all)
+				  : drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
 			beat_thr(r, s->thr[j], n);
 			if (n > 0)
 				total += n;
 		}
 	}
+	if (r->rs) /* a full queue refuses the mark: the next pass gives one */
+		ut_rstream_mark(r->rs, now, r->mark_thr, r->mark_empty, r->mark_n,
+				!r->pass_incomplete);
 	return total;
 }
 
@@ -447,8 +623,6 @@ struct cursor {
 	struct ut_event *ev;  /* decoded events of the current chunk */
 	size_t nr, pos, cap;
 	uint64_t pending_lost;
-	uint64_t read;
-	uint64_t in_stream_lost;  /* losses the merge told (LOST records, laps) */
 	uint8_t *buf;
 	struct ut_rb_decoder dec;
 };
@@ -588,11 +762,11 @@ static int merge_out(struct ut_recorder *r, struct ut_write_sink *w, struct curs
 			/* a LOST record, or overwritten in a flight-recorder buffer before ev */
 			w->lost(w, it.cpu < (uint32_t)nr_cpus ? it.cpu : 0, it.lost);
 			r->lost_total += it.lost;
-			c->in_stream_lost += it.lost;
+			c->t->rs.lost_in_stream += it.lost;
 		}
 		if (!it.ev)
 			continue;
-		c->read++;
+		c->t->rs.read++;
 		if (it.ev->cpu < (uint32_t)nr_cpus) {
 			ret = put_event(w, &fold, folding, it.ev);
 			continue;
@@ -643,6 +817,8 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	o->comms[k] = t->comm;
 	if (k == o->ncmd)
 		o->ncmd++;
+	if (t->spool < 0)
+		return 0; /* streamed: no spool to read */
 	c->s = s;
 	c->t = t;
 	c->dec.from = t->rb.from;
@@ -697,22 +873,25 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 	m->tracer = r->tracer;
 	m->options = r->options;
 	m->has_options = true;
+	m->compress = r->compress;
+	m->zstd_level = r->zlevel;
 }
 
 /* After the write-out: what the streams could not tell, into the totals. */
 static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			  struct ut_tracedat_meta *m)
 {
-	/* refused at the very end, or overwritten */
-	for (size_t i = 0; i < o->ncur; i++) {
-		const struct cursor *c = &o->cur[i];
-		const struct ut_buf_hdr *h = c->t->rb.hdr;
-		uint64_t accounted = c->t->rb.base + c->read + c->in_stream_lost;
-		uint64_t total = h->written + h->dropped + h->nested;
+	(void)o;
+	/* refused at the very end, or overwritten (streamed threads have no cursor) */
+	for (size_t i = 0; i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
+			const struct thr *t = r->sess[i]->thr[j];
+			const struct ut_buf_hdr *h = t ? t->rb.hdr : NULL;
+			uint64_t accounted = t ? t->rb.base + t->rs.read + t->rs.lost_in_stream : 0;
 
-		if (total > accounted && c->t->rb.base_known)
-			r->lost_total += total - accounted;
-	}
+			if (t && h->written + h->dropped + h->nested > accounted && t->rb.base_known)
+				r->lost_total += h->written + h->dropped + h->nested - accounted;
+		}
 	m->lost = r->lost_total;
 }
 
@@ -736,6 +915,12 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	int ret = outset_make(r, &o), eret;
 
 	r->lost_total = 0; /* each replay counts afresh */
+	for (size_t i = 0; i < r->nr_sess; i++)
+		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
+			if (r->sess[i]->thr[j]) {
+				r->sess[i]->thr[j]->rs.read = 0;
+				r->sess[i]->thr[j]->rs.lost_in_stream = 0;
+			}
 	if (!ret) {
 		fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
 		ret = k->begin(k, &m);
@@ -803,8 +988,89 @@ static int write_trace(struct ut_recorder *r)
 	return ret;
 }
 
+/*
+ * Streaming starts with the first pass: the output is created now, with
+ * the metadata known at the start (symbols and task names follow at the
+ * end), and the writer thread started.  Failing that, the spool path.
+ */
+static void stream_begin(struct ut_recorder *r)
+{
+	struct ut_tracedat_meta m = {0};
+	struct outset o = {0};
+	char err[256], uname_buf[512];
+
+	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
+	ut_symtab_free(r->syms); /* no session yet: loaded at the end, when they are known */
+	r->syms = NULL;
+	m.syms = NULL;
+	r->tw = ut_tracedat_create(r->output, &m, err, sizeof(err));
+	r->nr_cpus = m.nr_cpus;
+	if (r->tw)
+		r->rs = ut_rstream_new(r->tw, m.nr_cpus, r->options >> UT_OPT_FUNC_NO_REPEATS & 1);
+	if (r->rs && !ut_rstream_start(r->rs))
+		return;
+	ut_rstream_free(r->rs);
+	r->rs = NULL;
+	if (r->tw) {
+		ut_tracedat_close(r->tw);
+		r->tw = NULL;
+	}
+	r->streaming = false;
+}
+
+/*
+ * The end of a streamed record: the last data through the writer thread,
+ * then the metadata known only now (symbols, task names, totals) and the
+ * file closed.
+ */
+static int stream_finish(struct ut_recorder *r)
+{
+	struct ut_tracedat_meta m = {0};
+	struct outset o = {0};
+	char uname_buf[512];
+	int ret = outset_make(r, &o), wret;
+
+	wret = ut_rstream_finish(r->rs);
+	if (!wret)
+		wret = r->spill_err; /* the data that could not wait in the queue was lost */
+	r->lost_total += ut_rstream_lost(r->rs) + ut_rstream_unwritten(r->rs);
+	if (ut_rstream_late(r->rs))
+		rwarn(r, "%llu events arrived after later ones were written (a thread held up "
+			 "between its time stamp and its commit): written with their CPU's time",
+		      (unsigned long long)ut_rstream_late(r->rs));
+	if (wret)
+		rwarn(r, "writing %s: %s: the program ran on untraced from there; %llu events "
+			 "not written",
+		      r->output, strerror(-wret), (unsigned long long)ut_rstream_unwritten(r->rs));
+	fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
+	finish_totals(r, &o, &m);
+	if (ut_tracedat_update_meta(r->tw, &m))
+		rwarn(r, "cannot record the totals in %s", r->output);
+	ut_recorder_warn_totals(r);
+	if (!ret)
+		ret = wret;
+	wret = ut_tracedat_close(r->tw);
+	r->tw = NULL;
+	if (!ret)
+		ret = wret;
+	outset_free(&o);
+	return ret;
+}
+
+void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
+{
+	r->streaming = on && clock_streams(r->clock) && !r->live && !r->profile;
+	const char *spill = getenv("UTRACE_TEST_SPILL");
+
+	r->test_spill = spill && *spill;
+	if (r->streaming && !r->rs)
+		stream_begin(r); /* before the program: its thread is a normal one */
+}
+
 long ut_recorder_drain(struct ut_recorder *r)
 {
+	if (r->streaming && !r->rs)
+		stream_begin(r);
 	ut_bp_test_delay();
 	r->pressed = false;
 	r->pass_ns = ut_bp_now();
@@ -958,6 +1224,8 @@ static int write_profile(struct ut_recorder *r)
 
 void ut_recorder_collect(struct ut_recorder *r)
 {
+	if (r->streaming && !r->rs)
+		stream_begin(r);
 	/* Until nothing is left (the copy buffer may be smaller than a ring). */
 	while (drain_pass(r, true) > 0)
 		;
@@ -978,9 +1246,9 @@ int ut_recorder_finish(struct ut_recorder *r)
 	int ret;
 
 	ut_recorder_collect(r);
-	if (!r->live)
+	if (!r->live && !r->rs)
 		fix_clocks(r);
-	ret = r->profile ? write_profile(r) : write_trace(r);
+	ret = r->rs ? stream_finish(r) : r->profile ? write_profile(r) : write_trace(r);
 	if (!ret && r->refused)
 		ret = -EPERM; /* written without what was refused: say so */
 	ut_live_remove(r->spooldir);
@@ -1004,6 +1272,11 @@ void ut_recorder_free(struct ut_recorder *r)
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
+	ut_rstream_free(r->rs);
+	if (r->tw)
+		ut_tracedat_close(r->tw);
+	free(r->mark_thr);
+	free(r->mark_empty);
 	free(r->sess);
 	free(r->copybuf);
 	ut_symtab_free(r->syms);

@@ -4,8 +4,8 @@
  * reader/tracedat_write.c, the reader reader/tracedat_read.c, the layout
  * both share reader/tracedat_format.c).
  *
- * trace-cmd's trace.dat file, version 6 ("flyrecord"): the format that
- * `trace-cmd report` (trace-cmd 3.x) reads.  The writer lays events out in the
+ * trace-cmd's trace.dat file, version 6 ("flyrecord") or version 7 (sections,
+ * zstd-compressed): the formats that `trace-cmd report` (trace-cmd 3.x) reads.  The writer lays events out in the
  * kernel's ring-buffer page format, one stream of pages per CPU, so the file
  * is indistinguishable from one recorded by trace-cmd from the kernel.  The
  * reader takes such a file back apart; it treats the file as untrusted.
@@ -52,6 +52,12 @@ struct ut_tracedat_meta {
 	uint64_t options;             /* trace options when recorded (struct ut_opts bits) */
 	bool has_options;
 	uint64_t lost;                /* events lost in all, including those no page could record */
+	/*
+	 * Version 7 with zstd-compressed sections at this level (create only);
+	 * false: version 6, uncompressed, as before.
+	 */
+	bool compress;
+	int zstd_level;
 };
 
 struct ut_tracedat_writer;

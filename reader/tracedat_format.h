@@ -50,6 +50,13 @@
 #define TD_OPT_TRACECLOCK 4
 #define TD_OPT_UNAME 5
 #define TD_OPT_CPUCOUNT 8
+/* Version 7 only: the data's buffer, the strings and the section offsets. */
+#define TD_OPT_BUFFER 3
+#define TD_OPT_STRINGS 15
+#define TD_OPT_HEADER_INFO 16   /* then FTRACE_EVENTS, EVENT_FORMATS, KALLSYMS, PRINTK, CMDLINES */
+#define TD_NR_META_SECTIONS 6
+#define TD_SEC_COMPRESSED 1     /* section header flag */
+#define TD_SEC_HDR 16           /* u16 id, u16 flags, u32 description, u64 size */
 
 extern const unsigned char td_magic[10];
 extern const char td_header_page[];

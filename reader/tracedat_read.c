@@ -29,6 +29,7 @@
 
 #include "reader/stream_file.h"
 #include "reader/tracedat.h"
+#include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
 
 struct td_rcpu {
@@ -46,6 +47,7 @@ struct td_rcpu {
 	char *err;               /* why the stream stopped early, NULL if it did not */
 	char *str;               /* ev.str storage */
 	uint64_t *callers;       /* ev.callers storage */
+	struct td_zstream *z;    /* version 7, compressed: start/size/next count plain bytes */
 };
 
 struct td_pid {
@@ -83,6 +85,19 @@ struct ut_tracedat {
 	/* ut_tracedat_next(): the CPUs merged by the library's stream */
 	struct ut_file_src *merge;
 	struct ut_stream *merge_st;
+	/* version 7 */
+	int version;
+	bool compressed;         /* the file names a compressor (sections may use it) */
+	uint64_t opt_off;        /* the first options section */
+	uint64_t sec_off[TD_NR_META_SECTIONS]; /* 0: not in the file */
+	const unsigned char *mem; /* a decompressed section being parsed: rd() reads it */
+	uint64_t mem_at;         /* the section's file offset, for messages */
+	uint64_t opt_next;       /* the next options section, from the DONE option */
+	bool clock_text;         /* the TRACECLOCK option carried the trace_clock line */
+	bool have_buffer;        /* the BUFFER option of the top instance was seen */
+	uint64_t buf_off;        /* its section */
+	struct td_bcpu { uint32_t cpu; uint64_t off, size; } *bcpu;
+	size_t nr_bcpu;
 };
 
 static void rd_err(struct ut_tracedat *r, const char *what, uint64_t off, const char *fmt, ...)
@@ -99,8 +114,13 @@ static void rd_err(struct ut_tracedat *r, const char *what, uint64_t off, const 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	snprintf(r->errmsg, sizeof(r->errmsg), "%s: corrupt %s at offset 0x%llx: %s", r->path,
-		 what, (unsigned long long)off, why);
+	if (r->mem)
+		snprintf(r->errmsg, sizeof(r->errmsg),
+			 "%s: corrupt %s in the compressed section at offset 0x%llx (byte 0x%llx of it): %s",
+			 r->path, what, (unsigned long long)r->mem_at, (unsigned long long)off, why);
+	else
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s: corrupt %s at offset 0x%llx: %s",
+			 r->path, what, (unsigned long long)off, why);
 	r->failed = true;
 }
 
@@ -110,8 +130,14 @@ static int rd(struct ut_tracedat *r, void *buf, size_t n, const char *what)
 	size_t done = 0;
 
 	if (n > r->fsize || r->pos > r->fsize - n) {
-		rd_err(r, what, r->pos, "file ends at 0x%llx", (unsigned long long)r->fsize);
+		rd_err(r, what, r->pos, "%s ends at 0x%llx", r->mem ? "section" : "file",
+		       (unsigned long long)r->fsize);
 		return -1;
+	}
+	if (r->mem) {
+		memcpy(buf, r->mem + r->pos, n);
+		r->pos += n;
+		return 0;
 	}
 	while (done < n) {
 		ssize_t got = pread(r->fd, (char *)buf + done, n - done, (off_t)(r->pos + done));
@@ -344,7 +370,30 @@ static void parse_clock(struct ut_tracedat *r, const char *text)
 	r->clock[len] = 0;
 }
 
-/* Section: magic, version "6", endianness, sizeof(long), page size. */
+/* Version 7's rest of the header: the compressor's name and version, where the options are. */
+static int rd_v7_header(struct ut_tracedat *r)
+{
+	char name[64], ver[64];
+
+	if (rd_cstr(r, name, sizeof(name), "compression name") ||
+	    rd_cstr(r, ver, sizeof(ver), "compression version") ||
+	    rd_num(r, &r->opt_off, 8, "options offset"))
+		return -1;
+	if (strcmp(name, "none") != 0 && strcmp(name, TD_Z_NAME) != 0) {
+		rd_err(r, "compression name", 0, "compression \"%s\" is not supported (only zstd)",
+		       name);
+		return -1;
+	}
+	r->compressed = strcmp(name, "none") != 0;
+	if (!r->opt_off) {
+		rd_err(r, "options offset", r->pos - 8,
+		       "0: the file was not finished (its writer stopped before the end)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Section: magic, version "6" or "7", endianness, sizeof(long), page size. */
 static int rd_file_header(struct ut_tracedat *r)
 {
 	unsigned char b[16];
@@ -358,11 +407,12 @@ static int rd_file_header(struct ut_tracedat *r)
 	}
 	if (rd_cstr(r, (char *)b, 16, "version string"))
 		return -1;
-	if (strcmp((char *)b, "6") != 0) {
-		rd_err(r, "version string", 10, "file version \"%.8s\" is not supported (only 6)",
+	if (strcmp((char *)b, "6") != 0 && strcmp((char *)b, "7") != 0) {
+		rd_err(r, "version string", 10, "file version \"%.8s\" is not supported (only 6 and 7)",
 		       (char *)b);
 		return -1;
 	}
+	r->version = b[0] - '0';
 	if (rd(r, b, 2, "file header"))
 		return -1;
 	if (b[0] != 0 || b[1] != 8) {
@@ -378,7 +428,7 @@ static int rd_file_header(struct ut_tracedat *r)
 		return -1;
 	}
 	r->page_size = (uint32_t)v;
-	return 0;
+	return r->version == 7 ? rd_v7_header(r) : 0;
 }
 
 /* A tag (@tag with its NUL), then a u64 size and that many bytes, skipped. */
@@ -521,12 +571,103 @@ static void opt_info(struct ut_tracedat *r, const char *text)
 	}
 }
 
+/* A u32/u64 or a string of the BUFFER option's @p (@n bytes), at *@at; false past its end. */
+static bool opt_field(const unsigned char *p, uint64_t n, uint64_t *at, int bytes, uint64_t *v)
+{
+	if (n < (uint64_t)bytes || *at > n - (uint64_t)bytes)
+		return false;
+	*v = td_get_le(p + *at, bytes);
+	*at += (uint64_t)bytes;
+	return true;
+}
+
+static const char *opt_string(const unsigned char *p, uint64_t n, uint64_t *at)
+{
+	const unsigned char *nul = *at < n ? memchr(p + *at, 0, n - *at) : NULL;
+	const char *s = (const char *)p + *at;
+
+	if (!nul)
+		return NULL;
+	*at = (uint64_t)(nul - p) + 1;
+	return s;
+}
+
+/*
+ * Version 7's BUFFER option: the data section, the instance ("" for the
+ * top one; others are skipped), its clock, page size and each CPU's place.
+ */
+static int opt_buffer(struct ut_tracedat *r, const unsigned char *p, uint64_t n, uint64_t at)
+{
+	uint64_t pos = 0, off, psize, count;
+	const char *name, *clock;
+
+	if (!opt_field(p, n, &pos, 8, &off) || !(name = opt_string(p, n, &pos)) ||
+	    !(clock = opt_string(p, n, &pos)) || !opt_field(p, n, &pos, 4, &psize) ||
+	    !opt_field(p, n, &pos, 4, &count)) {
+		rd_err(r, "buffer option", at, "cut short");
+		return -1;
+	}
+	if (*name)
+		return 0; /* another instance's buffer */
+	if (psize != r->page_size || r->have_buffer || count > (n - pos) / 20) {
+		rd_err(r, "buffer option", at, "page size %llu, %llu CPUs in %llu bytes%s",
+		       (unsigned long long)psize, (unsigned long long)count, (unsigned long long)n,
+		       r->have_buffer ? ", a second top buffer" : "");
+		return -1;
+	}
+	if (!r->clock_text && *clock && strlen(clock) < sizeof(r->clock))
+		snprintf(r->clock, sizeof(r->clock), "%s", clock);
+	r->bcpu = calloc(count ? count : 1, sizeof(*r->bcpu));
+	if (!r->bcpu) {
+		rd_err(r, "buffer option", at, "out of memory");
+		return -1;
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		struct td_bcpu *b = &r->bcpu[i];
+		uint64_t cpu = 0;
+		/* count was checked against the option's size: these fit */
+		bool ok = opt_field(p, n, &pos, 4, &cpu) && opt_field(p, n, &pos, 8, &b->off) &&
+			  opt_field(p, n, &pos, 8, &b->size);
+
+		b->cpu = (uint32_t)cpu;
+		if (!ok || cpu >= TD_MAX_CPUS || b->size > UINT64_MAX - b->off) {
+			rd_err(r, "buffer option", at, "CPU %llu: bad CPU or offset + size overflows",
+			       (unsigned long long)cpu);
+			return -1;
+		}
+	}
+	r->nr_bcpu = (size_t)count;
+	r->buf_off = off;
+	r->have_buffer = true;
+	return 0;
+}
+
+/* Version 7's own options: the sections' offsets, the buffer, the end of the list. */
+static int opt_v7(struct ut_tracedat *r, uint64_t id, uint64_t size, const unsigned char *p,
+		  uint64_t at)
+{
+	if (id >= TD_OPT_HEADER_INFO && id < TD_OPT_HEADER_INFO + TD_NR_META_SECTIONS) {
+		if (size < 8) {
+			rd_err(r, "section option", at, "size %llu < 8", (unsigned long long)size);
+			return -1;
+		}
+		r->sec_off[id - TD_OPT_HEADER_INFO] = td_get_le(p, 8);
+	} else if (id == TD_OPT_BUFFER) {
+		return opt_buffer(r, p, size, at);
+	}
+	return 0;
+}
+
 /* One option (@id, @size bytes of @text, at file offset @at) into the reader. */
 static int opt_apply(struct ut_tracedat *r, uint64_t id, uint64_t size, char *text, uint64_t at)
 {
 	switch (id) {
 	case TD_OPT_TRACECLOCK:
 		r->have_clock = true;
+		if (r->version == 7 && size) { /* version 7 carries the text itself */
+			parse_clock(r, text);
+			r->clock_text = true;
+		}
 		break;
 	case TD_OPT_UNAME:
 		free(r->uname);
@@ -553,6 +694,8 @@ static int opt_apply(struct ut_tracedat *r, uint64_t id, uint64_t size, char *te
 		}
 		break;
 	default:
+		if (r->version == 7)
+			return opt_v7(r, id, size, (unsigned char *)text, at);
 		break; /* unknown options are skipped, as trace-cmd does */
 	}
 	return 0;
@@ -653,12 +796,190 @@ static int rd_trace_clock(struct ut_tracedat *r)
 	return 0;
 }
 
+/* --- version 7: sections found by offset ------------------------------------ */
+
+/* The section header at @off (id @want); its flags and size, with r->pos at its body. */
+static int rd_sec_hdr(struct ut_tracedat *r, uint64_t off, unsigned want, uint64_t *flags,
+		      uint64_t *size, const char *what)
+{
+	uint64_t id, desc;
+
+	if (off > r->fsize) {
+		rd_err(r, what, off, "section past the end of the file (0x%llx)",
+		       (unsigned long long)r->fsize);
+		return -1;
+	}
+	r->pos = off;
+	if (rd_num(r, &id, 2, what) || rd_num(r, flags, 2, what) || rd_num(r, &desc, 4, what) ||
+	    rd_num(r, size, 8, what))
+		return -1;
+	if (id != want) {
+		rd_err(r, what, off, "section id %llu, expected %u", (unsigned long long)id, want);
+		return -1;
+	}
+	/* the data section of a cut file is still read, up to its last whole chunk */
+	if (*size > r->fsize - r->pos && want != TD_OPT_BUFFER) {
+		rd_err(r, what, off, "size %llu goes past the end of the file",
+		       (unsigned long long)*size);
+		return -1;
+	}
+	return 0;
+}
+
+/* @parse over the body at r->pos (@size bytes), decompressed first when @flags say so. */
+static int rd_sec_body(struct ut_tracedat *r, uint64_t at, uint64_t flags, uint64_t size,
+		       int (*parse)(struct ut_tracedat *r), const char *what)
+{
+	uint64_t fsize = r->fsize, plain = 0;
+	unsigned char *buf;
+	char why[160];
+	int ret;
+
+	if (!(flags & TD_SEC_COMPRESSED))
+		return parse(r);
+	if (!r->compressed) {
+		rd_err(r, what, at, "a compressed section in a file that names no compression");
+		return -1;
+	}
+	buf = td_z_section(r->fd, r->fsize, r->pos, size, &plain, why, sizeof(why));
+	if (!buf) {
+		rd_err(r, what, at, "%s", why);
+		return -1;
+	}
+	r->mem = buf;
+	r->mem_at = at;
+	r->fsize = plain;
+	r->pos = 0;
+	ret = parse(r);
+	r->mem = NULL;
+	r->fsize = fsize;
+	free(buf);
+	return ret;
+}
+
+/* An options section's body: options up to DONE, whose u64 is the next section. */
+static int rd_v7_options(struct ut_tracedat *r)
+{
+	uint64_t id, size, at;
+	char *text;
+	int ret;
+
+	for (;;) {
+		at = r->pos;
+		if (rd_num(r, &id, 2, "option") || rd_num(r, &size, 4, "option"))
+			return -1;
+		text = rd_blob(r, size, "option");
+		if (!text)
+			return -1;
+		if (id == TD_OPT_DONE) {
+			r->opt_next = size >= 8 ? td_get_le((unsigned char *)text, 8) : 0;
+			free(text);
+			return 0;
+		}
+		ret = opt_apply(r, id, size, text, at);
+		free(text);
+		if (ret)
+			return ret;
+	}
+}
+
+/* Each CPU of the BUFFER option: its pages, or its chunks when the section is compressed. */
+static int rd_v7_cpus(struct ut_tracedat *r)
+{
+	uint64_t flags = 0, size, n = r->table_cpus;
+	char why[160];
+
+	if (!r->have_buffer) {
+		rd_err(r, "options", r->opt_off, "no buffer option: the file holds no trace data");
+		return -1;
+	}
+	if (r->nr_bcpu && rd_sec_hdr(r, r->buf_off, TD_OPT_BUFFER, &flags, &size, "buffer section"))
+		return -1;
+	for (size_t i = 0; i < r->nr_bcpu; i++)
+		if (r->bcpu[i].cpu >= n)
+			n = r->bcpu[i].cpu + 1ULL;
+	if (n > TD_MAX_CPUS)
+		n = TD_MAX_CPUS;
+	r->nr_cpus = (int)n;
+	r->cpu = calloc(n ? n : 1, sizeof(*r->cpu));
+	if (!r->cpu) {
+		rd_err(r, "buffer option", r->opt_off, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < r->nr_bcpu; i++) {
+		struct td_rcpu *c = &r->cpu[r->bcpu[i].cpu];
+
+		if (c->z || c->size) {
+			rd_err(r, "buffer option", r->opt_off, "CPU %u listed twice", r->bcpu[i].cpu);
+			return -1;
+		}
+		c->start = c->next = r->bcpu[i].off;
+		c->size = r->bcpu[i].size;
+		if (flags & TD_SEC_COMPRESSED) {
+			c->z = calloc(1, sizeof(*c->z));
+			if (!c->z || td_zstream_open(c->z, r->fd, r->fsize, c->start, c->size,
+						     r->page_size, why, sizeof(why))) {
+				rd_err(r, "buffer option", r->opt_off, "out of memory");
+				return -1;
+			}
+			c->start = c->next = 0;
+			c->size = c->z->plain;
+		}
+		c->done = c->size == 0 && !(c->z && c->z->cut);
+	}
+	for (uint64_t i = 0; i < n; i++)
+		r->cpu[i].done |= !r->cpu[i].size && !r->cpu[i].z;
+	return 0;
+}
+
+/* Version 7: the options sections in turn, then the metadata sections they point to. */
+static int read_v7(struct ut_tracedat *r)
+{
+	static int (*const parse[TD_NR_META_SECTIONS])(struct ut_tracedat *) = {
+		rd_ring_headers, rd_ftrace_formats, rd_systems, rd_kallsyms, rd_printk,
+		rd_cmdlines};
+	static const char *const name[TD_NR_META_SECTIONS] = {
+		"header info", "ftrace formats", "event formats", "kallsyms", "printk formats",
+		"saved cmdlines"};
+	uint64_t off = r->opt_off, flags, size;
+
+	for (int k = 0; off; k++) {
+		if (k == 64) {
+			rd_err(r, "options section", off, "more than 64 options sections (a loop?)");
+			return -1;
+		}
+		r->opt_next = 0;
+		if (rd_sec_hdr(r, off, TD_OPT_DONE, &flags, &size, "options section") ||
+		    rd_sec_body(r, off, flags, size, rd_v7_options, "options section"))
+			return -1;
+		off = r->opt_next;
+	}
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++) {
+		if (!r->sec_off[i]) {
+			if (i < 2) { /* without these no record can be decoded */
+				rd_err(r, name[i], r->opt_off, "no %s section", name[i]);
+				return -1;
+			}
+			continue;
+		}
+		if (rd_sec_hdr(r, r->sec_off[i], TD_OPT_HEADER_INFO + (unsigned)i, &flags, &size,
+			       name[i]) ||
+		    rd_sec_body(r, r->sec_off[i], flags, size, parse[i], name[i]))
+			return -1;
+	}
+	return rd_v7_cpus(r);
+}
+
 /* All the metadata, section by section, in file order. */
 static int read_headers(struct ut_tracedat *r)
 {
 	unsigned char tag[10];
 
-	if (rd_file_header(r) || rd_ring_headers(r) || rd_ftrace_formats(r) || rd_systems(r) ||
+	if (rd_file_header(r))
+		return -1;
+	if (r->version == 7)
+		return read_v7(r);
+	if (rd_ring_headers(r) || rd_ftrace_formats(r) || rd_systems(r) ||
 	    rd_kallsyms(r) || rd_printk(r) || rd_cmdlines(r) || rd_options(r, tag) ||
 	    rd_flyrecord(r, tag) || rd_trace_clock(r))
 		return -1;
@@ -898,6 +1219,19 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 	return 1;
 }
 
+/* A compressed stream's page at plain offset @at (reader/tracedat_compress.c). */
+static int page_unzip(struct ut_tracedat *r, struct td_rcpu *c, uint64_t at)
+{
+	char why[160];
+	uint64_t where;
+
+	if (td_zstream_page(c->z, r->fd, at, c->page, r->page_size, &where, why, sizeof(why))) {
+		pg_err(r, c, where, "compressed chunk: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Read the page at @off into c->page (buffers allocated on first use); -1 on failure. */
 static int page_read(struct ut_tracedat *r, struct td_rcpu *c, uint64_t off)
 {
@@ -913,6 +1247,8 @@ static int page_read(struct ut_tracedat *r, struct td_rcpu *c, uint64_t off)
 			return -1;
 		}
 	}
+	if (c->z)
+		return page_unzip(r, c, off);
 	if (off >= r->fsize || r->fsize - off < r->page_size) {
 		pg_err(r, c, off, "truncated: the file ends at 0x%llx", (unsigned long long)r->fsize);
 		return -1;
@@ -963,6 +1299,10 @@ static int load_page(struct ut_tracedat *r, struct td_rcpu *c)
 	uint32_t dsize = r->page_size - TD_PAGE_HDR;
 
 	if (off >= end) {
+		if (c->z && c->z->cut) { /* the chunks a cut file still holds are read */
+			pg_err(r, c, c->z->cut_off, "compressed chunk: %s", c->z->cut);
+			return -1;
+		}
 		c->done = true;
 		return 0;
 	}
@@ -1332,7 +1672,11 @@ void ut_tracedat_close_reader(struct ut_tracedat *r)
 		free(r->cpu[i].str);
 		free(r->cpu[i].callers);
 		free(r->cpu[i].err);
+		if (r->cpu[i].z)
+			td_zstream_free(r->cpu[i].z);
+		free(r->cpu[i].z);
 	}
+	free(r->bcpu);
 	for (i = 0; i < r->nr_comms; i++)
 		free(r->comms[i].comm);
 	free(r->comms);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * trace.dat (trace-cmd file format version 6) writer.
+ * trace.dat writer: trace-cmd's file format version 6, or version 7 with
+ * zstd-compressed sections (docs/file-format.md).
  *
- * Layout, in order (all numbers little-endian, see docs/file-format.md), one
- * function per section:
+ * Version 6, in order (all numbers little-endian), one function per section:
  *   magic, "tracing", "6\0", endian, long size, page size    meta_file_header()
  *   header_page / header_event texts                          meta_ring_headers()
  *   ftrace event formats                                      meta_ftrace_formats()
@@ -16,9 +16,18 @@
  *   trace_clock text, padding to a page boundary              hdr_flyrecord()
  *   each CPU's ring-buffer pages back to back                 ut_tracedat_close()
  *
- * The writer keeps one page per CPU in memory and spills finished pages to an
- * unlinked temporary file per CPU next to the output, so memory stays bounded
- * however long the trace; ut_tracedat_close() stitches everything together.
+ * Version 7 keeps the same section bodies but finds them by offset:
+ *   magic, "7\0", endian, long size, page size, "zstd\0<ver>\0",
+ *   u64 offset of the options                                  v7_file_header()
+ *   the options (where everything below is)                    v7_options()
+ *   the six metadata sections, each compressed                 v7_meta_sections()
+ *   the strings section (section descriptions)                 v7_strings()
+ *   the buffer section: per CPU, a chunk count and its chunks v7_buffer()
+ *
+ * The writer keeps one page per CPU in memory and spills finished pages (or,
+ * for version 7, compressed chunks of them) to an unlinked temporary file per
+ * CPU next to the output, so memory stays bounded however long the trace;
+ * ut_tracedat_close() stitches everything together.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +39,7 @@
 #include <unistd.h>
 
 #include "reader/tracedat.h"
+#include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
 
 /* A growable byte buffer; a failed allocation is remembered, not reported. */
@@ -140,9 +150,16 @@ struct td_wcpu {
 	uint64_t pending_lost;   /* lost before the next event */
 	unsigned char *wbuf;     /* finished pages not yet written (TD_WBUF_PAGES) */
 	size_t wpages;
+	uint64_t flushed;        /* version 6: bytes of pages in the temp file */
+	uint64_t nr_chunks;      /* version 7: compressed chunks in the temp file */
+	uint64_t zbytes;         /* and their bytes */
 };
 
-/* Finished pages are written to the temp files this many at a time. */
+/*
+ * Finished pages are written to the temp files this many at a time; for
+ * version 7 they are one compressed chunk (256 KiB: zstd -1 compresses
+ * function_graph pages 8x at this size, barely better with more).
+ */
 #define TD_WBUF_PAGES 64
 
 struct ut_tracedat_writer {
@@ -150,12 +167,14 @@ struct ut_tracedat_writer {
 	int fd;
 	int nr_cpus;
 	struct td_wcpu *cpus;
-	struct td_buf meta;      /* magic .. saved cmdlines */
+	struct td_buf sec[TD_NR_META_SECTIONS]; /* ring headers .. saved cmdlines */
+	struct td_zenc *z;       /* version 7's compressor; NULL: version 6 */
 	char *clock;             /* trace_clock text, newline-terminated */
 	char *uname;
 	char *info;              /* the UT_TRACEDAT_OPT_INFO text */
 	struct td_buf tgids;     /* "pid tgid\n" lines */
 	int err;                 /* first error, sticky */
+	bool meta_written;       /* everything but the data is in the file: keep it */
 };
 
 /* One kallsyms line in /proc/kallsyms' layout (tab before the module). */
@@ -338,29 +357,43 @@ static char *meta_info(const struct ut_tracedat_meta *m)
 	return info;
 }
 
-/* Everything from the magic up to the saved cmdlines, into w->meta; the options' texts. */
+/* The six metadata sections, in file order (trace-cmd's HEADER_INFO .. CMDLINES). */
+static void meta_sections(struct td_buf sec[TD_NR_META_SECTIONS], const struct ut_tracedat_meta *m)
+{
+	meta_ring_headers(&sec[0]);
+	meta_ftrace_formats(&sec[1]);
+	meta_systems(&sec[2]);
+	meta_kallsyms(&sec[3], m->syms);
+	meta_printk(&sec[4]);
+	meta_cmdlines(&sec[5], m);
+}
+
+static void sections_free(struct td_buf sec[TD_NR_META_SECTIONS])
+{
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
+		buf_free(&sec[i]);
+}
+
+/* The metadata sections into w->sec; the options' texts. */
 static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m)
 {
-	struct td_buf b = { 0 }, t = { 0 };
+	struct td_buf sec[TD_NR_META_SECTIONS] = {{0}}, t = { 0 };
 	const char *clock = m->clock && *m->clock ? m->clock : "[local]";
+	bool nomem = false;
 
 	if ((m->nr_cmdlines && (!m->cmd_pids || !m->cmd_comms)) ||
 	    (m->nr_tgids && (!m->tgid_pids || !m->tgid_tgids)))
 		return -EINVAL;
-	meta_file_header(&b);
-	meta_ring_headers(&b);
-	meta_ftrace_formats(&b);
-	meta_systems(&b);
-	meta_kallsyms(&b, m->syms);
-	meta_printk(&b);
-	meta_cmdlines(&b, m);
+	meta_sections(sec, m);
 	meta_tgids(&t, m);
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
+		nomem |= sec[i].nomem;
 
 	char *clk = clock_text(clock), *un = m->uname ? strdup(m->uname) : NULL;
 	char *info = meta_info(m);
 
-	if (b.nomem || t.nomem || !clk || (m->uname && !un) || !info) {
-		buf_free(&b);
+	if (nomem || t.nomem || !clk || (m->uname && !un) || !info) {
+		sections_free(sec);
 		buf_free(&t);
 		free(clk);
 		free(un);
@@ -369,11 +402,11 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	}
 	free(w->info);
 	w->info = info;
-	buf_free(&w->meta);
+	sections_free(w->sec);
 	buf_free(&w->tgids);
 	free(w->clock);
 	free(w->uname);
-	w->meta = b;
+	memcpy(w->sec, sec, sizeof(sec));
 	w->tgids = t;
 	w->clock = clk;
 	w->uname = un;
@@ -390,7 +423,8 @@ static void writer_free(struct ut_tracedat_writer *w)
 	}
 	if (w->fd >= 0)
 		close(w->fd);
-	buf_free(&w->meta);
+	td_zenc_free(w->z);
+	sections_free(w->sec);
 	buf_free(&w->tgids);
 	free(w->clock);
 	free(w->uname);
@@ -437,6 +471,11 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 	}
 	if (ret)
 		goto nomem;
+	if (m->compress) {
+		w->z = td_zenc_new(m->zstd_level);
+		if (!w->z)
+			goto nomem;
+	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		td_set_err(err, errlen, "%s: %s", path, strerror(errno));
@@ -503,7 +542,21 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 		if (c->fd < 0)
 			return c->fd;
 	}
-	ret = write_all(c->fd, c->wbuf, c->wpages * TD_PAGE_SIZE);
+	if (w->z) {
+		const unsigned char *chunk;
+		size_t n = td_zenc_chunk(w->z, c->wbuf, c->wpages * TD_PAGE_SIZE, &chunk);
+
+		if (!n)
+			return -ENOMEM;
+		ret = write_all(c->fd, chunk, n);
+		if (!ret) { /* only whole chunks count: a cut one is not copied */
+			c->nr_chunks++;
+			c->zbytes += n;
+		}
+	} else {
+		ret = write_all(c->fd, c->wbuf, c->wpages * TD_PAGE_SIZE);
+		c->flushed += ret ? 0 : c->wpages * TD_PAGE_SIZE;
+	}
 	c->wpages = 0;
 	return ret;
 }
@@ -817,7 +870,9 @@ static void hdr_flyrecord(struct ut_tracedat_writer *w, struct td_buf *h)
 /* Everything before the first page: meta, options, flyrecord table. */
 static int build_header(struct ut_tracedat_writer *w, struct td_buf *h)
 {
-	buf_put(h, w->meta.p, w->meta.len);
+	meta_file_header(h);
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
+		buf_put(h, w->sec[i].p, w->sec[i].len);
 	hdr_options(w, h);
 	hdr_flyrecord(w, h);
 	return h->nomem ? -ENOMEM : 0;
@@ -863,6 +918,265 @@ out:
 	return ret;
 }
 
+/* Version 6: the header, then each CPU's pages. */
+static int v6_write(struct ut_tracedat_writer *w, struct td_buf *h)
+{
+	int ret = build_header(w, h);
+
+	if (!ret)
+		ret = write_all(w->fd, h->p, h->len);
+	w->meta_written = !ret;
+	for (int i = 0; !ret && i < w->nr_cpus; i++)
+		if (w->cpus[i].nr_pages)
+			ret = copy_pages(w->fd, w->cpus[i].fd, w->cpus[i].nr_pages * TD_PAGE_SIZE);
+	return ret;
+}
+
+/* --- version 7 ----------------------------------------------------------- */
+
+/* Section descriptions, by index: the strings section holds them back to back. */
+static const char *const td_v7_desc[] = {"options", "buffer flyrecord ", "headers",
+					 "ftrace events", "event formats", "kallsyms",
+					 "printk", "command lines", "strings"};
+enum { DESC_OPTIONS, DESC_BUFFER, DESC_META, DESC_STRINGS = 8 };
+
+/* The string id of description @k: its offset in the strings section. */
+static uint32_t desc_id(int k)
+{
+	uint32_t off = 0;
+
+	for (int i = 0; i < k; i++)
+		off += (uint32_t)strlen(td_v7_desc[i]) + 1;
+	return off;
+}
+
+static void sec_hdr(struct td_buf *b, unsigned id, unsigned flags, int desc, uint64_t size)
+{
+	buf_num(b, id, 2);
+	buf_num(b, flags, 2);
+	buf_num(b, desc_id(desc), 4);
+	buf_num(b, size, 8);
+}
+
+/* Magic, "7", endian, long size, page size, the compressor; the options' offset comes last. */
+static void v7_file_header(struct td_buf *b)
+{
+	buf_put(b, td_magic, sizeof(td_magic));
+	buf_put(b, "7", 2);
+	buf_num(b, 0, 1);
+	buf_num(b, 8, 1);
+	buf_num(b, TD_PAGE_SIZE, 4);
+	buf_put(b, TD_Z_NAME, sizeof(TD_Z_NAME));
+	buf_put(b, td_z_version(), strlen(td_z_version()) + 1);
+	buf_num(b, 0, 8); /* set by v7_close() */
+}
+
+/*
+ * Where each CPU's data goes (@off, @size: for the BUFFER option) when the
+ * buffer section starts at @start: a chunk count and the chunks, on a page
+ * boundary as trace-cmd places them.  Returns the section's end.
+ */
+static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t start, uint64_t *off,
+			 uint64_t *size)
+{
+	uint64_t pos = start + TD_SEC_HDR;
+
+	for (int i = 0; i < w->nr_cpus; i++) {
+		off[i] = size[i] = 0;
+		if (!w->cpus[i].nr_chunks)
+			continue;
+		pos = (pos + TD_PAGE_SIZE - 1) & ~(uint64_t)(TD_PAGE_SIZE - 1);
+		off[i] = pos;
+		size[i] = 4 + w->cpus[i].zbytes;
+		pos += size[i];
+	}
+	return pos;
+}
+
+/* The buffer section, from file position @start (the end so far) to @end, as v7_place() said. */
+static int v7_buffer(struct ut_tracedat_writer *w, uint64_t start, uint64_t end,
+		     const uint64_t *off, const uint64_t *size)
+{
+	static const unsigned char zero[TD_PAGE_SIZE];
+	struct td_buf h = {0};
+	uint64_t pos = start + TD_SEC_HDR;
+	int ret;
+
+	sec_hdr(&h, TD_OPT_BUFFER, TD_SEC_COMPRESSED, DESC_BUFFER, end - start - TD_SEC_HDR);
+	ret = h.nomem ? -ENOMEM : write_all(w->fd, h.p, h.len);
+	buf_free(&h);
+	for (int i = 0; !ret && i < w->nr_cpus; i++) {
+		unsigned char count[4];
+
+		if (!size[i])
+			continue;
+		ret = write_all(w->fd, zero, (size_t)(off[i] - pos));
+		td_put_le(count, w->cpus[i].nr_chunks, 4);
+		if (!ret)
+			ret = write_all(w->fd, count, 4);
+		if (!ret)
+			ret = copy_pages(w->fd, w->cpus[i].fd, w->cpus[i].zbytes);
+		pos = off[i] + size[i];
+	}
+	return ret;
+}
+
+/* The six metadata sections at file position @pos, compressed, into @b; @off: where each is. */
+static int v7_meta_sections(struct ut_tracedat_writer *w, struct td_buf *b, uint64_t pos,
+			    uint64_t off[TD_NR_META_SECTIONS])
+{
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++) {
+		const unsigned char *z;
+		size_t n = td_zenc_chunk(w->z, w->sec[i].p ? w->sec[i].p : (unsigned char *)"",
+					 w->sec[i].len, &z);
+
+		if (!n)
+			return -ENOMEM;
+		off[i] = pos + b->len;
+		sec_hdr(b, TD_OPT_HEADER_INFO + (unsigned)i, TD_SEC_COMPRESSED, DESC_META + i, n);
+		buf_put(b, z, n);
+	}
+	return b->nomem ? -ENOMEM : 0;
+}
+
+static void opt_text(struct td_buf *b, unsigned id, const void *text, size_t n)
+{
+	buf_num(b, id, 2);
+	buf_num(b, n + 1, 4);
+	buf_put(b, text, n);
+	buf_put(b, "", 1);
+}
+
+/* The clock's name, from the bracketed one of the trace_clock line. */
+static void clock_name(const char *line, char *out, size_t len)
+{
+	const char *a = strchr(line, '['), *e = a ? strchr(a, ']') : NULL;
+
+	if (!a || !e)
+		snprintf(out, len, "local");
+	else
+		snprintf(out, len, "%.*s", (int)(e - a - 1), a + 1);
+}
+
+/* The BUFFER option: where the data is, its clock, and each CPU's place. */
+static void opt_buffer(struct ut_tracedat_writer *w, struct td_buf *b, uint64_t buf_off,
+		       const uint64_t *off, const uint64_t *size)
+{
+	struct td_buf o = {0};
+	char clk[64];
+	uint32_t n = 0;
+
+	clock_name(w->clock, clk, sizeof(clk));
+	buf_num(&o, buf_off, 8);
+	buf_put(&o, "", 1); /* the top instance */
+	buf_put(&o, clk, strlen(clk) + 1);
+	buf_num(&o, TD_PAGE_SIZE, 4);
+	for (int i = 0; i < w->nr_cpus; i++)
+		n += size[i] != 0;
+	buf_num(&o, n, 4);
+	for (int i = 0; i < w->nr_cpus; i++) {
+		if (!size[i])
+			continue;
+		buf_num(&o, (uint64_t)i, 4);
+		buf_num(&o, off[i], 8);
+		buf_num(&o, size[i], 8);
+	}
+	buf_num(b, TD_OPT_BUFFER, 2);
+	buf_num(b, o.len, 4);
+	buf_put(b, o.p, o.len);
+	b->nomem |= o.nomem;
+	buf_free(&o);
+}
+
+/* The one options section: as version 6's, plus where the sections and the data are. */
+static void v7_options(struct ut_tracedat_writer *w, struct td_buf *b,
+		       const uint64_t meta_off[TD_NR_META_SECTIONS], uint64_t buf_off,
+		       const uint64_t *off, const uint64_t *size)
+{
+	struct td_buf o = {0};
+
+	buf_num(&o, TD_OPT_CPUCOUNT, 2);
+	buf_num(&o, 4, 4);
+	buf_num(&o, (uint64_t)w->nr_cpus, 4);
+	opt_text(&o, TD_OPT_TRACECLOCK, w->clock, strlen(w->clock));
+	if (w->uname)
+		opt_text(&o, TD_OPT_UNAME, w->uname, strlen(w->uname));
+	if (w->info)
+		opt_text(&o, UT_TRACEDAT_OPT_INFO, w->info, strlen(w->info));
+	if (w->tgids.len)
+		opt_text(&o, UT_TRACEDAT_OPT_TGIDS, w->tgids.p, w->tgids.len);
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++) {
+		buf_num(&o, TD_OPT_HEADER_INFO + (unsigned)i, 2);
+		buf_num(&o, 8, 4);
+		buf_num(&o, meta_off[i], 8);
+	}
+	opt_buffer(w, &o, buf_off, off, size);
+	buf_num(&o, TD_OPT_DONE, 2);
+	buf_num(&o, 8, 4);
+	buf_num(&o, 0, 8); /* no further options section */
+	sec_hdr(b, TD_OPT_DONE, 0, DESC_OPTIONS, o.len);
+	buf_put(b, o.p, o.len);
+	b->nomem |= o.nomem;
+	buf_free(&o);
+}
+
+/* The strings section: the section descriptions. */
+static void v7_strings(struct td_buf *b)
+{
+	size_t n = desc_id(DESC_STRINGS) + strlen(td_v7_desc[DESC_STRINGS]) + 1;
+
+	sec_hdr(b, TD_OPT_STRINGS, 0, DESC_STRINGS, n);
+	for (int i = 0; i <= DESC_STRINGS; i++)
+		buf_put(b, td_v7_desc[i], strlen(td_v7_desc[i]) + 1);
+}
+
+/*
+ * Version 7, laid out once everything is known: header, options, metadata,
+ * strings, then the data last -- so a file cut short (a full disk, a killed
+ * writer) keeps what is needed to read its complete chunks.
+ */
+static int v7_close(struct ut_tracedat_writer *w)
+{
+	uint64_t *off = calloc((size_t)w->nr_cpus * 2, sizeof(uint64_t)), *size;
+	uint64_t meta_off[TD_NR_META_SECTIONS] = {0}, buf_off = 0, end, base;
+	struct td_buf h = {0}, o = {0}, m = {0};
+	int ret;
+
+	if (!off)
+		return -ENOMEM;
+	size = off + w->nr_cpus;
+	v7_file_header(&h);
+	td_put_le(h.p + h.len - 8, h.len, 8); /* the options right after it */
+	ret = v7_meta_sections(w, &m, 0, meta_off);
+	v7_strings(&m);
+	/* the options' size does not depend on the offsets in them: measure, then place */
+	v7_place(w, 0, off, size);
+	v7_options(w, &o, meta_off, 0, off, size);
+	base = h.len + o.len;
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
+		meta_off[i] += base;
+	buf_off = base + m.len;
+	end = v7_place(w, buf_off, off, size);
+	o.len = 0;
+	v7_options(w, &o, meta_off, buf_off, off, size);
+	if (!ret && (h.nomem || o.nomem || m.nomem))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = write_all(w->fd, h.p, h.len);
+	if (!ret)
+		ret = write_all(w->fd, o.p, o.len);
+	if (!ret)
+		ret = write_all(w->fd, m.p, m.len);
+	w->meta_written = !ret;
+	if (!ret)
+		ret = v7_buffer(w, buf_off, end, off, size);
+	buf_free(&h);
+	buf_free(&o);
+	buf_free(&m);
+	free(off);
+	return ret;
+}
+
 /**
  * ut_tracedat_close() - finish the file and free the writer
  * @w: writer (freed whatever the outcome)
@@ -885,18 +1199,26 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 		if (!ret)
 			ret = wbuf_flush(w, i);
 	}
-	if (!ret)
-		ret = build_header(w, &h);
-	if (!ret)
-		ret = write_all(w->fd, h.p, h.len);
-	for (i = 0; !ret && i < w->nr_cpus; i++)
-		if (w->cpus[i].nr_pages)
-			ret = copy_pages(w->fd, w->cpus[i].fd, w->cpus[i].nr_pages * TD_PAGE_SIZE);
+	/*
+	 * After a write error (a full disk, a file-size limit) the file is
+	 * still made of what the temp files hold whole: the metadata comes
+	 * first, so even a file cut short by the same error is readable up to
+	 * its last complete page or chunk.
+	 */
+	if (ret && ret != -ENOMEM && ret != -EINVAL)
+		for (i = 0; i < w->nr_cpus; i++)
+			w->cpus[i].nr_pages = w->cpus[i].flushed / TD_PAGE_SIZE;
+	if (ret != -ENOMEM && ret != -EINVAL) {
+		int aret = w->z ? v7_close(w) : v6_write(w, &h);
+
+		if (!ret)
+			ret = aret;
+	}
 	/* No fsync: waiting for the disk cost seconds on big traces, for nothing. */
 	if (close(w->fd) < 0 && !ret)
 		ret = -errno;
 	w->fd = -1;
-	if (ret)
+	if (ret && !w->meta_written)
 		unlink(w->path);
 	buf_free(&h);
 	writer_free(w);

@@ -70,6 +70,11 @@ const char ut_help_record[] =
 	"  -C CLOCK         local (default), global, mono, mono_raw, boot, perf,\n"
 	"                   counter, uptime, x86-tsc\n"
 	"  -o FILE          output file (default trace.dat)\n"
+	"  --no-compress    write trace.dat version 6, uncompressed (default: version 7\n"
+	"                   with zstd-compressed sections, which trace-cmd 3.x reads)\n"
+	"  --compress-level N\n"
+	"                   zstd level, -100 to 22 (default -1: about 10 bytes per call\n"
+	"                   for function_graph, 2 for function)\n"
 	"  -O OPTION        trace option (see 'utrace list -o'); noOPTION to clear;\n"
 	"                   -O overwrite: flight-recorder buffers (default: keep all);\n"
 	"                   -O drop: a full buffer drops new events and counts them,\n"
@@ -86,7 +91,14 @@ const char ut_help_record[] =
 	"drained it (if utrace stops draining for a second, killed or stopped, the\n"
 	"program goes on and drops).  Lost events, if any (-O drop, -O overwrite,\n"
 	"a signal handler traced inside the tracer), are counted on stderr and in\n"
-	"the file.\n";
+	"the file.\n"
+	"\n"
+	"The file is written while the program runs, by a thread on another core,\n"
+	"so little is left to do when it ends (clocks counter, uptime and x86-tsc,\n"
+	"and -P, write it after the run).  If writing fails (a full disk, a file\n"
+	"size limit), record says so and the program runs on untraced; the file\n"
+	"keeps what was written before, which report reads up to its last whole\n"
+	"chunk.\n";
 
 const char ut_help_profile[] =
 	"usage: utrace profile [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -113,6 +125,8 @@ struct rec_opts {
 	int32_t pids[64];         /* -P */
 	size_t npids;
 	bool check_after;         /* the words are checked after the run (see check_filters) */
+	bool compress;            /* trace.dat version 7, zstd (--no-compress: version 6) */
+	int zlevel;               /* --compress-level */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -429,11 +443,15 @@ static pid_t spawn(char **argv, const char *lib, const char *dir, const char *cl
 	_exit(127);
 }
 
+enum { OPT_NO_COMPRESS = UT_CFG_OPT_NEXT, OPT_ZLEVEL };
+
 static void parse_args(int argc, char **argv, struct rec_opts *o)
 {
 	static const struct option longopts[] = {
 		UT_CFG_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
+		{"no-compress", no_argument, NULL, OPT_NO_COMPRESS},
+		{"compress-level", required_argument, NULL, OPT_ZLEVEL},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -443,6 +461,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
 	o->cfg.lossless = true;   /* and nothing dropped: full buffers wait (-O drop: they drop) */
 	o->output = "trace.dat";
+	o->compress = true;
+	o->zlevel = -1; /* measured: see docs/file-format.md, section 7 */
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
@@ -463,6 +483,17 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			if (o->npids == sizeof(o->pids) / sizeof(o->pids[0]))
 				ut_usage_die("too many -P");
 			o->pids[o->npids++] = (int32_t)v;
+			break;
+		}
+		case OPT_NO_COMPRESS:
+			o->compress = false;
+			break;
+		case OPT_ZLEVEL: {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || !*optarg || v < -100 || v > 22)
+				ut_usage_die("bad --compress-level '%s' (-100 to 22)", optarg);
+			o->zlevel = (int)v;
 			break;
 		}
 		case 'h':
@@ -557,6 +588,7 @@ static int record_running(struct rec_opts *o)
 			      &o->opts);
 	if (!rec)
 		ut_usage_die("out of memory");
+	ut_recorder_set_compress(rec, o->compress, o->zlevel);
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
 	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
@@ -661,6 +693,8 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 	if (!rec)
 		ut_usage_die("out of memory");
 	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
+	ut_recorder_set_compress(rec, o->compress, o->zlevel);
+	ut_recorder_set_streaming(rec, !o->profile);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
 					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,
@@ -722,6 +756,8 @@ static int run(int argc, char **argv, bool profile)
 	child_pid = spawn(argv + optind, lib, dir, clock_env);
 	if (child_pid < 0)
 		ut_usage_die("fork: %s", strerror(errno));
+	/* a file-size limit is a write error to report (and keep what fits), not death */
+	signal(SIGXFSZ, SIG_IGN);
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	status = drain_until_all_exit(rec);
 	fflush(stdout); /* the program's output (if shared) comes before the tables */

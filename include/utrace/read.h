@@ -232,6 +232,22 @@ void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, 
  */
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume);
 
+/*
+ * The output's format: trace.dat version 7 with zstd-compressed sections at
+ * @level (record's default: 1), or with @compress false version 6,
+ * uncompressed (the default of a new recorder).
+ */
+void ut_recorder_set_compress(struct ut_recorder *r, bool compress, int level);
+
+/*
+ * Write the trace while the program runs (record): a thread converts and
+ * compresses what the drain takes, so finish() has only the last moments
+ * left to write.  Only for clocks in nanoseconds of a clock the recorder
+ * can read (not counter, uptime, x86-tsc), and not with live or profile
+ * mode; otherwise the data is spooled and written at the end.
+ */
+void ut_recorder_set_streaming(struct ut_recorder *r, bool on);
+
 /* Profile mode: only the merged table (@tid 0), or one thread's (@tid > 0). */
 void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid);
 

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/* The recorder's write-out while the program runs (reader/record_stream.h). */
+#include "reader/record_stream.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/chunkq.h"
+#include "common/repeats.h"
+#include "reader/stream.h"
+#include "utrace/abi.h"
+
+/*
+ * The queue between the drainer and the writer: 16 blocks of 2 MiB, all
+ * mapped before the program starts (a block mapped mid-run by the drainer
+ * took milliseconds here, and the rings overflowed meanwhile) and reused.
+ * What is queued when the program ends is what is left to write then; a
+ * thread whose data the full queue refuses spills to its spool instead
+ * (reader/recorder.c), written at the end.
+ */
+#define RS_BLOCK (2u << 20)
+#define RS_PREFILL 16
+#define RS_QUEUE_MAX ((size_t)RS_PREFILL * RS_BLOCK)
+#define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
+#define RS_SPOOL_AHEAD ((size_t)32768) /* events decoded ahead per spilled thread */
+
+/* A mark's entries: a thread, and whether its ring was left empty. */
+struct rs_mark_ent {
+	struct ut_rs_thread *t;
+	uint64_t empty;
+};
+
+/* A chunk kept until its events (whose strings point into it) are written. */
+struct rs_held {
+	struct ut_drain_chunk *c;   /* from the queue, or */
+	void *mem;                  /* read from a spool */
+	struct ut_rs_thread *t;
+	size_t end; /* the thread's event index just past the chunk's last */
+};
+
+struct ut_rstream {
+	struct ut_tracedat_writer *w;
+	int nr_cpus;
+	bool folding;
+	struct ut_repeats fold;
+	struct ut_chunkq *q;
+	pthread_t th;
+	bool started;
+	int stop;                   /* atomic: the drainer is done */
+	int err;                    /* the first write error */
+	struct ut_rs_thread **thr;  /* every thread seen, in order of appearance */
+	size_t nthr, cap;
+	struct rs_held *held;       /* FIFO of held chunks */
+	size_t nheld, heldcap;
+	uint64_t wm;                /* written up to this time */
+	uint64_t lost, late;
+	uint64_t unwritten;         /* events dropped after a write error */
+};
+
+struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding)
+{
+	struct ut_rstream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->w = w;
+	s->nr_cpus = nr_cpus;
+	s->folding = folding;
+	s->q = ut_chunkq_new(RS_BLOCK, RS_QUEUE_MAX, RS_PREFILL);
+	/* mapped now, before the program runs: a block mapped mid-run took ms here */
+	if (s->q)
+		ut_chunkq_prefill(s->q, RS_PREFILL);
+	if (!s->q) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ut_rstream_sink(struct ut_rstream *s, struct ut_rs_thread *t, struct ut_drain_qsink *k)
+{
+	ut_drain_qsink_init(k, s->q, t);
+}
+
+int ut_rstream_mark(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *const *thr,
+		    const bool *empty, size_t n, bool whole)
+{
+	size_t need = sizeof(struct ut_drain_chunk) + n * sizeof(struct rs_mark_ent), got;
+	struct ut_drain_chunk *c = ut_chunkq_reserve(s->q, need, need, &got);
+	struct rs_mark_ent *e;
+
+	if (!c)
+		return -ENOMEM;
+	*c = (struct ut_drain_chunk){.start = now, .lost = whole, .len = n * sizeof(*e),
+				     .flags = RS_MARK};
+	e = (struct rs_mark_ent *)(void *)c->bytes;
+	for (size_t i = 0; i < n; i++)
+		e[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i]};
+	ut_chunkq_push(s->q, c, need);
+	return 0;
+}
+
+/* --- the writer thread ---------------------------------------------------- */
+
+static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	if (t->known)
+		return 0;
+	if (s->nthr == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct ut_rs_thread **v = realloc(s->thr, cap * sizeof(struct ut_rs_thread *));
+
+		if (!v)
+			return -ENOMEM;
+		s->thr = v;
+		s->cap = cap;
+	}
+	s->thr[s->nthr++] = t;
+	t->known = true;
+	return 0;
+}
+
+struct rs_collect {
+	struct ut_rstream *s;
+	struct ut_rs_thread *t;
+};
+
+static int collect(void *ctx, const struct ut_event *ev)
+{
+	struct rs_collect *k = ctx;
+	struct ut_rs_thread *t = k->t;
+
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 4096;
+		struct ut_event *v = realloc(t->ev, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		t->ev = v;
+		t->cap = cap;
+	}
+	if (ev->ts < k->s->wm)
+		k->s->late++; /* behind what was written: lands clamped on its CPU */
+	t->ev[t->nr++] = *ev;
+	return 0;
+}
+
+/* Keep @h until its thread's events up to h.end are written. */
+static void hold(struct ut_rstream *s, struct rs_held h)
+{
+	if (s->nheld == s->heldcap) {
+		size_t cap = s->heldcap ? 2 * s->heldcap : 64;
+		struct rs_held *v = realloc(s->held, cap * sizeof(*v));
+
+		if (!v) { /* strings of its events would dangle: give them up */
+			s->err = s->err ? s->err : -ENOMEM;
+			h.t->nr = h.t->pos;
+			if (h.mem)
+				free(h.mem);
+			else
+				ut_chunkq_release(s->q, h.c);
+			return;
+		}
+		s->held = v;
+		s->heldcap = cap;
+	}
+	s->held[s->nheld++] = h;
+}
+
+/* Ring data: its events onto its thread's queue; the chunk is held until they are written. */
+static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
+{
+	struct ut_rs_thread *t = c->owner;
+	struct rs_collect k = {s, t};
+
+	if (remember(s, t))
+		s->err = s->err ? s->err : -ENOMEM;
+	t->lost += c->lost;
+	ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->tgid, t->clk, collect, &k);
+	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
+}
+
+/* Spilled threads, at the end: their spools after what came through the queue. */
+static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	struct ut_spool_hdr h;
+	struct rs_collect k = {s, t};
+	uint8_t *buf;
+
+	if (pread(t->spool, &h, sizeof(h), (off_t)t->spool_off) != (ssize_t)sizeof(h) ||
+	    h.len > UT_SPOOL_CHUNK)
+		return false;
+	buf = malloc(h.len ? h.len : 1);
+	if (!buf || pread(t->spool, buf, h.len, (off_t)(t->spool_off + sizeof(h))) != (ssize_t)h.len) {
+		free(buf);
+		s->err = s->err ? s->err : -EIO;
+		return false;
+	}
+	t->spool_off += sizeof(h) + h.len;
+	t->lost += h.lost;
+	ut_rb_decode(&t->dec, buf, h.len, h.start, t->tid, t->tgid, t->clk, collect, &k);
+	hold(s, (struct rs_held){.mem = buf, .t = t, .end = t->nr});
+	return true;
+}
+
+/* A thread's source for one merge round: its events up to the watermark. */
+struct rs_src {
+	struct ut_stream_src src; /* first: the stream hands it back */
+	struct ut_rs_thread *t;
+	size_t end;
+	bool given;
+};
+
+static bool src_refill(struct ut_stream_src *src)
+{
+	struct rs_src *r = (struct rs_src *)src;
+
+	if (r->given || r->t->pos == r->end)
+		return false;
+	r->given = true;
+	src->cur = &r->t->ev[r->t->pos];
+	src->end = &r->t->ev[r->end];
+	src->lost += r->t->lost;
+	r->t->lost = 0;
+	return true;
+}
+
+/* The first of @t's queued events later than @wm (each thread's are in time order). */
+static size_t upto(const struct ut_rs_thread *t, uint64_t wm)
+{
+	size_t lo = t->pos, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ev[mid].ts <= wm)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One event (or a fold of repeats) into the file, as the spooled write-out does. */
+static void put(struct ut_rstream *s, const struct ut_event *ev)
+{
+	struct ut_event rep, e = *ev;
+	int ret = 0;
+
+	if (s->err) { /* the file stopped taking events: the program runs on untraced */
+		s->unwritten++;
+		return;
+	}
+	if (e.cpu >= (uint32_t)s->nr_cpus)
+		e.cpu = 0; /* a CPU the file has no stream for (rseq unregistered) */
+	switch (s->folding ? ut_repeats_fold(&s->fold, &e, &rep) : UT_REPEATS_PASS) {
+	case UT_REPEATS_DROP:
+		return;
+	case UT_REPEATS_FLUSH:
+		ret = ut_tracedat_write(s->w, &rep);
+		break;
+	default:
+		break;
+	}
+	if (!ret)
+		ret = ut_tracedat_write(s->w, &e);
+	if (ret && !s->err)
+		s->err = ret;
+}
+
+/* Merge every thread's events up to @wm into the file (reader/stream.c). */
+static void merge_upto(struct ut_rstream *s, struct rs_src *src, uint64_t wm)
+{
+	struct ut_stream *st = ut_stream_new(NULL);
+	struct ut_stream_item it;
+
+	for (size_t i = 0; st && i < s->nthr; i++) {
+		src[i] = (struct rs_src){.src = {.refill = src_refill}, .t = s->thr[i],
+					 .end = upto(s->thr[i], wm)};
+		if (ut_stream_add(st, &src[i].src)) {
+			ut_stream_free(st);
+			st = NULL;
+		}
+	}
+	if (!st) {
+		s->err = s->err ? s->err : -ENOMEM;
+		return;
+	}
+	while (ut_stream_next(st, &it) == 1) {
+		struct ut_rs_thread *t = ((struct rs_src *)it.src)->t;
+
+		if (it.lost) {
+			ut_tracedat_lost(s->w, it.cpu < (uint32_t)s->nr_cpus ? it.cpu : 0, it.lost);
+			s->lost += it.lost;
+			t->lost_in_stream += it.lost;
+		}
+		if (!it.ev)
+			continue;
+		t->read++;
+		put(s, it.ev);
+	}
+	ut_stream_free(st);
+}
+
+/* Chunks whose events are all written go back to the queue; emptied threads restart at 0. */
+static void release_written(struct ut_rstream *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nheld; i++) {
+		if (s->held[i].end > s->held[i].t->pos)
+			s->held[k++] = s->held[i];
+		else if (s->held[i].mem)
+			free(s->held[i].mem);
+		else
+			ut_chunkq_release(s->q, s->held[i].c);
+	}
+	s->nheld = k;
+	for (size_t i = 0; i < s->nthr; i++) {
+		struct ut_rs_thread *t = s->thr[i];
+		size_t left = t->nr - t->pos;
+
+		if (left && t->pos < left + 4096)
+			continue; /* moved only when more was written than is left: amortised */
+		memmove(t->ev, t->ev + t->pos, left * sizeof(*t->ev));
+		for (size_t j = 0; j < s->nheld; j++)
+			if (s->held[j].t == t)
+				s->held[j].end -= t->pos;
+		t->nr = left;
+		t->pos = 0;
+	}
+}
+
+/* Write everything up to @wm. */
+static void emit(struct ut_rstream *s, uint64_t wm)
+{
+	struct rs_src *src = calloc(s->nthr ? s->nthr : 1, sizeof(*src));
+
+	if (!src) {
+		s->err = s->err ? s->err : -ENOMEM;
+		return;
+	}
+	merge_upto(s, src, wm);
+	for (size_t i = 0; i < s->nthr; i++)
+		s->thr[i]->pos = src[i].end;
+	free(src);
+	release_written(s);
+	if (wm > s->wm)
+		s->wm = wm;
+}
+
+/* A mark: every event up to the watermark it allows is known now; write them. */
+static void on_mark(struct ut_rstream *s, const struct ut_drain_chunk *c)
+{
+	const struct rs_mark_ent *e = (const void *)c->bytes;
+	size_t n = c->len / sizeof(*e);
+	uint64_t wm = UINT64_MAX, idle = c->start > UT_RSTREAM_SLACK ? c->start - UT_RSTREAM_SLACK : 0;
+
+	for (size_t i = 0; i < n; i++) /* a thread with nothing queued yet may spill */
+		if (remember(s, e[i].t))
+			s->err = s->err ? s->err : -ENOMEM;
+	if (!c->lost || !n)
+		return; /* the pass did not see every thread, or saw none */
+	for (size_t i = 0; i < n; i++) {
+		const struct ut_rs_thread *t = e[i].t;
+		/* data left in the ring is no older than what was taken from it */
+		uint64_t bound = e[i].empty ? idle : t->nr ? t->ev[t->nr - 1].ts : 0;
+
+		if (bound < wm)
+			wm = bound;
+	}
+	if (wm > s->wm)
+		emit(s, wm);
+}
+
+/*
+ * The end, for threads that spilled: their spools are read a piece at a
+ * time (what came through the queue is older), merged in rounds up to the
+ * least of their newest events, so memory stays a few pieces per thread.
+ */
+static void spill_merge(struct ut_rstream *s)
+{
+	for (;;) {
+		uint64_t wm = UINT64_MAX;
+		bool more = false;
+
+		for (size_t i = 0; i < s->nthr; i++) {
+			struct ut_rs_thread *t = s->thr[i];
+
+			if (!t->spilled || t->spool_done)
+				continue;
+			while (t->nr - t->pos < RS_SPOOL_AHEAD && !t->spool_done)
+				t->spool_done = !spool_piece(s, t);
+			if (!t->spool_done) {
+				more = true;
+				if (!t->nr || t->ev[t->nr - 1].ts < wm)
+					wm = t->nr ? t->ev[t->nr - 1].ts : 0;
+			}
+		}
+		if (!more)
+			return;
+		emit(s, wm);
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct ut_rstream *s = arg;
+	struct sched_param sp = {.sched_priority = 0};
+
+	/* Started from the real-time drainer: a normal thread, which the drainer preempts. */
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+
+	for (;;) {
+		struct ut_drain_chunk *c;
+		size_t len;
+
+		c = ut_chunkq_pop(s->q, &len);
+		if (!c && __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
+			c = ut_chunkq_pop(s->q, &len); /* pushed before the stop */
+		if (!c) {
+			struct timespec ts = {0, 500000L};
+
+			if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
+				break;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (c->flags & RS_MARK) {
+			on_mark(s, c);
+			ut_chunkq_release(s->q, c);
+		} else {
+			on_data(s, c);
+		}
+	}
+	spill_merge(s);
+	emit(s, UINT64_MAX);
+	return NULL;
+}
+
+int ut_rstream_start(struct ut_rstream *s)
+{
+	int ret = pthread_create(&s->th, NULL, writer_main, s);
+
+	s->started = ret == 0;
+	return -ret;
+}
+
+int ut_rstream_finish(struct ut_rstream *s)
+{
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	if (s->started)
+		pthread_join(s->th, NULL);
+	else
+		writer_main(s);
+	s->started = false;
+	return s->err; /* repeats pending at the end are not written, as in the kernel */
+}
+
+uint64_t ut_rstream_lost(const struct ut_rstream *s)
+{
+	return s->lost;
+}
+
+uint64_t ut_rstream_late(const struct ut_rstream *s)
+{
+	return s->late;
+}
+
+uint64_t ut_rstream_unwritten(const struct ut_rstream *s)
+{
+	return s->unwritten;
+}
+
+void ut_rstream_free(struct ut_rstream *s)
+{
+	if (!s)
+		return;
+	if (s->started)
+		ut_rstream_finish(s);
+	for (size_t i = 0; i < s->nthr; i++) {
+		free(s->thr[i]->ev);
+		s->thr[i]->ev = NULL;
+	}
+	for (size_t i = 0; i < s->nheld; i++)
+		ut_chunkq_release(s->q, s->held[i].c);
+	ut_repeats_free(&s->fold);
+	ut_chunkq_free(s->q);
+	free(s->thr);
+	free(s->held);
+	free(s);
+}

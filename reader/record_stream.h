@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recorder's write-out while the program runs (reader/record_stream.c).
+ *
+ * The drainer (reader/recorder.c, a real-time thread) copies what the rings
+ * published into a chunk queue, and after each pass pushes a mark: the time
+ * the pass started and, per thread, whether its ring was left empty.  A
+ * writer thread decodes the chunks into per-thread queues of events, merges
+ * them by time up to a watermark and writes them (reader/tracedat_write.c:
+ * kernel events, pages, zstd chunks) on the other core, so when the program
+ * ends only the last milliseconds are left to write.
+ *
+ * The watermark: an event not yet taken from a ring whose drainer left it
+ * empty at time T was stamped after T - UT_RSTREAM_SLACK (a thread stamps an
+ * event just before it commits it; the slack covers one preempted between
+ * the two); a ring left with data (a busy thread's partial page) holds
+ * nothing older than what was taken from it.  So every event up to the
+ * minimum of these bounds over all threads is known, and is written in time
+ * order.  An event that breaks the rule (a thread preempted for longer than
+ * the slack between stamping and committing) is written when it arrives, on
+ * its CPU, with its CPU's latest time (the writer never lets a CPU's time go
+ * backwards); the count of such late events is kept (ut_rstream_late).
+ */
+#ifndef UT_READER_RECORD_STREAM_H
+#define UT_READER_RECORD_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/event.h"
+#include "common/ring_buffer.h"
+#include "reader/drain.h"
+#include "reader/tracedat.h"
+
+/* Slack for a stamp not yet committed: 20 ms, in ns (ns clocks only stream). */
+#define UT_RSTREAM_SLACK 20000000ull
+
+/* A spool file's piece: ring data from stream position @start, @lost records before it. */
+struct ut_spool_hdr {
+	uint64_t start, lost;
+	uint32_t len, pad;
+};
+#define UT_SPOOL_CHUNK 65536 /* ring bytes per piece at most */
+
+/* One traced thread as the stream sees it; embedded in the recorder's thread. */
+struct ut_rs_thread {
+	int32_t tid, tgid;
+	const struct ut_clockconv *clk;
+	struct ut_rb_decoder dec;   /* .from set by the recorder */
+	/* the writer thread's own */
+	struct ut_event *ev;        /* decoded, not yet written: [pos, nr) */
+	size_t nr, pos, cap;
+	uint64_t lost;              /* lapped before the next chunk (flight recorder) */
+	uint64_t read;              /* events written */
+	uint64_t lost_in_stream;    /* losses the stream reported */
+	bool known;                 /* in the writer's list */
+	/*
+	 * Spilled: the queue was full once, so everything after went to the
+	 * spool file @spool (the drainer's), read after the queue at the end.
+	 */
+	bool spilled;
+	int spool;
+	uint64_t spool_off;         /* the writer's read position */
+	bool spool_done;
+};
+
+struct ut_rstream;
+
+/* A stream into @w (which it writes, never closes), folding repeats with @folding. */
+struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding);
+/* The sink for @t's ring data (reader/drain.h), the queue's producer side. */
+void ut_rstream_sink(struct ut_rstream *s, struct ut_rs_thread *t, struct ut_drain_qsink *k);
+/*
+ * After a drainer pass that started at @now (trace clock): the threads of
+ * the pass, each with whether its ring was left empty (@empty[i]).  @whole:
+ * every session and thread slot could be opened (a thread not yet seen may
+ * hold anything: no watermark from an incomplete pass).  -ENOMEM (queue
+ * full: the mark is given again after the next pass) or 0.
+ */
+int ut_rstream_mark(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *const *thr,
+		    const bool *empty, size_t n, bool whole);
+/* Start the writer thread.  0 or -errno. */
+int ut_rstream_start(struct ut_rstream *s);
+/*
+ * The drainer is done (every ring emptied): write everything left, stop
+ * the writer thread.  Returns the first write error, 0 if none.
+ */
+int ut_rstream_finish(struct ut_rstream *s);
+/* Losses the stream wrote (LOST records and lapped rings), and late events. */
+uint64_t ut_rstream_lost(const struct ut_rstream *s);
+uint64_t ut_rstream_late(const struct ut_rstream *s);
+/* Events taken after a write error and not written (the program ran on untraced). */
+uint64_t ut_rstream_unwritten(const struct ut_rstream *s);
+void ut_rstream_free(struct ut_rstream *s);
+
+#endif
