@@ -67,48 +67,49 @@ static uint32_t nr_slots(const struct sess *s)
 }
 
 struct ut_recorder {
-	char dir[PATH_MAX / 2];
-	char output[PATH_MAX];
-	char spooldir[PATH_MAX / 2];
-	char tracer[32];
+	/* pointers and 64-bit words first, then ints, then flags: no padding */
 	uint64_t options;
-	int clock;
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
-	bool refused;               /* a session file was refused (ut_live_strerror) */
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
-	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
-	bool graph_time;
-	bool demangle;          /* profile: C++ names demangled */
 	uint64_t thresh_ns;
-	uint32_t mult, shift;       /* a first conversion, handed to the processes */
 	/* live mode (extract, show, record -P): sessions of running processes */
-	bool live;
-	bool consume;               /* take what is read (producer/consumer buffers) */
 	const int32_t *pids;        /* only these processes; NULL = all */
 	size_t npids;
-	int inst;                   /* instances/: whose buffers (0: the top level) */
-	int32_t tid;                /* only this thread's buffers (0: all) */
-	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	/* streaming (record): written while the program runs, see reader/record_stream.h */
-	int nr_cpus;
-	int spill_err;              /* a spool write failed (full disk, file-size limit) */
 	struct ut_rstream *rs;      /* started before the program */
 	struct ut_tracedat_writer *tw;
 	struct ut_rs_thread **mark_thr; /* the pass's threads, and whether each ring was emptied */
 	bool *mark_empty;
 	size_t mark_n, mark_cap;
+	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
+	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
+	int clock;
+	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
+	uint32_t mult, shift;       /* a first conversion, handed to the processes */
+	int inst;                   /* instances/: whose buffers (0: the top level) */
+	int32_t tid;                /* only this thread's buffers (0: all) */
+	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
+	int nr_cpus;
+	int spill_err;              /* a spool write failed (full disk, file-size limit) */
+	bool refused;               /* a session file was refused (ut_live_strerror) */
+	bool graph_time;
+	bool demangle;              /* profile: C++ names demangled */
+	bool live;
+	bool consume;               /* take what is read (producer/consumer buffers) */
 	bool compress;
 	bool streaming;             /* asked for, and the clock allows it */
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
-	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
-	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
+	char tracer[32];
+	char dir[PATH_MAX / 2];
+	char spooldir[PATH_MAX / 2];
+	char output[PATH_MAX];
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))

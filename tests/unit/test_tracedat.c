@@ -1204,7 +1204,7 @@ TEST(compressed)
 		char *a = tc_report(v6), *b = tc_report(v7);
 
 		CHECK(strstr(a, "function:"));
-		if (strcmp(a, b))
+		if (strcmp(a, b) != 0)
 			fprintf(stderr, "trace-cmd report differs:\n--- v6\n%.2000s\n--- v7\n%.2000s\n", a, b);
 		CHECK(!strcmp(a, b));
 		free(a);
