@@ -823,9 +823,16 @@ static void hdr_options(struct ut_tracedat_writer *w, struct td_buf *h)
 	buf_num(h, TD_OPT_CPUCOUNT, 2);
 	buf_num(h, 4, 4);
 	buf_num(h, (uint64_t)w->nr_cpus, 4);
-	/* no payload: it says "the trace_clock text follows the CPU table" */
+	/*
+	 * It says "the trace_clock text follows the CPU table"; the text is its
+	 * payload too, NUL-terminated: trace-cmd 3.1 parses the option's payload
+	 * even in version 6, and an empty one made it read past its 0-byte
+	 * buffer -- heap leftovers with a "[counter]" in them turned its
+	 * timestamps raw now and then.
+	 */
 	buf_num(h, TD_OPT_TRACECLOCK, 2);
-	buf_num(h, 0, 4);
+	buf_num(h, strlen(w->clock) + 1, 4);
+	buf_put(h, w->clock, strlen(w->clock) + 1);
 	if (w->uname) {
 		buf_num(h, TD_OPT_UNAME, 2);
 		buf_num(h, strlen(w->uname) + 1, 4);
