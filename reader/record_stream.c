@@ -19,13 +19,13 @@
  * The queue between the drainer and the writer: 16 blocks of 2 MiB, all
  * mapped before the program starts (a block mapped mid-run by the drainer
  * took milliseconds here, and the rings overflowed meanwhile) and reused.
- * What is queued when the program ends is what is left to write then; a
- * thread whose data the full queue refuses spills to its spool instead
+ * What is queued when the program ends is what is left to write then.  When
+ * the full queue refuses a thread's data, a lossless record leaves it in the
+ * ring (the program waits); otherwise the thread spills to its spool
  * (reader/recorder.c), written at the end.
  */
 #define RS_BLOCK (2u << 20)
 #define RS_PREFILL 16
-#define RS_QUEUE_MAX ((size_t)RS_PREFILL * RS_BLOCK)
 #define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
 #define RS_SPOOL_AHEAD ((size_t)32768) /* events decoded ahead per spilled thread */
 
@@ -60,7 +60,31 @@ struct ut_rstream {
 	uint64_t wm;                /* written up to this time */
 	uint64_t lost, late;
 	uint64_t unwritten;         /* events dropped after a write error */
+	/*
+	 * A mark the full queue refused: the newest only (a later one tells as
+	 * much).  The queue can be full of chunks held for want of a mark; this
+	 * one reaches the writer when it finds nothing more to pop.
+	 */
+	pthread_mutex_t side_mu;
+	struct rs_mark_ent *side;
+	size_t side_n, side_cap;
+	uint64_t side_now;
+	bool side_whole, side_set;
+	long blocks;                /* the queue's size, RS_BLOCKs (a test makes it small) */
+	long delay_us;              /* test hook: a slow writer */
 };
+
+/*
+ * Test hooks: a smaller queue (UTRACE_TEST_QUEUE_BLOCKS) and a slower writer
+ * (UTRACE_TEST_WRITE_DELAY_US per chunk of ring data) make the queue fill.
+ */
+static long test_knob(const char *name, long dflt, long lo, long hi)
+{
+	const char *v = getenv(name);
+	long n = v && *v ? strtol(v, NULL, 10) : dflt;
+
+	return n < lo || n > hi ? dflt : n;
+}
 
 struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding)
 {
@@ -69,12 +93,15 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 	if (!s)
 		return NULL;
 	s->w = w;
+	pthread_mutex_init(&s->side_mu, NULL);
 	s->nr_cpus = nr_cpus;
 	s->folding = folding;
-	s->q = ut_chunkq_new(RS_BLOCK, RS_QUEUE_MAX, RS_PREFILL);
+	s->blocks = test_knob("UTRACE_TEST_QUEUE_BLOCKS", RS_PREFILL, 1, RS_PREFILL);
+	s->delay_us = test_knob("UTRACE_TEST_WRITE_DELAY_US", 0, 0, 1000000);
+	s->q = ut_chunkq_new(RS_BLOCK, (size_t)s->blocks * RS_BLOCK, (unsigned)s->blocks);
 	/* mapped now, before the program runs: a block mapped mid-run took ms here */
 	if (s->q)
-		ut_chunkq_prefill(s->q, RS_PREFILL);
+		ut_chunkq_prefill(s->q, (unsigned)s->blocks);
 	if (!s->q) {
 		free(s);
 		return NULL;
@@ -87,6 +114,35 @@ void ut_rstream_sink(struct ut_rstream *s, struct ut_rs_thread *t, struct ut_dra
 	ut_drain_qsink_init(k, s->q, t);
 }
 
+/* The full queue refused a mark: it waits beside the queue, replacing an older one. */
+static int mark_aside(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *const *thr,
+		      const bool *empty, size_t n, bool whole)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->side_mu);
+	if (n > s->side_cap) {
+		struct rs_mark_ent *v = realloc(s->side, n * sizeof(*v));
+
+		if (v) {
+			s->side = v;
+			s->side_cap = n;
+		}
+	}
+	if (n <= s->side_cap) {
+		for (size_t i = 0; i < n; i++)
+			s->side[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i]};
+		s->side_n = n;
+		s->side_now = now;
+		s->side_whole = whole;
+		s->side_set = true;
+	} else {
+		ret = -ENOMEM;
+	}
+	pthread_mutex_unlock(&s->side_mu);
+	return ret;
+}
+
 int ut_rstream_mark(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *const *thr,
 		    const bool *empty, size_t n, bool whole)
 {
@@ -95,7 +151,7 @@ int ut_rstream_mark(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *con
 	struct rs_mark_ent *e;
 
 	if (!c)
-		return -ENOMEM;
+		return mark_aside(s, now, thr, empty, n, whole);
 	*c = (struct ut_drain_chunk){.start = now, .lost = whole, .len = n * sizeof(*e),
 				     .flags = RS_MARK};
 	e = (struct rs_mark_ent *)(void *)c->bytes;
@@ -181,6 +237,11 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 	if (remember(s, t))
 		s->err = s->err ? s->err : -ENOMEM;
 	t->lost += c->lost;
+	if (s->delay_us) {
+		struct timespec ts = {s->delay_us / 1000000, s->delay_us % 1000000 * 1000};
+
+		nanosleep(&ts, NULL);
+	}
 	ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->tgid, t->clk, collect, &k);
 	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
 }
@@ -354,17 +415,21 @@ static void emit(struct ut_rstream *s, uint64_t wm)
 		s->wm = wm;
 }
 
-/* A mark: every event up to the watermark it allows is known now; write them. */
-static void on_mark(struct ut_rstream *s, const struct ut_drain_chunk *c)
+/*
+ * A mark of a pass that started at @now: every event up to the watermark it
+ * allows is known now; write them.  Applied late (after data of later
+ * passes, a mark set aside), it is still true: what is left in a ring is no
+ * older than the newest event taken from it.
+ */
+static void on_mark(struct ut_rstream *s, const struct rs_mark_ent *e, size_t n, uint64_t now,
+		    bool whole)
 {
-	const struct rs_mark_ent *e = (const void *)c->bytes;
-	size_t n = c->len / sizeof(*e);
-	uint64_t wm = UINT64_MAX, idle = c->start > UT_RSTREAM_SLACK ? c->start - UT_RSTREAM_SLACK : 0;
+	uint64_t wm = UINT64_MAX, idle = now > UT_RSTREAM_SLACK ? now - UT_RSTREAM_SLACK : 0;
 
 	for (size_t i = 0; i < n; i++) /* a thread with nothing queued yet may spill */
 		if (remember(s, e[i].t))
 			s->err = s->err ? s->err : -ENOMEM;
-	if (!c->lost || !n)
+	if (!whole || !n)
 		return; /* the pass did not see every thread, or saw none */
 	for (size_t i = 0; i < n; i++) {
 		const struct ut_rs_thread *t = e[i].t;
@@ -408,6 +473,20 @@ static void spill_merge(struct ut_rstream *s)
 	}
 }
 
+/* The mark set aside, if any, applied (the queue had nothing more). */
+static bool mark_taken(struct ut_rstream *s)
+{
+	bool set;
+
+	pthread_mutex_lock(&s->side_mu);
+	set = s->side_set;
+	if (set)
+		on_mark(s, s->side, s->side_n, s->side_now, s->side_whole);
+	s->side_set = false;
+	pthread_mutex_unlock(&s->side_mu);
+	return set;
+}
+
 static void *writer_main(void *arg)
 {
 	struct ut_rstream *s = arg;
@@ -428,11 +507,13 @@ static void *writer_main(void *arg)
 
 			if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 				break;
-			nanosleep(&ts, NULL);
+			if (!mark_taken(s))
+				nanosleep(&ts, NULL);
 			continue;
 		}
 		if (c->flags & RS_MARK) {
-			on_mark(s, c);
+			on_mark(s, (const void *)c->bytes, c->len / sizeof(struct rs_mark_ent), c->start,
+				c->lost);
 			ut_chunkq_release(s->q, c);
 		} else {
 			on_data(s, c);
@@ -491,6 +572,8 @@ void ut_rstream_free(struct ut_rstream *s)
 		ut_chunkq_release(s->q, s->held[i].c);
 	ut_repeats_free(&s->fold);
 	ut_chunkq_free(s->q);
+	pthread_mutex_destroy(&s->side_mu);
+	free(s->side);
 	free(s->thr);
 	free(s->held);
 	free(s);

@@ -104,6 +104,8 @@ struct ut_recorder {
 	bool streaming;             /* asked for, and the clock allows it */
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
+	bool queue_full;            /* this pass, the writer's queue refused data */
+	bool final;                 /* the program is gone: what is left may spill */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
 	char tracer[32];
@@ -507,6 +509,19 @@ static uint8_t *full_reserve(struct ut_drain_sink *k, size_t min, size_t max, si
 }
 
 /*
+ * Whether a thread the full queue refused spills to its spool file.  Not
+ * while a lossless program runs: its data waits in its ring, whose writer
+ * waits in turn (back-pressure), so the program runs at the writer's pace and
+ * nothing is written twice (spool out, spool in) nor left for after its end.
+ * With -O drop the spool keeps what the queue cannot take; at the end, the
+ * last of the rings spills rather than wait.
+ */
+static bool may_spill(const struct ut_recorder *r)
+{
+	return !r->lossless || r->final;
+}
+
+/*
  * @t's ring into the writer's queue, and into the pass's mark with whether
  * it was emptied.  Once the queue refuses data (the writer is behind), the
  * thread spills: the rest of its data goes to its spool file, which the
@@ -544,7 +559,8 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		k.q.sink.reserve = full_reserve;
 		k.full = false;
 		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);
-		t->rs.spilled = k.full && t->spool >= 0;
+		r->queue_full |= k.full;
+		t->rs.spilled = k.full && t->spool >= 0 && may_spill(r);
 	}
 	if (t->rs.spilled) {
 		m = drain_thr(t, all, r->copybuf, COPYBUF);
@@ -1074,6 +1090,7 @@ long ut_recorder_drain(struct ut_recorder *r)
 		stream_begin(r);
 	ut_bp_test_delay();
 	r->pressed = false;
+	r->queue_full = false;
 	r->pass_ns = ut_bp_now();
 	return drain_pass(r, false);
 }
@@ -1083,7 +1100,8 @@ void ut_recorder_nap(struct ut_recorder *r, long ns)
 	const struct ut_rb_reader *rings[UT_BP_NAP_MAX];
 	size_t n = 0;
 
-	for (size_t i = 0; r->lossless && i < r->nr_sess; i++)
+	/* a full queue: a plain nap (waiting writers would end a futex nap at once) */
+	for (size_t i = 0; r->lossless && !r->queue_full && i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
 			const struct thr *t = r->sess[i]->thr[j];
 
@@ -1105,7 +1123,7 @@ void ut_recorder_set_lossless(struct ut_recorder *r, bool on)
 
 bool ut_recorder_pressed(const struct ut_recorder *r)
 {
-	return r->pressed;
+	return r->pressed && !r->queue_full; /* a full queue: the writer needs the CPU */
 }
 
 void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid)
@@ -1227,6 +1245,7 @@ void ut_recorder_collect(struct ut_recorder *r)
 {
 	if (r->streaming && !r->rs)
 		stream_begin(r);
+	r->final = true;
 	/* Until nothing is left (the copy buffer may be smaller than a ring). */
 	while (drain_pass(r, true) > 0)
 		;
