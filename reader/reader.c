@@ -17,17 +17,18 @@
 #include <stdlib.h>
 
 #include "common/control.h"
+#include "common/grow.h"
 #include "common/symbols.h"
+#include "reader/printer.h"
 #include "reader/snapshot.h"
 #include "reader/stream_file.h"
 #include "reader/tracedat.h"
 
-/* A CPU of a live snapshot: its events, each with the records lost before it. */
+/* A CPU of a live snapshot: its events in order, each with its losses. */
 struct live_cpu {
-	struct ut_stream_src src;
-	struct ut_event *ev;
-	uint64_t *lost;
-	size_t n, cap, next;
+	struct ut_pev_src src;
+	struct ut_print_ev *v;
+	size_t n, cap;
 };
 
 /* The sink that collects a live snapshot (ut_reader_open_live). */
@@ -94,47 +95,23 @@ static int live_event(struct ut_filed_sink *fk, const struct ut_event *ev, uint6
 {
 	struct live_sink *k = (struct live_sink *)fk;
 	struct live_cpu *c = &k->cpus[ev->cpu];
+	struct ut_print_ev *e;
 
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 256;
-		struct ut_event *v = realloc(c->ev, cap * sizeof(*v));
-		uint64_t *l = v ? realloc(c->lost, cap * sizeof(*l)) : NULL;
-
-		if (v)
-			c->ev = v;
-		if (!l)
-			return -ENOMEM;
-		c->lost = l;
-		c->cap = cap;
-	}
-	c->ev[c->n] = *ev;
+	if (c->n == c->cap && ut_grow(&c->v, &c->cap, sizeof(*c->v), 256))
+		return -ENOMEM;
+	e = &c->v[c->n++];
+	*e = (struct ut_print_ev){.ev = *ev, .lost = lost};
 	/* what a record tells lives in the event itself (strings and stacks do not last) */
-	c->ev[c->n].str = NULL;
-	c->ev[c->n].callers = NULL;
-	c->ev[c->n].nr_callers = 0;
-	c->lost[c->n++] = lost;
+	e->ev.str = NULL;
+	e->ev.callers = NULL;
+	e->ev.nr_callers = 0;
 	return 0;
-}
-
-/* The stream's refill(): a CPU's next event, one at a time as a file's CPU gives them. */
-static bool live_refill(struct ut_stream_src *src)
-{
-	struct live_cpu *c = (struct live_cpu *)src;
-
-	if (c->next == c->n)
-		return false;
-	src->lost += c->lost[c->next];
-	src->cur = &c->ev[c->next++];
-	src->end = src->cur + 1;
-	return true;
 }
 
 static void live_free(struct live_sink *k)
 {
-	for (int i = 0; k->cpus && i < k->nr_cpus; i++) {
-		free(k->cpus[i].ev);
-		free(k->cpus[i].lost);
-	}
+	for (int i = 0; k->cpus && i < k->nr_cpus; i++)
+		free(k->cpus[i].v);
 	free(k->cpus);
 	ut_symtab_free(k->fk.syms);
 }
@@ -154,8 +131,10 @@ struct ut_reader *ut_reader_open_live(const char *rundir, const int32_t *pids, s
 	if (!ret && !(r->st = ut_stream_new(f)))
 		ret = -ENOMEM;
 	for (int i = 0; !ret && i < r->live.nr_cpus; i++) {
-		r->live.cpus[i].src.refill = live_refill;
-		ret = ut_stream_add(r->st, &r->live.cpus[i].src);
+		struct live_cpu *c = &r->live.cpus[i];
+
+		ut_pev_src_init(&c->src, c->v, c->n);
+		ret = ut_stream_add(r->st, &c->src.src);
 	}
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", rundir,
