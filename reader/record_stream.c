@@ -112,7 +112,7 @@ static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
 {
 	if (t->known)
 		return 0;
-	if (s->nthr == s->cap && ut_grow(&s->thr, &s->cap, sizeof(*s->thr), 16))
+	if (s->nthr == s->cap && ut_grow(&s->thr, &s->cap, sizeof(struct ut_rs_thread *), 16))
 		return -ENOMEM;
 	s->thr[s->nthr++] = t;
 	t->known = true;

@@ -74,21 +74,16 @@ struct ut_recorder {
 	char tracer[32];
 	uint64_t options;
 	int clock;
+	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
-	bool refused;               /* a session file was refused (ut_live_strerror) */
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
-	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
-	bool graph_time;
-	bool demangle;          /* profile: C++ names demangled */
 	uint64_t thresh_ns;
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
 	/* live mode (extract, show, record -P): sessions of running processes */
-	bool live;
-	bool consume;               /* take what is read (producer/consumer buffers) */
 	const int32_t *pids;        /* only these processes; NULL = all */
 	size_t npids;
 	int inst;                   /* instances/: whose buffers (0: the top level) */
@@ -102,14 +97,20 @@ struct ut_recorder {
 	struct ut_rs_thread **mark_thr; /* the pass's threads, and whether each ring was emptied */
 	bool *mark_empty;
 	size_t mark_n, mark_cap;
+	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
+	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
+	/* the flags, together (no padding between them) */
+	bool refused;               /* a session file was refused (ut_live_strerror) */
+	bool graph_time;            /* profile: times include the callees */
+	bool demangle;              /* profile: C++ names demangled */
+	bool live;                  /* live mode, above */
+	bool consume;               /* take what is read (producer/consumer buffers) */
 	bool compress;
 	bool streaming;             /* asked for, and the clock allows it */
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
-	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
-	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
 };
 
 void ut_read_set_warn(void (*warn)(const char *msg))
@@ -521,7 +522,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	if (r->mark_n == r->mark_cap) { /* two arrays of one length */
 		size_t cap = r->mark_cap, ecap = cap;
 
-		if (ut_grow(&r->mark_thr, &cap, sizeof(*r->mark_thr), 64) ||
+		if (ut_grow(&r->mark_thr, &cap, sizeof(struct ut_rs_thread *), 64) ||
 		    ut_grow(&r->mark_empty, &ecap, sizeof(*r->mark_empty), 64))
 			return -ENOMEM;
 		r->mark_cap = cap;

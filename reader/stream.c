@@ -24,7 +24,7 @@ struct ut_stream *ut_stream_new(const struct ut_stream_filter *f)
 
 int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src)
 {
-	if (s->n == s->cap && ut_grow(&s->src, &s->cap, sizeof(*s->src), 16))
+	if (s->n == s->cap && ut_grow(&s->src, &s->cap, sizeof(struct ut_stream_src *), 16))
 		return -ENOMEM;
 	s->src[s->n++] = src;
 	src->lost = 0;
