@@ -19,16 +19,28 @@
 #include "common/control.h"
 #include "common/grow.h"
 #include "common/symbols.h"
-#include "reader/printer.h"
 #include "reader/snapshot.h"
 #include "reader/stream_file.h"
 #include "reader/tracedat.h"
 
-/* A CPU of a live snapshot: its events in order, each with its losses. */
+/*
+ * A live snapshot's event: what a record tells of it, and the records lost
+ * just before it on its CPU (a third of a struct ut_event's size).
+ */
+struct live_rec {
+	uint64_t ts, ip, parent_ip, lost;
+	int32_t pid, tgid;
+	uint32_t depth;
+	uint16_t type;
+};
+
+/* A CPU of a live snapshot: its events in order, a source of the stream. */
 struct live_cpu {
-	struct ut_pev_src src;
-	struct ut_print_ev *v;
-	size_t n, cap;
+	struct ut_stream_src src;
+	struct ut_event ev; /* the one the stream holds */
+	struct live_rec *v;
+	size_t n, cap, next;
+	uint32_t cpu;
 };
 
 /* The sink that collects a live snapshot (ut_reader_open_live). */
@@ -95,17 +107,31 @@ static int live_event(struct ut_filed_sink *fk, const struct ut_event *ev, uint6
 {
 	struct live_sink *k = (struct live_sink *)fk;
 	struct live_cpu *c = &k->cpus[ev->cpu];
-	struct ut_print_ev *e;
 
 	if (c->n == c->cap && ut_grow(&c->v, &c->cap, sizeof(*c->v), 256))
 		return -ENOMEM;
-	e = &c->v[c->n++];
-	*e = (struct ut_print_ev){.ev = *ev, .lost = lost};
-	/* what a record tells lives in the event itself (strings and stacks do not last) */
-	e->ev.str = NULL;
-	e->ev.callers = NULL;
-	e->ev.nr_callers = 0;
+	c->v[c->n++] = (struct live_rec){.ts = ev->ts, .ip = ev->ip, .parent_ip = ev->parent_ip,
+					 .lost = lost, .pid = ev->pid, .tgid = ev->tgid,
+					 .depth = ev->depth, .type = ev->type};
 	return 0;
+}
+
+/* The stream's refill(): the CPU's next event, as a file's CPU hands them, one a batch. */
+static bool live_refill(struct ut_stream_src *src)
+{
+	struct live_cpu *c = (struct live_cpu *)src;
+	const struct live_rec *x;
+
+	if (c->next == c->n)
+		return false;
+	x = &c->v[c->next++];
+	c->ev = (struct ut_event){.ts = x->ts, .pid = x->pid, .tgid = x->tgid, .cpu = c->cpu,
+				  .type = x->type, .ip = x->ip, .parent_ip = x->parent_ip,
+				  .depth = x->depth};
+	src->lost += x->lost;
+	src->cur = &c->ev;
+	src->end = src->cur + 1;
+	return true;
 }
 
 static void live_free(struct live_sink *k)
@@ -133,8 +159,9 @@ struct ut_reader *ut_reader_open_live(const char *rundir, const int32_t *pids, s
 	for (int i = 0; !ret && i < r->live.nr_cpus; i++) {
 		struct live_cpu *c = &r->live.cpus[i];
 
-		ut_pev_src_init(&c->src, c->v, c->n);
-		ret = ut_stream_add(r->st, &c->src.src);
+		c->src.refill = live_refill;
+		c->cpu = (uint32_t)i;
+		ret = ut_stream_add(r->st, &c->src);
 	}
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", rundir,
