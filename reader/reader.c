@@ -7,9 +7,9 @@
  *
  * A live snapshot is read as its trace.dat would be, without one: the
  * recorder's write-out hands its events, as the file would give them back
- * (reader/filed.h), to a sink that keeps them in memory by CPU (no more
- * than the rings held), and each CPU is a source of the same merge a
- * file's CPUs are.
+ * (reader/filed.h), to a sink that keeps what a record tells of each in
+ * memory by CPU (struct live_rec), and each CPU is a source of the same
+ * merge a file's CPUs are.
  */
 #include <errno.h>
 #include <stdbool.h>
