@@ -135,6 +135,14 @@ static void *grower_main(void *arg)
 			q->nr_blocks--;
 			break; /* out of memory: the producer maps on demand */
 		}
+		if (q->nr_spare >= q->ahead) {
+			/* set_ahead lowered the count while this one was being mapped */
+			q->nr_blocks--;
+			pthread_mutex_unlock(&q->mu);
+			munmap(b->map, b->maplen);
+			pthread_mutex_lock(&q->mu);
+			continue;
+		}
 		b->next = q->spare;
 		q->spare = b;
 		q->nr_spare++;

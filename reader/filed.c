@@ -6,6 +6,7 @@
  */
 #include "reader/filed.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,128 @@ void ut_filed_event(const struct ut_event *ev, int32_t tgid, struct ut_event *ou
 		stack_as_filed(ev, out, ev->type == UT_EV_USER_STACK);
 		break;
 	}
+}
+
+/* --- the filed sink: the write-out's events as the file gives them back --- */
+
+struct ut_filed_task {
+	int32_t pid, tgid;
+	const char *comm; /* NULL: none the file would keep */
+};
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct ut_filed_task *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static struct ut_filed_task *find_task(const struct ut_filed_sink *k, int32_t pid)
+{
+	struct ut_filed_task key = {.pid = pid};
+
+	return k->nr_tasks ? bsearch(&key, k->tasks, k->nr_tasks, sizeof(key), cmp_task) : NULL;
+}
+
+const char *ut_filed_comm(const struct ut_filed_sink *k, int32_t pid)
+{
+	const struct ut_filed_task *t = find_task(k, pid);
+
+	return t ? t->comm : NULL;
+}
+
+int32_t ut_filed_tgid(const struct ut_filed_sink *k, int32_t pid)
+{
+	const struct ut_filed_task *t = find_task(k, pid);
+
+	return t ? t->tgid : -1;
+}
+
+/* This replay's tables, dropped (at its end, or when it cannot start). */
+static void drop_tasks(struct ut_filed_sink *k)
+{
+	free(k->tasks);
+	free(k->pending);
+	k->tasks = NULL;
+	k->pending = NULL;
+	k->nr_tasks = 0;
+}
+
+/* The tables of this replay (@m's point into the recorder's, valid until end()). */
+static int make_tasks(struct ut_filed_sink *k, const struct ut_tracedat_meta *m)
+{
+	k->tasks = calloc(m->nr_tgids + 1, sizeof(*k->tasks));
+	k->pending = calloc((size_t)m->nr_cpus, sizeof(*k->pending));
+	if (!k->tasks || !k->pending)
+		return -ENOMEM;
+	k->nr_cpus = m->nr_cpus;
+	for (size_t i = 0; i < m->nr_tgids; i++)
+		k->tasks[i] = (struct ut_filed_task){.pid = m->tgid_pids[i], .tgid = m->tgid_tgids[i]};
+	k->nr_tasks = m->nr_tgids;
+	qsort(k->tasks, k->nr_tasks, sizeof(*k->tasks), cmp_task);
+	/* the names the file's saved cmdlines would keep: not empty, one line */
+	for (size_t i = 0; i < m->nr_cmdlines; i++) {
+		struct ut_filed_task *t = find_task(k, m->cmd_pids[i]);
+		const char *comm = m->cmd_comms[i];
+
+		if (t && comm && *comm && !strchr(comm, '\n'))
+			t->comm = comm;
+	}
+	return 0;
+}
+
+static int filed_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta *m)
+{
+	struct ut_filed_sink *k = (struct ut_filed_sink *)sink;
+	int ret = make_tasks(k, m);
+
+	if (!ret && !k->syms && !(k->syms = ut_filed_symbols(m->syms)))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = k->begin(k, m);
+	if (ret)
+		drop_tasks(k);
+	return ret;
+}
+
+static int filed_event(struct ut_write_sink *sink, const struct ut_event *ev)
+{
+	struct ut_filed_sink *k = (struct ut_filed_sink *)sink;
+	struct ut_event fe;
+	uint64_t lost;
+
+	ut_filed_event(ev, ut_filed_tgid(k, ev->pid), &fe);
+	/* a loss goes with its CPU's next event, as a page's missed-events count */
+	lost = k->pending[fe.cpu];
+	k->pending[fe.cpu] = 0;
+	return k->event(k, &fe, lost);
+}
+
+static int filed_lost(struct ut_write_sink *sink, unsigned cpu, uint64_t nr)
+{
+	struct ut_filed_sink *k = (struct ut_filed_sink *)sink;
+
+	if (cpu >= (unsigned)k->nr_cpus)
+		return -EINVAL;
+	/* the writer's saturation: a count that overflows is "very many" */
+	if (k->pending[cpu] + nr < nr)
+		k->pending[cpu] = UINT64_MAX - 1;
+	else
+		k->pending[cpu] += nr;
+	return 0;
+}
+
+static int filed_end(struct ut_write_sink *sink, const struct ut_tracedat_meta *m)
+{
+	struct ut_filed_sink *k = (struct ut_filed_sink *)sink;
+	int ret = k->end ? k->end(k, m) : 0;
+
+	drop_tasks(k);
+	return ret;
+}
+
+void ut_filed_sink_init(struct ut_filed_sink *k)
+{
+	k->sink = (struct ut_write_sink){.begin = filed_begin, .event = filed_event,
+					 .lost = filed_lost, .end = filed_end};
 }

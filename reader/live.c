@@ -894,27 +894,6 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 	}
 }
 
-/* A thread's new events, or the held-back rest: a source of the stream. */
-struct vec_src {
-	struct ut_stream_src src; /* first */
-	struct ut_print_ev *v;
-	size_t n, pos;
-};
-
-/* One event per batch: the records are ut_print_ev's, the stream walks ut_event's. */
-static bool vec_refill(struct ut_stream_src *src)
-{
-	struct vec_src *x = (struct vec_src *)src;
-
-	if (src->cur)
-		x->pos++;
-	if (x->pos >= x->n)
-		return false;
-	src->cur = &x->v[x->pos].ev;
-	src->end = src->cur + 1;
-	return true;
-}
-
 /*
  * The held-back events and every thread's new ones into one array in time
  * order, by the library's one merge (reader/stream.c): each source is
@@ -923,7 +902,7 @@ static bool vec_refill(struct ut_stream_src *src)
 static int merge_batch(struct ut_live_stream *s)
 {
 	size_t nsrc = 1, k = 0;
-	struct vec_src *src;
+	struct ut_pev_src *src; /* a thread's new events, or the held-back rest */
 	struct ut_stream *st;
 	struct ut_stream_item it;
 	int ret = 0;
@@ -937,15 +916,14 @@ static int merge_batch(struct ut_live_stream *s)
 		ut_stream_free(st);
 		return -ENOMEM;
 	}
-	src[k++] = (struct vec_src){.src = {.refill = vec_refill}, .v = s->ev, .n = s->nr_ev};
+	ut_pev_src_init(&src[k++], s->ev, s->nr_ev);
 	for (size_t i = 0; i < s->nr_sess; i++)
 		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++) {
 			struct sthread *t = s->sess[i]->thr[j];
 
 			/* (a thread opened since the count has decoded nothing yet) */
 			if (t && t->ev.n && k < nsrc)
-				src[k++] = (struct vec_src){.src = {.refill = vec_refill}, .v = t->ev.v,
-							    .n = t->ev.n};
+				ut_pev_src_init(&src[k++], t->ev.v, t->ev.n);
 		}
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = ut_stream_add(st, &src[i].src);

@@ -49,6 +49,25 @@ void ut_print_release(struct ut_print_ev *p)
 	p->callers = NULL;
 }
 
+static bool pev_refill(struct ut_stream_src *src)
+{
+	struct ut_pev_src *x = (struct ut_pev_src *)src;
+
+	if (src->cur)
+		x->pos++;
+	if (x->pos >= x->n)
+		return false;
+	src->cur = &x->v[x->pos].ev;
+	src->end = src->cur + 1;
+	src->lost += x->v[x->pos].lost;
+	return true;
+}
+
+void ut_pev_src_init(struct ut_pev_src *x, const struct ut_print_ev *v, size_t n)
+{
+	*x = (struct ut_pev_src){.src = {.refill = pev_refill}, .v = v, .n = n};
+}
+
 static bool is_graph(const struct ut_printer *pr, uint16_t type)
 {
 	if (!pr->graph)

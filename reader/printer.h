@@ -17,6 +17,7 @@
 #include "common/event.h"
 #include "common/output/graph.h"
 #include "common/output/output.h"
+#include "reader/stream.h"
 #include "reader/tracedat.h"
 
 struct ut_print_ev {
@@ -30,6 +31,19 @@ struct ut_print_ev {
 /* @p holds @ev (its text and stack copied) and the @lost before it. */
 void ut_print_keep(struct ut_print_ev *p, const struct ut_event *ev, uint64_t lost);
 void ut_print_release(struct ut_print_ev *p);
+
+/*
+ * @n kept events in time order as a source of the merged stream
+ * (reader/stream.h): one a batch, each with its losses.  The stream hands
+ * out &v[i].ev, which its holder may take back as the ut_print_ev.
+ */
+struct ut_pev_src {
+	struct ut_stream_src src; /* first */
+	const struct ut_print_ev *v;
+	size_t n, pos;
+};
+
+void ut_pev_src_init(struct ut_pev_src *x, const struct ut_print_ev *v, size_t n);
 
 /*
  * Where lines go: @out prints function events; @graph (over @gout) prints

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/chunkq.h"
+#include "common/grow.h"
 #include "common/repeats.h"
 #include "reader/stream.h"
 #include "utrace/abi.h"
@@ -167,15 +168,8 @@ static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
 {
 	if (t->known)
 		return 0;
-	if (s->nthr == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct ut_rs_thread **v = realloc(s->thr, cap * sizeof(struct ut_rs_thread *));
-
-		if (!v)
-			return -ENOMEM;
-		s->thr = v;
-		s->cap = cap;
-	}
+	if (s->nthr == s->cap && ut_grow(&s->thr, &s->cap, sizeof(struct ut_rs_thread *), 16))
+		return -ENOMEM;
 	s->thr[s->nthr++] = t;
 	t->known = true;
 	return 0;
@@ -191,15 +185,8 @@ static int collect(void *ctx, const struct ut_event *ev)
 	struct rs_collect *k = ctx;
 	struct ut_rs_thread *t = k->t;
 
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4096;
-		struct ut_event *v = realloc(t->ev, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		t->ev = v;
-		t->cap = cap;
-	}
+	if (t->nr == t->cap && ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096))
+		return -1;
 	if (ev->ts < k->s->wm)
 		k->s->late++; /* behind what was written: lands clamped on its CPU */
 	t->ev[t->nr++] = *ev;
@@ -209,21 +196,15 @@ static int collect(void *ctx, const struct ut_event *ev)
 /* Keep @h until its thread's events up to h.end are written. */
 static void hold(struct ut_rstream *s, struct rs_held h)
 {
-	if (s->nheld == s->heldcap) {
-		size_t cap = s->heldcap ? 2 * s->heldcap : 64;
-		struct rs_held *v = realloc(s->held, cap * sizeof(*v));
-
-		if (!v) { /* strings of its events would dangle: give them up */
-			s->err = s->err ? s->err : -ENOMEM;
-			h.t->nr = h.t->pos;
-			if (h.mem)
-				free(h.mem);
-			else
-				ut_chunkq_release(s->q, h.c);
-			return;
-		}
-		s->held = v;
-		s->heldcap = cap;
+	if (s->nheld == s->heldcap && ut_grow(&s->held, &s->heldcap, sizeof(*s->held), 64)) {
+		/* strings of its events would dangle: give them up */
+		s->err = s->err ? s->err : -ENOMEM;
+		h.t->nr = h.t->pos;
+		if (h.mem)
+			free(h.mem);
+		else
+			ut_chunkq_release(s->q, h.c);
+		return;
 	}
 	s->held[s->nheld++] = h;
 }

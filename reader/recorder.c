@@ -17,6 +17,7 @@
 
 #include "common/clock.h"
 #include "common/control.h"
+#include "common/grow.h"
 #include "common/names.h"
 #include "common/output/output.h"
 #include "common/output/graph.h"
@@ -533,16 +534,12 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	struct full_sink k;
 	long n = 0, m;
 
-	if (r->mark_n == r->mark_cap) {
-		size_t cap = r->mark_cap ? 2 * r->mark_cap : 64;
-		struct ut_rs_thread **v = realloc(r->mark_thr, cap * sizeof(struct ut_rs_thread *));
-		bool *e = v ? realloc(r->mark_empty, cap * sizeof(*e)) : NULL;
+	if (r->mark_n == r->mark_cap) { /* two arrays of one length */
+		size_t cap = r->mark_cap, ecap = cap;
 
-		if (v)
-			r->mark_thr = v;
-		if (!e)
+		if (ut_grow(&r->mark_thr, &cap, sizeof(struct ut_rs_thread *), 64) ||
+		    ut_grow(&r->mark_empty, &ecap, sizeof(*r->mark_empty), 64))
 			return -ENOMEM;
-		r->mark_empty = e;
 		r->mark_cap = cap;
 	}
 	/* an idle thread's partial page is taken too: the watermark must not wait for it */
@@ -648,15 +645,8 @@ static int collect(void *ctx, const struct ut_event *ev)
 {
 	struct cursor *c = ctx;
 
-	if (c->nr == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct ut_event *n = realloc(c->ev, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		c->ev = n;
-		c->cap = cap;
-	}
+	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 1024))
+		return -1;
 	c->ev[c->nr++] = *ev;
 	return 0;
 }

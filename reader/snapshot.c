@@ -26,6 +26,7 @@
 #include "reader/live.h"
 #include "reader/printer.h"
 #include "reader/recorder.h"
+#include "reader/snapshot.h"
 #include "reader/stream.h"
 #include "utrace/read.h"
 
@@ -108,163 +109,70 @@ int ut_live_snapshot(const char *rundir, int inst, const int32_t *pids, size_t n
 
 /* --- the printing sink ------------------------------------------------------ */
 
-struct task {
-	int32_t pid, tgid;
-	const char *comm; /* NULL: none the file would keep */
-};
-
 struct print_sink {
-	struct ut_write_sink sink;
+	struct ut_filed_sink fk; /* the events as the file gives them back */
 	FILE *f;
 	const char *const *words;
 	int nwords;
 	bool header, counting;
 	struct ut_stream_filter flt;
 	bool filtered;
-	struct ut_symtab *syms;     /* the table as the file's kallsyms gives it back */
-	struct task *tasks;         /* this pass's comm and tgid tables, by pid */
-	size_t nr_tasks;
-	uint64_t *pending;          /* per CPU: lost before its next event */
-	int nr_cpus;
-	uint64_t lost_total;        /* the first pass's */
+	uint64_t lost_total; /* the first pass's */
 	struct ut_trace_count count;
 	struct ut_trace_print pr;
 	struct ut_opts opts;
 	char tracer[32];
 };
 
-static int cmp_task(const void *a, const void *b)
-{
-	const struct task *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static const struct task *find_task(const struct print_sink *k, int32_t pid)
-{
-	struct task key = {.pid = pid};
-
-	return k->nr_tasks ? bsearch(&key, k->tasks, k->nr_tasks, sizeof(key), cmp_task) : NULL;
-}
-
 static const char *task_comm(void *ctx, int32_t pid)
 {
-	const struct task *t = find_task(ctx, pid);
-
-	return t ? t->comm : NULL;
+	return ut_filed_comm(ctx, pid);
 }
 
 static int32_t task_tgid(void *ctx, int32_t pid)
 {
-	const struct task *t = find_task(ctx, pid);
-
-	return t ? t->tgid : -1;
-}
-
-/* The tables of this pass (@m's point into the recorder's, valid until end()). */
-static int make_tasks(struct print_sink *k, const struct ut_tracedat_meta *m)
-{
-	k->tasks = calloc(m->nr_tgids + 1, sizeof(*k->tasks));
-	k->pending = calloc((size_t)m->nr_cpus, sizeof(*k->pending));
-	if (!k->tasks || !k->pending)
-		return -ENOMEM;
-	k->nr_cpus = m->nr_cpus;
-	for (size_t i = 0; i < m->nr_tgids; i++)
-		k->tasks[i] = (struct task){.pid = m->tgid_pids[i], .tgid = m->tgid_tgids[i]};
-	k->nr_tasks = m->nr_tgids;
-	qsort(k->tasks, k->nr_tasks, sizeof(*k->tasks), cmp_task);
-	/* the names the file's saved cmdlines would keep: not empty, one line */
-	for (size_t i = 0; i < m->nr_cmdlines; i++) {
-		struct task *t = (struct task *)find_task(k, m->cmd_pids[i]);
-		const char *comm = m->cmd_comms[i];
-
-		if (t && comm && *comm && !strchr(comm, '\n'))
-			t->comm = comm;
-	}
-	return 0;
-}
-
-/* This pass's tables, dropped (at its end, or when it cannot start). */
-static void drop_tasks(struct print_sink *k)
-{
-	free(k->tasks);
-	free(k->pending);
-	k->tasks = NULL;
-	k->pending = NULL;
-	k->nr_tasks = 0;
+	return ut_filed_tgid(ctx, pid);
 }
 
 /* The formatters as the file's reader would set them up, and the header. */
-static int start_printing(struct print_sink *k, const struct ut_tracedat_meta *m)
+static int print_begin(struct ut_filed_sink *fk, const struct ut_tracedat_meta *m)
 {
+	struct print_sink *k = (struct print_sink *)fk;
 	int clock = ut_filed_clock(m->clock);
 	struct ut_out_cfg cfg;
 
+	if (k->counting)
+		return 0;
 	snprintf(k->tracer, sizeof(k->tracer), "%s", m->tracer ? m->tracer : "function");
 	ut_trace_opts(&k->opts, &m->options, k->words, k->nwords);
-	cfg = (struct ut_out_cfg){.tracer = k->tracer, .syms = k->syms, .comm = task_comm,
-				  .tgid = task_tgid, .ctx = k, .nr_cpus = m->nr_cpus,
+	cfg = (struct ut_out_cfg){.tracer = k->tracer, .syms = fk->syms, .comm = task_comm,
+				  .tgid = task_tgid, .ctx = fk, .nr_cpus = m->nr_cpus,
 				  .clock_is_counter = ut_clock_is_counter(clock), .opts = &k->opts};
 	return ut_trace_print_begin(&k->pr, k->f, &cfg, &k->count, k->lost_total, !k->filtered,
 				    k->header);
 }
 
-static int print_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta *m)
+static int print_event(struct ut_filed_sink *fk, const struct ut_event *fe, uint64_t lost)
 {
-	struct print_sink *k = (struct print_sink *)sink;
-	int ret = make_tasks(k, m);
+	struct print_sink *k = (struct print_sink *)fk;
 
-	if (!ret && !k->syms && !(k->syms = ut_filed_symbols(m->syms)))
-		ret = -ENOMEM;
-	if (!ret && !k->counting)
-		ret = start_printing(k, m);
-	if (ret)
-		drop_tasks(k);
-	return ret;
-}
-
-static int print_event(struct ut_write_sink *sink, const struct ut_event *ev)
-{
-	struct print_sink *k = (struct print_sink *)sink;
-	struct ut_event fe;
-	uint64_t lost;
-
-	ut_filed_event(ev, task_tgid(k, ev->pid), &fe);
-	/* a loss goes with its CPU's next event, as a page's missed-events count */
-	lost = k->pending[fe.cpu];
-	k->pending[fe.cpu] = 0;
-	if (k->filtered && !ut_stream_wanted(&k->flt, &fe, false))
+	if (k->filtered && !ut_stream_wanted(&k->flt, fe, false))
 		return 0; /* and its losses with it */
 	if (k->counting)
 		ut_trace_count_add(&k->count, lost);
 	else
-		ut_trace_print_push(&k->pr, &fe, lost);
+		ut_trace_print_push(&k->pr, fe, lost);
 	return 0;
 }
 
-static int print_lost(struct ut_write_sink *sink, unsigned cpu, uint64_t nr)
+static int print_end(struct ut_filed_sink *fk, const struct ut_tracedat_meta *m)
 {
-	struct print_sink *k = (struct print_sink *)sink;
-
-	if (cpu >= (unsigned)k->nr_cpus)
-		return -EINVAL;
-	/* the writer's saturation: a count that overflows is "very many" */
-	if (k->pending[cpu] + nr < nr)
-		k->pending[cpu] = UINT64_MAX - 1;
-	else
-		k->pending[cpu] += nr;
-	return 0;
-}
-
-static int print_end(struct ut_write_sink *sink, const struct ut_tracedat_meta *m)
-{
-	struct print_sink *k = (struct print_sink *)sink;
+	struct print_sink *k = (struct print_sink *)fk;
 
 	if (k->counting)
 		k->lost_total = m->lost;
 	else
 		ut_trace_print_end(&k->pr);
-	drop_tasks(k);
 	return 0;
 }
 
@@ -275,25 +183,26 @@ static int print_end(struct ut_write_sink *sink, const struct ut_tracedat_meta *
 static int print_snapshot(struct ut_recorder *r, FILE *f, const char *const *words, int nwords,
 			  const struct ut_idlist *tids, bool header)
 {
-	struct print_sink k = {.sink = {.begin = print_begin, .event = print_event,
-					.lost = print_lost, .end = print_end},
+	struct print_sink k = {.fk = {.begin = print_begin, .event = print_event,
+				      .end = print_end},
 			       .f = f, .words = words, .nwords = nwords, .header = header,
 			       .flt = {.tids = tids}, .filtered = tids && tids->n};
 	int ret = 0;
 
+	ut_filed_sink_init(&k.fk);
 	/* the warnings once the merge is known, before the text (as the file's writer did) */
 	if (header) {
 		k.counting = true;
-		ret = ut_recorder_replay(r, &k.sink);
+		ret = ut_recorder_replay(r, &k.fk.sink);
 		k.counting = false;
 		if (!ret)
 			ut_recorder_warn_totals(r);
 	}
 	if (!ret)
-		ret = ut_recorder_replay(r, &k.sink);
+		ret = ut_recorder_replay(r, &k.fk.sink);
 	if (!ret && !header)
 		ut_recorder_warn_totals(r);
-	ut_symtab_free(k.syms);
+	ut_symtab_free(k.fk.syms);
 	return ret;
 }
 
@@ -347,6 +256,29 @@ int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npid
 		return ret;
 	ut_recorder_collect(r);
 	ret = ut_recorder_refused(r) ? -EPERM : print_snapshot(r, f, words, nwords, NULL, header);
+	ut_recorder_cleanup(r);
+	ut_recorder_free(r);
+	return ret;
+}
+
+int ut_live_replay_filed(const char *rundir, const int32_t *pids, size_t npids,
+			 struct ut_filed_sink *k)
+{
+	char base[PATH_MAX];
+	struct ut_recorder *r;
+	int ret;
+
+	spool_base(base, sizeof(base));
+	r = snapshot_recorder(rundir, 0, pids, npids, false, base, 0, &ret);
+	if (!r)
+		return ret;
+	ut_recorder_collect(r);
+	ut_filed_sink_init(k);
+	ret = ut_recorder_replay(r, &k->sink);
+	/* as the snapshot's writer: the warnings, then what was refused */
+	ut_recorder_warn_totals(r);
+	if (!ret && ut_recorder_refused(r))
+		ret = -EPERM;
 	ut_recorder_cleanup(r);
 	ut_recorder_free(r);
 	return ret;

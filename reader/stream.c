@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 
 struct ut_stream *ut_stream_new(const struct ut_stream_filter *f)
 {
@@ -22,15 +24,8 @@ struct ut_stream *ut_stream_new(const struct ut_stream_filter *f)
 
 int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct ut_stream_src **v = realloc(s->src, cap * sizeof(struct ut_stream_src *));
-
-		if (!v)
-			return -ENOMEM;
-		s->src = v;
-		s->cap = cap;
-	}
+	if (s->n == s->cap && ut_grow(&s->src, &s->cap, sizeof(struct ut_stream_src *), 16))
+		return -ENOMEM;
 	s->src[s->n++] = src;
 	src->lost = 0;
 	if (!src->refill(src))

@@ -503,25 +503,34 @@ static int rd_systems(struct ut_tracedat *r)
 	return 0;
 }
 
-/* Section: kallsyms, a u32 size and /proc/kallsyms lines. */
-static int rd_kallsyms(struct ut_tracedat *r)
+/*
+ * A section of text: a @bytes-byte size, then the text, given to @parse
+ * (nonzero: out of memory).  0 or -1 with the error set.
+ */
+static int rd_text_section(struct ut_tracedat *r, int bytes, const char *what,
+			   int (*parse)(struct ut_tracedat *r, char *text))
 {
 	uint64_t size, at;
 	char *text;
+	int ret;
 
-	if (rd_num(r, &size, 4, "kallsyms"))
+	if (rd_num(r, &size, bytes, what))
 		return -1;
-	text = rd_blob(r, size, "kallsyms");
+	text = rd_blob(r, size, what);
 	if (!text)
 		return -1;
 	at = r->pos;
-	if (parse_kallsyms(r, text)) {
-		free(text);
-		rd_err(r, "kallsyms", at, "out of memory");
-		return -1;
-	}
+	ret = parse(r, text);
 	free(text);
-	return 0;
+	if (ret)
+		rd_err(r, what, at, "out of memory");
+	return ret ? -1 : 0;
+}
+
+/* Section: kallsyms, a u32 size and /proc/kallsyms lines. */
+static int rd_kallsyms(struct ut_tracedat *r)
+{
+	return rd_text_section(r, 4, "kallsyms", parse_kallsyms);
 }
 
 /* Section: trace_printk formats (utrace's events print none: skipped). */
@@ -534,24 +543,15 @@ static int rd_printk(struct ut_tracedat *r)
 	return 0;
 }
 
+static int parse_cmdlines(struct ut_tracedat *r, char *text)
+{
+	return parse_pid_lines(text, &r->comms, &r->nr_comms, true);
+}
+
 /* Section: saved cmdlines, a u64 size and "pid comm" lines. */
 static int rd_cmdlines(struct ut_tracedat *r)
 {
-	uint64_t size;
-	char *text;
-
-	if (rd_num(r, &size, 8, "saved cmdlines"))
-		return -1;
-	text = rd_blob(r, size, "saved cmdlines");
-	if (!text)
-		return -1;
-	if (parse_pid_lines(text, &r->comms, &r->nr_comms, true)) {
-		free(text);
-		rd_err(r, "saved cmdlines", r->pos, "out of memory");
-		return -1;
-	}
-	free(text);
-	return 0;
+	return rd_text_section(r, 8, "saved cmdlines", parse_cmdlines);
 }
 
 /* UT_TRACEDAT_OPT_INFO: "tracer NAME\nlost N\noptions HEX\n" (NUL-terminated by rd_blob). */
@@ -778,22 +778,16 @@ static int rd_flyrecord(struct ut_tracedat *r, const unsigned char tag[10])
 	return 0;
 }
 
+static int parse_clock_text(struct ut_tracedat *r, char *text)
+{
+	parse_clock(r, text);
+	return 0;
+}
+
 /* Section: the trace_clock text, present when the TRACECLOCK option said so. */
 static int rd_trace_clock(struct ut_tracedat *r)
 {
-	uint64_t size;
-	char *text;
-
-	if (!r->have_clock)
-		return 0;
-	if (rd_num(r, &size, 8, "trace_clock"))
-		return -1;
-	text = rd_blob(r, size, "trace_clock");
-	if (!text)
-		return -1;
-	parse_clock(r, text);
-	free(text);
-	return 0;
+	return r->have_clock ? rd_text_section(r, 8, "trace_clock", parse_clock_text) : 0;
 }
 
 /* --- version 7: sections found by offset ------------------------------------ */
@@ -1651,6 +1645,17 @@ const char *ut_tracedat_uname(struct ut_tracedat *r)
 	return r ? r->uname : NULL;
 }
 
+/* What the header sections filled in: the pid tables, the symbols, uname. */
+static void free_tables(struct ut_tracedat *r)
+{
+	for (size_t i = 0; i < r->nr_comms; i++)
+		free(r->comms[i].comm);
+	free(r->comms);
+	free(r->tgids);
+	ut_symtab_free(r->syms);
+	free(r->uname);
+}
+
 /**
  * ut_tracedat_close_reader() - close the file and free the reader
  * @r: reader, may be NULL
@@ -1677,13 +1682,8 @@ void ut_tracedat_close_reader(struct ut_tracedat *r)
 		free(r->cpu[i].z);
 	}
 	free(r->bcpu);
-	for (i = 0; i < r->nr_comms; i++)
-		free(r->comms[i].comm);
-	free(r->comms);
-	free(r->tgids);
 	free(r->cpu);
-	ut_symtab_free(r->syms);
-	free(r->uname);
+	free_tables(r);
 	free(r->path);
 	free(r);
 }

@@ -162,17 +162,22 @@ struct td_wcpu {
  */
 #define TD_WBUF_PAGES 64
 
+/* What the header says of the trace, built from a struct ut_tracedat_meta. */
+struct td_meta {
+	struct td_buf sec[TD_NR_META_SECTIONS]; /* ring headers .. saved cmdlines */
+	char *clock;         /* trace_clock text, newline-terminated */
+	char *uname;
+	char *info;          /* the UT_TRACEDAT_OPT_INFO text */
+	struct td_buf tgids; /* "pid tgid\n" lines */
+};
+
 struct ut_tracedat_writer {
 	char *path;
 	int fd;
 	int nr_cpus;
 	struct td_wcpu *cpus;
-	struct td_buf sec[TD_NR_META_SECTIONS]; /* ring headers .. saved cmdlines */
+	struct td_meta meta;
 	struct td_zenc *z;       /* version 7's compressor; NULL: version 6 */
-	char *clock;             /* trace_clock text, newline-terminated */
-	char *uname;
-	char *info;              /* the UT_TRACEDAT_OPT_INFO text */
-	struct td_buf tgids;     /* "pid tgid\n" lines */
 	int err;                 /* first error, sticky */
 	bool meta_written;       /* everything but the data is in the file: keep it */
 };
@@ -374,42 +379,38 @@ static void sections_free(struct td_buf sec[TD_NR_META_SECTIONS])
 		buf_free(&sec[i]);
 }
 
-/* The metadata sections into w->sec; the options' texts. */
+static void meta_free(struct td_meta *t)
+{
+	sections_free(t->sec);
+	buf_free(&t->tgids);
+	free(t->clock);
+	free(t->uname);
+	free(t->info);
+}
+
+/* The metadata sections and the options' texts into w->meta. */
 static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m)
 {
-	struct td_buf sec[TD_NR_META_SECTIONS] = {{0}}, t = { 0 };
+	struct td_meta t = {0};
 	const char *clock = m->clock && *m->clock ? m->clock : "[local]";
 	bool nomem = false;
 
 	if ((m->nr_cmdlines && (!m->cmd_pids || !m->cmd_comms)) ||
 	    (m->nr_tgids && (!m->tgid_pids || !m->tgid_tgids)))
 		return -EINVAL;
-	meta_sections(sec, m);
-	meta_tgids(&t, m);
+	meta_sections(t.sec, m);
+	meta_tgids(&t.tgids, m);
 	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
-		nomem |= sec[i].nomem;
-
-	char *clk = clock_text(clock), *un = m->uname ? strdup(m->uname) : NULL;
-	char *info = meta_info(m);
-
-	if (nomem || t.nomem || !clk || (m->uname && !un) || !info) {
-		sections_free(sec);
-		buf_free(&t);
-		free(clk);
-		free(un);
-		free(info);
+		nomem |= t.sec[i].nomem;
+	t.clock = clock_text(clock);
+	t.uname = m->uname ? strdup(m->uname) : NULL;
+	t.info = meta_info(m);
+	if (nomem || t.tgids.nomem || !t.clock || (m->uname && !t.uname) || !t.info) {
+		meta_free(&t);
 		return -ENOMEM;
 	}
-	free(w->info);
-	w->info = info;
-	sections_free(w->sec);
-	buf_free(&w->tgids);
-	free(w->clock);
-	free(w->uname);
-	memcpy(w->sec, sec, sizeof(sec));
-	w->tgids = t;
-	w->clock = clk;
-	w->uname = un;
+	meta_free(&w->meta);
+	w->meta = t;
 	return 0;
 }
 
@@ -424,11 +425,7 @@ static void writer_free(struct ut_tracedat_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	td_zenc_free(w->z);
-	sections_free(w->sec);
-	buf_free(&w->tgids);
-	free(w->clock);
-	free(w->uname);
-	free(w->info);
+	meta_free(&w->meta);
 	free(w->cpus);
 	free(w->path);
 	free(w);
@@ -831,22 +828,22 @@ static void hdr_options(struct ut_tracedat_writer *w, struct td_buf *h)
 	 * timestamps raw now and then.
 	 */
 	buf_num(h, TD_OPT_TRACECLOCK, 2);
-	buf_num(h, strlen(w->clock) + 1, 4);
-	buf_put(h, w->clock, strlen(w->clock) + 1);
-	if (w->uname) {
+	buf_num(h, strlen(w->meta.clock) + 1, 4);
+	buf_put(h, w->meta.clock, strlen(w->meta.clock) + 1);
+	if (w->meta.uname) {
 		buf_num(h, TD_OPT_UNAME, 2);
-		buf_num(h, strlen(w->uname) + 1, 4);
-		buf_put(h, w->uname, strlen(w->uname) + 1);
+		buf_num(h, strlen(w->meta.uname) + 1, 4);
+		buf_put(h, w->meta.uname, strlen(w->meta.uname) + 1);
 	}
-	if (w->info) {
+	if (w->meta.info) {
 		buf_num(h, UT_TRACEDAT_OPT_INFO, 2);
-		buf_num(h, strlen(w->info) + 1, 4);
-		buf_put(h, w->info, strlen(w->info) + 1);
+		buf_num(h, strlen(w->meta.info) + 1, 4);
+		buf_put(h, w->meta.info, strlen(w->meta.info) + 1);
 	}
-	if (w->tgids.len) {
+	if (w->meta.tgids.len) {
 		buf_num(h, UT_TRACEDAT_OPT_TGIDS, 2);
-		buf_num(h, w->tgids.len + 1, 4);
-		buf_put(h, w->tgids.p, w->tgids.len);
+		buf_num(h, w->meta.tgids.len + 1, 4);
+		buf_put(h, w->meta.tgids.p, w->meta.tgids.len);
 		buf_put(h, "", 1);
 	}
 	buf_num(h, TD_OPT_DONE, 2);
@@ -859,7 +856,7 @@ static void hdr_flyrecord(struct ut_tracedat_writer *w, struct td_buf *h)
 
 	buf_put(h, "flyrecord", 10);
 	/* the table's offsets depend on the header's size: compute it first */
-	off = h->len + 16ULL * (uint64_t)w->nr_cpus + 8 + strlen(w->clock);
+	off = h->len + 16ULL * (uint64_t)w->nr_cpus + 8 + strlen(w->meta.clock);
 	off = (off + TD_PAGE_SIZE - 1) & ~(uint64_t)(TD_PAGE_SIZE - 1);
 	for (int i = 0; i < w->nr_cpus; i++) {
 		uint64_t size = w->cpus[i].nr_pages * TD_PAGE_SIZE;
@@ -868,8 +865,8 @@ static void hdr_flyrecord(struct ut_tracedat_writer *w, struct td_buf *h)
 		buf_num(h, size, 8);
 		off += size;
 	}
-	buf_num(h, strlen(w->clock), 8);
-	buf_str(h, w->clock);
+	buf_num(h, strlen(w->meta.clock), 8);
+	buf_str(h, w->meta.clock);
 	while (h->len % TD_PAGE_SIZE && !h->nomem)
 		buf_put(h, "", 1);
 }
@@ -879,7 +876,7 @@ static int build_header(struct ut_tracedat_writer *w, struct td_buf *h)
 {
 	meta_file_header(h);
 	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
-		buf_put(h, w->sec[i].p, w->sec[i].len);
+		buf_put(h, w->meta.sec[i].p, w->meta.sec[i].len);
 	hdr_options(w, h);
 	hdr_flyrecord(w, h);
 	return h->nomem ? -ENOMEM : 0;
@@ -1033,9 +1030,9 @@ static int v7_meta_sections(struct ut_tracedat_writer *w, struct td_buf *b, uint
 			    uint64_t off[TD_NR_META_SECTIONS])
 {
 	for (int i = 0; i < TD_NR_META_SECTIONS; i++) {
+		const struct td_buf *sec = &w->meta.sec[i];
 		const unsigned char *z;
-		size_t n = td_zenc_chunk(w->z, w->sec[i].p ? w->sec[i].p : (unsigned char *)"",
-					 w->sec[i].len, &z);
+		size_t n = td_zenc_chunk(w->z, sec->p ? sec->p : (unsigned char *)"", sec->len, &z);
 
 		if (!n)
 			return -ENOMEM;
@@ -1073,7 +1070,7 @@ static void opt_buffer(struct ut_tracedat_writer *w, struct td_buf *b, uint64_t 
 	char clk[64];
 	uint32_t n = 0;
 
-	clock_name(w->clock, clk, sizeof(clk));
+	clock_name(w->meta.clock, clk, sizeof(clk));
 	buf_num(&o, buf_off, 8);
 	buf_put(&o, "", 1); /* the top instance */
 	buf_put(&o, clk, strlen(clk) + 1);
@@ -1105,13 +1102,13 @@ static void v7_options(struct ut_tracedat_writer *w, struct td_buf *b,
 	buf_num(&o, TD_OPT_CPUCOUNT, 2);
 	buf_num(&o, 4, 4);
 	buf_num(&o, (uint64_t)w->nr_cpus, 4);
-	opt_text(&o, TD_OPT_TRACECLOCK, w->clock, strlen(w->clock));
-	if (w->uname)
-		opt_text(&o, TD_OPT_UNAME, w->uname, strlen(w->uname));
-	if (w->info)
-		opt_text(&o, UT_TRACEDAT_OPT_INFO, w->info, strlen(w->info));
-	if (w->tgids.len)
-		opt_text(&o, UT_TRACEDAT_OPT_TGIDS, w->tgids.p, w->tgids.len);
+	opt_text(&o, TD_OPT_TRACECLOCK, w->meta.clock, strlen(w->meta.clock));
+	if (w->meta.uname)
+		opt_text(&o, TD_OPT_UNAME, w->meta.uname, strlen(w->meta.uname));
+	if (w->meta.info)
+		opt_text(&o, UT_TRACEDAT_OPT_INFO, w->meta.info, strlen(w->meta.info));
+	if (w->meta.tgids.len)
+		opt_text(&o, UT_TRACEDAT_OPT_TGIDS, w->meta.tgids.p, w->meta.tgids.len);
 	for (int i = 0; i < TD_NR_META_SECTIONS; i++) {
 		buf_num(&o, TD_OPT_HEADER_INFO + (unsigned)i, 2);
 		buf_num(&o, 8, 4);

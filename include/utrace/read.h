@@ -77,7 +77,9 @@ struct ut_reader *ut_reader_open_file(const char *path, const struct ut_stream_f
 				      char *err, size_t errlen);
 /*
  * What the buffers of the sessions of @pids (NULL: all) in @rundir hold now,
- * left as they were (a snapshot, taken through a temporary trace.dat).
+ * left as they were: a snapshot, read as its trace.dat would be (the same
+ * records, names and losses) without making one.  The snapshot is taken
+ * here and held in memory (48 bytes an event) until close.
  */
 struct ut_reader *ut_reader_open_live(const char *rundir, const int32_t *pids, size_t npids,
 				      const struct ut_stream_filter *f, char *err, size_t errlen);

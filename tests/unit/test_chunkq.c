@@ -170,7 +170,8 @@ TEST(set_ahead)
 	CHECK(q);
 	CHECK(mapped_becomes(q, 8 * MiB));
 	ut_chunkq_set_ahead(q, 1);
-	CHECK_EQ_INT(ut_chunkq_mapped(q), 2 * MiB);
+	/* a block the grower was still mapping is let go when it is done */
+	CHECK(mapped_becomes(q, 2 * MiB));
 	ut_chunkq_set_ahead(q, 3);
 	CHECK(mapped_becomes(q, 6 * MiB));
 	ut_chunkq_set_ahead(q, 99);

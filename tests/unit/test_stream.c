@@ -7,35 +7,31 @@
  */
 #include <stdint.h>
 
+#include "reader/printer.h"
 #include "reader/stream.h"
 #include "ut_test.h"
 
-/* A source over a fixed array; lost[i]: records lost before ev[i]. */
-struct fake {
-	struct ut_stream_src src;
-	const struct ut_event *ev;
-	const uint64_t *lost;
-	size_t n, pos;
-};
+/*
+ * A source over a fixed array; lost[i]: records lost before ev[i] -- the
+ * library's source over kept events (reader/printer.h), filled from a
+ * pool the tests share (each uses a few, in turn).
+ */
+static struct ut_print_ev pool[256];
+static size_t pool_used;
 
-/* One record per batch, with the losses before it. */
-static bool fake_refill(struct ut_stream_src *src)
+static struct ut_pev_src fake(const struct ut_event *ev, const uint64_t *lost, size_t n)
 {
-	struct fake *f = (struct fake *)src;
+	struct ut_print_ev *v;
+	struct ut_pev_src x;
 
-	if (src->cur)
-		f->pos++;
-	if (f->pos >= f->n)
-		return false;
-	src->cur = &f->ev[f->pos];
-	src->end = src->cur + 1;
-	src->lost += f->lost ? f->lost[f->pos] : 0;
-	return true;
-}
-
-static struct fake fake(const struct ut_event *ev, const uint64_t *lost, size_t n)
-{
-	return (struct fake){.src = {.refill = fake_refill}, .ev = ev, .lost = lost, .n = n};
+	if (pool_used + n > sizeof(pool) / sizeof(pool[0]))
+		pool_used = 0;
+	v = &pool[pool_used];
+	pool_used += n;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct ut_print_ev){.ev = ev[i], .lost = lost ? lost[i] : 0};
+	ut_pev_src_init(&x, v, n);
+	return x;
 }
 
 #define EV(t, tid, c) {.ts = (t), .pid = (tid), .tgid = 100, .cpu = (c), .type = UT_EV_FUNCTION}
@@ -60,7 +56,7 @@ static size_t drain(struct ut_stream *s, uint64_t *ts, int32_t *tid, uint64_t *l
 
 TEST(time_order_ties_by_tid)
 {
-	struct fake fa = fake(a, NULL, 3), fb = fake(b, NULL, 3);
+	struct ut_pev_src fa = fake(a, NULL, 3), fb = fake(b, NULL, 3);
 	struct ut_stream *s = ut_stream_new(NULL);
 	uint64_t ts[8], lost[8];
 	int32_t tid[8];
@@ -84,7 +80,7 @@ TEST(ties_by_cpu_then_tid)
 	/* same time: CPU 0 before CPU 1 whatever the threads, then the lower thread */
 	static const struct ut_event x[] = {EV(10, 1, 1), EV(20, 1, 1)};
 	static const struct ut_event y[] = {EV(10, 2, 0), EV(20, 3, 1)};
-	struct fake fx = fake(x, NULL, 2), fy = fake(y, NULL, 2);
+	struct ut_pev_src fx = fake(x, NULL, 2), fy = fake(y, NULL, 2);
 	struct ut_stream *s = ut_stream_new(NULL);
 	uint64_t ts[8], lost[8];
 	int32_t tid[8];
@@ -118,7 +114,7 @@ TEST(filters)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fake fa = fake(a, NULL, 3), fb = fake(b, NULL, 3);
+		struct ut_pev_src fa = fake(a, NULL, 3), fb = fake(b, NULL, 3);
 		struct ut_stream *s = ut_stream_new(&cases[i].f);
 		size_t n;
 
@@ -138,7 +134,7 @@ TEST(losses_in_order)
 	static const uint64_t la[] = {0, 5, 0};
 	static const struct ut_event bl[] = {EV(20, 2, 1), {.ts = 25, .pid = 2, .cpu = 1, .ip = 9},
 					     EV(60, 2, 0)};
-	struct fake fa = fake(a, la, 3), fb = fake(bl, NULL, 3);
+	struct ut_pev_src fa = fake(a, la, 3), fb = fake(bl, NULL, 3);
 	struct ut_stream *s = ut_stream_new(NULL);
 	uint64_t ts[8], lost[8];
 	int32_t tid[8];
@@ -162,7 +158,7 @@ TEST(filtered_losses_dropped)
 	long two = 2;
 	struct ut_idlist tids = {&two, 1};
 	struct ut_stream_filter f = {.tids = &tids};
-	struct fake fa = fake(a, la, 3), fb = fake(b, NULL, 3);
+	struct ut_pev_src fa = fake(a, la, 3), fb = fake(b, NULL, 3);
 	struct ut_stream *s = ut_stream_new(&f);
 	uint64_t ts[8], lost[8];
 	int32_t tid[8];
