@@ -16,9 +16,15 @@ gmask() {
 	sed -E -e 's/^ *[0-9]+\)/ N)/' -e 's/^ N\) [-+!#*@$ ] +[0-9]+(\.[0-9]+)? us +\|/ N) <DUR> us |/'
 }
 
+# One CPU for the graphs compared line by line: a thread that moves between
+# its entry and its exit prints "} /* name */", as in the kernel (a busy
+# machine moved one now and then).
+PIN=()
+command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && PIN=(taskset -c 0)
+
 # graph STYLE PROG CASE: the masked graph (no header) of PROG CASE.
 graph() {
-	"$UTRACE" record -p function_graph -o x.dat -- "$(prog "$2" "$1")" "$3" >x.out 2>x.err ||
+	"${PIN[@]}" "$UTRACE" record -p function_graph -o x.dat -- "$(prog "$2" "$1")" "$3" >x.out 2>x.err ||
 		fail "$1 $2 $3: record failed: $(cat x.err)"
 	report x.dat | gmask | tail -n +5
 }
@@ -140,7 +146,7 @@ EOF
 one() {
 	local s=$1 P
 	P=$(prog single "$s")
-	"$UTRACE" record -p function_graph -o g.dat -- "$P" >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph -o g.dat -- "$P" >out 2>err
 	expect_eq "$s single: status" 0 $?
 	report g.dat | gmask >g.txt
 	expect "$s single: graph" g.txt <<'EOF'
@@ -167,24 +173,24 @@ one() {
  N) <DUR> us |  }
 EOF
 	# set_graph_function + max_graph_depth; set_graph_notrace; thresh
-	"$UTRACE" record -p function_graph -g s_middle --max-graph-depth 1 -o g.dat -- "$P" 1 >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph -g s_middle --max-graph-depth 1 -o g.dat -- "$P" 1 >out 2>err
 	report g.dat | gmask | tail -n +5 >g.txt
 	expect "$s -g s_middle --max-graph-depth 1" g.txt <<'EOF'
  N) <DUR> us |  s_middle();
 EOF
-	"$UTRACE" record -p function_graph --graph-notrace s_top -o g.dat -- "$P" 1 >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph --graph-notrace s_top -o g.dat -- "$P" 1 >out 2>err
 	report g.dat | gmask | tail -n +5 >g.txt
 	expect "$s --graph-notrace s_top" g.txt <<'EOF'
  N)               |  main() {
  N) <DUR> us |    s_leaf();
  N) <DUR> us |  }
 EOF
-	"$UTRACE" record -p function_graph --thresh 1000000 -o g.dat -- "$P" 1 >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph --thresh 1000000 -o g.dat -- "$P" 1 >out 2>err
 	report g.dat | gmask | tail -n +5 >g.txt
 	expect "$s --thresh 1000000: nothing that slow" g.txt </dev/null
 	report g.dat -O funcgraph-tail >/dev/null || fail "$s report -O funcgraph-tail"
 	# options given to record are the file's defaults; report's -O override
-	"$UTRACE" record -p function_graph -O funcgraph-proc -O nofuncgraph-cpu -o o.dat -- "$P" 1 >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph -O funcgraph-proc -O nofuncgraph-cpu -o o.dat -- "$P" 1 >out 2>err
 	report o.dat | sed -n 3p >h.txt
 	expect "$s record -O funcgraph-proc -O nofuncgraph-cpu: header" h.txt <<'EOF'
 #  TASK/PID         DURATION                  FUNCTION CALLS
@@ -194,10 +200,10 @@ EOF
 # CPU  DURATION                  FUNCTION CALLS
 EOF
 	# bad input
-	"$UTRACE" record -p function_graph -g no_such_fn -o g.dat -- "$P" >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph -g no_such_fn -o g.dat -- "$P" >out 2>err
 	expect_eq "$s -g no_such_fn: status" 2 $?
 	grep -q "no_such_fn" err || fail "$s -g no_such_fn: message does not name it"
-	"$UTRACE" record -p function_graph --max-graph-depth x -o g.dat -- "$P" >out 2>err
+	"${PIN[@]}" "$UTRACE" record -p function_graph --max-graph-depth x -o g.dat -- "$P" >out 2>err
 	expect_eq "$s --max-graph-depth x: status" 2 $?
 
 	graphs "$s"
@@ -217,7 +223,7 @@ EOF
 			esac
 			"$P" $c >plain.out 2>plain.err
 			st1=$?
-			"$UTRACE" record -p function_graph -o r.dat -- "$P" $c >rec.out 2>rec.err
+			"${PIN[@]}" "$UTRACE" record -p function_graph -o r.dat -- "$P" $c >rec.out 2>rec.err
 			st2=$?
 			expect_eq "$s $p $c: exit status" "$st1" "$st2"
 			cmp -s plain.out rec.out || fail "$s $p $c: stdout differs: $(diff plain.out rec.out)"
