@@ -369,7 +369,8 @@ static void release_written(struct ut_rstream *s)
 
 		if (left && t->pos < left + 4096)
 			continue; /* moved only when more was written than is left: amortised */
-		memmove(t->ev, t->ev + t->pos, left * sizeof(*t->ev));
+		if (left)
+			memmove(t->ev, t->ev + t->pos, left * sizeof(*t->ev));
 		for (size_t j = 0; j < s->nheld; j++)
 			if (s->held[j].t == t)
 				s->held[j].end -= t->pos;

@@ -1269,6 +1269,9 @@ int ut_recorder_finish(struct ut_recorder *r)
 
 void ut_recorder_free(struct ut_recorder *r)
 {
+	ut_rstream_free(r->rs); /* first: it frees what it kept in the threads */
+	if (r->tw)
+		ut_tracedat_close(r->tw);
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
 
@@ -1282,9 +1285,6 @@ void ut_recorder_free(struct ut_recorder *r)
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
-	ut_rstream_free(r->rs);
-	if (r->tw)
-		ut_tracedat_close(r->tw);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);
