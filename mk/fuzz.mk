@@ -30,7 +30,7 @@ FUZZ_SRCS_ring_buffer := common/ring_buffer.c
 FUZZ_SRCS_filter := common/filter.c common/glob.c
 FUZZ_SRCS_config := common/config.c
 FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/tracedat_format.c \
-	reader/stream.c reader/stream_file.c common/symbols.c \
+	reader/stream.c reader/stream_file.c common/grow.c common/symbols.c \
 	common/glob.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).
 FUZZ_LIBS_tracedat := -lelf -lzstd
