@@ -17,7 +17,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,11 +253,6 @@ static void *agent_main(void *arg)
  */
 int ut_agent_start(void)
 {
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t th;
-	int ret;
-
 	if (getenv("UTRACE_NO_AGENT") || !ut_rt.ctl)
 		return 0;
 	/*
@@ -266,15 +260,7 @@ int ut_agent_start(void)
 	 * came during start-up left them apart, and its configuration is
 	 * applied as soon as the agent runs.
 	 */
-	sigfillset(&all);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, (size_t)256 * 1024);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&th, &attr, agent_main, ut_rt.ctl);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	return -ret;
+	return ut_rt_thread_start(agent_main, ut_rt.ctl, (size_t)256 * 1024);
 }
 
 /**

@@ -376,10 +376,12 @@ void ut_select_reconfigure(void) UT_HIDDEN;
 
 /* agent.c */
 int ut_agent_start(void) UT_HIDDEN;
+/* A detached thread of the runtime, every signal blocked (libutrace/rt_thread.c). */
+int ut_rt_thread_start(void *(*fn)(void *), void *arg, size_t stack) UT_HIDDEN;
+int ut_session_write_config(void) UT_HIDDEN;
 /* prefault.c: the thread that populates ring pages ahead of their writers */
 int ut_prefault_start(void) UT_HIDDEN;
 void ut_prefault_ahead(struct ut_thread *t) UT_HIDDEN;
-int ut_session_write_config(void) UT_HIDDEN;
 /* NULL with errno: ENOENT, EPERM (refused, @why says why: common/safedir.h), ... */
 char *ut_read_file_at(int dirfd, const char *name, size_t *lenp, char *why, size_t whylen)
 	UT_HIDDEN;

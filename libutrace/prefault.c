@@ -21,8 +21,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -153,9 +151,6 @@ static void *prefault_main(void *arg)
  */
 int ut_prefault_start(void)
 {
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t th;
 	int ret;
 
 	for (uint32_t i = 0; i < PF_SLOTS; i++)
@@ -163,15 +158,8 @@ int ut_prefault_start(void)
 	pf.running = false;
 	if (getenv("UTRACE_NO_PREFAULT"))
 		return 0;
-	sigfillset(&all);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, (size_t)64 * 1024);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&th, &attr, prefault_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
+	ret = ut_rt_thread_start(prefault_main, NULL, (size_t)64 * 1024);
 	if (!ret)
 		__atomic_store_n(&pf.running, true, __ATOMIC_RELEASE);
-	return -ret;
+	return ret;
 }
