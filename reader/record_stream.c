@@ -36,6 +36,14 @@ struct rs_mark_ent {
 	uint64_t empty;
 };
 
+/* A mark kept beside the queue (see ut_rstream.side). */
+struct rs_side {
+	struct rs_mark_ent *e;
+	size_t n, cap;
+	uint64_t now;
+	bool whole;
+};
+
 /* A chunk kept until its events (whose strings point into it) are written. */
 struct rs_held {
 	struct ut_drain_chunk *c;   /* from the queue, or */
@@ -67,10 +75,9 @@ struct ut_rstream {
 	 * one reaches the writer when it finds nothing more to pop.
 	 */
 	pthread_mutex_t side_mu;
-	struct rs_mark_ent *side;
-	size_t side_n, side_cap;
-	uint64_t side_now;
-	bool side_whole, side_set;
+	struct rs_side side;        /* the drainer's, under side_mu */
+	struct rs_side taken;       /* the writer's: swapped with side, applied unlocked */
+	bool side_set;
 	long blocks;                /* the queue's size, RS_BLOCKs (a test makes it small) */
 	long delay_us;              /* test hook: a slow writer */
 };
@@ -122,20 +129,20 @@ static int mark_aside(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *c
 	int ret = 0;
 
 	pthread_mutex_lock(&s->side_mu);
-	if (n > s->side_cap) {
-		struct rs_mark_ent *v = realloc(s->side, n * sizeof(*v));
+	if (n > s->side.cap) {
+		struct rs_mark_ent *v = realloc(s->side.e, n * sizeof(*v));
 
 		if (v) {
-			s->side = v;
-			s->side_cap = n;
+			s->side.e = v;
+			s->side.cap = n;
 		}
 	}
-	if (n <= s->side_cap) {
+	if (n <= s->side.cap) {
 		for (size_t i = 0; i < n; i++)
-			s->side[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i]};
-		s->side_n = n;
-		s->side_now = now;
-		s->side_whole = whole;
+			s->side.e[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i]};
+		s->side.n = n;
+		s->side.now = now;
+		s->side.whole = whole;
 		s->side_set = true;
 	} else {
 		ret = -ENOMEM;
@@ -458,14 +465,20 @@ static void spill_merge(struct ut_rstream *s)
 /* The mark set aside, if any, applied (the queue had nothing more). */
 static bool mark_taken(struct ut_rstream *s)
 {
+	struct rs_side t;
 	bool set;
 
 	pthread_mutex_lock(&s->side_mu);
 	set = s->side_set;
-	if (set)
-		on_mark(s, s->side, s->side_n, s->side_now, s->side_whole);
-	s->side_set = false;
+	if (set) { /* swapped, not applied here: writing must not hold up the drainer */
+		t = s->taken;
+		s->taken = s->side;
+		s->side = t;
+		s->side_set = false;
+	}
 	pthread_mutex_unlock(&s->side_mu);
+	if (set)
+		on_mark(s, s->taken.e, s->taken.n, s->taken.now, s->taken.whole);
 	return set;
 }
 
@@ -555,7 +568,8 @@ void ut_rstream_free(struct ut_rstream *s)
 	ut_repeats_free(&s->fold);
 	ut_chunkq_free(s->q);
 	pthread_mutex_destroy(&s->side_mu);
-	free(s->side);
+	free(s->side.e);
+	free(s->taken.e);
 	free(s->thr);
 	free(s->held);
 	free(s);
