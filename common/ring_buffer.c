@@ -187,9 +187,39 @@ void ut_rb_consume(struct ut_rb_reader *r, size_t len)
 	__atomic_store_n(&((struct ut_buf_hdr *)r->hdr)->tail, r->tail, __ATOMIC_RELEASE);
 }
 
-long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
-		  int32_t tid, int32_t tgid, const struct ut_clockconv *clk, ut_rb_fn fn,
-		  void *ctx)
+/*
+ * The size of the record at @p (whose words are @w) if it is well formed
+ * with @room bytes left in its page and @left in the chunk; 0 if it is not
+ * (the rest of its page is then skipped).  Everything in it is untrusted.
+ */
+static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, uint64_t room,
+			 uint64_t left)
+{
+	unsigned size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
+	uint64_t n = w[0] & UT_REC_ADDR_MASK;
+
+	if (type == UT_REC_STACK) {
+		/*
+		 * A stream position that is not a multiple of 16 (a corrupt
+		 * head or tail) would misalign the array: malformed.
+		 */
+		if (n > UT_REC_STACK_MAX || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
+			return 0;
+		size = (unsigned)(16 + ((8 * n + 15) & ~15ull));
+	} else if (type == UT_REC_MARKER) {
+		if (n > UT_REC_MARKER_MAX)
+			return 0;
+		size = (unsigned)(16 + ((n + 1 + 15) & ~15ull));
+	}
+	if (size > room || size > left)
+		return 0;
+	if (type == UT_REC_MARKER && p[16 + n] != '\0') /* its text must be terminated */
+		return 0;
+	return size;
+}
+
+long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		ut_rb_recfn fn, void *ctx)
 {
 	uint64_t pos = start, end = start + len, ts = d->ts;
 	bool have_ts = d->have_ts && d->pos == start;
@@ -198,7 +228,7 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 	/* offsets from @start, not positions: these may wrap past 2^64 (corrupt) */
 	while (pos - start < len && len - (pos - start) >= UT_REC_SIZE) {
 		uint64_t room = PAGE - (pos & (PAGE - 1)), w[2];
-		struct ut_event ev = {0};
+		const uint8_t *p = bytes + (pos - start);
 		unsigned type, size;
 
 		if (room == PAGE)
@@ -207,7 +237,7 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			pos += room;
 			continue;
 		}
-		memcpy(w, bytes + (pos - start), sizeof(w));
+		memcpy(w, p, sizeof(w));
 		type = (unsigned)(w[0] >> UT_REC_TYPE_SHIFT);
 		if (type == UT_REC_TIME) {
 			ts = w[1];
@@ -216,115 +246,104 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		if (!w[0] || !have_ts || type < UT_REC_FUNCTION || type > UT_REC_SIGNAL ||
-		    type == UT_REC_TIME) {
+		size = w[0] && have_ts && type >= UT_REC_FUNCTION && type <= UT_REC_SIGNAL
+			       ? rec_size(p, w, type, room, len - (pos - start))
+			       : 0;
+		if (!size) {
 			pos += room;
 			continue;
 		}
-		size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
-		if (type == UT_REC_STACK) {
-			uint64_t nr = w[0] & UT_REC_ADDR_MASK;
-
-			if (nr > UT_REC_STACK_MAX) {
-				pos += room;
-				continue;
-			}
-			size = (unsigned)(16 + ((8 * nr + 15) & ~15ull));
-		} else if (type == UT_REC_MARKER) {
-			uint64_t tlen = w[0] & UT_REC_ADDR_MASK;
-
-			if (tlen > UT_REC_MARKER_MAX) {
-				pos += room;
-				continue;
-			}
-			size = (unsigned)(16 + ((tlen + 1 + 15) & ~15ull));
-		}
-		if (size > room || size > len - (pos - start)) {
-			pos += room;
-			continue;
-		}
-		if (pos < d->from) { /* before the reader's starting point */
-			if (type != UT_REC_LOST)
-				ts += w[1] >> UT_REC_DELTA_SHIFT;
-			pos += size;
-			continue;
-		}
-		ev.pid = tid;
-		ev.tgid = tgid;
-		ev.cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
-		ev.ip = w[0] & UT_REC_ADDR_MASK;
 		if (type != UT_REC_LOST)
 			ts += w[1] >> UT_REC_DELTA_SHIFT;
-		switch (type) {
-		case UT_REC_FUNCTION:
-			ev.type = UT_EV_FUNCTION;
-			ev.parent_ip = w[1] & UT_REC_ADDR_MASK;
-			break;
-		case UT_REC_GRAPH_ENTRY:
-			ev.type = UT_EV_FUNCGRAPH_ENTRY;
-			ev.depth = (uint32_t)w[1];
-			break;
-		case UT_REC_GRAPH_EXIT: {
-			uint64_t x[2];
-
-			memcpy(x, bytes + (pos - start) + 16, sizeof(x));
-			ev.type = UT_EV_FUNCGRAPH_EXIT;
-			ev.depth = (uint32_t)w[1];
-			ev.overrun = (uint32_t)((w[1] >> 32) & 0xffff);
-			ev.rettime = ut_clock_to_trace(clk, ts);
-			ev.calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
-			ev.retval = x[1];
-			break;
+		if (pos >= d->from) { /* else before the reader's starting point: time only */
+			if (fn(ctx, p, ts))
+				break;
+			n += type != UT_REC_LOST;
 		}
-		case UT_REC_MARKER: {
-			const char *text = (const char *)bytes + (pos - start) + 16;
-
-			if (text[w[0] & UT_REC_ADDR_MASK] != '\0') { /* untrusted: terminated? */
-				pos += room;
-				continue;
-			}
-			ev.type = UT_EV_PRINT;
-			ev.ip = 0;
-			ev.str = text;
-			break;
-		}
-		case UT_REC_STACK: {
-			const uint8_t *at = bytes + (pos - start) + 16;
-
-			/*
-			 * A stream position that is not a multiple of 16 (a
-			 * corrupt head or tail) misaligns the array: malformed.
-			 */
-			if ((uintptr_t)at & (sizeof(uint64_t) - 1)) {
-				pos += room;
-				continue;
-			}
-			ev.type = UT_EV_KERNEL_STACK;
-			ev.ip = 0;
-			ev.nr_callers = (uint32_t)(w[0] & UT_REC_ADDR_MASK);
-			/* points into @bytes (8-aligned): valid while the caller's buffer is */
-			ev.callers = (const uint64_t *)(const void *)at;
-			break;
-		}
-		case UT_REC_SIGNAL:
-			ev.type = (w[1] >> 32) & 1 ? UT_EV_SIGNAL_EXIT : UT_EV_SIGNAL_ENTER;
-			ev.sig = (int32_t)(w[0] & 0xff);
-			ev.ip = 0;
-			ev.depth = (uint32_t)w[1];
-			break;
-		default: /* LOST: the count in ip */
-			ev.type = 0;
-			ev.ip = w[1];
-			break;
-		}
-		ev.ts = ut_clock_to_trace(clk, ts);
-		if (fn(ctx, &ev))
-			break;
-		n += type != UT_REC_LOST;
 		pos += size;
 	}
 	d->pos = end;
 	d->ts = ts;
 	d->have_ts = have_ts;
 	return n;
+}
+
+void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
+		      const struct ut_clockconv *clk, struct ut_event *ev)
+{
+	uint64_t w[2];
+
+	memcpy(w, p, sizeof(w));
+	*ev = (struct ut_event){.pid = tid, .tgid = tgid,
+				.cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK),
+				.ip = w[0] & UT_REC_ADDR_MASK, .ts = ut_clock_to_trace(clk, ts)};
+	switch (w[0] >> UT_REC_TYPE_SHIFT) {
+	case UT_REC_FUNCTION:
+		ev->type = UT_EV_FUNCTION;
+		ev->parent_ip = w[1] & UT_REC_ADDR_MASK;
+		break;
+	case UT_REC_GRAPH_ENTRY:
+		ev->type = UT_EV_FUNCGRAPH_ENTRY;
+		ev->depth = (uint32_t)w[1];
+		break;
+	case UT_REC_GRAPH_EXIT: {
+		uint64_t x[2];
+
+		memcpy(x, p + 16, sizeof(x));
+		ev->type = UT_EV_FUNCGRAPH_EXIT;
+		ev->depth = (uint32_t)w[1];
+		ev->overrun = (uint32_t)((w[1] >> 32) & 0xffff);
+		ev->rettime = ev->ts;
+		ev->calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
+		ev->retval = x[1];
+		break;
+	}
+	case UT_REC_MARKER:
+		ev->type = UT_EV_PRINT;
+		ev->ip = 0;
+		ev->str = (const char *)p + 16;
+		break;
+	case UT_REC_STACK:
+		ev->type = UT_EV_KERNEL_STACK;
+		ev->ip = 0;
+		ev->nr_callers = (uint32_t)(w[0] & UT_REC_ADDR_MASK);
+		/* points into the caller's bytes (8-aligned): valid while they are */
+		ev->callers = (const uint64_t *)(const void *)(p + 16);
+		break;
+	case UT_REC_SIGNAL:
+		ev->type = (w[1] >> 32) & 1 ? UT_EV_SIGNAL_EXIT : UT_EV_SIGNAL_ENTER;
+		ev->sig = (int32_t)(w[0] & 0xff);
+		ev->ip = 0;
+		ev->depth = (uint32_t)w[1];
+		break;
+	default: /* LOST: the count in ip */
+		ev->type = 0;
+		ev->ip = w[1];
+		break;
+	}
+}
+
+struct decode_ctx {
+	int32_t tid, tgid;
+	const struct ut_clockconv *clk;
+	ut_rb_fn fn;
+	void *ctx;
+};
+
+static int decode_rec(void *ctx, const uint8_t *rec, uint64_t ts)
+{
+	struct decode_ctx *k = ctx;
+	struct ut_event ev;
+
+	ut_rb_decode_one(rec, ts, k->tid, k->tgid, k->clk, &ev);
+	return k->fn(k->ctx, &ev);
+}
+
+long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		  int32_t tid, int32_t tgid, const struct ut_clockconv *clk, ut_rb_fn fn,
+		  void *ctx)
+{
+	struct decode_ctx k = {tid, tgid, clk, fn, ctx};
+
+	return ut_rb_walk(d, bytes, len, start, decode_rec, &k);
 }

@@ -104,4 +104,19 @@ long ut_rb_decode(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 		  int32_t tid, int32_t tgid, const struct ut_clockconv *clk, ut_rb_fn fn,
 		  void *ctx);
 
+/*
+ * The same walk without decoding: @fn gets each well-formed record (LOST
+ * ones too) where it lies in @bytes, with the thread's running raw
+ * timestamp at it, and decodes it later, if at all, with ut_rb_decode_one()
+ * (a writer that indexes millions of records and merges them keeps 24
+ * bytes per record rather than a struct ut_event).  Same return value.
+ */
+typedef int (*ut_rb_recfn)(void *ctx, const uint8_t *rec, uint64_t raw_ts);
+
+long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		ut_rb_recfn fn, void *ctx);
+/* Decode a record that ut_rb_walk() gave (@ts: its raw_ts) into @ev. */
+void ut_rb_decode_one(const uint8_t *rec, uint64_t ts, int32_t tid, int32_t tgid,
+		      const struct ut_clockconv *clk, struct ut_event *ev);
+
 #endif

@@ -13,7 +13,6 @@
 #include "common/chunkq.h"
 #include "common/grow.h"
 #include "common/repeats.h"
-#include "reader/stream.h"
 #include "utrace/abi.h"
 
 /*
@@ -64,6 +63,8 @@ struct ut_rstream {
 	int err;                    /* the first write error */
 	struct ut_rs_thread **thr;  /* every thread seen, in order of appearance */
 	size_t nthr, cap;
+	struct ut_rs_thread **heap; /* the merge's (merge_upto) */
+	size_t heapcap;
 	struct rs_held *held;       /* FIFO of held chunks */
 	size_t nheld, heldcap;
 	uint64_t wm;                /* written up to this time */
@@ -187,16 +188,17 @@ struct rs_collect {
 	struct ut_rs_thread *t;
 };
 
-static int collect(void *ctx, const struct ut_event *ev)
+static int collect(void *ctx, const uint8_t *rec, uint64_t raw)
 {
 	struct rs_collect *k = ctx;
 	struct ut_rs_thread *t = k->t;
+	uint64_t ts = ut_clock_to_trace(t->clk, raw);
 
 	if (t->nr == t->cap && ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096))
 		return -1;
-	if (ev->ts < k->s->wm)
+	if (ts < k->s->wm)
 		k->s->late++; /* behind what was written: lands clamped on its CPU */
-	t->ev[t->nr++] = *ev;
+	t->ev[t->nr++] = (struct ut_rs_rec){ts, raw, rec};
 	return 0;
 }
 
@@ -230,7 +232,7 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 
 		nanosleep(&ts, NULL);
 	}
-	ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->tgid, t->clk, collect, &k);
+	ut_rb_walk(&t->dec, c->bytes, c->len, c->start, collect, &k);
 	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
 }
 
@@ -252,30 +254,8 @@ static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t)
 	}
 	t->spool_off += sizeof(h) + h.len;
 	t->lost += h.lost;
-	ut_rb_decode(&t->dec, buf, h.len, h.start, t->tid, t->tgid, t->clk, collect, &k);
+	ut_rb_walk(&t->dec, buf, h.len, h.start, collect, &k);
 	hold(s, (struct rs_held){.mem = buf, .t = t, .end = t->nr});
-	return true;
-}
-
-/* A thread's source for one merge round: its events up to the watermark. */
-struct rs_src {
-	struct ut_stream_src src; /* first: the stream hands it back */
-	struct ut_rs_thread *t;
-	size_t end;
-	bool given;
-};
-
-static bool src_refill(struct ut_stream_src *src)
-{
-	struct rs_src *r = (struct rs_src *)src;
-
-	if (r->given || r->t->pos == r->end)
-		return false;
-	r->given = true;
-	src->cur = &r->t->ev[r->t->pos];
-	src->end = &r->t->ev[r->end];
-	src->lost += r->t->lost;
-	r->t->lost = 0;
 	return true;
 }
 
@@ -322,38 +302,101 @@ static void put(struct ut_rstream *s, const struct ut_event *ev)
 		s->err = ret;
 }
 
-/* Merge every thread's events up to @wm into the file (reader/stream.c). */
-static void merge_upto(struct ut_rstream *s, struct rs_src *src, uint64_t wm)
+/*
+ * The merge's order: time, then the lower CPU, then the lower thread (the
+ * order reader/stream.c gives, so a trace reads the same either way).
+ */
+static bool rec_before(const struct ut_rs_thread *a, const struct ut_rs_thread *b)
 {
-	struct ut_stream *st = ut_stream_new(NULL);
-	struct ut_stream_item it;
+	const struct ut_rs_rec *x = &a->ev[a->pos], *y = &b->ev[b->pos];
+	uint64_t cx, cy;
 
-	for (size_t i = 0; st && i < s->nthr; i++) {
-		src[i] = (struct rs_src){.src = {.refill = src_refill}, .t = s->thr[i],
-					 .end = upto(s->thr[i], wm)};
-		if (ut_stream_add(st, &src[i].src)) {
-			ut_stream_free(st);
-			st = NULL;
-		}
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	memcpy(&cx, x->rec, sizeof(cx));
+	memcpy(&cy, y->rec, sizeof(cy));
+	cx = (cx >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK;
+	cy = (cy >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK;
+	if (cx != cy)
+		return cx < cy;
+	return a->tid < b->tid;
+}
+
+/* The heap of threads with records left in the round, by their next record. */
+static void sift_down(struct ut_rs_thread **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct ut_rs_thread *t;
+
+		if (l < n && rec_before(h[l], h[m]))
+			m = l;
+		if (l + 1 < n && rec_before(h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
 	}
-	if (!st) {
+}
+
+/* One record into the file: losses before it, then the event, decoded now. */
+static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rs_rec *r)
+{
+	struct ut_event ev;
+	uint64_t lost = t->lost;
+
+	ut_rb_decode_one(r->rec, r->raw, t->tid, t->tgid, t->clk, &ev);
+	if (!ev.type)
+		lost += ev.ip; /* a LOST record */
+	if (lost) {
+		ut_tracedat_lost(s->w, ev.cpu < (uint32_t)s->nr_cpus ? ev.cpu : 0, lost);
+		s->lost += lost;
+		t->lost_in_stream += lost;
+		t->lost = 0;
+	}
+	if (!ev.type)
+		return;
+	t->read++;
+	put(s, &ev);
+}
+
+/*
+ * Merge every thread's records up to @wm into the file.  Threads take turns
+ * at the scheduler's pace, so the next records come in runs from one
+ * thread: the heap is consulted once a run, not once a record.
+ */
+static void merge_upto(struct ut_rstream *s, uint64_t wm)
+{
+	size_t n = 0;
+
+	if (s->heapcap < s->nthr && ut_grow(&s->heap, &s->heapcap, sizeof(*s->heap), s->nthr)) {
 		s->err = s->err ? s->err : -ENOMEM;
 		return;
 	}
-	while (ut_stream_next(st, &it) == 1) {
-		struct ut_rs_thread *t = ((struct rs_src *)it.src)->t;
+	for (size_t i = 0; i < s->nthr; i++) {
+		struct ut_rs_thread *t = s->thr[i];
 
-		if (it.lost) {
-			ut_tracedat_lost(s->w, it.cpu < (uint32_t)s->nr_cpus ? it.cpu : 0, it.lost);
-			s->lost += it.lost;
-			t->lost_in_stream += it.lost;
-		}
-		if (!it.ev)
-			continue;
-		t->read++;
-		put(s, it.ev);
+		t->end = upto(t, wm);
+		if (t->pos < t->end)
+			s->heap[n++] = t;
 	}
-	ut_stream_free(st);
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(s->heap, n, i);
+	while (n) {
+		struct ut_rs_thread *t = s->heap[0], *next = NULL;
+
+		if (n > 1) /* the run ends where the next thread's record comes first */
+			next = n > 2 && rec_before(s->heap[2], s->heap[1]) ? s->heap[2] : s->heap[1];
+		do
+			write_rec(s, t, &t->ev[t->pos++]);
+		while (t->pos < t->end && (!next || rec_before(t, next)));
+		if (t->pos == t->end)
+			s->heap[0] = s->heap[--n];
+		sift_down(s->heap, n, 0);
+	}
 }
 
 /* Chunks whose events are all written go back to the queue; emptied threads restart at 0. */
@@ -389,16 +432,7 @@ static void release_written(struct ut_rstream *s)
 /* Write everything up to @wm. */
 static void emit(struct ut_rstream *s, uint64_t wm)
 {
-	struct rs_src *src = calloc(s->nthr ? s->nthr : 1, sizeof(*src));
-
-	if (!src) {
-		s->err = s->err ? s->err : -ENOMEM;
-		return;
-	}
-	merge_upto(s, src, wm);
-	for (size_t i = 0; i < s->nthr; i++)
-		s->thr[i]->pos = src[i].end;
-	free(src);
+	merge_upto(s, wm);
 	release_written(s);
 	if (wm > s->wm)
 		s->wm = wm;
@@ -571,6 +605,7 @@ void ut_rstream_free(struct ut_rstream *s)
 	free(s->side.e);
 	free(s->taken.e);
 	free(s->thr);
+	free(s->heap);
 	free(s->held);
 	free(s);
 }
