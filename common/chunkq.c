@@ -52,6 +52,7 @@ struct ut_chunkq {
 	struct block *cur;             /* the producer's */
 	struct block *spare;
 	unsigned nr_spare;
+	size_t queued;                 /* bytes pushed and not yet popped */
 	size_t nr_blocks, max_blocks, block_size;
 };
 
@@ -309,6 +310,7 @@ void ut_chunkq_push(struct ut_chunkq *q, void *chunk, size_t len)
 	pthread_mutex_lock(&q->mu);
 	*q->tail = it;
 	q->tail = &it->next;
+	__atomic_store_n(&q->queued, q->queued + len, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&q->mu);
 }
 
@@ -323,12 +325,18 @@ void *ut_chunkq_pop(struct ut_chunkq *q, size_t *len)
 		q->head = it->next;
 		if (!q->head)
 			q->tail = &q->head;
+		__atomic_store_n(&q->queued, q->queued - it->len, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&q->mu);
 	if (!it)
 		return NULL;
 	*len = it->len;
 	return (uint8_t *)it + hdr;
+}
+
+size_t ut_chunkq_queued(const struct ut_chunkq *q)
+{
+	return __atomic_load_n(&q->queued, __ATOMIC_RELAXED);
 }
 
 void ut_chunkq_release(struct ut_chunkq *q, void *chunk)

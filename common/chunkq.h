@@ -49,6 +49,8 @@ void ut_chunkq_push(struct ut_chunkq *q, void *chunk, size_t len);
 
 /* Consumer: the oldest chunk and its size, or NULL when empty. */
 void *ut_chunkq_pop(struct ut_chunkq *q, size_t *len);
+/* Bytes pushed and not popped yet: how far behind the consumer is (any thread). */
+size_t ut_chunkq_queued(const struct ut_chunkq *q);
 /* Consumer: done with a popped chunk (in any order). */
 void ut_chunkq_release(struct ut_chunkq *q, void *chunk);
 

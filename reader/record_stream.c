@@ -81,6 +81,7 @@ struct ut_rstream {
 	bool side_set;
 	long blocks;                /* the queue's size, RS_BLOCKs (a test makes it small) */
 	long delay_us;              /* test hook: a slow writer */
+	bool pace, storing;         /* chunks stored raw while behind (pace()) */
 };
 
 /*
@@ -95,7 +96,8 @@ static long test_knob(const char *name, long dflt, long lo, long hi)
 	return n < lo || n > hi ? dflt : n;
 }
 
-struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding)
+struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding,
+				  bool pace)
 {
 	struct ut_rstream *s = calloc(1, sizeof(*s));
 
@@ -105,6 +107,9 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 	pthread_mutex_init(&s->side_mu, NULL);
 	s->nr_cpus = nr_cpus;
 	s->folding = folding;
+	s->storing = test_knob("UTRACE_TEST_ZSTORE", 0, 0, 1);
+	s->pace = pace && !s->storing; /* the hook: stored raw throughout */
+	ut_tracedat_store(w, s->storing);
 	s->blocks = test_knob("UTRACE_TEST_QUEUE_BLOCKS", RS_PREFILL, 1, RS_PREFILL);
 	s->delay_us = test_knob("UTRACE_TEST_WRITE_DELAY_US", 0, 0, 1000000);
 	s->q = ut_chunkq_new(RS_BLOCK, (size_t)s->blocks * RS_BLOCK, (unsigned)s->blocks);
@@ -216,6 +221,29 @@ static void hold(struct ut_rstream *s, struct rs_held h)
 		return;
 	}
 	s->held[s->nheld++] = h;
+}
+
+/*
+ * Compressing costs the writer more than the traced calls cost the program
+ * (function_graph: zstd alone ~100 ns a call here, the hook ~30): with no
+ * core to spare it falls behind, and a lossless program waits for it.  So
+ * while more than RS_BEHIND bytes wait in the queue, chunks are stored raw,
+ * and compressed again once the queue is down to RS_CAUGHT_UP: the file is
+ * as small as the machine allows without slowing the program.  (Test hook
+ * UTRACE_TEST_ZSTORE=1: always raw.)
+ */
+#define RS_BEHIND ((size_t)4 << 20)
+#define RS_CAUGHT_UP ((size_t)512 << 10)
+
+static void pace(struct ut_rstream *s)
+{
+	size_t queued = ut_chunkq_queued(s->q);
+	bool store = s->storing ? queued > RS_CAUGHT_UP : queued > RS_BEHIND;
+
+	if (!s->pace || store == s->storing)
+		return;
+	s->storing = store;
+	ut_tracedat_store(s->w, store);
 }
 
 /* Ring data: its events onto its thread's queue; the chunk is held until they are written. */
@@ -545,6 +573,7 @@ static void *writer_main(void *arg)
 				c->lost);
 			ut_chunkq_release(s->q, c);
 		} else {
+			pace(s);
 			on_data(s, c);
 		}
 	}

@@ -79,8 +79,13 @@ struct ut_rs_thread {
 
 struct ut_rstream;
 
-/* A stream into @w (which it writes, never closes), folding repeats with @folding. */
-struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding);
+/*
+ * A stream into @w (which it writes, never closes), folding repeats with
+ * @folding; @pace: chunks stored raw while the writer is behind
+ * (ut_tracedat_store()).
+ */
+struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding,
+				  bool pace);
 /* The sink for @t's ring data (reader/drain.h), the queue's producer side. */
 void ut_rstream_sink(struct ut_rstream *s, struct ut_rs_thread *t, struct ut_drain_qsink *k);
 /*

@@ -102,6 +102,7 @@ struct ut_recorder {
 	bool live;
 	bool consume;               /* take what is read (producer/consumer buffers) */
 	bool compress;
+	bool zpace;                 /* store chunks raw while behind (record_stream.c) */
 	bool streaming;             /* asked for, and the clock allows it */
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
@@ -137,6 +138,11 @@ void ut_recorder_set_compress(struct ut_recorder *r, bool compress, int level)
 {
 	r->compress = compress;
 	r->zlevel = level;
+}
+
+void ut_recorder_set_compress_pace(struct ut_recorder *r, bool pace)
+{
+	r->zpace = pace;
 }
 
 void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npids, bool consume)
@@ -1013,7 +1019,8 @@ static void stream_begin(struct ut_recorder *r)
 	r->tw = ut_tracedat_create(r->output, &m, err, sizeof(err));
 	r->nr_cpus = m.nr_cpus;
 	if (r->tw)
-		r->rs = ut_rstream_new(r->tw, m.nr_cpus, r->options >> UT_OPT_FUNC_NO_REPEATS & 1);
+		r->rs = ut_rstream_new(r->tw, m.nr_cpus, r->options >> UT_OPT_FUNC_NO_REPEATS & 1,
+				       r->compress && r->zpace);
 	if (r->rs && !ut_rstream_start(r->rs))
 		return;
 	ut_rstream_free(r->rs);

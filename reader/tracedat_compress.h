@@ -31,6 +31,12 @@ void td_zenc_free(struct td_zenc *z);
  * owned by @z (valid until the next call).  Returns its length, or 0 on failure.
  */
 size_t td_zenc_chunk(struct td_zenc *z, const void *src, size_t n, const unsigned char **out);
+/*
+ * The same chunk stored, not compressed: a zstd frame of raw blocks, which
+ * every zstd decoder reads (the writer's way to keep up when compressing
+ * cannot: ut_tracedat_store()).
+ */
+size_t td_zenc_store(struct td_zenc *z, const void *src, size_t n, const unsigned char **out);
 
 /* --- reading --- */
 

@@ -178,6 +178,8 @@ struct ut_tracedat_writer {
 	struct td_wcpu *cpus;
 	struct td_meta meta;
 	struct td_zenc *z;       /* version 7's compressor; NULL: version 6 */
+	bool store;              /* version 7: chunks stored raw for now (ut_tracedat_store) */
+	uint64_t stored;         /* chunks stored raw */
 	int err;                 /* first error, sticky */
 	bool meta_written;       /* everything but the data is in the file: keep it */
 };
@@ -541,7 +543,10 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 	}
 	if (w->z) {
 		const unsigned char *chunk;
-		size_t n = td_zenc_chunk(w->z, c->wbuf, c->wpages * TD_PAGE_SIZE, &chunk);
+		size_t n = (w->store ? td_zenc_store : td_zenc_chunk)(w->z, c->wbuf,
+								       c->wpages * TD_PAGE_SIZE, &chunk);
+
+		w->stored += w->store;
 
 		if (!n)
 			return -ENOMEM;
@@ -784,6 +789,17 @@ int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 	c->len += alen;
 	c->last_ts = ts;
 	return 0;
+}
+
+void ut_tracedat_store(struct ut_tracedat_writer *w, bool store)
+{
+	if (w)
+		w->store = store;
+}
+
+uint64_t ut_tracedat_stored(const struct ut_tracedat_writer *w)
+{
+	return w ? w->stored : 0;
 }
 
 /**

@@ -240,6 +240,13 @@ void ut_recorder_set_live(struct ut_recorder *r, const int32_t *pids, size_t npi
  * uncompressed (the default of a new recorder).
  */
 void ut_recorder_set_compress(struct ut_recorder *r, bool compress, int level);
+/*
+ * With compression and write-while-running: @pace stores chunks raw (zstd
+ * frames of raw blocks) while the writer is behind the program, so the
+ * program never waits for the compressor, and compresses again once it
+ * caught up (record's default; an explicit level turns it off).
+ */
+void ut_recorder_set_compress_pace(struct ut_recorder *r, bool pace);
 
 /*
  * Write the trace while the program runs (record): a thread converts and
