@@ -7,21 +7,6 @@
 
 #define PAGE UT_PAGE_SIZE
 
-uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw)
-{
-	switch (c->clock) {
-	case UT_CLOCK_LOCAL:
-		/* shift comes from the traced process's control block: untrusted */
-		if (c->shift >= 128)
-			return c->mono0;
-		return c->mono0 + (uint64_t)(((unsigned __int128)(raw - c->tsc0) * c->mult) >> c->shift);
-	case UT_CLOCK_UPTIME:
-		return raw / 10000000; /* jiffies at HZ=100 */
-	default:
-		return raw; /* ns clocks, counter, x86-tsc */
-	}
-}
-
 int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
 {
 	const struct ut_buf_hdr *h = map;

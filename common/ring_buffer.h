@@ -22,7 +22,21 @@ struct ut_clockconv {
 	uint32_t mult, shift;
 };
 
-uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw);
+/* A raw timestamp in the trace clock's unit (inline: the writer converts millions). */
+static inline uint64_t ut_clock_to_trace(const struct ut_clockconv *c, uint64_t raw)
+{
+	switch (c->clock) {
+	case UT_CLOCK_LOCAL:
+		/* shift comes from the traced process's control block: untrusted */
+		if (c->shift >= 128)
+			return c->mono0;
+		return c->mono0 + (uint64_t)(((unsigned __int128)(raw - c->tsc0) * c->mult) >> c->shift);
+	case UT_CLOCK_UPTIME:
+		return raw / 10000000; /* jiffies at HZ=100 */
+	default:
+		return raw; /* ns clocks, counter, x86-tsc */
+	}
+}
 
 /*
  * Decoder state carried from one chunk to the next of the same stream: a

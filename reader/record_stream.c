@@ -107,7 +107,7 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 	pthread_mutex_init(&s->side_mu, NULL);
 	s->nr_cpus = nr_cpus;
 	s->folding = folding;
-	s->storing = test_knob("UTRACE_TEST_ZSTORE", 0, 0, 1);
+	s->storing = pace && test_knob("UTRACE_TEST_ZSTORE", 0, 0, 1);
 	s->pace = pace && !s->storing; /* the hook: stored raw throughout */
 	ut_tracedat_store(w, s->storing);
 	s->blocks = test_knob("UTRACE_TEST_QUEUE_BLOCKS", RS_PREFILL, 1, RS_PREFILL);
@@ -306,16 +306,14 @@ static size_t upto(const struct ut_rs_thread *t, uint64_t wm)
 /* One event (or a fold of repeats) into the file, as the spooled write-out does. */
 static void put(struct ut_rstream *s, const struct ut_event *ev)
 {
-	struct ut_event rep, e = *ev;
+	struct ut_event rep;
 	int ret = 0;
 
 	if (s->err) { /* the file stopped taking events: the program runs on untraced */
 		s->unwritten++;
 		return;
 	}
-	if (e.cpu >= (uint32_t)s->nr_cpus)
-		e.cpu = 0; /* a CPU the file has no stream for (rseq unregistered) */
-	switch (s->folding ? ut_repeats_fold(&s->fold, &e, &rep) : UT_REPEATS_PASS) {
+	switch (s->folding ? ut_repeats_fold(&s->fold, ev, &rep) : UT_REPEATS_PASS) {
 	case UT_REPEATS_DROP:
 		return;
 	case UT_REPEATS_FLUSH:
@@ -325,7 +323,7 @@ static void put(struct ut_rstream *s, const struct ut_event *ev)
 		break;
 	}
 	if (!ret)
-		ret = ut_tracedat_write(s->w, &e);
+		ret = ut_tracedat_write(s->w, ev);
 	if (ret && !s->err)
 		s->err = ret;
 }
@@ -377,10 +375,12 @@ static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct
 	uint64_t lost = t->lost;
 
 	ut_rb_decode_one(r->rec, r->raw, t->tid, t->tgid, t->clk, &ev);
+	if (ev.cpu >= (uint32_t)s->nr_cpus)
+		ev.cpu = 0; /* a CPU the file has no stream for (rseq unregistered) */
 	if (!ev.type)
 		lost += ev.ip; /* a LOST record */
 	if (lost) {
-		ut_tracedat_lost(s->w, ev.cpu < (uint32_t)s->nr_cpus ? ev.cpu : 0, lost);
+		ut_tracedat_lost(s->w, ev.cpu, lost);
 		s->lost += lost;
 		t->lost_in_stream += lost;
 		t->lost = 0;

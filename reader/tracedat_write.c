@@ -609,18 +609,48 @@ static void put_common(unsigned char *p, const struct ut_event *ev)
 	td_put_le(p + 4, (uint32_t)ev->pid, 4);
 }
 
-/* The event's payload in the kernel's layout; returns its length or -EINVAL. */
-static int encode(const struct ut_event *ev, unsigned char *p)
+/* The length of the event's payload in the kernel's layout, or -EINVAL. */
+static int payload_len(const struct ut_event *ev)
+{
+	size_t n;
+
+	switch (ev->type) {
+	case UT_EV_FUNCTION:
+	case UT_EV_FUNCGRAPH_ENTRY:
+		return 24;
+	case UT_EV_FUNC_REPEATS:
+		return 32;
+	case UT_EV_FUNCGRAPH_EXIT:
+		return 48;
+	case UT_EV_PRINT:
+		return (int)(16 + (ev->str ? strnlen(ev->str, TD_MAX_PAYLOAD - 17) : 0) + 1);
+	case UT_EV_SIGNAL_ENTER:
+	case UT_EV_SIGNAL_EXIT:
+		return 16;
+	case UT_EV_KERNEL_STACK:
+		/* variable length, size = number of entries, as Linux 6.x does */
+		n = ev->callers ? ev->nr_callers : 0;
+		return (int)(16 + 8 * (n > TD_MAX_CALLERS ? TD_MAX_CALLERS : n));
+	case UT_EV_USER_STACK:
+		return 16 + 8 * TD_USER_STACK_SLOTS;
+	}
+	return -EINVAL;
+}
+
+/*
+ * The event's payload in the kernel's layout, @len bytes (payload_len())
+ * and zeros up to @alen, written straight into the page.
+ */
+static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size_t alen)
 {
 	size_t n, i;
 
-	memset(p, 0, 24);
 	put_common(p, ev);
 	switch (ev->type) {
 	case UT_EV_FUNCTION:
 		td_put_le(p + 8, ev->ip, 8);
 		td_put_le(p + 16, ev->parent_ip, 8);
-		return 24;
+		break;
 	case UT_EV_FUNC_REPEATS:
 		/* the time back to the last call: 48 bits, top 16 and bottom 32 */
 		n = ev->ts > ev->last_ts ? ev->ts - ev->last_ts : 0;
@@ -629,17 +659,17 @@ static int encode(const struct ut_event *ev, unsigned char *p)
 		td_put_le(p + 24, ev->repeats > 0xffff ? 0xffff : ev->repeats, 2);
 		td_put_le(p + 26, (uint16_t)(n >> 32), 2);
 		td_put_le(p + 28, (uint32_t)n, 4);
-		return 32;
+		break;
 	case UT_EV_PRINT:
 		td_put_le(p + 8, ev->ip, 8);
-		n = ev->str ? strnlen(ev->str, TD_MAX_PAYLOAD - 17) : 0;
-		memcpy(p + 16, ev->str ? ev->str : "", n);
-		p[16 + n] = 0;
-		return (int)(16 + n + 1);
+		memcpy(p + 16, ev->str ? ev->str : "", len - 17);
+		p[len - 1] = 0;
+		break;
 	case UT_EV_FUNCGRAPH_ENTRY:
 		td_put_le(p + 8, ev->ip, 8);
 		td_put_le(p + 16, ev->depth, 4);
-		return 24;
+		td_put_le(p + 20, 0, 4);
+		break;
 	case UT_EV_FUNCGRAPH_EXIT:
 		td_put_le(p + 8, ev->ip, 8);
 		td_put_le(p + 16, ev->retval, 8);
@@ -647,33 +677,32 @@ static int encode(const struct ut_event *ev, unsigned char *p)
 		td_put_le(p + 28, ev->overrun, 4);
 		td_put_le(p + 32, ev->calltime, 8);
 		td_put_le(p + 40, ev->rettime, 8);
-		return 48;
+		break;
 	case UT_EV_SIGNAL_ENTER:
 	case UT_EV_SIGNAL_EXIT:
 		td_put_le(p + 8, (uint32_t)ev->sig, 4);
 		td_put_le(p + 12, ev->depth, 4);
-		return 16;
+		break;
 	case UT_EV_KERNEL_STACK:
-		/* variable length, size = number of entries, as Linux 6.x does */
-		n = ev->callers ? ev->nr_callers : 0;
-		if (n > TD_MAX_CALLERS)
-			n = TD_MAX_CALLERS;
+		n = (len - 16) / 8;
 		td_put_le(p + 8, (uint32_t)n, 4);
+		td_put_le(p + 12, 0, 4);
 		for (i = 0; i < n; i++)
 			td_put_le(p + 16 + 8 * i, ev->callers[i], 8);
-		return (int)(16 + 8 * n);
+		break;
 	case UT_EV_USER_STACK:
 		/* fixed caller[8], unused slots zero, as the kernel does */
 		n = ev->callers ? ev->nr_callers : 0;
 		if (n > TD_USER_STACK_SLOTS)
 			n = TD_USER_STACK_SLOTS;
 		td_put_le(p + 8, (uint32_t)ev->tgid, 4);
+		td_put_le(p + 12, 0, 4);
 		memset(p + 16, 0, (size_t)8 * TD_USER_STACK_SLOTS);
 		for (i = 0; i < n; i++)
 			td_put_le(p + 16 + 8 * i, ev->callers[i], 8);
-		return 16 + 8 * TD_USER_STACK_SLOTS;
+		break;
 	}
-	return -EINVAL;
+	memset(p + len, 0, alen - len);
 }
 
 static void page_put_hdr(struct td_wcpu *c, unsigned type_len, uint64_t delta, int64_t array)
@@ -684,19 +713,6 @@ static void page_put_hdr(struct td_wcpu *c, unsigned type_len, uint64_t delta, i
 		td_put_le(c->data + c->len, (uint64_t)array, 4);
 		c->len += 4;
 	}
-}
-
-/*
- * memcpy of an event's payload (a few dozen bytes) through the C library.
- * Knowing the payload's size bound, the compiler expands a plain memcpy to
- * `rep movsq`, whose start-up cost was a fifth of the time spent writing
- * events; hiding the size makes it call memcpy, which copies small sizes
- * with a couple of vector moves.
- */
-static inline void copy_payload(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	__asm__("" : "+r"(n));
-	memcpy(dst, src, n);
 }
 
 /*
@@ -746,7 +762,6 @@ static int page_make_room(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t t
  */
 int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 {
-	unsigned char payload[TD_MAX_PAYLOAD];
 	struct td_wcpu *c;
 	uint64_t ts, delta;
 	size_t plen, alen, need;
@@ -758,18 +773,15 @@ int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 		return w->err;
 	if (ev->cpu >= (uint32_t)w->nr_cpus)
 		return -EINVAL;
-	len = encode(ev, payload);
+	len = payload_len(ev);
 	if (len < 0)
 		return len;
 	c = &w->cpus[ev->cpu];
 	ts = ev->ts;
-	if (c->open || c->nr_pages) {
-		if (ts < c->last_ts)
-			ts = c->last_ts;
-	}
+	if ((c->open || c->nr_pages) && ts < c->last_ts)
+		ts = c->last_ts;
 	plen = (size_t)len;
 	alen = (plen + 3) & ~(size_t)3;
-	memset(payload + plen, 0, alen - plen);
 	need = alen + (alen > TD_MAX_SMALL_DATA ? 8 : 4);
 
 	ret = page_make_room(w, ev->cpu, ts, need);
@@ -785,7 +797,7 @@ int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 		page_put_hdr(c, 0, delta, (int64_t)(alen + 4));
 	else
 		page_put_hdr(c, (unsigned)(alen / 4), delta, -1);
-	copy_payload(c->data + c->len, payload, alen);
+	encode(ev, c->data + c->len, plen, alen);
 	c->len += alen;
 	c->last_ts = ts;
 	return 0;
