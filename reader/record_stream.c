@@ -400,7 +400,7 @@ static void merge_upto(struct ut_rstream *s, uint64_t wm)
 {
 	size_t n = 0;
 
-	if (s->heapcap < s->nthr && ut_grow(&s->heap, &s->heapcap, sizeof(*s->heap), s->nthr)) {
+	if (s->heapcap < s->nthr && ut_grow(&s->heap, &s->heapcap, sizeof(struct ut_rs_thread *), s->nthr)) {
 		s->err = s->err ? s->err : -ENOMEM;
 		return;
 	}

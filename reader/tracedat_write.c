@@ -542,9 +542,10 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 			return c->fd;
 	}
 	if (w->z) {
-		const unsigned char *chunk;
-		size_t n = (w->store ? td_zenc_store : td_zenc_chunk)(w->z, c->wbuf,
-								       c->wpages * TD_PAGE_SIZE, &chunk);
+		const unsigned char *chunk = NULL;
+		size_t plain = c->wpages * TD_PAGE_SIZE;
+		size_t n = w->store ? td_zenc_store(w->z, c->wbuf, plain, &chunk)
+				    : td_zenc_chunk(w->z, c->wbuf, plain, &chunk);
 
 		w->stored += w->store;
 
