@@ -16,18 +16,22 @@
  *   trace_clock text, padding to a page boundary              hdr_flyrecord()
  *   each CPU's ring-buffer pages back to back                 ut_tracedat_close()
  *
- * Version 7 keeps the same section bodies but finds them by offset:
+ * Version 7 keeps the same section bodies but finds them by offset, and
+ * starts with its data, written while the program runs:
  *   magic, "7\0", endian, long size, page size, "zstd\0<ver>\0",
- *   u64 offset of the options                                  v7_file_header()
- *   the options (where everything below is)                    v7_options()
+ *   u64 offset of the options (0 until the end)               v7_file_header()
+ *   the buffer section: per CPU, a chunk count and its chunks;
+ *   one CPU's straight into the file as they come              v7_start(), direct_put()
+ *   the other CPUs' chunks, from their temp files              v7_copy_others()
+ *   the options (where everything is)                          v7_options()
  *   the six metadata sections, each compressed                 v7_meta_sections()
  *   the strings section (section descriptions)                 v7_strings()
- *   the buffer section: per CPU, a chunk count and its chunks v7_buffer()
+ *   the numbers that make the file whole, last                 v7_tail()
  *
  * The writer keeps one page per CPU in memory and spills finished pages (or,
- * for version 7, compressed chunks of them) to an unlinked temporary file per
- * CPU next to the output, so memory stays bounded however long the trace;
- * ut_tracedat_close() stitches everything together.
+ * for version 7, compressed chunks of them) to the file or an unlinked
+ * temporary file per CPU next to the output, so memory stays bounded however
+ * long the trace; ut_tracedat_close() stitches everything together.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
@@ -179,6 +184,19 @@ struct ut_tracedat_writer {
 	struct td_meta meta;
 	struct td_zenc *z;       /* version 7's compressor; NULL: version 6 */
 	bool store;              /* version 7: chunks stored raw for now (ut_tracedat_store) */
+	/*
+	 * Version 7: one CPU's chunks go straight into the file as they come
+	 * (the first CPU to fill a chunk: the busiest); the others' wait in
+	 * temp files, copied after it at the end.  The file starts with its
+	 * header and the buffer section's header; options and metadata come
+	 * last (v7_close).
+	 */
+	int direct;              /* that CPU, -1 until chosen */
+	uint64_t buf_off;        /* the buffer section's header */
+	uint64_t doff;           /* the direct CPU's chunk count, its chunks after it */
+	uint64_t *dends;         /* the direct CPU's zbytes after each chunk (to cut back) */
+	size_t dcap;
+	uint64_t reached;        /* the furthest offset a failed write got to */
 	uint64_t stored;         /* chunks stored raw */
 	int err;                 /* first error, sticky */
 	bool meta_written;       /* everything but the data is in the file: keep it */
@@ -427,11 +445,14 @@ static void writer_free(struct ut_tracedat_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	td_zenc_free(w->z);
+	free(w->dends);
 	meta_free(&w->meta);
 	free(w->cpus);
 	free(w->path);
 	free(w);
 }
+
+static int v7_start(struct ut_tracedat_writer *w);
 
 /**
  * ut_tracedat_create() - start writing a trace.dat file
@@ -476,8 +497,9 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 			goto nomem;
 	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		td_set_err(err, errlen, "%s: %s", path, strerror(errno));
+	ret = w->fd < 0 ? -errno : w->z ? v7_start(w) : 0;
+	if (ret) {
+		td_set_err(err, errlen, "%s: %s", path, strerror(-ret));
 		goto fail;
 	}
 	return w;
@@ -528,39 +550,77 @@ static int cpu_tmpfile(struct ut_tracedat_writer *w, int cpu)
 	return fd;
 }
 
-/* Write the CPU's buffered finished pages to its temp file. */
+static int pwrite_all(struct ut_tracedat_writer *w, const void *data, size_t n, uint64_t at)
+{
+	const unsigned char *p = data;
+
+	while (n) {
+		ssize_t got = pwrite(w->fd, p, n, (off_t)at);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			w->reached = at;
+			return got < 0 ? -errno : -EIO;
+		}
+		p += got;
+		at += (uint64_t)got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+/* A version 7 chunk of the direct CPU, straight into the file after its others. */
+static int direct_put(struct ut_tracedat_writer *w, struct td_wcpu *c, const unsigned char *chunk,
+		      size_t n)
+{
+	int ret;
+
+	if (c->nr_chunks == w->dcap && ut_grow(&w->dends, &w->dcap, sizeof(*w->dends), 256))
+		return -ENOMEM;
+	ret = pwrite_all(w, chunk, n, w->doff + 4 + c->zbytes);
+	if (ret)
+		return ret;
+	c->zbytes += n;
+	w->dends[c->nr_chunks++] = c->zbytes;
+	return 0;
+}
+
+/* Write the CPU's buffered finished pages: the file, or its temp file. */
 static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
+	const unsigned char *chunk = NULL;
+	size_t plain = c->wpages * TD_PAGE_SIZE, n;
 	int ret;
 
 	if (!c->wpages)
 		return 0;
-	if (c->fd < 0) {
+	c->wpages = 0;
+	if (w->z && w->direct < 0)
+		w->direct = cpu;
+	if (c->fd < 0 && !(w->z && cpu == w->direct)) {
 		c->fd = cpu_tmpfile(w, cpu);
 		if (c->fd < 0)
 			return c->fd;
 	}
-	if (w->z) {
-		const unsigned char *chunk = NULL;
-		size_t plain = c->wpages * TD_PAGE_SIZE;
-		size_t n = w->store ? td_zenc_store(w->z, c->wbuf, plain, &chunk)
-				    : td_zenc_chunk(w->z, c->wbuf, plain, &chunk);
-
-		w->stored += w->store;
-
-		if (!n)
-			return -ENOMEM;
-		ret = write_all(c->fd, chunk, n);
-		if (!ret) { /* only whole chunks count: a cut one is not copied */
-			c->nr_chunks++;
-			c->zbytes += n;
-		}
-	} else {
-		ret = write_all(c->fd, c->wbuf, c->wpages * TD_PAGE_SIZE);
-		c->flushed += ret ? 0 : c->wpages * TD_PAGE_SIZE;
+	if (!w->z) {
+		ret = write_all(c->fd, c->wbuf, plain);
+		c->flushed += ret ? 0 : plain;
+		return ret;
 	}
-	c->wpages = 0;
+	n = w->store ? td_zenc_store(w->z, c->wbuf, plain, &chunk)
+		     : td_zenc_chunk(w->z, c->wbuf, plain, &chunk);
+	w->stored += w->store;
+	if (!n)
+		return -ENOMEM;
+	if (cpu == w->direct)
+		return direct_put(w, c, chunk, n);
+	ret = write_all(c->fd, chunk, n);
+	if (!ret) { /* only whole chunks count: a cut one is not copied */
+		c->nr_chunks++;
+		c->zbytes += n;
+	}
 	return ret;
 }
 
@@ -1004,21 +1064,32 @@ static void v7_file_header(struct td_buf *b)
 	buf_num(b, 0, 8); /* set by v7_close() */
 }
 
-/*
- * Where each CPU's data goes (@off, @size: for the BUFFER option) when the
- * buffer section starts at @start: a chunk count and the chunks, on a page
- * boundary as trace-cmd places them.  Returns the section's end.
- */
-static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t start, uint64_t *off,
-			 uint64_t *size)
+static uint64_t page_up(uint64_t v)
 {
-	uint64_t pos = start + TD_SEC_HDR;
+	return (v + TD_PAGE_SIZE - 1) & ~(uint64_t)(TD_PAGE_SIZE - 1);
+}
 
-	for (int i = 0; i < w->nr_cpus; i++) {
+/*
+ * Where each CPU's data is (@off, @size: for the BUFFER option): a chunk
+ * count and the chunks, on a page boundary as trace-cmd places them, the
+ * direct CPU's first (where it was written), then the others.  Returns the
+ * data's end.
+ */
+static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t *off, uint64_t *size)
+{
+	uint64_t pos = w->doff;
+
+	for (int i = 0; i < w->nr_cpus; i++)
 		off[i] = size[i] = 0;
-		if (!w->cpus[i].nr_chunks)
+	if (w->direct >= 0 && w->cpus[w->direct].nr_chunks) {
+		off[w->direct] = w->doff;
+		size[w->direct] = 4 + w->cpus[w->direct].zbytes;
+		pos += size[w->direct];
+	}
+	for (int i = 0; i < w->nr_cpus; i++) {
+		if (i == w->direct || !w->cpus[i].nr_chunks)
 			continue;
-		pos = (pos + TD_PAGE_SIZE - 1) & ~(uint64_t)(TD_PAGE_SIZE - 1);
+		pos = page_up(pos);
 		off[i] = pos;
 		size[i] = 4 + w->cpus[i].zbytes;
 		pos += size[i];
@@ -1026,32 +1097,29 @@ static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t start, uin
 	return pos;
 }
 
-/* The buffer section, from file position @start (the end so far) to @end, as v7_place() said. */
-static int v7_buffer(struct ut_tracedat_writer *w, uint64_t start, uint64_t end,
-		     const uint64_t *off, const uint64_t *size)
+/* The other CPUs' chunks, from their temp files to where v7_place() put them. */
+static int v7_copy_others(struct ut_tracedat_writer *w, const uint64_t *off)
 {
-	static const unsigned char zero[TD_PAGE_SIZE];
-	struct td_buf h = {0};
-	uint64_t pos = start + TD_SEC_HDR;
-	int ret;
-
-	sec_hdr(&h, TD_OPT_BUFFER, TD_SEC_COMPRESSED, DESC_BUFFER, end - start - TD_SEC_HDR);
-	ret = h.nomem ? -ENOMEM : write_all(w->fd, h.p, h.len);
-	buf_free(&h);
-	for (int i = 0; !ret && i < w->nr_cpus; i++) {
+	for (int i = 0; i < w->nr_cpus; i++) {
 		unsigned char count[4];
+		int ret;
 
-		if (!size[i])
+		if (i == w->direct || !w->cpus[i].nr_chunks)
 			continue;
-		ret = write_all(w->fd, zero, (size_t)(off[i] - pos));
 		td_put_le(count, w->cpus[i].nr_chunks, 4);
-		if (!ret)
-			ret = write_all(w->fd, count, 4);
+		ret = pwrite_all(w, count, 4, off[i]);
+		if (!ret && lseek(w->fd, (off_t)(off[i] + 4), SEEK_SET) < 0)
+			ret = -errno;
 		if (!ret)
 			ret = copy_pages(w->fd, w->cpus[i].fd, w->cpus[i].zbytes);
-		pos = off[i] + size[i];
+		if (ret) {
+			off_t at = lseek(w->fd, 0, SEEK_CUR);
+
+			w->reached = at > 0 ? (uint64_t)at : off[i];
+			return ret;
+		}
 	}
-	return ret;
+	return 0;
 }
 
 /* The six metadata sections at file position @pos, compressed, into @b; @off: where each is. */
@@ -1164,48 +1232,128 @@ static void v7_strings(struct td_buf *b)
 }
 
 /*
- * Version 7, laid out once everything is known: header, options, metadata,
- * strings, then the data last -- so a file cut short (a full disk, a killed
- * writer) keeps what is needed to read its complete chunks.
+ * Version 7 at the start: the file header, whose options offset stays 0
+ * (unfinished) until v7_close() sets it, and the buffer section's header;
+ * the direct CPU's data follows on the next page boundary.
+ */
+static int v7_start(struct ut_tracedat_writer *w)
+{
+	struct td_buf h = {0};
+	int ret;
+
+	v7_file_header(&h);
+	w->buf_off = h.len;
+	sec_hdr(&h, TD_OPT_BUFFER, TD_SEC_COMPRESSED, DESC_BUFFER, 0);
+	w->doff = page_up(h.len);
+	w->direct = -1;
+	ret = h.nomem ? -ENOMEM : write_all(w->fd, h.p, h.len);
+	buf_free(&h);
+	return ret;
+}
+
+/*
+ * Everything after the direct CPU's chunks: the other CPUs' data, then the
+ * options, the metadata and the strings; then the three numbers that make
+ * the file whole (the buffer section's size, the direct CPU's chunk count,
+ * the options offset in the file header), last.  *@end: the file's size.
+ */
+static int v7_tail(struct ut_tracedat_writer *w, const uint64_t *off, const uint64_t *size,
+		   uint64_t data_end, uint64_t *end)
+{
+	uint64_t meta_off[TD_NR_META_SECTIONS] = {0}, opt_off = page_up(data_end);
+	struct td_buf o = {0}, m = {0}, fix = {0};
+	int ret = v7_meta_sections(w, &m, 0, meta_off);
+
+	v7_strings(&m);
+	/* the options' size does not depend on the offsets in them: measure, then place */
+	v7_options(w, &o, meta_off, w->buf_off, off, size);
+	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
+		meta_off[i] += opt_off + o.len;
+	o.len = 0;
+	v7_options(w, &o, meta_off, w->buf_off, off, size);
+	*end = opt_off + o.len + m.len;
+	if (!ret && (o.nomem || m.nomem))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = v7_copy_others(w, off);
+	if (!ret)
+		ret = pwrite_all(w, o.p, o.len, opt_off);
+	if (!ret)
+		ret = pwrite_all(w, m.p, m.len, opt_off + o.len);
+	if (!ret && ftruncate(w->fd, (off_t)*end) < 0)
+		ret = -errno; /* a chunk cut by a write error may lie past the end */
+	sec_hdr(&fix, TD_OPT_BUFFER, TD_SEC_COMPRESSED, DESC_BUFFER, data_end - w->buf_off - TD_SEC_HDR);
+	buf_num(&fix, w->direct >= 0 ? w->cpus[w->direct].nr_chunks : 0, 4);
+	buf_num(&fix, opt_off, 8);
+	if (!ret && fix.nomem)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = pwrite_all(w, fix.p, TD_SEC_HDR, w->buf_off);
+	if (!ret && w->direct >= 0 && w->cpus[w->direct].nr_chunks)
+		ret = pwrite_all(w, fix.p + TD_SEC_HDR, 4, w->doff);
+	if (!ret)
+		ret = pwrite_all(w, fix.p + TD_SEC_HDR + 4, 8, w->buf_off - 8);
+	buf_free(&o);
+	buf_free(&m);
+	buf_free(&fix);
+	return ret;
+}
+
+/*
+ * The file had no room for the tail (a full disk, a file-size limit): give
+ * up the direct CPU's newest chunks, at least @short_by bytes of them, then
+ * the other CPUs' data if that was not enough.  False when nothing is left.
+ */
+static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
+{
+	struct td_wcpu *d = w->direct >= 0 && w->cpus ? &w->cpus[w->direct] : NULL;
+	uint64_t want;
+
+	if (!w->cpus)
+		return false;
+
+	if (d && d->nr_chunks) {
+		want = d->zbytes > short_by + TD_PAGE_SIZE ? d->zbytes - short_by - TD_PAGE_SIZE : 0;
+		while (d->nr_chunks && w->dends[d->nr_chunks - 1] > want)
+			d->nr_chunks--;
+		d->zbytes = d->nr_chunks ? w->dends[d->nr_chunks - 1] : 0;
+		/* gives the room back now (a full disk) */
+		return ftruncate(w->fd, (off_t)(w->doff + 4 + d->zbytes)) == 0;
+	}
+	for (int i = 0; i < w->nr_cpus; i++)
+		if (w->cpus[i].nr_chunks) {
+			for (int j = 0; j < w->nr_cpus; j++)
+				w->cpus[j].nr_chunks = 0;
+			return ftruncate(w->fd, (off_t)w->doff) == 0;
+		}
+	return false;
+}
+
+/*
+ * Version 7 at the end: the data is in place but for the other CPUs' temp
+ * files; the tail goes after it.  A tail that does not fit costs the newest
+ * chunks, so a record cut short by a full disk is still a whole file with
+ * the data that came first.
  */
 static int v7_close(struct ut_tracedat_writer *w)
 {
-	uint64_t *off = calloc((size_t)w->nr_cpus * 2, sizeof(uint64_t)), *size;
-	uint64_t meta_off[TD_NR_META_SECTIONS] = {0}, buf_off = 0, end, base;
-	struct td_buf h = {0}, o = {0}, m = {0};
+	uint64_t *off = calloc((size_t)w->nr_cpus * 2, sizeof(uint64_t)), *size, end = 0;
 	int ret;
 
 	if (!off)
 		return -ENOMEM;
 	size = off + w->nr_cpus;
-	v7_file_header(&h);
-	td_put_le(h.p + h.len - 8, h.len, 8); /* the options right after it */
-	ret = v7_meta_sections(w, &m, 0, meta_off);
-	v7_strings(&m);
-	/* the options' size does not depend on the offsets in them: measure, then place */
-	v7_place(w, 0, off, size);
-	v7_options(w, &o, meta_off, 0, off, size);
-	base = h.len + o.len;
-	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
-		meta_off[i] += base;
-	buf_off = base + m.len;
-	end = v7_place(w, buf_off, off, size);
-	o.len = 0;
-	v7_options(w, &o, meta_off, buf_off, off, size);
-	if (!ret && (h.nomem || o.nomem || m.nomem))
-		ret = -ENOMEM;
-	if (!ret)
-		ret = write_all(w->fd, h.p, h.len);
-	if (!ret)
-		ret = write_all(w->fd, o.p, o.len);
-	if (!ret)
-		ret = write_all(w->fd, m.p, m.len);
+	for (;;) {
+		uint64_t data_end = v7_place(w, off, size);
+
+		w->reached = 0;
+		ret = v7_tail(w, off, size, data_end, &end);
+		if (ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT)
+			break;
+		if (!v7_cut(w, end > w->reached ? end - w->reached : end))
+			break;
+	}
 	w->meta_written = !ret;
-	if (!ret)
-		ret = v7_buffer(w, buf_off, end, off, size);
-	buf_free(&h);
-	buf_free(&o);
-	buf_free(&m);
 	free(off);
 	return ret;
 }
@@ -1214,8 +1362,9 @@ static int v7_close(struct ut_tracedat_writer *w)
  * ut_tracedat_close() - finish the file and free the writer
  * @w: writer (freed whatever the outcome)
  *
- * Flushes the partial pages, writes the header and copies each CPU's pages
- * after it.  On failure the incomplete output file is removed.
+ * Flushes the partial pages and writes what is left: version 6's header and
+ * each CPU's pages after it, version 7's tail after its data.  On failure
+ * the incomplete output file is removed.
  *
  * Return: 0 or a negative errno.
  */
@@ -1234,9 +1383,10 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 	}
 	/*
 	 * After a write error (a full disk, a file-size limit) the file is
-	 * still made of what the temp files hold whole: the metadata comes
+	 * still made of what was written whole: version 6 puts the metadata
 	 * first, so even a file cut short by the same error is readable up to
-	 * its last complete page or chunk.
+	 * its last complete page; version 7 gives up its newest chunks to make
+	 * room for its tail (v7_close()).
 	 */
 	if (ret && ret != -ENOMEM && ret != -EINVAL)
 		for (i = 0; i < w->nr_cpus; i++)
