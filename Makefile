@@ -29,7 +29,7 @@ SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-poi
 # Tools (CLI, unit tests): may be sanitized.
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
+TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the

@@ -306,13 +306,29 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
 	return 0;
 }
 
-void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects)
+static int objlist_add(struct ut_objlist *l, const char *path, const char *mod)
+{
+	struct ut_obj *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	v[l->n].path = strdup(path);
+	if (!v[l->n].path)
+		return -ENOMEM;
+	snprintf(v[l->n].module, sizeof(v[l->n].module), "%s", mod ? mod : "");
+	l->n++;
+	return 0;
+}
+
+int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct ut_objlist *l)
 {
 	char *list, *line, *save = NULL;
-	int ret;
 
-	elf_version(EV_CURRENT);
-	list = loader_list(prog);
+	memset(l, 0, sizeof(*l));
+	if (with_prog && objlist_add(l, prog, NULL))
+		return -ENOMEM;
+	list = with_libs ? loader_list(prog) : NULL;
 	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *arrow = strstr(line, "=> "), *path, *sp, mod[64];
@@ -326,9 +342,31 @@ void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_object
 		if (path[0] != '/')
 			continue;
 		ut_module_name(path, mod, sizeof(mod));
-		ret = ut_elfsites_file(t, path, mod);
-		if (ret > 0)
-			(*nr_objects)++;
+		if (objlist_add(l, path, mod)) {
+			free(list);
+			return -ENOMEM;
+		}
 	}
 	free(list);
+	return 0;
+}
+
+void ut_objlist_free(struct ut_objlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].path);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects)
+{
+	struct ut_objlist l;
+
+	elf_version(EV_CURRENT);
+	ut_elfsites_objects(prog, false, true, &l);
+	for (size_t i = 0; i < l.n; i++)
+		if (ut_elfsites_file(t, l.v[i].path, l.v[i].module) > 0)
+			(*nr_objects)++;
+	ut_objlist_free(&l);
 }

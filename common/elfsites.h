@@ -25,6 +25,25 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects);
  */
 void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects);
 
+/* An object a program loads at start: its file and module name ("" for the program). */
+struct ut_obj {
+	char *path;
+	char module[64];
+};
+
+struct ut_objlist {
+	struct ut_obj *v;
+	size_t n;
+};
+
+/*
+ * The objects @prog loads at start (as the dynamic loader resolves them;
+ * no program code runs) if @with_libs, @prog itself first if @with_prog.
+ * Free with ut_objlist_free().  Return: 0 or -ENOMEM.
+ */
+int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct ut_objlist *l);
+void ut_objlist_free(struct ut_objlist *l);
+
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
 
