@@ -306,7 +306,7 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
 	return 0;
 }
 
-static int objlist_add(struct ut_objlist *l, const char *path, const char *mod)
+int ut_objlist_add(struct ut_objlist *l, const char *path, const char *mod)
 {
 	struct ut_obj *v = realloc(l->v, (l->n + 1) * sizeof(*v));
 
@@ -326,7 +326,7 @@ int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct
 	char *list, *line, *save = NULL;
 
 	memset(l, 0, sizeof(*l));
-	if (with_prog && objlist_add(l, prog, NULL))
+	if (with_prog && ut_objlist_add(l, prog, NULL))
 		return -ENOMEM;
 	list = with_libs ? loader_list(prog) : NULL;
 	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
@@ -342,7 +342,7 @@ int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct
 		if (path[0] != '/')
 			continue;
 		ut_module_name(path, mod, sizeof(mod));
-		if (objlist_add(l, path, mod)) {
+		if (ut_objlist_add(l, path, mod)) {
 			free(list);
 			return -ENOMEM;
 		}

@@ -43,6 +43,8 @@ struct ut_objlist {
  */
 int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct ut_objlist *l);
 void ut_objlist_free(struct ut_objlist *l);
+/* Append one object (strings copied; @mod NULL for a program).  Return: 0 or -ENOMEM. */
+int ut_objlist_add(struct ut_objlist *l, const char *path, const char *mod);
 
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);

@@ -79,6 +79,8 @@ static void print_inlined(const struct ut_obj *o)
 		if (v->via)
 			printf(" via %s", v->via);
 		printf(" at %s:%u", v->file ? v->file : "?", v->line);
+		if (v->nr_ranges > 1) /* e.g. an unrolled loop's copies of one call */
+			printf(" (%u ranges)", v->nr_ranges);
 		if (v->entry)
 			printf(" entry %#llx  traceable: no -- %s\n", (unsigned long long)v->entry,
 			       UT_INL_NOT_TRACEABLE);
