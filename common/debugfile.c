@@ -126,20 +126,24 @@ static int by_debuglink(const char *path, void *elf, const unsigned char *id, ss
 	GElf_Word crc;
 	const char *link = dwelf_elf_gnu_debuglink(elf, &crc);
 	const char *slash = strrchr(path, '/'), *dirs = debug_dirs();
-	int odir = slash ? (int)(slash - path) : 0;
+	/* the object's directory: "." for a bare name, "" for one in / */
+	const char *odir = slash ? path : ".";
+	int olen = slash ? (int)(slash - path) : 1;
 	char dir[2048];
 	int fd;
 
 	if (!link || !*link || strchr(link, '/'))
 		return -1;
-	snprintf(found, flen, "%.*s/%s", odir, path, link);
+	snprintf(found, flen, "%.*s/%s", olen, odir, link);
 	if (strcmp(found, path) && (fd = try_candidate(found, id, n, note, nlen)) >= 0)
 		return fd;
-	snprintf(found, flen, "%.*s/.debug/%s", odir, path, link);
+	snprintf(found, flen, "%.*s/.debug/%s", olen, odir, link);
 	if ((fd = try_candidate(found, id, n, note, nlen)) >= 0)
 		return fd;
 	while (next_dir(&dirs, dir, sizeof(dir))) {
-		snprintf(found, flen, "%s%.*s/%s", dir, odir, path, link);
+		if (odir[0] != '/')
+			break; /* DIR + a relative directory names nothing */
+		snprintf(found, flen, "%s%.*s/%s", dir, olen, odir, link);
 		if ((fd = try_candidate(found, id, n, note, nlen)) >= 0)
 			return fd;
 	}
