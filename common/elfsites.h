@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Traceable functions of a program on disk, before it runs: what
- * `utrace list -f` prints and what `utrace record` checks filters against.
- * The runtime finds the exact set in memory; this is the same decision made
- * from the files: a function is traceable if its entry (after endbr64) holds
- * a patchable site (a 5-byte nop, five 1-byte nops, or a call to __fentry__).
+ * `utrace list -f` prints, what `utrace record` checks filters against and
+ * what the mount lists.  The runtime finds its set in memory with the same
+ * site finder (common/sitefind.h) run here over the files: the same
+ * sections, the same byte test, the same names, so the sets are one.
  */
 #ifndef UT_ELFSITES_H
 #define UT_ELFSITES_H

@@ -239,7 +239,14 @@ char *ut_why_no_site(const char *word, const struct ut_obj *objs, size_t n)
 		symbol_evidence(&ev[i], &g, pat, plain);
 		if (ut_elfsites_instrumented(objs[i].path))
 			dwarf_evidence(&ev[i], &g, pat, plain);
-		told |= tell(&t, &ev[i], pat, plain);
+		/* processes of several builds of one program say it once */
+		struct text one = {0};
+
+		if (tell(&one, &ev[i], pat, plain) && (!t.s || !strstr(t.s, one.s)))
+			say(&t, "%s", one.s);
+		told |= one.len > 0;
+		t.nomem |= one.nomem;
+		free(one.s);
 	}
 	if (!told)
 		tell_unknown(&t, ev, n, pat);

@@ -23,6 +23,7 @@ start_one() {
 }
 
 k=0
+gone=()
 for s in $STYLES; do
 	k=$((k + 1))
 	p=$(prog inl_cases "$s")
@@ -43,7 +44,12 @@ for s in $STYLES; do
 	if [ "$s" != gcc-pfe ]; then
 		send "c$k" bye
 		send "s$k" quit
+		gone+=("$pid" "$(pid_of "s$k")")
 	fi
+done
+# only the gcc-pfe pair is left running
+for p in "${gone[@]}"; do
+	while kill -0 "$p" 2>/dev/null; do sleep 0.05; done
 done
 
 cd "$MNT" || exit 1
