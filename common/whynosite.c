@@ -135,18 +135,39 @@ static const char *where(const struct ut_obj *o)
 	return o->module[0] ? "the shared library " : "";
 }
 
-/* "in ip_send_skb (trap.c:4), main (trap.c:7)" for up to 3 instances of one function. */
+static bool same_call(const struct ut_inl *a, const struct ut_inl *b)
+{
+	return !strcmp(a->in, b->in) && a->line == b->line &&
+	       (a->file == b->file || (a->file && b->file && !strcmp(a->file, b->file)));
+}
+
+/*
+ * "ip_send_skb (trap.c:4), main (trap.c:7) x2": the first 3 distinct call
+ * sites of one function's @n instances, then how many more.
+ */
 static void callers(struct text *t, const struct ut_inl *v, size_t n)
 {
-	size_t shown = n < 3 ? n : 3;
+	size_t shown = 0, told = 0;
 
-	for (size_t i = 0; i < shown; i++) {
-		say(t, "%s%s", i ? ", " : "", v[i].in);
+	for (size_t i = 0; i < n && shown < 3; i++) {
+		size_t times = 0;
+		bool before = false;
+
+		for (size_t j = 0; j < i && !before; j++)
+			before = same_call(&v[j], &v[i]);
+		if (before)
+			continue;
+		for (size_t j = i; j < n; j++)
+			times += same_call(&v[j], &v[i]);
+		say(t, "%s%s", shown++ ? ", " : "", v[i].in);
 		if (v[i].file)
 			say(t, " (%s:%u)", v[i].file, v[i].line);
+		if (times > 1)
+			say(t, " x%zu", times);
+		told += times;
 	}
-	if (n > shown)
-		say(t, " and %zu more", n - shown);
+	if (n > told)
+		say(t, " and %zu more", n - told);
 }
 
 static void tell_inlined(struct text *t, const struct evidence *e, const char *pat, bool plain)
