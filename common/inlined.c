@@ -73,6 +73,8 @@ static void code_of(Dwarf_Die *die, struct ut_inl *i)
 	ptrdiff_t off = 0;
 
 	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (end < start)
+			continue; /* damaged: no code there */
 		if (!i->nr_ranges || start < i->lo)
 			i->lo = start;
 		if (!i->nr_ranges || end > i->hi)
