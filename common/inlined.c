@@ -27,10 +27,7 @@
 /* The walk's state for one compilation unit. */
 struct walk {
 	struct ut_inltab *t;
-	const char *comp_dir; /* stripped from the call files under it */
-	Dwarf_Files *files; /* the unit's file names, read at its first instance */
 	Dwarf_Die cu;
-	bool files_read;
 	bool nomem;
 };
 
@@ -44,25 +41,22 @@ static const char *func_name(Dwarf_Die *die)
 	return n ? n : dwarf_diename(die);
 }
 
-static const char *call_file(struct walk *w, Dwarf_Die *die)
+const char *ut_inlined_file(const struct ut_inltab *t, const struct ut_inl *v)
 {
+	Dwarf_Die cu;
+	Dwarf_Files *files;
 	Dwarf_Attribute a;
-	Dwarf_Word idx;
 	size_t nfiles;
+	const char *f, *dir;
 
-	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &idx))
+	if (!t || !t->dwarf || !v->fileno || !dwarf_offdie(t->dwarf, v->cu, &cu) ||
+	    dwarf_getsrcfiles(&cu, &files, &nfiles) || v->fileno > nfiles)
 		return NULL;
-	if (!w->files_read) {
-		w->files_read = true;
-		if (dwarf_getsrcfiles(&w->cu, &w->files, &nfiles))
-			w->files = NULL;
-	}
-	const char *f = w->files ? dwarf_filesrc(w->files, idx, NULL, NULL) : NULL;
-	size_t n = w->comp_dir ? strlen(w->comp_dir) : 0;
-
+	f = dwarf_filesrc(files, v->fileno - 1, NULL, NULL);
+	dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
 	/* relative to the compilation's directory, as the user wrote it */
-	if (f && n && !strncmp(f, w->comp_dir, n) && f[n] == '/')
-		f += n + 1;
+	if (f && dir && *dir && !strncmp(f, dir, strlen(dir)) && f[strlen(dir)] == '/')
+		f += strlen(dir) + 1;
 	return f;
 }
 
@@ -118,7 +112,7 @@ static void inlined_here(struct walk *w, Dwarf_Die *die, const char *in, const c
 {
 	const char *name = func_name(die);
 	Dwarf_Attribute a;
-	Dwarf_Word line = 0;
+	Dwarf_Word line = 0, file = 0;
 	struct ut_inl *i;
 
 	if (name && in) {
@@ -131,7 +125,10 @@ static void inlined_here(struct walk *w, Dwarf_Die *die, const char *in, const c
 		i->in = in;
 		i->via = via;
 		i->depth = depth + 1;
-		i->file = call_file(w, die);
+		i->cu = dwarf_dieoffset(&w->cu);
+		if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &file) &&
+		    file < UINT32_MAX - 1)
+			i->fileno = (unsigned)file + 1; /* DWARF 5 counts from 0 */
 		if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &line))
 			i->line = (unsigned)line;
 		code_of(die, i);
@@ -213,8 +210,6 @@ int ut_inlined_scan_elf(struct ut_inltab *t, void *elf)
 		if (!dwarf_offdie(dw, off + hsize, &w.cu)) {
 			damaged(t, "a unit");
 		} else {
-			w.comp_dir = dwarf_formstring(dwarf_attr(&w.cu, DW_AT_comp_dir,
-								 &(Dwarf_Attribute){0}));
 			walk_children(&w, &w.cu, NULL, NULL, 0);
 			if (w.nomem)
 				return -ENOMEM;

@@ -23,7 +23,8 @@ struct ut_inl {
 	const char *func;  /* the function inlined: linkage name (C++: mangled) */
 	const char *in;    /* the out-of-line function it sits in (DWARF's name) */
 	const char *via;   /* the inlined function directly around it, or NULL */
-	const char *file;  /* the call's file, or NULL */
+	uint64_t cu;       /* its compilation unit (DIE offset), for ut_inlined_file() */
+	unsigned fileno;   /* the call's file: 1 + its index in the unit's file table; 0: none */
 	unsigned line;     /* the call's line, 0 if unknown */
 	unsigned depth;    /* 1: directly in @in; 2: inside another inlined body... */
 	unsigned nr_ranges; /* address ranges of its code (0: no code left) */
@@ -58,6 +59,13 @@ const struct ut_inltab *ut_inlined_of(const char *path);
 
 /* How many instances of @name @t holds; *@first receives the first one. */
 size_t ut_inlined_find(const struct ut_inltab *t, const char *name, const struct ut_inl **first);
+
+/*
+ * The file of @v's call, relative to its unit's directory when under it, or
+ * NULL.  Read when asked (a unit's file table costs more than the whole
+ * scan of its instances): the scan only notes the index.
+ */
+const char *ut_inlined_file(const struct ut_inltab *t, const struct ut_inl *v);
 
 /*
  * Scan an ELF already open (@elf: an Elf *) as its own debug info into @t

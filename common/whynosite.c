@@ -137,15 +137,15 @@ static const char *where(const struct ut_obj *o)
 
 static bool same_call(const struct ut_inl *a, const struct ut_inl *b)
 {
-	return !strcmp(a->in, b->in) && a->line == b->line &&
-	       (a->file == b->file || (a->file && b->file && !strcmp(a->file, b->file)));
+	return !strcmp(a->in, b->in) && a->line == b->line && a->cu == b->cu &&
+	       a->fileno == b->fileno;
 }
 
 /*
  * "ip_send_skb (trap.c:4), main (trap.c:7) x2": the first 3 distinct call
  * sites of one function's @n instances, then how many more.
  */
-static void callers(struct text *t, const struct ut_inl *v, size_t n)
+static void callers(struct text *t, const struct ut_inltab *tab, const struct ut_inl *v, size_t n)
 {
 	size_t shown = 0, told = 0;
 
@@ -159,9 +159,11 @@ static void callers(struct text *t, const struct ut_inl *v, size_t n)
 			continue;
 		for (size_t j = i; j < n; j++)
 			times += same_call(&v[j], &v[i]);
+		const char *file = ut_inlined_file(tab, &v[i]);
+
 		say(t, "%s%s", shown++ ? ", " : "", v[i].in);
-		if (v[i].file)
-			say(t, " (%s:%u)", v[i].file, v[i].line);
+		if (file)
+			say(t, " (%s:%u)", file, v[i].line);
 		if (times > 1)
 			say(t, " x%zu", times);
 		told += times;
@@ -180,7 +182,7 @@ static void tell_inlined(struct text *t, const struct evidence *e, const char *p
 	else
 		say(t, "  %s: %zu inlined instance%s of matching functions, e.g. %s in ", pat,
 		    e->inlined, e->inlined == 1 ? "" : "s", name);
-	callers(t, e->first, plain ? e->inlined : 1);
+	callers(t, e->dbg, e->first, plain ? e->inlined : 1);
 	say(t, "\n  to trace it: mark it __attribute__((noinline)), or trace its callers; "
 	       "-O inlined would trace the inlined copies but %s; `utrace list -f --inlined "
 	       "%s` lists them\n",

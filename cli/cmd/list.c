@@ -78,7 +78,9 @@ static void print_inlined(const struct ut_obj *o)
 		       o->module[0] ? "]" : "", sits_in(st, v));
 		if (v->via)
 			printf(" via %s", v->via);
-		printf(" at %s:%u", v->file ? v->file : "?", v->line);
+		const char *file = ut_inlined_file(tab, v);
+
+		printf(" at %s:%u", file ? file : "?", v->line);
 		if (v->nr_ranges > 1) /* e.g. an unrolled loop's copies of one call */
 			printf(" (%u ranges)", v->nr_ranges);
 		if (v->entry)
