@@ -61,7 +61,7 @@ static int try_candidate(const char *cand, const unsigned char *id, ssize_t n, c
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	cn = e ? dwelf_elf_gnu_build_id(e, &cid) : -1;
 	ok = e && elf_kind(e) == ELF_K_ELF && ut_debugfile_has_dwarf(e);
-	if (ok && n > 0 && (cn != n || memcmp(cid, id, (size_t)n))) {
+	if (ok && n > 0 && (cn != n || memcmp(cid, id, (size_t)n) != 0)) {
 		char want[80], have[80];
 
 		hex(id, n, want, sizeof(want));
@@ -135,7 +135,7 @@ static int by_debuglink(const char *path, void *elf, const unsigned char *id, ss
 	if (!link || !*link || strchr(link, '/'))
 		return -1;
 	snprintf(found, flen, "%.*s/%s", olen, odir, link);
-	if (strcmp(found, path) && (fd = try_candidate(found, id, n, note, nlen)) >= 0)
+	if (strcmp(found, path) != 0 && (fd = try_candidate(found, id, n, note, nlen)) >= 0)
 		return fd;
 	snprintf(found, flen, "%.*s/.debug/%s", olen, odir, link);
 	if ((fd = try_candidate(found, id, n, note, nlen)) >= 0)

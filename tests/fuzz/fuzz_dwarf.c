@@ -30,8 +30,8 @@ static const char *const names[] = {".debug_info",   ".debug_abbrev",      ".deb
 #define MAX_SECS 16
 
 struct sec {
-	unsigned name;
 	const uint8_t *p;
+	unsigned name;
 	uint32_t len;
 };
 
@@ -84,10 +84,11 @@ static uint8_t *image(const struct sec *s, size_t k, size_t *len)
 	size_t name_at = 1 + strlen(".shstrtab") + 1;
 	uint8_t *strtab = img + off;
 
-	memcpy(strtab + 1, ".shstrtab", strlen(".shstrtab"));
+	/* the names are NUL-separated: calloc left the zeros between them */
+	memcpy(strtab + 1, ".shstrtab", sizeof(".shstrtab"));
 	for (size_t i = 0; i < k; i++) {
 		memcpy(img + at, s[i].p, s[i].len);
-		memcpy(strtab + name_at, names[s[i].name], strlen(names[s[i].name]));
+		memcpy(strtab + name_at, names[s[i].name], strlen(names[s[i].name]) + 1);
 		sh[i + 1] = (Elf64_Shdr){.sh_name = (uint32_t)name_at, .sh_type = SHT_PROGBITS,
 					 .sh_offset = at, .sh_size = s[i].len, .sh_addralign = 1};
 		name_at += strlen(names[s[i].name]) + 1;
