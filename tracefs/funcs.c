@@ -635,6 +635,32 @@ static char *no_match_text(const struct tfs_scope *sc, const char *file, const c
 	return msg;
 }
 
+/*
+ * processes/PID/: the process itself answers, so its refusal came first
+ * (the error_log entry tfs_scope_edit made); it is replaced by the same
+ * error with the reasons, found from the process's objects.  A list the
+ * process took gets the note on the inlined copies it does not trace.
+ */
+static void explain_process(struct tfs_req *r, const struct list_arg *a, int ret)
+{
+	struct tfs_scope *sc = r->sc;
+	char bad[128] = "", *note = NULL, *msg;
+
+	if (ret && ret != -EINVAL)
+		return;
+	if (check_words(sc, a->which, NULL, a->words, bad, sizeof(bad), &note) == -EINVAL) {
+		msg = ret ? no_match_text(sc, r->file->name, bad) : NULL;
+		if (msg && sc->nr_errlog > 0) {
+			free(sc->errlog[--sc->nr_errlog]);
+			tfs_errlog_add(sc, msg, a->words);
+		}
+		free(msg);
+	} else if (!ret && note) {
+		tfs_errlog_note(sc, note, a->words);
+	}
+	free(note);
+}
+
 int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
 	struct list_arg a = {.which = r->file->arg, .append = append};
@@ -677,6 +703,8 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 		free(note);
 	}
 	ret = tfs_scope_edit(r->sc, edit_list, &a, true, words);
+	if (r->sc->pid && !r->sc->inst)
+		explain_process(r, &a, ret);
 	free(words);
 	return ret;
 }

@@ -74,5 +74,24 @@ expect "error_log notes the inlined copy" "$TOP/e2.txt" <<'EOF'
 EOF
 cat set_ftrace_filter >"$TOP/f.txt"
 expect "the filter holds it" "$TOP/f.txt" <<<"ip_local_out"
+
+# a process's own files: the process refuses, error_log says why
+cd "processes/$(pid_of c1)" || exit 1
+echo >error_log
+werr eval 'echo inl_scale >set_ftrace_filter' >"$TOP/w3.txt"
+expect "process: refused" "$TOP/w3.txt" <<<"EINVAL"
+sed -E 's/^\[ *[0-9]+\.[0-9]+\]/[<TS>]/; s|/[^ ]*/progs/inl_cases\.[a-z]+-[a-z]+|PROG|g' error_log >"$TOP/e3.txt"
+expect "process: error_log says why" "$TOP/e3.txt" <<'EOF'
+[<TS>] utrace: error: set_ftrace_filter: 'inl_scale' matches no traceable function
+  inl_scale was inlined into every caller: 2 instances, in inl_a (tests/progs/inl_cases.c:50), inl_b (tests/progs/inl_cases.c:55)
+  to trace it: mark it __attribute__((noinline)), or trace its callers; -O inlined would trace the inlined copies but needs the out-of-line engine (not built yet); `utrace list -f --inlined PROG` lists them
+  Command: inl_scale
+           ^
+EOF
+echo >error_log
+echo ip_local_out >set_ftrace_filter || fail "process: ip_local_out refused"
+grep -c "utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site" error_log >"$TOP/e4.txt"
+expect "process: the note" "$TOP/e4.txt" <<<"1"
+cd "$MNT" || exit 1
 alive
 finish
