@@ -29,7 +29,7 @@ SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-poi
 # Tools (CLI, unit tests): may be sanitized.
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
+TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
@@ -45,8 +45,8 @@ LIB_LDLIBS := -lelf -lpthread -ldl
 
 COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
 # The reader library (include/utrace/read.h): reader/, the common code it
-# stands on, and the tools' one arch file (the cycle counter).
-READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c
+# stands on, and the tools' arch files (the cycle counter, the site encodings).
+READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
@@ -55,7 +55,7 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/prefa
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/glob.c common/filter.c common/clock.c \
+LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/glob.c common/filter.c common/clock.c \
 	common/config.c common/ctl.c common/safedir.c
 
 TOOL_OBJ := $(BUILD)/obj

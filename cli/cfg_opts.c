@@ -59,6 +59,11 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 
 static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 {
+	if (!strcmp(arg, "inlined") || !strcmp(arg, "noinlined"))
+		ut_usage_die("-O %s: tracing the copies the compiler inlined needs the out-of-line "
+			     "engine (moving instructions to patch an address inside a function), "
+			     "which is not built yet; `utrace list -f --inlined PROGRAM` lists them",
+			     arg);
 	if (!strcmp(arg, "overwrite") || !strcmp(arg, "nooverwrite"))
 		c->overwrite = arg[0] == 'o';
 	else if (display && (!strcmp(arg, "drop") || !strcmp(arg, "nodrop")))

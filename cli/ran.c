@@ -72,3 +72,42 @@ struct ut_ftable *ut_ran_functions(const char *dir)
 	free(seen);
 	return t;
 }
+
+/* Each loaded object of the session @name once (@l: the objects so far). */
+static void objects_of_session(struct ut_objlist *l, const char *dir, const char *name)
+{
+	char path[PATH_MAX], line[PATH_MAX + 160];
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s/modules", dir, name) >= (int)sizeof(path))
+		return;
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char what[16], mod[128], obj[PATH_MAX];
+		unsigned long long bias;
+		bool seen = false;
+
+		if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
+		    strcmp(what, "load") != 0)
+			continue;
+		for (size_t i = 0; i < l->n && !seen; i++)
+			seen = !strcmp(l->v[i].path, obj);
+		if (!seen)
+			ut_objlist_add(l, obj, strcmp(mod, "-") ? mod : NULL);
+	}
+	if (f)
+		fclose(f);
+}
+
+void ut_ran_objects(const char *dir, struct ut_objlist *l)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	memset(l, 0, sizeof(*l));
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			objects_of_session(l, dir, e->d_name);
+	if (d)
+		closedir(d);
+}

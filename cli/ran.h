@@ -2,6 +2,7 @@
 #ifndef UT_RAN_H
 #define UT_RAN_H
 
+#include "common/elfsites.h"
 #include "common/filter.h"
 
 /*
@@ -10,5 +11,8 @@
  * NULL if out of memory.
  */
 struct ut_ftable *ut_ran_functions(const char *dir);
+
+/* The objects those sessions loaded, each once (for common/whynosite.h). */
+void ut_ran_objects(const char *dir, struct ut_objlist *l);
 
 #endif

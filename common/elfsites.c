@@ -10,47 +10,234 @@
 #include <unistd.h>
 
 #include "common/elfsites.h"
+#include "common/sitefind.h"
 #include "common/symbols.h"
 
-/* The executable section code_at() found last: symbols come in address order. */
-struct code_cache {
-	uint64_t lo, hi;
-	const uint8_t *buf;
+/*
+ * The file as the site finder's source (common/sitefind.h): code from the
+ * executable PT_LOAD segments as they would be mapped (link-time addresses:
+ * bias 0), list entries from the file with their R_X86_64_RELATIVE addend
+ * where the linker left the word 0 (the loader would write it there).
+ */
+struct filesrc {
+	const uint8_t *raw;
+	size_t rawlen;
+	GElf_Phdr ph[32];
+	int nph;
+	GElf_Rela *rel; /* the RELATIVE relocations, by offset, read at the first need */
+	size_t nrel, caprel;
+	bool rel_read;
 };
 
-/*
- * Bytes of the file at virtual address @addr, from the section holding it;
- * *@len: how many there are up to the section's end, at most @need (a small
- * function at the end of .text has fewer than a site test could read).
- */
-static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t need, size_t *len,
-			      struct code_cache *cc)
+/* Bytes [vaddr, vaddr+len) of a PT_LOAD (executable ones only if @exec), or NULL. */
+static const uint8_t *at_vaddr(const struct filesrc *fs, uint64_t vaddr, size_t len, bool exec)
+{
+	for (int i = 0; i < fs->nph; i++) {
+		const GElf_Phdr *p = &fs->ph[i];
+
+		if (exec && !(p->p_flags & PF_X))
+			continue;
+		if (vaddr < p->p_vaddr || len > p->p_filesz || vaddr - p->p_vaddr > p->p_filesz - len)
+			continue;
+		if (p->p_offset > fs->rawlen || vaddr - p->p_vaddr + len > fs->rawlen - p->p_offset)
+			return NULL;
+		return fs->raw + p->p_offset + (vaddr - p->p_vaddr);
+	}
+	return NULL;
+}
+
+static const uint8_t *file_code(struct ut_sitefind *f, uint64_t addr, size_t len)
+{
+	return at_vaddr(f->src.ctx, addr, len, true);
+}
+
+static int cmp_rel(const void *a, const void *b)
+{
+	const GElf_Rela *x = a, *y = b;
+
+	return x->r_offset < y->r_offset ? -1 : x->r_offset > y->r_offset;
+}
+
+static void read_relative(struct filesrc *fs, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	if (cc->buf && addr >= cc->lo && addr < cc->hi) {
-		*len = cc->hi - addr < need ? cc->hi - addr : need;
-		return cc->buf + (addr - cc->lo);
-	}
+	fs->rel_read = true;
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
-		if (addr < sh.sh_addr || addr >= sh.sh_addr + sh.sh_size)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf || addr - sh.sh_addr >= d->d_size)
-			return NULL;
-		cc->lo = sh.sh_addr;
-		cc->hi = sh.sh_addr + d->d_size;
-		cc->buf = d->d_buf;
-		*len = cc->hi - addr < need ? cc->hi - addr : need;
-		return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			GElf_Rela *n;
+
+			if (!gelf_getrela(d, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+				continue;
+			if (fs->nrel == fs->caprel) {
+				size_t cap = fs->caprel ? 2 * fs->caprel : 256;
+
+				n = realloc(fs->rel, cap * sizeof(*n));
+				if (!n)
+					return;
+				fs->rel = n;
+				fs->caprel = cap;
+			}
+			fs->rel[fs->nrel++] = r;
+		}
 	}
-	return NULL;
+	if (fs->nrel)
+		qsort(fs->rel, fs->nrel, sizeof(*fs->rel), cmp_rel);
+}
+
+static bool file_word(struct ut_sitefind *f, uint64_t vaddr, uint64_t *out)
+{
+	struct filesrc *fs = f->src.ctx;
+	const uint8_t *p = at_vaddr(fs, vaddr, 8, false);
+	size_t lo = 0, hi;
+
+	if (!p)
+		return false;
+	memcpy(out, p, 8);
+	if (*out)
+		return true;
+	if (!fs->rel_read)
+		read_relative(fs, f->elf);
+	for (hi = fs->nrel; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fs->rel[mid].r_offset < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < fs->nrel && fs->rel[lo].r_offset == vaddr)
+		*out = (uint64_t)fs->rel[lo].r_addend;
+	return true;
+}
+
+/* Open @path and run the site finder over it (*@fs, *@f to free with close_file). */
+static int find_in_file(const char *path, int *fd, struct filesrc *fs, struct ut_sitefind *f,
+			const struct ut_symtab *st)
+{
+	size_t nph = 0;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0)
+		return -errno;
+	f->elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &nph))
+		return -ENOEXEC;
+	fs->raw = (const uint8_t *)elf_rawfile(f->elf, &fs->rawlen);
+	for (size_t i = 0; i < nph && fs->nph < 32; i++)
+		if (gelf_getphdr(f->elf, (int)i, &fs->ph[fs->nph]) && fs->ph[fs->nph].p_type == PT_LOAD)
+			fs->nph++;
+	f->src = (struct ut_sitefind_src){file_code, file_word, fs};
+	ret = fs->raw ? ut_sitefind_scan(f) : -ENOEXEC;
+	if (!ret && st && ut_sitefind_by_symbols(f))
+		ret = ut_sitefind_fentry_calls(f, st);
+	return ret ? ret : ut_sitefind_finish(f);
+}
+
+static void close_file(int fd, struct filesrc *fs, struct ut_sitefind *f)
+{
+	ut_sitefind_free(f);
+	free(fs->rel);
+	if (f->elf)
+		elf_end(f->elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	struct ut_sitefind f = {0};
+	struct filesrc fs = {0};
+	size_t k = 0;
+	int fd = -1, ret, n = 0;
+
+	if (!st)
+		return -ENOMEM;
+	ret = ut_symtab_load_elf(st, path, 0, module);
+	if (ret >= 0) {
+		ut_symtab_finish(st);
+		ret = find_in_file(path, &fd, &fs, &f, st);
+	}
+	/* named as the runtime names them (ut_sitefind_symbol), in address order */
+	for (size_t i = 0; !ret && i < f.nr; i++) {
+		const struct ut_sym *s = ut_sitefind_symbol(st, &k, f.addrs[i]);
+
+		if (s && ut_ftable_add(t, s->name, module) < 0)
+			ret = -ENOMEM;
+		n += s != NULL;
+	}
+	close_file(fd, &fs, &f);
+	ut_symtab_free(st);
+	return ret < 0 ? ret : n;
+}
+
+/* Does a function symbol of the table section cover one of the sites (sorted)? */
+static bool any_named(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const struct ut_sitefind *f)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+
+	for (size_t i = 0; d && i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		size_t lo = 0, hi = f->nr;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		while (lo < hi) { /* the first site at or after the symbol */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (f->addrs[mid] < sym.st_value)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < f->nr && (f->addrs[lo] == sym.st_value ||
+				   f->addrs[lo] < sym.st_value + sym.st_size))
+			return true;
+	}
+	return false;
+}
+
+int ut_elfsites_any(const char *path)
+{
+	struct ut_sitefind f = {0};
+	struct filesrc fs = {0};
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	bool found = false;
+	int fd = -1, ret;
+
+	ret = find_in_file(path, &fd, &fs, &f, NULL);
+	if (!ret && !f.listed && ut_sitefind_by_symbols(&f)) {
+		/* -pg -mfentry without a list: the symbols are where the sites are found */
+		close_file(fd, &fs, &f);
+		struct ut_ftable *t = ut_ftable_new();
+
+		ret = t ? ut_elfsites_file(t, path, NULL) : -ENOMEM;
+		ut_ftable_free(t);
+		return ret < 0 ? ret : ret > 0;
+	}
+	/* the symbols in file order, not sorted: the first one naming a site answers */
+	while (!ret && !found && (scn = elf_nextscn(f.elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+			found = any_named(f.elf, scn, &sh, &f);
+	close_file(fd, &fs, &f);
+	return ret < 0 ? ret : found;
 }
 
 /* Does the object import __fentry__ (built with -pg -mfentry)? */
@@ -100,129 +287,6 @@ static bool has_section(Elf *elf, const char *want)
 			return true;
 	}
 	return false;
-}
-
-/* The most bytes is_site() reads: endbr64 then five 1-byte nops. */
-#define SITE_PROBE 9
-
-/* Whether the @len bytes at @c (a function's entry) start with a site. */
-static bool is_site(const uint8_t *c, size_t len, bool pfe, bool fentry)
-{
-	static const uint8_t nop5[4] = {0x0f, 0x1f, 0x44, 0x00};
-	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
-	static const uint8_t endbr[4] = {0xf3, 0x0f, 0x1e, 0xfa};
-
-	if (len >= 4 && !memcmp(c, endbr, 4)) {
-		c += 4;
-		len -= 4;
-	}
-	if (len < 5) /* every site is 5 bytes at least */
-		return false;
-	if (pfe && (!memcmp(c, nop5, 4) || !memcmp(c, nop1x5, 5)))
-		return true;
-	return fentry && (c[0] == 0xe8 || (c[0] == 0xff && c[1] == 0x15));
-}
-
-int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
-{
-	struct ut_symtab *st = ut_symtab_new();
-	int fd, ret, n = 0;
-	Elf *elf;
-
-	if (!st)
-		return -ENOMEM;
-	ret = ut_symtab_load_elf(st, path, 0, module);
-	if (ret < 0) {
-		ut_symtab_free(st);
-		return ret;
-	}
-	ut_symtab_finish(st);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (!elf) {
-		ret = fd < 0 ? -errno : -ENOEXEC;
-		goto out;
-	}
-	bool fentry = uses_fentry(elf);
-	bool pfe = has_section(elf, "__patchable_function_entries");
-	struct code_cache cc = {0};
-
-	for (size_t i = 0; i < ut_symtab_count(st); i++) {
-		const struct ut_sym *s = ut_symtab_at(st, i);
-		size_t len = 0;
-		const uint8_t *c = code_at(elf, s->addr, SITE_PROBE, &len, &cc);
-
-		if (c && is_site(c, len, pfe, fentry)) {
-			if (ut_ftable_add(t, s->name, module) < 0) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			n++;
-		}
-	}
-	ret = n;
-out:
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
-	ut_symtab_free(st);
-	return ret;
-}
-
-/* The first function symbol of a symbol table section whose entry is a site. */
-static bool any_site(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool pfe, bool fentry)
-{
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	struct code_cache cc = {0};
-
-	for (size_t i = 0; d && i < n; i++) {
-		GElf_Sym sym;
-		const uint8_t *c;
-		const char *name;
-		size_t len = 0;
-
-		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
-			continue;
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		c = name && *name ? code_at(elf, sym.st_value, SITE_PROBE, &len, &cc) : NULL;
-		if (c && is_site(c, len, pfe, fentry))
-			return true;
-	}
-	return false;
-}
-
-int ut_elfsites_any(const char *path)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	bool pfe, fentry, found = false;
-	int fd, ret = 0;
-	Elf *elf;
-
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		ret = -ENOEXEC;
-		goto out;
-	}
-	/* the symbols in file order, not sorted: the first site found answers */
-	fentry = uses_fentry(elf);
-	pfe = has_section(elf, "__patchable_function_entries");
-	while (!found && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-			found = any_site(elf, scn, &sh, pfe, fentry);
-	ret = found;
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return ret;
 }
 
 bool ut_elfsites_instrumented(const char *path)
@@ -306,13 +370,29 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects)
 	return 0;
 }
 
-void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects)
+int ut_objlist_add(struct ut_objlist *l, const char *path, const char *mod)
+{
+	struct ut_obj *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	v[l->n].path = strdup(path);
+	if (!v[l->n].path)
+		return -ENOMEM;
+	snprintf(v[l->n].module, sizeof(v[l->n].module), "%s", mod ? mod : "");
+	l->n++;
+	return 0;
+}
+
+int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct ut_objlist *l)
 {
 	char *list, *line, *save = NULL;
-	int ret;
 
-	elf_version(EV_CURRENT);
-	list = loader_list(prog);
+	memset(l, 0, sizeof(*l));
+	if (with_prog && ut_objlist_add(l, prog, NULL))
+		return -ENOMEM;
+	list = with_libs ? loader_list(prog) : NULL;
 	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *arrow = strstr(line, "=> "), *path, *sp, mod[64];
@@ -326,9 +406,31 @@ void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_object
 		if (path[0] != '/')
 			continue;
 		ut_module_name(path, mod, sizeof(mod));
-		ret = ut_elfsites_file(t, path, mod);
-		if (ret > 0)
-			(*nr_objects)++;
+		if (ut_objlist_add(l, path, mod)) {
+			free(list);
+			return -ENOMEM;
+		}
 	}
 	free(list);
+	return 0;
+}
+
+void ut_objlist_free(struct ut_objlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].path);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects)
+{
+	struct ut_objlist l;
+
+	elf_version(EV_CURRENT);
+	ut_elfsites_objects(prog, false, true, &l);
+	for (size_t i = 0; i < l.n; i++)
+		if (ut_elfsites_file(t, l.v[i].path, l.v[i].module) > 0)
+			(*nr_objects)++;
+	ut_objlist_free(&l);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Traceable functions of a program on disk, before it runs: what
- * `utrace list -f` prints and what `utrace record` checks filters against.
- * The runtime finds the exact set in memory; this is the same decision made
- * from the files: a function is traceable if its entry (after endbr64) holds
- * a patchable site (a 5-byte nop, five 1-byte nops, or a call to __fentry__).
+ * `utrace list -f` prints, what `utrace record` checks filters against and
+ * what the mount lists.  The runtime finds its set in memory with the same
+ * site finder (common/sitefind.h) run here over the files: the same
+ * sections, the same byte test, the same names, so the sets are one.
  */
 #ifndef UT_ELFSITES_H
 #define UT_ELFSITES_H
@@ -24,6 +24,27 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects);
  * shared objects @prog loads, adding to *@nr_objects those that had some.
  */
 void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects);
+
+/* An object a program loads at start: its file and module name ("" for the program). */
+struct ut_obj {
+	char *path;
+	char module[64];
+};
+
+struct ut_objlist {
+	struct ut_obj *v;
+	size_t n;
+};
+
+/*
+ * The objects @prog loads at start (as the dynamic loader resolves them;
+ * no program code runs) if @with_libs, @prog itself first if @with_prog.
+ * Free with ut_objlist_free().  Return: 0 or -ENOMEM.
+ */
+int ut_elfsites_objects(const char *prog, bool with_prog, bool with_libs, struct ut_objlist *l);
+void ut_objlist_free(struct ut_objlist *l);
+/* Append one object (strings copied; @mod NULL for a program).  Return: 0 or -ENOMEM. */
+int ut_objlist_add(struct ut_objlist *l, const char *path, const char *mod);
 
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);

@@ -6,9 +6,12 @@
  * function table grows in step with ut_rt.funcs (same indexes).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/config.h"
 #include "common/filter.h"
@@ -46,6 +49,33 @@ void ut_select_reconfigure(void)
 		ifilter[k] = ut_fset_new(table, UT_FSET_FILTER);
 		inotrace[k] = ut_fset_new(table, UT_FSET_NOTRACE);
 	}
+}
+
+/*
+ * Test hook: with UTRACE_TEST_FUNCS=PATH, the process writes the functions
+ * it found at start (its available_filter_functions then) to PATH.PID, so
+ * that tests can compare the runtime's site finder with what the tools
+ * list (tests/record/602); an exec'ed image keeps the file of the first.
+ */
+static void test_dump_table(void)
+{
+	const char *base = getenv("UTRACE_TEST_FUNCS");
+	char path[4096], *text = NULL;
+	static bool done;
+	size_t len = 0;
+	int fd;
+
+	if (done || !base || !*base || ut_ftable_format_available(table, &text, &len))
+		return;
+	done = true;
+	snprintf(path, sizeof(path), "%s.%d", base, (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		if (write(fd, text, len) != (ssize_t)len)
+			ut_log("test hook: short write to %s", path);
+		close(fd);
+	}
+	free(text);
 }
 
 /*
@@ -260,7 +290,8 @@ int ut_select_apply(char *err, size_t errlen)
 	if (!ut_select_idle())
 		ut_sites_name_all(); /* the names tracing was started without */
 	ret = sync_table();
-
+	if (ret > 0)
+		test_dump_table();
 	if (ret < 0) {
 		snprintf(err, errlen, "filters: %s", strerror(-ret));
 		return ret;

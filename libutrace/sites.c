@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Site discovery: every loaded object's patchable function entries.
- *
- *  -fpatchable-function-entry=N  the __patchable_function_entries section
- *                                lists the sites (absolute addresses once
- *                                relocated, so it is read from memory);
- *  -pg -mfentry -mrecord-mcount  the __mcount_loc section, likewise;
- *  -pg -mfentry                  no list: every function symbol whose first
- *                                instruction (after endbr64) calls __fentry__.
+ * Site discovery: every loaded object's patchable function entries, found
+ * by the site finder the tools use too (common/sitefind.h), here over the
+ * object in memory: the lists are read where the loader relocated them,
+ * the bytes where they run.
  *
  * Names come from the object's ELF symbol tables (static functions too).
  * An object with no sites is simply not traceable.
@@ -26,33 +22,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/sitefind.h"
 #include "common/symbols.h"
 #include "libutrace/internal.h"
 
+/* The object in memory, as the site finder's source (common/sitefind.h). */
 struct scan {
 	struct ut_module *m;
 	const struct dl_phdr_info *info;
-	uint64_t *addrs;
-	size_t nr, cap;
-	uint64_t fentry, fentry_plt, fentry_got, fentry_slot;
 	uint64_t text_lo, text_hi; /* the executable segment in_text_of() found last */
 };
 
-/* Is [addr, addr+len) inside an executable PT_LOAD of the object? */
-static bool in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len)
-{
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr >= lo &&
-		    addr + len <= lo + ph->p_memsz)
-			return true;
-	}
-	return false;
-}
-
-/* in_text() for the scan's object, the last segment found tried first (sites are sorted). */
+/* Is [addr, addr+len) in an executable PT_LOAD of the object?  The last segment found first. */
 static bool in_text_of(struct scan *s, uint64_t addr, unsigned len)
 {
 	if (addr >= s->text_lo && addr + len <= s->text_hi)
@@ -84,170 +65,22 @@ static bool in_load(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t le
 	return false;
 }
 
-static int add_addr(struct scan *s, uint64_t a)
+/* The site finder's view of the object: its code and its lists, in memory. */
+static const uint8_t *mem_code(struct ut_sitefind *f, uint64_t addr, size_t len)
 {
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		uint64_t *n = realloc(s->addrs, cap * sizeof(*n));
+	struct scan *s = f->src.ctx;
 
-		if (!n)
-			return -ENOMEM;
-		s->addrs = n;
-		s->cap = cap;
-	}
-	s->addrs[s->nr++] = a;
-	return 0;
+	return in_text_of(s, addr, (unsigned)len) ? (const uint8_t *)addr : NULL;
 }
 
-/* Read a site list section (absolute addresses, relocated in memory). */
-static int read_list(struct scan *s, GElf_Shdr *sh)
+/* A list entry, read where the loader mapped and relocated it. */
+static bool mem_word(struct ut_sitefind *f, uint64_t vaddr, uint64_t *out)
 {
-	const uint64_t *p = (const uint64_t *)(s->m->bias + sh->sh_addr);
-	size_t n = sh->sh_size / 8;
+	struct scan *s = f->src.ctx;
 
-	if (sh->sh_type == SHT_NOBITS || !(sh->sh_flags & SHF_ALLOC))
-		return 0;
-	if (s->nr + n > s->cap) { /* the whole list at once, not by doubling */
-		uint64_t *grown = realloc(s->addrs, (s->nr + n) * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		s->addrs = grown;
-		s->cap = s->nr + n;
-	}
-	for (size_t i = 0; i < n; i++) {
-		uint64_t a = p[i];
-
-		/* Non-PIC objects may hold link-time addresses: relocate those. */
-		if (a && !in_text_of(s, a, 5) && in_text_of(s, a + s->m->bias, 5))
-			a += s->m->bias;
-		if (a && add_addr(s, a))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* The index of __fentry__ in a symbol table section, or 0. */
-static size_t fentry_index(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh)
-{
-	Elf_Data *d = elf_getdata(symscn, NULL);
-	size_t n = symsh->sh_entsize ? symsh->sh_size / symsh->sh_entsize : 0;
-
-	for (size_t i = 1; d && i < n; i++) {
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getsym(d, (int)i, &sym))
-			continue;
-		name = elf_strptr(elf, symsh->sh_link, sym.st_name);
-		if (name && !strcmp(name, "__fentry__"))
-			return i;
-	}
-	return 0;
-}
-
-/*
- * Find where __fentry__ calls go in this object (GOT slot, PLT stub).  Only
- * relocation sections whose symbol table has __fentry__ are read: a
- * position-independent program has a relocation per site list entry, which
- * 100,000 sites would make 100,000 lookups for nothing.
- */
-static void find_fentry(struct scan *s, Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		GElf_Shdr symsh;
-		Elf_Scn *symscn;
-		size_t want;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
-			continue;
-		symscn = elf_getscn(elf, sh.sh_link);
-		if (!symscn || !gelf_getshdr(symscn, &symsh))
-			continue;
-		data = elf_getdata(scn, NULL);
-		want = data ? fentry_index(elf, symscn, &symsh) : 0;
-		if (!want)
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Rela rela;
-
-			if (!gelf_getrela(data, (int)i, &rela) || GELF_R_SYM(rela.r_info) != want)
-				continue;
-			if (GELF_R_TYPE(rela.r_info) == R_X86_64_GLOB_DAT)
-				s->fentry_got = rela.r_offset + s->m->bias;
-			else if (GELF_R_TYPE(rela.r_info) == R_X86_64_JUMP_SLOT)
-				s->fentry_slot = rela.r_offset + s->m->bias;
-		}
-	}
-}
-
-/*
- * The PLT stub that jumps through __fentry__'s JUMP_SLOT: the common call
- * target of the first instruction of many functions.  Find it by looking at
- * the call targets of function entries and checking the jump's GOT slot.
- */
-static uint64_t plt_jump_slot(const uint8_t *code, uint64_t addr)
-{
-	unsigned off = ut_arch_entry_offset(code);
-
-	if (code[off] == 0xf2)
-		off++; /* bnd prefix */
-	if (code[off] == 0xff && code[off + 1] == 0x25) {
-		int32_t d;
-
-		memcpy(&d, code + off + 2, 4);
-		return addr + off + 6 + (int64_t)d;
-	}
-	return 0;
-}
-
-static int scan_fentry_calls(struct scan *s, const struct ut_symtab *st)
-{
-	for (size_t i = 0; i < ut_symtab_count(st); i++) {
-		const struct ut_sym *sym = ut_symtab_at(st, i);
-		const uint8_t *code;
-		unsigned off, len;
-
-		if (!in_text(s->info, sym->addr, 16))
-			continue;
-		code = (const uint8_t *)sym->addr;
-		off = ut_arch_entry_offset(code);
-		if (!s->fentry_plt && s->fentry_slot && code[off] == 0xe8) {
-			int32_t rel;
-			uint64_t target;
-
-			memcpy(&rel, code + off + 1, 4);
-			target = sym->addr + off + 5 + (int64_t)rel;
-			if (in_text(s->info, target, 16) &&
-			    plt_jump_slot((const uint8_t *)target, target) == s->fentry_slot)
-				s->fentry_plt = target;
-		}
-		if (ut_arch_site_kind(code + off, sym->addr + off, s->fentry, s->fentry_plt,
-				      s->fentry_got, &len) != UT_SITE_NONE) {
-			if (add_addr(s, sym->addr + off))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Site lists are written in address order: sorting them is mostly not needed. */
-static bool sorted_u64(const uint64_t *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (a[i - 1] > a[i])
-			return false;
+	if (!in_load(s->info, vaddr, 8))
+		return false;
+	memcpy(out, (const void *)(f->bias + vaddr), 8);
 	return true;
 }
 
@@ -275,14 +108,9 @@ static int reserve_funcs(size_t more)
 static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, uint64_t a,
 			  uint32_t site)
 {
-	size_t nsyms = ut_symtab_count(st);
-	const struct ut_sym *sym;
+	const struct ut_sym *sym = ut_sitefind_symbol(st, k, a);
 
-	/* the last symbol at or below @a, as ut_symtab_lookup finds it */
-	while (*k + 1 < nsyms && ut_symtab_at(st, *k + 1)->addr <= a)
-		(*k)++;
-	sym = nsyms ? ut_symtab_at(st, *k) : NULL;
-	if (!sym || a < sym->addr || (sym->size && a >= sym->addr + sym->size))
+	if (!sym)
 		return UT_NO_FUNC;
 	ut_rt.funcs[ut_rt.nr_funcs] = (struct ut_func){
 		.name = sym->name,
@@ -293,37 +121,28 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 }
 
 /*
- * Build the module's site array: classify every site, and name it from @st
- * (a site no symbol covers is left out).  Sites and symbols are both sorted
- * by address, so one walk over the two names them all.  Without @st (names
- * deferred), every site is kept, unnamed: name_module() names it later.
+ * Build the module's site array from what the finder kept, naming each
+ * site from @st (a site no symbol covers is left out).  Sites and symbols
+ * are both sorted by address, so one walk over the two names them all.
+ * Without @st (names deferred), every site is kept, unnamed: name_module()
+ * names it later.
  */
-static int build_sites(struct scan *s, const struct ut_symtab *st)
+static int build_sites(struct ut_module *m, const struct ut_sitefind *f,
+		       const struct ut_symtab *st)
 {
-	struct ut_module *m = s->m;
 	size_t n = 0, k = 0;
 
-	/* s->addrs is NULL when no site was found: qsort's base must not be NULL */
-	if (s->nr && !sorted_u64(s->addrs, s->nr))
-		qsort(s->addrs, s->nr, sizeof(*s->addrs), cmp_u64);
-	m->sites = calloc(s->nr ? s->nr : 1, sizeof(*m->sites));
-	if (!m->sites || (st && reserve_funcs(s->nr)))
+	m->sites = calloc(f->nr ? f->nr : 1, sizeof(*m->sites));
+	if (!m->sites || (st && reserve_funcs(f->nr)))
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr; i++) {
-		uint64_t a = s->addrs[i];
-		uint32_t f = UT_NO_FUNC;
-		unsigned len;
+	for (size_t i = 0; i < f->nr; i++) {
+		uint32_t fn = UT_NO_FUNC;
 
-		if ((n && m->sites[n - 1].addr == a) || !in_text_of(s, a, UT_ARCH_SITE_MAX))
+		if (st && (fn = name_site(m, st, &k, f->addrs[i], (uint32_t)n)) == UT_NO_FUNC)
 			continue;
-		if (ut_arch_site_kind((const uint8_t *)a, a, s->fentry, s->fentry_plt,
-				      s->fentry_got, &len) == UT_SITE_NONE)
-			continue;
-		if (st && (f = name_site(m, st, &k, a, (uint32_t)n)) == UT_NO_FUNC)
-			continue;
-		m->sites[n].addr = a;
-		m->sites[n].len = (uint8_t)len;
-		m->sites[n].func = f;
+		m->sites[n].addr = f->addrs[i];
+		m->sites[n].len = f->lens[i];
+		m->sites[n].func = fn;
 		n++;
 	}
 	m->nr_sites = (uint32_t)n;
@@ -414,34 +233,6 @@ static struct ut_symtab *load_symbols(const struct ut_module *m)
 	return st;
 }
 
-/* The site lists the object carries (pfe, mcount_loc); *@listed if it has one. */
-static int read_lists(struct scan *s, Elf *elf, bool *listed)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-	int ret;
-
-	*listed = false;
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return -ENOEXEC;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && (!strcmp(name, "__patchable_function_entries") ||
-			     !strcmp(name, "__mcount_loc"))) {
-			*listed = true;
-			ret = read_list(s, &sh);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
 /*
  * Find the module's sites and turn them into nops (the caller does, with
  * ut_patch_prepare_module).  With @lazy (tracing is off: nothing needs a
@@ -453,8 +244,8 @@ static int read_lists(struct scan *s, Elf *elf, bool *listed)
 static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, bool lazy)
 {
 	struct scan s = {.m = m, .info = info};
+	struct ut_sitefind f = {.bias = m->bias, .src = {mem_code, mem_word, &s}};
 	struct ut_symtab *st = NULL;
-	bool listed = false;
 	Elf *elf = NULL;
 	int fd, ret;
 
@@ -467,12 +258,12 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, boo
 		ret = -ENOEXEC;
 		goto out;
 	}
-	ret = read_lists(&s, elf, &listed);
+	f.elf = elf;
+	f.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
+	ret = ut_sitefind_scan(&f);
 	if (ret)
 		goto out;
-	s.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
-	find_fentry(&s, elf);
-	if (!listed && (s.fentry_got || s.fentry_slot))
+	if (ut_sitefind_by_symbols(&f))
 		lazy = false; /* the sites are found from the symbols */
 	if (!lazy) {
 		st = load_symbols(m);
@@ -483,12 +274,12 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, boo
 	}
 	ut_session_snapshot_module(m, st);
 	m->unnamed = lazy;
-	if (st && !listed && (s.fentry_got || s.fentry_slot)) {
-		ret = scan_fentry_calls(&s, st);
-		if (ret)
-			goto out;
-	}
-	ret = build_sites(&s, st);
+	if (st && ut_sitefind_by_symbols(&f))
+		ret = ut_sitefind_fentry_calls(&f, st);
+	if (!ret)
+		ret = ut_sitefind_finish(&f);
+	if (!ret)
+		ret = build_sites(m, &f, st);
 	if (!ret && lazy && m->nr_sites) {
 		/* its sites are named from the object that was mapped (symbols_source) */
 		m->symfd = fd;
@@ -499,7 +290,7 @@ out:
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
-	free(s.addrs);
+	ut_sitefind_free(&f);
 	if (ret || !m->nr_sites)
 		ut_symtab_free(st); /* no function names point into it */
 	return ret;

@@ -22,6 +22,7 @@
 
 #include "common/elfsites.h"
 #include "common/filter.h"
+#include "common/whynosite.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 #include "tracefs/tracefs.h"
@@ -527,6 +528,46 @@ static int edit_list(struct ut_cfg *c, const void *p)
 	return ut_cfg_set_words(list, a->words, append);
 }
 
+/* The objects of one session's modules file ("load BIAS MODULE|- PATH" lines), each once. */
+static void add_objects(struct ut_objlist *l, char *text)
+{
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *bias = strchr(line, ' '), *mod = bias ? strchr(bias + 1, ' ') : NULL;
+		char *path = mod ? strchr(mod + 1, ' ') : NULL;
+		bool seen = false;
+
+		if (!path || strncmp(line, "load ", 5) != 0)
+			continue;
+		*mod++ = *path++ = '\0';
+		for (size_t i = 0; i < l->n && !seen; i++)
+			seen = !strcmp(l->v[i].path, path);
+		if (!seen && path[0] == '/')
+			ut_objlist_add(l, path, strcmp(mod, "-") ? mod : NULL);
+	}
+}
+
+/* The objects the scope's processes loaded, for the explanations of whynosite.h. */
+static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l)
+{
+	struct ut_live_sess *v;
+	long n = ut_live_list(tfs_rundir, &v);
+
+	memset(l, 0, sizeof(*l));
+	for (long i = 0; i < n; i++) {
+		off_t size;
+		char *text;
+
+		if (!scope_has(sc, v, n, i) || !(text = read_modules(v[i].dir, &size)))
+			continue;
+		add_objects(l, text);
+		free(text);
+	}
+	if (n >= 0)
+		free(v);
+}
+
 /*
  * Top level: a word that matches nothing in any running process fails
  * here, naming the word (each process would skip it, and the write would
@@ -534,7 +575,7 @@ static int edit_list(struct ut_cfg *c, const void *p)
  * word in @bad.
  */
 static int check_words(const struct tfs_scope *sc, int which, const char *old, const char *words,
-		       char *bad, size_t badlen)
+		       char *bad, size_t badlen, char **note)
 {
 	struct ut_ftable *t = scope_table(sc);
 	struct ut_fset *s = t && ut_ftable_size(t) ? ut_fset_new(t, fset_flags(which)) : NULL;
@@ -559,10 +600,65 @@ static int check_words(const struct tfs_scope *sc, int which, const char *old, c
 			ret = -EINVAL;
 		p += n;
 	}
-	ut_fset_abort(s);
+	if (!ret && (which == 0 || which == 2)) {
+		struct ut_objlist l;
+
+		/* the copies this list cannot trace: read from the debug info only now */
+		ut_fset_commit(s);
+		scope_objects(sc, &l);
+		*note = ut_inlined_missed(t, s, l.v, l.n, which ? "set_graph_function"
+								 : "set_ftrace_filter");
+		ut_objlist_free(&l);
+	} else {
+		ut_fset_abort(s);
+	}
 	ut_fset_free(s);
 	ut_ftable_free(t);
 	return ret;
+}
+
+/* The error_log text for a word matching nothing: the error, then why (whynosite.h). */
+static char *no_match_text(const struct tfs_scope *sc, const char *file, const char *bad)
+{
+	struct ut_objlist l;
+	char *why, *msg = NULL;
+
+	scope_objects(sc, &l);
+	why = ut_why_no_site(bad, l.v, l.n);
+	ut_objlist_free(&l);
+	if (why && why[0])
+		why[strlen(why) - 1] = '\0';
+	if (asprintf(&msg, "%s: '%s' matches no traceable function%s%s", file, bad,
+		     why ? "\n" : "", why ? why : "") < 0)
+		msg = NULL;
+	free(why);
+	return msg;
+}
+
+/*
+ * processes/PID/: the process itself answers, so its refusal came first
+ * (the error_log entry tfs_scope_edit made); it is replaced by the same
+ * error with the reasons, found from the process's objects.  A list the
+ * process took gets the note on the inlined copies it does not trace.
+ */
+static void explain_process(struct tfs_req *r, const struct list_arg *a, int ret)
+{
+	struct tfs_scope *sc = r->sc;
+	char bad[128] = "", *note = NULL, *msg;
+
+	if (ret && ret != -EINVAL)
+		return;
+	if (check_words(sc, a->which, NULL, a->words, bad, sizeof(bad), &note) == -EINVAL) {
+		msg = ret ? no_match_text(sc, r->file->name, bad) : NULL;
+		if (msg && sc->nr_errlog > 0) {
+			free(sc->errlog[--sc->nr_errlog]);
+			tfs_errlog_add(sc, msg, a->words);
+		}
+		free(msg);
+	} else if (!ret && note) {
+		tfs_errlog_note(sc, note, a->words);
+	}
+	free(note);
 }
 
 int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
@@ -582,7 +678,7 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 		return 0; /* ">>" with nothing: nothing changes */
 	}
 	if (!r->sc->pid) {
-		char bad[128] = "", msg[256];
+		char bad[128] = "", *note = NULL;
 		struct ut_cfg c;
 
 		tfs_scope_config(r->sc, &c);
@@ -591,18 +687,24 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 		if (!ret)
 			ret = check_words(r->sc, a.which,
 					  append || a.which == 0 ? *list_of(&c, a.which) : NULL,
-					  words, bad, sizeof(bad));
+					  words, bad, sizeof(bad), &note);
 		ut_cfg_free(&c);
 		if (ret) {
-			snprintf(msg, sizeof(msg), "%s: '%s' matches no traceable function",
-				 r->file->name, bad);
-			if (ret == -EINVAL)
+			char *msg = ret == -EINVAL ? no_match_text(r->sc, r->file->name, bad) : NULL;
+
+			if (msg)
 				tfs_errlog_add(r->sc, msg, words);
+			free(msg);
 			free(words);
 			return ret;
 		}
+		if (note)
+			tfs_errlog_note(r->sc, note, words);
+		free(note);
 	}
 	ret = tfs_scope_edit(r->sc, edit_list, &a, true, words);
+	if (r->sc->pid && !r->sc->inst)
+		explain_process(r, &a, ret);
 	free(words);
 	return ret;
 }

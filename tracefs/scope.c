@@ -371,7 +371,19 @@ static size_t caret_pos(const char *msg, const char *cmd)
 	return hit ? (size_t)(hit - cmd) : 0;
 }
 
+static void errlog_entry(struct tfs_scope *sc, const char *kind, const char *msg, const char *cmd);
+
 void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd)
+{
+	errlog_entry(sc, "error", msg, cmd);
+}
+
+void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd)
+{
+	errlog_entry(sc, "note", msg, cmd);
+}
+
+static void errlog_entry(struct tfs_scope *sc, const char *kind, const char *msg, const char *cmd)
 {
 	struct timespec ts;
 	char *e = NULL, clean[256];
@@ -389,8 +401,8 @@ void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd)
 		n--;
 	clean[n] = '\0';
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if (asprintf(&e, "[%5llu.%06lu] utrace: error: %s\n  Command: %s\n%*s^\n",
-		     (unsigned long long)ts.tv_sec, (unsigned long)(ts.tv_nsec / 1000), msg, clean,
+	if (asprintf(&e, "[%5llu.%06lu] utrace: %s: %s\n  Command: %s\n%*s^\n",
+		     (unsigned long long)ts.tv_sec, (unsigned long)(ts.tv_nsec / 1000), kind, msg, clean,
 		     (int)(11 + caret_pos(msg, clean)), "") < 0)
 		return;
 	if (sc->nr_errlog == TFS_ERRLOG_MAX) {

@@ -95,6 +95,8 @@ int tfs_scope_edit(struct tfs_scope *sc, tfs_edit_fn edit, const void *arg, bool
 
 /* Add an entry to the scope's error_log ("[ts] utrace: error: MSG / Command: CMD"). */
 void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd);
+/* The same as a note (something the write did that the user should know), not an error. */
+void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd);
 void tfs_errlog_print(const struct tfs_scope *sc, FILE *f);
 void tfs_errlog_clear(struct tfs_scope *sc);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * x86-64 site encodings.  The portable patcher (libutrace/patch.c) decides
- * what a site should become; this file only knows the bytes.
+ * what a site should become; this file only knows the bytes it writes
+ * (what a site is when found: sitekind.c).
  *
  *   disabled, 5-byte site:  0f 1f 44 00 00          nopl 0x0(%rax,%rax,1)
  *   disabled, 6-byte site:  0f 1f 44 00 00 90       the same + nop
@@ -20,69 +21,6 @@
 #include "arch.h"
 
 static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-
-static int32_t rel32(const uint8_t *p)
-{
-	int32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-/*
- * Byte compare: this file is built without builtins (it runs inside the
- * trampoline), where memcmp() is a call; start-up classifies 100,000 sites.
- */
-static bool same(const uint8_t *a, const uint8_t *b, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
-unsigned ut_arch_entry_offset(const uint8_t *code)
-{
-	static const uint8_t endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
-
-	return same(code, endbr64, 4) ? 4 : 0;
-}
-
-enum ut_site_kind ut_arch_site_kind(const uint8_t *code, uint64_t addr, uint64_t fentry,
-				    uint64_t plt, uint64_t got, unsigned *len)
-{
-	static const uint8_t nop1x5[5] = {0x90, 0x90, 0x90, 0x90, 0x90};
-
-	if (same(code, nop5, 5) && code[5] == 0x90 && got) {
-		*len = 6;
-		return UT_SITE_NOP5_NOP1;
-	}
-	if (same(code, nop5, 4)) { /* 0f 1f 44 00 xx: any displacement */
-		*len = 5;
-		return UT_SITE_NOP5;
-	}
-	if (same(code, nop1x5, 5)) {
-		*len = 5;
-		return UT_SITE_NOP1X5;
-	}
-	if (code[0] == 0xe8) {
-		uint64_t target = addr + 5 + (int64_t)rel32(code + 1);
-
-		if ((fentry && target == fentry) || (plt && target == plt)) {
-			*len = 5;
-			return UT_SITE_CALL5;
-		}
-	}
-	if (code[0] == 0xff && code[1] == 0x15 && got) {
-		uint64_t slot = addr + 6 + (int64_t)rel32(code + 2);
-
-		if (slot == got) {
-			*len = 6;
-			return UT_SITE_CALL6;
-		}
-	}
-	return UT_SITE_NONE;
-}
 
 void ut_arch_make_nop(uint8_t *buf, unsigned len)
 {

@@ -2,6 +2,7 @@
 /* utrace list -t | -o | -f PROGRAM */
 #include <errno.h>
 #include <getopt.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +10,13 @@
 #include "cli/cli.h"
 #include "common/elfsites.h"
 #include "common/filter.h"
+#include "common/inlined.h"
+#include "common/symbols.h"
 #include "common/names.h"
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | -f PROGRAM\n"
+	"usage: utrace list -t | -o | -f PROGRAM [--inlined]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
@@ -23,19 +26,98 @@ const char ut_help_list[] =
 	"                symbol table's, mangled for C++ (_Z7catcherv): what filters\n"
 	"                match; traces print them demangled (-O nosym-demangle: not)\n";
 
-static int list_functions(const char *prog)
+/* One object's traceable functions, each marked with the copies the compiler inlined. */
+static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t from)
+{
+	const struct ut_inltab *tab = ut_inlined_of(o->path);
+
+	for (size_t i = from; i < ut_ftable_size(t); i++) {
+		const struct ut_filter_func *f = ut_ftable_get(t, i);
+		const struct ut_inl *first;
+		size_t k = tab ? ut_inlined_find(tab, f->name, &first) : 0;
+
+		fputs(f->name, stdout);
+		if (f->module)
+			printf(" [%s]", f->module);
+		if (k)
+			printf(" [+%zu inlined]", k);
+		putchar('\n');
+	}
+}
+
+/* Where an instance sits: the function symbol around its entry, else DWARF's name. */
+static const char *sits_in(const struct ut_symtab *st, const struct ut_inl *v)
+{
+	const struct ut_sym *s = v->entry ? ut_symtab_lookup(st, v->entry) : NULL;
+
+	return s && (!s->size || v->entry < s->addr + s->size) ? s->name : v->in;
+}
+
+/* `list -f --inlined`: every inlined instance of one object's functions. */
+static void print_inlined(const struct ut_obj *o)
+{
+	const struct ut_inltab *tab = ut_inlined_of(o->path);
+	struct ut_symtab *st = ut_symtab_new();
+
+	if (!tab || !st) {
+		ut_symtab_free(st);
+		return;
+	}
+	if (ut_symtab_load_elf(st, o->path, 0, NULL) >= 0)
+		ut_symtab_finish(st);
+	if (tab->note[0])
+		ut_err("warning: %s: %s", o->path, tab->note);
+	if (tab->status == UT_INL_NODEBUG && ut_elfsites_instrumented(o->path))
+		ut_err("warning: %s has no debug info: what was inlined is unknown (build with -g, "
+		       "or install its -dbgsym package)",
+		       o->path);
+	for (size_t i = 0; i < tab->n; i++) {
+		const struct ut_inl *v = &tab->v[i];
+
+		printf("%s%s%s%s in %s", v->func, o->module[0] ? " [" : "", o->module,
+		       o->module[0] ? "]" : "", sits_in(st, v));
+		if (v->via)
+			printf(" via %s", v->via);
+		const char *file = ut_inlined_file(tab, v);
+
+		printf(" at %s:%u", file ? file : "?", v->line);
+		if (v->nr_ranges > 1) /* e.g. an unrolled loop's copies of one call */
+			printf(" (%u ranges)", v->nr_ranges);
+		if (v->entry)
+			printf(" entry %#llx  traceable: no -- %s\n", (unsigned long long)v->entry,
+			       UT_INL_NOT_TRACEABLE);
+		else
+			printf(" no entry  traceable: no -- no code of its own left\n");
+	}
+	ut_symtab_free(st);
+}
+
+static int list_functions(const char *prog, bool inlined)
 {
 	struct ut_ftable *t = ut_ftable_new();
-	char *text = NULL;
-	size_t len = 0;
-	int nobj, ret;
+	struct ut_objlist l;
+	int nobj = 0, ret;
 
 	if (!t)
 		return 1;
-	ret = ut_elfsites_program(t, prog, &nobj);
-	if (ret) {
+	elf_version(EV_CURRENT);
+	ret = ut_elfsites_file(t, prog, NULL);
+	if (ret < 0) {
 		ut_ftable_free(t);
 		ut_usage_die("%s: %s", prog, ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	}
+	if (ut_elfsites_objects(prog, true, true, &l))
+		ut_usage_die("out of memory");
+	for (size_t i = 0; i < l.n; i++) {
+		size_t from = ut_ftable_size(t);
+
+		if (i && ut_elfsites_file(t, l.v[i].path, l.v[i].module) <= 0)
+			continue;
+		nobj += ut_ftable_size(t) > from || (!i && ret > 0);
+		if (inlined)
+			print_inlined(&l.v[i]);
+		else
+			print_object(&l.v[i], t, i ? from : 0);
 	}
 	if (!nobj && ut_elfsites_instrumented(prog))
 		ut_err("warning: %s is stripped: its functions have sites but no names", prog);
@@ -43,9 +125,7 @@ static int list_functions(const char *prog)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry",
 		       prog);
-	if (!ut_ftable_format_available(t, &text, &len))
-		fwrite(text, 1, len, stdout);
-	free(text);
+	ut_objlist_free(&l);
 	ut_ftable_free(t);
 	return 0;
 }
@@ -56,8 +136,12 @@ int cmd_list(int argc, char **argv)
 	char list[128];
 	int c;
 
+	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'}, {0}};
+	const char *prog = NULL;
+	bool inlined = false;
+
 	optind = 1;
-	while ((c = getopt(argc, argv, "tof:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "tof:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			printf("%s\n", ut_tracer_list(list, sizeof(list)));
@@ -67,7 +151,11 @@ int cmd_list(int argc, char **argv)
 			ut_opts_print(&opts, stdout, "function", 0);
 			return 0;
 		case 'f':
-			return list_functions(optarg);
+			prog = optarg;
+			break;
+		case 'I':
+			inlined = true;
+			break;
 		case 'h':
 			fputs(ut_help_list, stdout);
 			return 0;
@@ -75,5 +163,9 @@ int cmd_list(int argc, char **argv)
 			ut_usage_die("bad usage (see 'utrace help list')");
 		}
 	}
+	if (prog)
+		return list_functions(prog, inlined);
+	if (inlined)
+		ut_usage_die("--inlined goes with -f PROGRAM (see 'utrace help list')");
 	ut_usage_die("list what? -t, -o or -f PROGRAM (see 'utrace help list')");
 }

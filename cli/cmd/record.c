@@ -34,6 +34,7 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/elfsites.h"
+#include "common/whynosite.h"
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
@@ -192,9 +193,26 @@ static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, 
 }
 
 /*
+ * Why @bad matches nothing, from the program's and its libraries' symbols
+ * and debug info (common/whynosite.h): the lines told after the error.
+ */
+static char *why_no_site(const char *bad, const char *prog)
+{
+	struct ut_objlist l;
+	char *why = NULL;
+
+	if (!ut_elfsites_objects(prog, true, true, &l))
+		why = ut_why_no_site(bad, l.v, l.n);
+	ut_objlist_free(&l);
+	if (why && why[0])
+		why[strlen(why) - 1] = '\0'; /* ut_usage_die ends the line */
+	return why;
+}
+
+/*
  * One list's words against the program's functions: exit 2 naming a word
- * that matches none; a ":mod:" naming no library the program loads does
- * nothing unless it dlopen()s one: say so.
+ * that matches none, and why; a ":mod:" naming no library the program
+ * loads does nothing unless it dlopen()s one: say so.
  */
 static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 		       const char *prog)
@@ -202,12 +220,47 @@ static void check_list(struct ut_ftable *t, unsigned flags, const char *words, c
 	char bad[256];
 	int r = list_matches(t, flags, words, bad, sizeof(bad));
 
-	if (r == LIST_NOMATCH)
-		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
+	if (r == LIST_NOMATCH) {
+		char *why = why_no_site(bad, prog);
+
+		ut_usage_die("%s: '%s' matches no traceable function of %s%s%s", file, bad, prog,
+			     why ? "\n" : "", why ? why : "");
+	}
 	if (r == LIST_PENDING)
 		ut_err("warning: %s: '%s' names no library %s loads at start: it takes "
 		       "effect only if the program dlopen()s one",
 		       file, bad, prog);
+}
+
+/*
+ * The silent trap made one line: a list that selects functions the
+ * compiler also inlined elsewhere does not trace those copies.  The debug
+ * info is read only here, when a list has words.
+ */
+static void note_inlined(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
+			 const char *prog, bool libs)
+{
+	struct ut_fset *s = words ? ut_fset_new(t, flags) : NULL;
+	struct ut_objlist l;
+	char bad[256], *note = NULL;
+
+	if (!s)
+		return;
+	if (!ut_fset_set(s, words, true, bad, sizeof(bad)) &&
+	    !ut_elfsites_objects(prog, true, libs, &l)) {
+		note = ut_inlined_missed(t, s, l.v, l.n, file);
+		ut_objlist_free(&l);
+	}
+	if (note)
+		ut_err("note: %s", note);
+	free(note);
+	ut_fset_free(s);
+}
+
+static void note_lists(struct ut_ftable *t, const struct rec_opts *o, const char *prog, bool libs)
+{
+	note_inlined(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog, libs);
+	note_inlined(t, UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function", prog, libs);
 }
 
 /* Every filter word matches a function of @t (which word does not is told later). */
@@ -254,6 +307,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		return;
 	}
 	if (ret > 0 && ut_ftable_size(t) > 0 && lists_match(t, o)) {
+		note_lists(t, o, prog, false);
 		ut_ftable_free(t);
 		return;
 	}
@@ -286,6 +340,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		check_list(t, UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function", prog);
 		check_list(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace",
 			   prog);
+		note_lists(t, o, prog, true);
 	}
 	ut_ftable_free(t);
 }

@@ -15,6 +15,8 @@
 #include "cli/targets.h"
 #include "common/control.h"
 #include "cli/cfg_opts.h"
+#include "cli/ran.h"
+#include "common/whynosite.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
@@ -132,6 +134,101 @@ static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targe
 	return false;
 }
 
+/* Why @word matched nothing in the processes, from the objects they loaded. */
+static void why(const char *rundir, const char *word)
+{
+	struct ut_objlist l;
+	char *text;
+
+	ut_ran_objects(rundir, &l);
+	text = ut_why_no_site(word, l.v, l.n);
+	ut_objlist_free(&l);
+	if (text)
+		fputs(text, stderr);
+	free(text);
+}
+
+/* Each word of @words that matches nothing in @t: named, and why. */
+static void why_words(const char *rundir, struct ut_ftable *t, unsigned flags, const char *words,
+		      const char *file)
+{
+	size_t n = 0;
+
+	for (const char *p = ut_cfg_word(words, &n); p; p = ut_cfg_word(p + n, &n)) {
+		struct ut_fset *s = ut_fset_new(t, flags);
+		char word[256];
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (s && ut_fset_set(s, word, true, NULL, 0) == -EINVAL) {
+			ut_err("%s: '%s' matches no traceable function", file, word);
+			why(rundir, word);
+		}
+		ut_fset_free(s);
+	}
+}
+
+/*
+ * An error saying words matched nothing in the processes: why, from the
+ * objects they loaded (common/whynosite.h), after the error line.  Every
+ * process takes the words leniently, so which word failed is found here.
+ */
+static void explain(const char *rundir, const char *err, const struct ut_cfg *c)
+{
+	const char *q = strchr(err, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+	struct ut_ftable *t;
+	char word[256];
+
+	if (!strstr(err, "match no traceable function") && !strstr(err, "matches no traceable"))
+		return;
+	if (e && e - q - 1 < (long)sizeof(word)) {
+		snprintf(word, sizeof(word), "%.*s", (int)(e - q - 1), q + 1);
+		why(rundir, word);
+		return;
+	}
+	t = ut_ran_functions(rundir);
+	if (!t)
+		return;
+	why_words(rundir, t, UT_FSET_FILTER, c->filter, "set_ftrace_filter");
+	why_words(rundir, t, UT_FSET_NOTRACE, c->notrace, "set_ftrace_notrace");
+	why_words(rundir, t, UT_FSET_GRAPH, c->graph_function, "set_graph_function");
+	why_words(rundir, t, UT_FSET_GRAPH_NOTRACE, c->graph_notrace, "set_graph_notrace");
+	ut_ftable_free(t);
+}
+
+/* The inlined copies the new lists select but cannot trace: one note each. */
+static void note_inlined(const char *rundir, const struct ut_cfg *c)
+{
+	const struct {
+		unsigned flags;
+		const char *words, *file;
+	} lists[] = {{UT_FSET_FILTER, c->filter, "set_ftrace_filter"},
+		     {UT_FSET_GRAPH, c->graph_function, "set_graph_function"}};
+	struct ut_ftable *t = NULL;
+	struct ut_objlist l = {0};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct ut_fset *s;
+		char bad[256], *note = NULL;
+
+		if (!lists[i].words)
+			continue;
+		if (!t) {
+			t = ut_ran_functions(rundir);
+			ut_ran_objects(rundir, &l);
+		}
+		s = t ? ut_fset_new(t, lists[i].flags) : NULL;
+		/* lenient, as the processes are: the words that match */
+		if (s && ut_fset_set(s, lists[i].words, true, bad, sizeof(bad)) != -ENOMEM)
+			note = ut_inlined_missed(t, s, l.v, l.n, lists[i].file);
+		if (note)
+			ut_err("note: %s", note);
+		free(note);
+		ut_fset_free(s);
+	}
+	ut_ftable_free(t);
+	ut_objlist_free(&l);
+}
+
 /* @c into the processes of @t (the template has it already without -P), buffers cleared, on. */
 static int apply(const char *rundir, const struct ut_targets *t, const struct ut_cfg *c)
 {
@@ -147,6 +244,7 @@ static int apply(const char *rundir, const struct ut_targets *t, const struct ut
 
 		if (r) {
 			ut_err("process %d: %s", v[k].pid, err);
+			explain(rundir, err, c);
 			ret = ut_tgt_exit_for(r);
 			continue;
 		}
@@ -182,10 +280,13 @@ int cmd_start(int argc, char **argv)
 		ret = start_instance(rundir, inst, &t, &c);
 	else if (!t.n && (ret = ut_live_set_all(rundir, &c, err, sizeof(err)))) {
 		ut_err("%s", err[0] ? err : ut_live_strerror(ret));
+		explain(rundir, err, &c);
 		ret = ut_tgt_exit_for(ret);
 	} else {
 		ret = apply(rundir, &t, &c);
 	}
+	if (!ret && !inst)
+		note_inlined(rundir, &c);
 	ut_cfg_free(&c);
 	return ret;
 }
