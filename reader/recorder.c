@@ -45,9 +45,13 @@ struct thr {
 	void *map;
 	size_t maplen;
 	struct ut_rb_reader rb;
-	int spool;            /* fd; -1 when streaming */
+	int spool;            /* fd; -1 when streaming; a snapshot's is the recorder's one */
 	struct ut_rs_thread rs; /* streaming: the writer thread's view */
 	uint64_t last_head;   /* the ring's head at the previous pass */
+	/* a snapshot takes each ring once, then unmaps it: where its data is, what it told */
+	uint64_t soff, slen;  /* its bytes in the spool (a file of its own: 0, its size) */
+	uint64_t total;       /* written + dropped + nested when it was read */
+	bool taken;           /* read and unmapped (a snapshot) */
 };
 
 struct sess {
@@ -96,6 +100,7 @@ struct ut_recorder {
 	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	int nr_cpus;
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
+	int snap_fd;                /* a snapshot's one spool, unlinked (-1: none yet) */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
 	bool demangle;              /* profile: C++ names demangled */
@@ -109,6 +114,7 @@ struct ut_recorder {
 	bool final;                 /* the program is gone: what is left may spill */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
+	bool spooldir_made;         /* the per-thread spools' folder exists (made at first use) */
 	char tracer[32];
 	char dir[PATH_MAX / 2];
 	char spooldir[PATH_MAX / 2];
@@ -151,29 +157,75 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 				    const char *tracer, int clock, const struct ut_opts *opts)
 {
 	struct ut_recorder *r = calloc(1, sizeof(*r));
-	char tmpl[PATH_MAX / 2];
 
 	if (!r)
 		return NULL;
 	snprintf(r->dir, sizeof(r->dir), "%s", session_dir);
 	snprintf(r->output, sizeof(r->output), "%s", output);
-	if (snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", output) >= (int)sizeof(tmpl) ||
-	    !mkdtemp(tmpl)) {
+	/* the spools' folder is made when a thread first needs one (a snapshot never does) */
+	if (snprintf(r->spooldir, sizeof(r->spooldir), "%s.spool.XXXXXX", output) >=
+	    (int)sizeof(r->spooldir)) {
 		free(r);
+		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	memcpy(r->spooldir, tmpl, sizeof(tmpl));
+	r->snap_fd = -1;
 	r->clock = clock;
 	r->profile_only = -1;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	r->options = opts ? opts->bits : 0;
 	r->copybuf = malloc(COPYBUF);
 	if (!r->copybuf) {
-		rmdir(r->spooldir);
 		free(r);
 		return NULL;
 	}
 	return r;
+}
+
+/*
+ * A snapshot (show, extract, the mount's trace files, the public live
+ * reader) reads each ring once: into one spool, unlinked from the start,
+ * so nothing is left behind whatever ends the reader (SIGKILL too), and
+ * one file is open however many rings there are.
+ */
+static bool snapshot_mode(const struct ut_recorder *r)
+{
+	return r->live && !r->consume && !r->profile;
+}
+
+/* The snapshot's spool, made at first use next to the output (its file system). */
+static int snap_spool(struct ut_recorder *r)
+{
+	char dir[PATH_MAX], tmpl[PATH_MAX + 16];
+	char *slash;
+
+	if (r->snap_fd >= 0)
+		return r->snap_fd;
+	memcpy(dir, r->output, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	r->snap_fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+	if (r->snap_fd >= 0 || snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", r->output) >=
+				       (int)sizeof(tmpl))
+		return r->snap_fd;
+	/* no O_TMPFILE here: a name, gone at once */
+	r->snap_fd = mkostemp(tmpl, O_CLOEXEC);
+	if (r->snap_fd >= 0)
+		unlink(tmpl);
+	return r->snap_fd;
+}
+
+/* The per-thread spools' folder (record, record -P), made at first use. */
+static bool spooldir_ready(struct ut_recorder *r)
+{
+	if (!r->spooldir_made)
+		r->spooldir_made = mkdtemp(r->spooldir) != NULL;
+	return r->spooldir_made;
 }
 
 void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len)
@@ -315,8 +367,19 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
 				      .dec = {.from = t->rb.from}};
 	/* streaming: the spool takes a thread's data only if the queue was ever full */
-	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
-	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (snapshot_mode(r)) {
+		t->spool = snap_spool(r);
+	} else if (spooldir_ready(r)) {
+		snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
+		t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	} else {
+		t->spool = -1;
+	}
+	if (t->spool >= 0 && snapshot_mode(r)) {
+		off_t at = lseek(t->spool, 0, SEEK_CUR);
+
+		t->soff = at > 0 ? (uint64_t)at : 0;
+	}
 	if (t->spool < 0) {
 		munmap(t->map, t->maplen);
 		free(t);
@@ -572,6 +635,26 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	return n;
 }
 
+/*
+ * A snapshot's ring, read: where its bytes are in the one spool, what its
+ * header counted then, and the ring unmapped -- a reader holds one ring at
+ * a time, however many threads came and went.
+ */
+static void snap_take(struct thr *t)
+{
+	const struct ut_buf_hdr *h = t->rb.hdr;
+	off_t end = lseek(t->spool, 0, SEEK_CUR);
+
+	/* (the spool is written in order, one ring after the other) */
+	t->slen = end > 0 && (uint64_t)end > t->soff ? (uint64_t)end - t->soff : 0;
+	t->total = h->written + h->dropped + h->nested;
+	munmap(t->map, t->maplen);
+	t->map = NULL;
+	t->rb.hdr = NULL;
+	t->rb.data = NULL;
+	t->taken = true;
+}
+
 static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
@@ -613,9 +696,13 @@ static long drain_pass(struct ut_recorder *r, bool all)
 					continue;
 				if (j >= s->nr_thr)
 					s->nr_thr = j + 1;
+			} else if (s->thr[j]->taken) {
+				continue;
 			}
 			n = r->rs ? stream_drain_thr(r, s->thr[j], all)
 				  : drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
+			if (snapshot_mode(r))
+				snap_take(s->thr[j]);
 			beat_thr(r, s->thr[j], n);
 			if (n > 0)
 				total += n;
@@ -629,15 +716,26 @@ static long drain_pass(struct ut_recorder *r, bool all)
 
 /* --- merge ------------------------------------------------------------- */
 
+/*
+ * A thread's spooled data as a source of the merge.  It is read a page at
+ * a time (pread: no file of its own, no buffered stream), so a source holds
+ * at most a page and its events, and nothing once it ended: the merge of
+ * many threads' rings costs little more per thread than its place in the
+ * merge.
+ */
 struct cursor {
 	struct ut_stream_src src; /* first: the stream hands it back */
 	struct sess *s;
 	struct thr *t;
-	FILE *f;
-	struct ut_event *ev;  /* decoded events of the current chunk */
+	int fd;
+	uint64_t off, end;    /* the next spool byte to read, and where its data ends */
+	uint64_t piece_pos;   /* the ring position of the piece's next byte */
+	size_t piece_left;    /* bytes of the piece not read yet */
+	struct ut_event *ev;  /* decoded events of the current page */
 	size_t nr, pos, cap;
 	uint64_t pending_lost;
 	uint8_t *buf;
+	size_t bufcap;
 	struct ut_rb_decoder dec;
 };
 
@@ -645,38 +743,82 @@ static int collect(void *ctx, const struct ut_event *ev)
 {
 	struct cursor *c = ctx;
 
-	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 1024))
+	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 16))
 		return -1;
 	c->ev[c->nr++] = *ev;
 	return 0;
 }
 
-/* Refill: decode the next spool chunk. Returns false at the end. */
-static bool cursor_fill(struct cursor *c)
+/* A cursor that ended gives its memory back. */
+static void cursor_release(struct cursor *c)
+{
+	free(c->ev);
+	free(c->buf);
+	c->ev = NULL;
+	c->buf = NULL;
+	c->cap = c->bufcap = c->nr = c->pos = 0;
+}
+
+/* The next piece's header.  False at the end (or at a malformed piece). */
+static bool cursor_piece(struct cursor *c)
 {
 	struct spool_hdr h;
 
+	if (c->end - c->off < sizeof(h) ||
+	    pread(c->fd, &h, sizeof(h), (off_t)c->off) != (ssize_t)sizeof(h) ||
+	    h.len > SPOOL_CHUNK || h.len > c->end - c->off - sizeof(h))
+		return false;
+	c->off += sizeof(h);
+	c->pending_lost += h.lost;
+	c->piece_pos = h.start;
+	c->piece_left = h.len;
+	return true;
+}
+
+/* Refill: decode the spool's next page (a page decodes alone). Returns false at the end. */
+static bool cursor_fill(struct cursor *c)
+{
 	while (c->pos >= c->nr) {
+		size_t n;
+
 		c->nr = c->pos = 0;
-		if (fread(&h, sizeof(h), 1, c->f) != 1 || h.len > SPOOL_CHUNK)
+		if (!c->piece_left && !cursor_piece(c))
 			return false;
-		if (h.len && fread(c->buf, 1, h.len, c->f) != h.len)
+		/* to the end of the page (the piece's first may start inside one) */
+		n = UT_PAGE_SIZE - (size_t)(c->piece_pos & (UT_PAGE_SIZE - 1));
+		if (n > c->piece_left)
+			n = c->piece_left;
+		if (!n)
+			continue; /* losses only */
+		if (n > c->bufcap) {
+			uint8_t *b = realloc(c->buf, n);
+
+			if (!b)
+				return false;
+			c->buf = b;
+			c->bufcap = n;
+		}
+		if (pread(c->fd, c->buf, n, (off_t)c->off) != (ssize_t)n)
 			return false;
-		c->pending_lost += h.lost;
-		ut_rb_decode(&c->dec, c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk,
+		c->off += n;
+		c->piece_left -= n;
+		ut_rb_decode(&c->dec, c->buf, n, c->piece_pos, c->t->tid, c->s->pid, &c->s->clk,
 			     collect, c);
+		c->piece_pos += n;
 	}
 	return true;
 }
 
-/* The stream's refill() (reader/stream.h): the next spool chunk's events. */
+/* The stream's refill() (reader/stream.h): the next page's events. */
 static bool cursor_refill(struct ut_stream_src *src)
 {
 	struct cursor *c = (struct cursor *)src;
 
 	c->pos = c->nr;
-	if (!cursor_fill(c))
+	if (!cursor_fill(c)) {
+		cursor_release(c);
 		return false;
+	}
 	src->cur = &c->ev[c->pos];
 	src->end = &c->ev[c->nr];
 	src->lost += c->pending_lost;
@@ -798,12 +940,8 @@ struct outset {
 
 static void outset_free(struct outset *o)
 {
-	for (size_t i = 0; o->cur && i < o->ncur; i++) {
-		if (o->cur[i].f)
-			fclose(o->cur[i].f);
-		free(o->cur[i].ev);
-		free(o->cur[i].buf);
-	}
+	for (size_t i = 0; o->cur && i < o->ncur; i++)
+		cursor_release(&o->cur[i]);
 	free(o->cur);
 	free(o->pids);
 	free(o->tgids);
@@ -829,11 +967,17 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	c->s = s;
 	c->t = t;
 	c->dec.from = t->rb.from;
-	c->buf = malloc(SPOOL_CHUNK);
-	lseek(t->spool, 0, SEEK_SET);
-	c->f = fdopen(dup(t->spool), "r");
+	c->fd = t->spool;
+	if (t->taken) { /* a snapshot's ring: its part of the one spool */
+		c->off = t->soff;
+		c->end = t->soff + t->slen;
+	} else {
+		off_t end = lseek(t->spool, 0, SEEK_END);
+
+		c->end = end > 0 ? (uint64_t)end : 0;
+	}
 	o->ncur++;
-	return c->buf && c->f ? 0 : -ENOMEM;
+	return 0;
 }
 
 static int outset_make(struct ut_recorder *r, struct outset *o)
@@ -893,11 +1037,13 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 	for (size_t i = 0; i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
 			const struct thr *t = r->sess[i]->thr[j];
-			const struct ut_buf_hdr *h = t ? t->rb.hdr : NULL;
+			const struct ut_buf_hdr *h = t && !t->taken ? t->rb.hdr : NULL;
 			uint64_t accounted = t ? t->rb.base + t->rs.read + t->rs.lost_in_stream : 0;
+			/* a snapshot's ring: what its header counted when it was read */
+			uint64_t total = h ? h->written + h->dropped + h->nested : t ? t->total : 0;
 
-			if (t && h->written + h->dropped + h->nested > accounted && t->rb.base_known)
-				r->lost_total += h->written + h->dropped + h->nested - accounted;
+			if (t && total > accounted && t->rb.base_known)
+				r->lost_total += total - accounted;
 		}
 	m->lost = r->lost_total;
 }
@@ -1096,7 +1242,7 @@ void ut_recorder_nap(struct ut_recorder *r, long ns)
 			const struct thr *t = r->sess[i]->thr[j];
 
 			/* the rings the last pass drained (a failed one would wake us at once) */
-			if (!t || !t->rb.consume || t->rb.hdr->beat_ns != r->pass_ns)
+			if (!t || t->taken || !t->rb.consume || t->rb.hdr->beat_ns != r->pass_ns)
 				continue;
 			if (n < UT_BP_NAP_MAX)
 				rings[n++] = &t->rb;
@@ -1236,9 +1382,16 @@ void ut_recorder_collect(struct ut_recorder *r)
 	if (r->streaming && !r->rs)
 		stream_begin(r);
 	r->final = true;
-	/* Until nothing is left (the copy buffer may be smaller than a ring). */
-	while (drain_pass(r, true) > 0)
-		;
+	/*
+	 * A snapshot looks at each ring once (it takes the whole ring): a
+	 * program writing on must not keep it reading.  Else until nothing is
+	 * left (the copy buffer may be smaller than a ring).
+	 */
+	if (snapshot_mode(r))
+		drain_pass(r, true);
+	else
+		while (drain_pass(r, true) > 0)
+			;
 }
 
 bool ut_recorder_refused(const struct ut_recorder *r)
@@ -1246,22 +1399,33 @@ bool ut_recorder_refused(const struct ut_recorder *r)
 	return r->refused;
 }
 
+/* The spools: the per-thread ones' folder (a snapshot's is unlinked already: closed). */
+static void remove_spools(struct ut_recorder *r)
+{
+	if (r->spooldir_made)
+		ut_live_remove(r->spooldir);
+	r->spooldir_made = false;
+}
+
 void ut_recorder_cleanup(struct ut_recorder *r)
 {
-	ut_live_remove(r->spooldir);
+	remove_spools(r);
 }
 
 int ut_recorder_finish(struct ut_recorder *r)
 {
 	int ret;
 
-	ut_recorder_collect(r);
+	if (r->live && r->profile)
+		find_sessions(r); /* the tables are files of their own: no ring is read */
+	else
+		ut_recorder_collect(r);
 	if (!r->live && !r->rs)
 		fix_clocks(r);
 	ret = r->rs ? stream_finish(r) : r->profile ? write_profile(r) : write_trace(r);
 	if (!ret && r->refused)
 		ret = -EPERM; /* written without what was refused: say so */
-	ut_live_remove(r->spooldir);
+	remove_spools(r);
 	if (!r->live)
 		ut_live_remove(r->dir);
 	return ret;
@@ -1278,13 +1442,17 @@ void ut_recorder_free(struct ut_recorder *r)
 		for (uint32_t j = 0; j < s->nr_thr; j++) {
 			if (!s->thr[j])
 				continue;
-			munmap(s->thr[j]->map, s->thr[j]->maplen);
-			close(s->thr[j]->spool);
+			if (s->thr[j]->map)
+				munmap(s->thr[j]->map, s->thr[j]->maplen);
+			if (s->thr[j]->spool != r->snap_fd)
+				close(s->thr[j]->spool);
 			free(s->thr[j]);
 		}
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
+	if (r->snap_fd >= 0)
+		close(r->snap_fd);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);
