@@ -45,13 +45,14 @@ struct thr {
 	void *map;
 	size_t maplen;
 	struct ut_rb_reader rb;
-	int spool;            /* fd; -1 when streaming; a snapshot's is the recorder's one */
+	int spool;            /* fd; -1 when streaming; live modes': the recorder's one */
 	struct ut_rs_thread rs; /* streaming: the writer thread's view */
 	uint64_t last_head;   /* the ring's head at the previous pass */
-	/* a snapshot takes each ring once, then unmaps it: where its data is, what it told */
-	uint64_t soff, slen;  /* its bytes in the spool (a file of its own: 0, its size) */
-	uint64_t total;       /* written + dropped + nested when it was read */
-	bool taken;           /* read and unmapped (a snapshot) */
+	/* live modes: its pieces' offsets in the one spool, whose end is *shared_end */
+	uint64_t *pieces, *shared_end;
+	size_t npieces, cappieces;
+	uint64_t total;       /* a snapshot's: written + dropped + nested when it was read */
+	bool taken;           /* a snapshot's: read and unmapped */
 };
 
 struct sess {
@@ -92,6 +93,7 @@ struct ut_recorder {
 	size_t mark_n, mark_cap;
 	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
 	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
+	uint64_t one_end;           /* the one spool's size */
 	int clock;
 	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
@@ -100,7 +102,7 @@ struct ut_recorder {
 	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	int nr_cpus;
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
-	int snap_fd;                /* a snapshot's one spool, unlinked (-1: none yet) */
+	int one_fd;                 /* live modes' one spool, unlinked (-1: none yet) */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
 	bool demangle;              /* profile: C++ names demangled */
@@ -169,7 +171,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	r->snap_fd = -1;
+	r->one_fd = -1;
 	r->clock = clock;
 	r->profile_only = -1;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
@@ -184,23 +186,33 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 
 /*
  * A snapshot (show, extract, the mount's trace files, the public live
- * reader) reads each ring once: into one spool, unlinked from the start,
- * so nothing is left behind whatever ends the reader (SIGKILL too), and
- * one file is open however many rings there are.
+ * reader) reads each ring once, and unmaps it.
  */
 static bool snapshot_mode(const struct ut_recorder *r)
 {
 	return r->live && !r->consume && !r->profile;
 }
 
-/* The snapshot's spool, made at first use next to the output (its file system). */
-static int snap_spool(struct ut_recorder *r)
+/*
+ * The live modes (snapshots, record -P) spool every thread into one file,
+ * unlinked from the start: nothing is left behind whatever ends the reader
+ * (SIGKILL too), and one file is open however many threads came and went.
+ * Each thread keeps the offsets of its pieces.  (record keeps a file per
+ * thread: its writer thread reads a spill back as one run.)
+ */
+static bool one_spool_mode(const struct ut_recorder *r)
+{
+	return r->live && !r->profile;
+}
+
+/* The one spool, made at first use next to the output (its file system). */
+static int one_spool(struct ut_recorder *r)
 {
 	char dir[PATH_MAX], tmpl[PATH_MAX + 16];
 	char *slash;
 
-	if (r->snap_fd >= 0)
-		return r->snap_fd;
+	if (r->one_fd >= 0)
+		return r->one_fd;
 	memcpy(dir, r->output, sizeof(dir));
 	slash = strrchr(dir, '/');
 	if (slash == dir)
@@ -209,15 +221,15 @@ static int snap_spool(struct ut_recorder *r)
 		*slash = '\0';
 	else
 		snprintf(dir, sizeof(dir), ".");
-	r->snap_fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
-	if (r->snap_fd >= 0 || snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", r->output) >=
+	r->one_fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+	if (r->one_fd >= 0 || snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", r->output) >=
 				       (int)sizeof(tmpl))
-		return r->snap_fd;
+		return r->one_fd;
 	/* no O_TMPFILE here: a name, gone at once */
-	r->snap_fd = mkostemp(tmpl, O_CLOEXEC);
-	if (r->snap_fd >= 0)
+	r->one_fd = mkostemp(tmpl, O_CLOEXEC);
+	if (r->one_fd >= 0)
 		unlink(tmpl);
-	return r->snap_fd;
+	return r->one_fd;
 }
 
 /* The per-thread spools' folder (record, record -P), made at first use. */
@@ -367,18 +379,14 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
 				      .dec = {.from = t->rb.from}};
 	/* streaming: the spool takes a thread's data only if the queue was ever full */
-	if (snapshot_mode(r)) {
-		t->spool = snap_spool(r);
+	if (one_spool_mode(r)) {
+		t->spool = one_spool(r);
+		t->shared_end = &r->one_end;
 	} else if (spooldir_ready(r)) {
 		snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
 		t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	} else {
 		t->spool = -1;
-	}
-	if (t->spool >= 0 && snapshot_mode(r)) {
-		off_t at = lseek(t->spool, 0, SEEK_CUR);
-
-		t->soff = at > 0 ? (uint64_t)at : 0;
 	}
 	if (t->spool < 0) {
 		munmap(t->map, t->maplen);
@@ -429,6 +437,21 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		off += n;
 		if (!n || niov + 3 > MAXIOV || nh == MAXIOV / 3)
 			break;
+	}
+	if (t->shared_end) { /* the one spool: at its end, each piece's offset kept */
+		uint64_t at = *t->shared_end;
+
+		while (t->npieces + (size_t)nh > t->cappieces)
+			if (ut_grow(&t->pieces, &t->cappieces, sizeof(*t->pieces), 64))
+				return -ENOMEM;
+		if (pwritev(t->spool, iov, niov, (off_t)at) != want)
+			return -EIO;
+		for (int i = 0; i < nh; i++) {
+			t->pieces[t->npieces++] = at;
+			at += sizeof(hdrs[i]) + hdrs[i].len;
+		}
+		*t->shared_end = at;
+		return (long)off;
 	}
 	if (writev(t->spool, iov, niov) != want)
 		return -EIO;
@@ -636,17 +659,14 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 }
 
 /*
- * A snapshot's ring, read: where its bytes are in the one spool, what its
- * header counted then, and the ring unmapped -- a reader holds one ring at
+ * A snapshot's ring, read: what its header counted then, and the ring
+ * unmapped -- a reader holds one ring at
  * a time, however many threads came and went.
  */
 static void snap_take(struct thr *t)
 {
 	const struct ut_buf_hdr *h = t->rb.hdr;
-	off_t end = lseek(t->spool, 0, SEEK_CUR);
 
-	/* (the spool is written in order, one ring after the other) */
-	t->slen = end > 0 && (uint64_t)end > t->soff ? (uint64_t)end - t->soff : 0;
 	t->total = h->written + h->dropped + h->nested;
 	munmap(t->map, t->maplen);
 	t->map = NULL;
@@ -729,6 +749,8 @@ struct cursor {
 	struct thr *t;
 	int fd;
 	uint64_t off, end;    /* the next spool byte to read, and where its data ends */
+	const uint64_t *pieces; /* the one spool: the thread's pieces' offsets (else NULL) */
+	size_t npieces, k;
 	uint64_t piece_pos;   /* the ring position of the piece's next byte */
 	size_t piece_left;    /* bytes of the piece not read yet */
 	struct ut_event *ev;  /* decoded events of the current page */
@@ -764,6 +786,12 @@ static bool cursor_piece(struct cursor *c)
 {
 	struct spool_hdr h;
 
+	if (c->pieces) { /* the one spool: the thread's next piece, wherever it is */
+		if (c->k == c->npieces)
+			return false;
+		c->off = c->pieces[c->k++];
+		c->end = c->off + sizeof(h) + SPOOL_CHUNK;
+	}
 	if (c->end - c->off < sizeof(h) ||
 	    pread(c->fd, &h, sizeof(h), (off_t)c->off) != (ssize_t)sizeof(h) ||
 	    h.len > SPOOL_CHUNK || h.len > c->end - c->off - sizeof(h))
@@ -968,9 +996,9 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	c->t = t;
 	c->dec.from = t->rb.from;
 	c->fd = t->spool;
-	if (t->taken) { /* a snapshot's ring: its part of the one spool */
-		c->off = t->soff;
-		c->end = t->soff + t->slen;
+	if (t->shared_end) { /* its pieces of the one spool */
+		c->pieces = t->pieces;
+		c->npieces = t->npieces;
 	} else {
 		off_t end = lseek(t->spool, 0, SEEK_END);
 
@@ -1444,15 +1472,16 @@ void ut_recorder_free(struct ut_recorder *r)
 				continue;
 			if (s->thr[j]->map)
 				munmap(s->thr[j]->map, s->thr[j]->maplen);
-			if (s->thr[j]->spool != r->snap_fd)
+			if (s->thr[j]->spool != r->one_fd)
 				close(s->thr[j]->spool);
+			free(s->thr[j]->pieces);
 			free(s->thr[j]);
 		}
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
-	if (r->snap_fd >= 0)
-		close(r->snap_fd);
+	if (r->one_fd >= 0)
+		close(r->one_fd);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);

@@ -6,6 +6,8 @@
  *                      times (default 3); prints "threads N <sum>", then
  *                      waits for stdin to end (a test reads the buffers
  *                      while it is alive; </dev/null: exits at once).
+ *   seqthreads N M go  the same once a first line came on stdin (a reader
+ *                      attaches before the threads run).
  * Per thread: sq_thread 1, sq_work M.  Main calls sq_done once.
  */
 #include <pthread.h>
@@ -46,6 +48,8 @@ int main(int argc, char **argv)
 
 	if (argc > 2)
 		iters = atol(argv[2]);
+	if (argc > 3 && !fgets(line, sizeof(line), stdin))
+		return 1;
 	for (long i = 0; i < n; i++) {
 		pthread_t th;
 		void *r;
