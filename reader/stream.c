@@ -139,7 +139,7 @@ static void sift_down(struct ut_stream *s, size_t i)
 static bool heap_build(struct ut_stream *s)
 {
 	if (s->heapcap < s->n) {
-		struct ut_stream_src **h = realloc(s->heap, s->n * sizeof(*h));
+		struct ut_stream_src **h = realloc(s->heap, s->n * sizeof(struct ut_stream_src *));
 
 		if (!h)
 			return false;
