@@ -660,8 +660,8 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 
 /*
  * A snapshot's ring, read: what its header counted then, and the ring
- * unmapped -- a reader holds one ring at
- * a time, however many threads came and went.
+ * unmapped -- a reader holds one ring at a time, however many threads
+ * came and went.
  */
 static void snap_take(struct thr *t)
 {
