@@ -765,7 +765,7 @@ static int collect(void *ctx, const struct ut_event *ev)
 {
 	struct cursor *c = ctx;
 
-	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 16))
+	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 4))
 		return -1;
 	c->ev[c->nr++] = *ev;
 	return 0;
