@@ -65,6 +65,36 @@ static uint64_t oldest_intact(const struct ut_rb_reader *r, uint64_t head)
 	return page > r->size - PAGE ? page - (r->size - PAGE) : 0;
 }
 
+#define COPY_STEP (64u << 10) /* bytes copied between two looks at the writer */
+
+/*
+ * Copy ring bytes [@from, @from + @len) to @dst, the newest first, and
+ * return where the intact part of the copy starts (@from if all of it).
+ * A writer that laps the reader overwrites the oldest bytes first, so
+ * copying from the head backwards keeps the newest pages whatever the
+ * writer's speed: a ring written as fast as it is copied still gives most
+ * of itself, where an oldest-first copy was all torn by its end.
+ */
+static uint64_t copy_newest_first(const struct ut_rb_reader *r, uint8_t *dst, uint64_t from,
+				  size_t len)
+{
+	uint64_t lo = from + len;
+
+	while (lo > from) {
+		uint64_t n = lo - from < COPY_STEP ? lo - from : COPY_STEP;
+		uint64_t head, safe;
+
+		copy_out(r, dst + (lo - n - from), lo - n, (size_t)n);
+		lo -= n;
+		head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
+		safe = oldest_intact(r, head);
+		/* what lies past @safe was copied before the writer could get there */
+		if (safe > lo)
+			return safe;
+	}
+	return from;
+}
+
 int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t *buf,
 		size_t cap)
 {
@@ -100,17 +130,17 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	if (len > cap)
 		len = cap;
 	c->bytes = buf;
-	copy_out(r, c->bytes, start, len);
 	/* Did the writer lap us while we copied?  Drop what may be torn. */
-	head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
-	if (oldest_intact(r, head) > start) {
-		uint64_t safe = oldest_intact(r, head);
+	{
+		uint64_t safe = copy_newest_first(r, c->bytes, start, len);
 		uint64_t cut = safe - start < len ? safe - start : len;
 
-		memmove(c->bytes, c->bytes + cut, len - cut);
-		len -= cut;
-		start += cut;
-		c->lost = 1;
+		if (cut) {
+			memmove(c->bytes, c->bytes + cut, len - cut);
+			len -= cut;
+			start += cut;
+			c->lost = 1;
+		}
 	}
 	c->start = start;
 	c->len = len;

@@ -10,6 +10,7 @@
 #include "utrace/abi.h"
 
 #define CHUNK_MAX (1u << 20) /* bytes per copy (and per queue chunk) at most */
+#define DRAIN_TORN_RETRIES 8 /* copies of a lapped ring that came back all torn */
 
 /* Producer/consumer: the bytes in place to the sink, then consumed.  -EINVAL: not after all. */
 static long take_consuming(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
@@ -48,7 +49,7 @@ long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_s
 			return n;
 		/* -EINVAL: not producer/consumer after all (a mode change) */
 	}
-	for (;;) {
+	for (int torn = 0;;) {
 		size_t got;
 		uint8_t *buf = k->reserve(k, UT_PAGE_SIZE, CHUNK_MAX, &got);
 
@@ -61,6 +62,9 @@ long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_s
 		if (err)
 			return err;
 		total += (long)rc.len;
+		/* all of it overwritten while we copied (we were preempted): the newest again */
+		if (!rc.len && rc.lost && ++torn < DRAIN_TORN_RETRIES)
+			continue;
 		if (rc.len < got)
 			break;
 	}

@@ -258,7 +258,8 @@ static void ssess_free(struct ssess *ss)
 		struct sthread *t = ss->thr[j];
 
 		if (t) {
-			munmap(t->map, t->maplen);
+			if (t->map)
+				munmap(t->map, t->maplen);
 			evvec_free(&t->ev);
 			free(t);
 		}
@@ -811,6 +812,13 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 		s->cur = t;
 		if (c->flags & CHUNK_FINAL) {
 			final_losses(t);
+			/*
+			 * All of it was told, and the drainer is done with it:
+			 * the ring goes (a reader of many dead threads holds
+			 * their names, not their buffers).
+			 */
+			munmap(t->map, t->maplen);
+			t->map = NULL;
 		} else {
 			t->lost += c->lost;
 			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->ss->pid,

@@ -112,26 +112,38 @@ int ut_trace_print_begin(struct ut_trace_print *p, FILE *f, const struct ut_out_
 {
 	uint64_t lost = c->lost;
 
+	bool graph_trace = !strcmp(cfg->tracer, "function_graph");
+	struct ut_out_cfg gcfg = *cfg;
+
 	*p = (struct ut_trace_print){.f = f};
 	p->q = calloc(WINDOW, sizeof(*p->q));
 	p->out = p->q ? ut_out_new(cfg) : NULL;
-	if (p->out && !strcmp(cfg->tracer, "function_graph") && !(p->graph = ut_graph_out_new(p->out))) {
+	/*
+	 * Each event prints with the format it was written with, whatever the
+	 * trace's tracer: a function trace may hold function_graph events (a
+	 * process that ran that tracer before, a dead one's old buffers), which
+	 * go to a function_graph formatter of their own.
+	 */
+	gcfg.tracer = "function_graph";
+	p->gout = !p->out ? NULL : graph_trace ? p->out : ut_out_new(&gcfg);
+	p->graph = p->gout ? ut_graph_out_new(p->gout) : NULL;
+	if (!p->graph) {
+		if (p->gout != p->out)
+			ut_out_free(p->gout);
 		ut_out_free(p->out);
-		p->out = NULL;
-	}
-	if (!p->out) {
 		free(p->q);
 		return -ENOMEM;
 	}
-	p->pr = (struct ut_printer){.out = p->out, .gout = p->out, .graph = p->graph,
-				    .all_graph = true};
+	p->pr = (struct ut_printer){.out = p->out, .gout = p->gout, .graph = p->graph,
+				    .all_graph = graph_trace};
 	ut_out_start(p->out, c->overrun);
-	if (p->graph)
-		ut_graph_start(p->graph);
+	if (p->gout != p->out)
+		ut_out_start(p->gout, c->overrun);
+	ut_graph_start(p->graph);
 	/* Losses no page could carry (at the very end) are in the trace's total. */
 	if (lost_total > lost && all)
 		lost = lost_total;
-	if (header && p->graph)
+	if (header && graph_trace)
 		ut_graph_print_header(p->graph, f, c->entries, c->entries + lost);
 	else if (header)
 		ut_out_print_header(p->out, f, c->entries, c->entries + lost);
@@ -167,9 +179,10 @@ void ut_trace_print_push(struct ut_trace_print *p, const struct ut_event *ev, ui
 	p->n++;
 	/* print what is known: the next event on its CPU, or a full window */
 	while (p->n > 1) {
-		struct ut_print_ev *next = p->graph ? next_on_cpu(p) : NULL;
+		bool graph = is_graph(&p->pr, wat(p, 0)->ev.type);
+		struct ut_print_ev *next = graph ? next_on_cpu(p) : NULL;
 
-		if (p->graph && !next && p->n < WINDOW)
+		if (graph && !next && p->n < WINDOW)
 			break;
 		print_first(p, next);
 	}
@@ -178,8 +191,10 @@ void ut_trace_print_push(struct ut_trace_print *p, const struct ut_event *ev, ui
 void ut_trace_print_end(struct ut_trace_print *p)
 {
 	while (p->n)
-		print_first(p, p->graph ? next_on_cpu(p) : NULL);
+		print_first(p, is_graph(&p->pr, wat(p, 0)->ev.type) ? next_on_cpu(p) : NULL);
 	ut_graph_out_free(p->graph);
+	if (p->gout != p->out)
+		ut_out_free(p->gout);
 	ut_out_free(p->out);
 	free(p->q);
 	p->q = NULL;

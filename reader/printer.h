@@ -92,7 +92,7 @@ static inline void ut_trace_count_add(struct ut_trace_count *c, uint64_t lost)
 
 struct ut_trace_print {
 	FILE *f;
-	struct ut_out *out;
+	struct ut_out *out, *gout; /* the trace's tracer's; function_graph's (may be out) */
 	struct ut_graph_out *graph;
 	struct ut_printer pr;
 	struct ut_print_ev *q;  /* the window, a ring */

@@ -45,9 +45,14 @@ struct thr {
 	void *map;
 	size_t maplen;
 	struct ut_rb_reader rb;
-	int spool;            /* fd; -1 when streaming */
+	int spool;            /* fd; -1 when streaming; live modes': the recorder's one */
 	struct ut_rs_thread rs; /* streaming: the writer thread's view */
 	uint64_t last_head;   /* the ring's head at the previous pass */
+	/* live modes: its pieces' offsets in the one spool, whose end is *shared_end */
+	uint64_t *pieces, *shared_end;
+	size_t npieces, cappieces;
+	uint64_t total;       /* a snapshot's: written + dropped + nested when it was read */
+	bool taken;           /* a snapshot's: read and unmapped */
 };
 
 struct sess {
@@ -88,6 +93,7 @@ struct ut_recorder {
 	size_t mark_n, mark_cap;
 	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
 	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
+	uint64_t one_end;           /* the one spool's size */
 	int clock;
 	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
@@ -96,6 +102,7 @@ struct ut_recorder {
 	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	int nr_cpus;
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
+	int one_fd;                 /* live modes' one spool, unlinked (-1: none yet) */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
 	bool demangle;              /* profile: C++ names demangled */
@@ -110,6 +117,7 @@ struct ut_recorder {
 	bool final;                 /* the program is gone: what is left may spill */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
+	bool spooldir_made;         /* the per-thread spools' folder exists (made at first use) */
 	char tracer[32];
 	char dir[PATH_MAX / 2];
 	char spooldir[PATH_MAX / 2];
@@ -157,29 +165,85 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 				    const char *tracer, int clock, const struct ut_opts *opts)
 {
 	struct ut_recorder *r = calloc(1, sizeof(*r));
-	char tmpl[PATH_MAX / 2];
 
 	if (!r)
 		return NULL;
 	snprintf(r->dir, sizeof(r->dir), "%s", session_dir);
 	snprintf(r->output, sizeof(r->output), "%s", output);
-	if (snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", output) >= (int)sizeof(tmpl) ||
-	    !mkdtemp(tmpl)) {
+	/* the spools' folder is made when a thread first needs one (a snapshot never does) */
+	if (snprintf(r->spooldir, sizeof(r->spooldir), "%s.spool.XXXXXX", output) >=
+	    (int)sizeof(r->spooldir)) {
 		free(r);
+		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	memcpy(r->spooldir, tmpl, sizeof(tmpl));
+	r->one_fd = -1;
 	r->clock = clock;
 	r->profile_only = -1;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	r->options = opts ? opts->bits : 0;
 	r->copybuf = malloc(COPYBUF);
 	if (!r->copybuf) {
-		rmdir(r->spooldir);
 		free(r);
 		return NULL;
 	}
 	return r;
+}
+
+/*
+ * A snapshot (show, extract, the mount's trace files, the public live
+ * reader) reads each ring once, and unmaps it.
+ */
+static bool snapshot_mode(const struct ut_recorder *r)
+{
+	return r->live && !r->consume && !r->profile;
+}
+
+/*
+ * The live modes (snapshots, record -P) spool every thread into one file,
+ * unlinked from the start: nothing is left behind whatever ends the reader
+ * (SIGKILL too), and one file is open however many threads came and went.
+ * Each thread keeps the offsets of its pieces.  (record keeps a file per
+ * thread: its writer thread reads a spill back as one run.)
+ */
+static bool one_spool_mode(const struct ut_recorder *r)
+{
+	return r->live && !r->profile;
+}
+
+/* The one spool, made at first use next to the output (its file system). */
+static int one_spool(struct ut_recorder *r)
+{
+	char dir[PATH_MAX], tmpl[PATH_MAX + 16];
+	char *slash;
+
+	if (r->one_fd >= 0)
+		return r->one_fd;
+	memcpy(dir, r->output, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	r->one_fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+	if (r->one_fd >= 0 || snprintf(tmpl, sizeof(tmpl), "%s.spool.XXXXXX", r->output) >=
+				       (int)sizeof(tmpl))
+		return r->one_fd;
+	/* no O_TMPFILE here: a name, gone at once */
+	r->one_fd = mkostemp(tmpl, O_CLOEXEC);
+	if (r->one_fd >= 0)
+		unlink(tmpl);
+	return r->one_fd;
+}
+
+/* The per-thread spools' folder (record, record -P), made at first use. */
+static bool spooldir_ready(struct ut_recorder *r)
+{
+	if (!r->spooldir_made)
+		r->spooldir_made = mkdtemp(r->spooldir) != NULL;
+	return r->spooldir_made;
 }
 
 void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len)
@@ -321,8 +385,15 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
 				      .dec = {.from = t->rb.from}};
 	/* streaming: the spool takes a thread's data only if the queue was ever full */
-	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
-	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (one_spool_mode(r)) {
+		t->spool = one_spool(r);
+		t->shared_end = &r->one_end;
+	} else if (spooldir_ready(r)) {
+		snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
+		t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	} else {
+		t->spool = -1;
+	}
 	if (t->spool < 0) {
 		munmap(t->map, t->maplen);
 		free(t);
@@ -372,6 +443,21 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		off += n;
 		if (!n || niov + 3 > MAXIOV || nh == MAXIOV / 3)
 			break;
+	}
+	if (t->shared_end) { /* the one spool: at its end, each piece's offset kept */
+		uint64_t at = *t->shared_end;
+
+		while (t->npieces + (size_t)nh > t->cappieces)
+			if (ut_grow(&t->pieces, &t->cappieces, sizeof(*t->pieces), 64))
+				return -ENOMEM;
+		if (pwritev(t->spool, iov, niov, (off_t)at) != want)
+			return -EIO;
+		for (int i = 0; i < nh; i++) {
+			t->pieces[t->npieces++] = at;
+			at += sizeof(hdrs[i]) + hdrs[i].len;
+		}
+		*t->shared_end = at;
+		return (long)off;
 	}
 	if (writev(t->spool, iov, niov) != want)
 		return -EIO;
@@ -578,6 +664,23 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	return n;
 }
 
+/*
+ * A snapshot's ring, read: what its header counted then, and the ring
+ * unmapped -- a reader holds one ring at a time, however many threads
+ * came and went.
+ */
+static void snap_take(struct thr *t)
+{
+	const struct ut_buf_hdr *h = t->rb.hdr;
+
+	t->total = h->written + h->dropped + h->nested;
+	munmap(t->map, t->maplen);
+	t->map = NULL;
+	t->rb.hdr = NULL;
+	t->rb.data = NULL;
+	t->taken = true;
+}
+
 static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
@@ -619,9 +722,13 @@ static long drain_pass(struct ut_recorder *r, bool all)
 					continue;
 				if (j >= s->nr_thr)
 					s->nr_thr = j + 1;
+			} else if (s->thr[j]->taken) {
+				continue;
 			}
 			n = r->rs ? stream_drain_thr(r, s->thr[j], all)
 				  : drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
+			if (snapshot_mode(r))
+				snap_take(s->thr[j]);
 			beat_thr(r, s->thr[j], n);
 			if (n > 0)
 				total += n;
@@ -635,15 +742,28 @@ static long drain_pass(struct ut_recorder *r, bool all)
 
 /* --- merge ------------------------------------------------------------- */
 
+/*
+ * A thread's spooled data as a source of the merge.  It is read a page at
+ * a time (pread: no file of its own, no buffered stream), so a source holds
+ * at most a page and its events, and nothing once it ended: the merge of
+ * many threads' rings costs little more per thread than its place in the
+ * merge.
+ */
 struct cursor {
 	struct ut_stream_src src; /* first: the stream hands it back */
 	struct sess *s;
 	struct thr *t;
-	FILE *f;
-	struct ut_event *ev;  /* decoded events of the current chunk */
+	int fd;
+	uint64_t off, end;    /* the next spool byte to read, and where its data ends */
+	const uint64_t *pieces; /* the one spool: the thread's pieces' offsets (else NULL) */
+	size_t npieces, k;
+	uint64_t piece_pos;   /* the ring position of the piece's next byte */
+	size_t piece_left;    /* bytes of the piece not read yet */
+	struct ut_event *ev;  /* decoded events of the current page */
 	size_t nr, pos, cap;
 	uint64_t pending_lost;
 	uint8_t *buf;
+	size_t bufcap;
 	struct ut_rb_decoder dec;
 };
 
@@ -651,38 +771,88 @@ static int collect(void *ctx, const struct ut_event *ev)
 {
 	struct cursor *c = ctx;
 
-	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 1024))
+	if (c->nr == c->cap && ut_grow(&c->ev, &c->cap, sizeof(*c->ev), 4))
 		return -1;
 	c->ev[c->nr++] = *ev;
 	return 0;
 }
 
-/* Refill: decode the next spool chunk. Returns false at the end. */
-static bool cursor_fill(struct cursor *c)
+/* A cursor that ended gives its memory back. */
+static void cursor_release(struct cursor *c)
+{
+	free(c->ev);
+	free(c->buf);
+	c->ev = NULL;
+	c->buf = NULL;
+	c->cap = c->bufcap = c->nr = c->pos = 0;
+}
+
+/* The next piece's header.  False at the end (or at a malformed piece). */
+static bool cursor_piece(struct cursor *c)
 {
 	struct spool_hdr h;
 
+	if (c->pieces) { /* the one spool: the thread's next piece, wherever it is */
+		if (c->k == c->npieces)
+			return false;
+		c->off = c->pieces[c->k++];
+		c->end = c->off + sizeof(h) + SPOOL_CHUNK;
+	}
+	if (c->end - c->off < sizeof(h) ||
+	    pread(c->fd, &h, sizeof(h), (off_t)c->off) != (ssize_t)sizeof(h) ||
+	    h.len > SPOOL_CHUNK || h.len > c->end - c->off - sizeof(h))
+		return false;
+	c->off += sizeof(h);
+	c->pending_lost += h.lost;
+	c->piece_pos = h.start;
+	c->piece_left = h.len;
+	return true;
+}
+
+/* Refill: decode the spool's next page (a page decodes alone). Returns false at the end. */
+static bool cursor_fill(struct cursor *c)
+{
 	while (c->pos >= c->nr) {
+		size_t n;
+
 		c->nr = c->pos = 0;
-		if (fread(&h, sizeof(h), 1, c->f) != 1 || h.len > SPOOL_CHUNK)
+		if (!c->piece_left && !cursor_piece(c))
 			return false;
-		if (h.len && fread(c->buf, 1, h.len, c->f) != h.len)
+		/* to the end of the page (the piece's first may start inside one) */
+		n = UT_PAGE_SIZE - (size_t)(c->piece_pos & (UT_PAGE_SIZE - 1));
+		if (n > c->piece_left)
+			n = c->piece_left;
+		if (!n)
+			continue; /* losses only */
+		if (n > c->bufcap) {
+			uint8_t *b = realloc(c->buf, n);
+
+			if (!b)
+				return false;
+			c->buf = b;
+			c->bufcap = n;
+		}
+		if (pread(c->fd, c->buf, n, (off_t)c->off) != (ssize_t)n)
 			return false;
-		c->pending_lost += h.lost;
-		ut_rb_decode(&c->dec, c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk,
+		c->off += n;
+		c->piece_left -= n;
+		ut_rb_decode(&c->dec, c->buf, n, c->piece_pos, c->t->tid, c->s->pid, &c->s->clk,
 			     collect, c);
+		c->piece_pos += n;
 	}
 	return true;
 }
 
-/* The stream's refill() (reader/stream.h): the next spool chunk's events. */
+/* The stream's refill() (reader/stream.h): the next page's events. */
 static bool cursor_refill(struct ut_stream_src *src)
 {
 	struct cursor *c = (struct cursor *)src;
 
 	c->pos = c->nr;
-	if (!cursor_fill(c))
+	if (!cursor_fill(c)) {
+		cursor_release(c);
 		return false;
+	}
 	src->cur = &c->ev[c->pos];
 	src->end = &c->ev[c->nr];
 	src->lost += c->pending_lost;
@@ -804,12 +974,8 @@ struct outset {
 
 static void outset_free(struct outset *o)
 {
-	for (size_t i = 0; o->cur && i < o->ncur; i++) {
-		if (o->cur[i].f)
-			fclose(o->cur[i].f);
-		free(o->cur[i].ev);
-		free(o->cur[i].buf);
-	}
+	for (size_t i = 0; o->cur && i < o->ncur; i++)
+		cursor_release(&o->cur[i]);
 	free(o->cur);
 	free(o->pids);
 	free(o->tgids);
@@ -835,11 +1001,17 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	c->s = s;
 	c->t = t;
 	c->dec.from = t->rb.from;
-	c->buf = malloc(SPOOL_CHUNK);
-	lseek(t->spool, 0, SEEK_SET);
-	c->f = fdopen(dup(t->spool), "r");
+	c->fd = t->spool;
+	if (t->shared_end) { /* its pieces of the one spool */
+		c->pieces = t->pieces;
+		c->npieces = t->npieces;
+	} else {
+		off_t end = lseek(t->spool, 0, SEEK_END);
+
+		c->end = end > 0 ? (uint64_t)end : 0;
+	}
 	o->ncur++;
-	return c->buf && c->f ? 0 : -ENOMEM;
+	return 0;
 }
 
 static int outset_make(struct ut_recorder *r, struct outset *o)
@@ -899,11 +1071,13 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 	for (size_t i = 0; i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
 			const struct thr *t = r->sess[i]->thr[j];
-			const struct ut_buf_hdr *h = t ? t->rb.hdr : NULL;
+			const struct ut_buf_hdr *h = t && !t->taken ? t->rb.hdr : NULL;
 			uint64_t accounted = t ? t->rb.base + t->rs.read + t->rs.lost_in_stream : 0;
+			/* a snapshot's ring: what its header counted when it was read */
+			uint64_t total = h ? h->written + h->dropped + h->nested : t ? t->total : 0;
 
-			if (t && h->written + h->dropped + h->nested > accounted && t->rb.base_known)
-				r->lost_total += h->written + h->dropped + h->nested - accounted;
+			if (t && total > accounted && t->rb.base_known)
+				r->lost_total += total - accounted;
 		}
 	m->lost = r->lost_total;
 }
@@ -1103,7 +1277,7 @@ void ut_recorder_nap(struct ut_recorder *r, long ns)
 			const struct thr *t = r->sess[i]->thr[j];
 
 			/* the rings the last pass drained (a failed one would wake us at once) */
-			if (!t || !t->rb.consume || t->rb.hdr->beat_ns != r->pass_ns)
+			if (!t || t->taken || !t->rb.consume || t->rb.hdr->beat_ns != r->pass_ns)
 				continue;
 			if (n < UT_BP_NAP_MAX)
 				rings[n++] = &t->rb;
@@ -1243,9 +1417,16 @@ void ut_recorder_collect(struct ut_recorder *r)
 	if (r->streaming && !r->rs)
 		stream_begin(r);
 	r->final = true;
-	/* Until nothing is left (the copy buffer may be smaller than a ring). */
-	while (drain_pass(r, true) > 0)
-		;
+	/*
+	 * A snapshot looks at each ring once (it takes the whole ring): a
+	 * program writing on must not keep it reading.  Else until nothing is
+	 * left (the copy buffer may be smaller than a ring).
+	 */
+	if (snapshot_mode(r))
+		drain_pass(r, true);
+	else
+		while (drain_pass(r, true) > 0)
+			;
 }
 
 bool ut_recorder_refused(const struct ut_recorder *r)
@@ -1253,22 +1434,33 @@ bool ut_recorder_refused(const struct ut_recorder *r)
 	return r->refused;
 }
 
+/* The spools: the per-thread ones' folder (a snapshot's is unlinked already: closed). */
+static void remove_spools(struct ut_recorder *r)
+{
+	if (r->spooldir_made)
+		ut_live_remove(r->spooldir);
+	r->spooldir_made = false;
+}
+
 void ut_recorder_cleanup(struct ut_recorder *r)
 {
-	ut_live_remove(r->spooldir);
+	remove_spools(r);
 }
 
 int ut_recorder_finish(struct ut_recorder *r)
 {
 	int ret;
 
-	ut_recorder_collect(r);
+	if (r->live && r->profile)
+		find_sessions(r); /* the tables are files of their own: no ring is read */
+	else
+		ut_recorder_collect(r);
 	if (!r->live && !r->rs)
 		fix_clocks(r);
 	ret = r->rs ? stream_finish(r) : r->profile ? write_profile(r) : write_trace(r);
 	if (!ret && r->refused)
 		ret = -EPERM; /* written without what was refused: say so */
-	ut_live_remove(r->spooldir);
+	remove_spools(r);
 	if (!r->live)
 		ut_live_remove(r->dir);
 	return ret;
@@ -1285,13 +1477,18 @@ void ut_recorder_free(struct ut_recorder *r)
 		for (uint32_t j = 0; j < s->nr_thr; j++) {
 			if (!s->thr[j])
 				continue;
-			munmap(s->thr[j]->map, s->thr[j]->maplen);
-			close(s->thr[j]->spool);
+			if (s->thr[j]->map)
+				munmap(s->thr[j]->map, s->thr[j]->maplen);
+			if (s->thr[j]->spool != r->one_fd)
+				close(s->thr[j]->spool);
+			free(s->thr[j]->pieces);
 			free(s->thr[j]);
 		}
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
+	if (r->one_fd >= 0)
+		close(r->one_fd);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);

@@ -30,13 +30,18 @@
 #include "reader/stream.h"
 #include "utrace/read.h"
 
-/* The tracer the sessions run (the newest wanted one): names the file's format. */
+/*
+ * The tracer the sessions run: names the trace's header, as current_tracer
+ * does the kernel's.  A running process's tracer wins over a dead one's
+ * (its old buffers print each event in its own format anyway).
+ */
 static const char *live_tracer(const char *rundir, const int32_t *pids, size_t npids,
 			       bool *found, int *clock)
 {
 	struct ut_live_sess *v;
 	long n = ut_live_list(rundir, &v);
 	const char *name = "nop";
+	bool alive = false;
 
 	*found = false;
 	for (long i = 0; v && i < n; i++) {
@@ -48,8 +53,13 @@ static const char *live_tracer(const char *rundir, const int32_t *pids, size_t n
 			continue;
 		*found = true;
 		*clock = (int)v[i].clock;
-		if (v[i].tracer < (uint32_t)UT_NR_TRACERS && (v[i].tracer || !strcmp(name, "nop")))
+		if (v[i].tracer >= (uint32_t)UT_NR_TRACERS || (alive && !v[i].alive))
+			continue;
+		if (v[i].alive && !alive && v[i].tracer) /* the first running one that traces */
+			name = "nop";
+		if (v[i].tracer || !strcmp(name, "nop"))
 			name = ut_tracer_names[v[i].tracer];
+		alive |= v[i].alive && v[i].tracer;
 	}
 	if (n > 0)
 		free(v);

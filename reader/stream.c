@@ -26,7 +26,9 @@ int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src)
 {
 	if (s->n == s->cap && ut_grow(&s->src, &s->cap, sizeof(struct ut_stream_src *), 16))
 		return -ENOMEM;
+	src->order = s->n;
 	s->src[s->n++] = src;
+	s->heaped = false; /* a heap is made again with it */
 	src->lost = 0;
 	if (!src->refill(src))
 		src->cur = src->end = NULL;
@@ -35,8 +37,10 @@ int ut_stream_add(struct ut_stream *s, struct ut_stream_src *src)
 
 void ut_stream_free(struct ut_stream *s)
 {
-	if (s)
+	if (s) {
 		free(s->src);
+		free(s->heap);
+	}
 	free(s);
 }
 
@@ -97,6 +101,79 @@ static struct ut_stream_src *earliest(const struct ut_stream *s)
 	return best;
 }
 
+/*
+ * Many sources (a process's thousands of threads, come and gone): a scan
+ * per record would cost more than the rest of the read.  Above this many,
+ * a binary heap keeps the sources that have records by their next one.
+ */
+#define HEAP_MIN 8
+
+/* @x's next record goes before @y's: the scan's order (ties: the first source). */
+static bool src_before(const struct ut_stream_src *x, const struct ut_stream_src *y)
+{
+	if (before(x->cur, y->cur))
+		return true;
+	return !before(y->cur, x->cur) && x->order < y->order;
+}
+
+static void sift_down(struct ut_stream *s, size_t i)
+{
+	struct ut_stream_src **h = s->heap, *x = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= s->nheap)
+			break;
+		if (c + 1 < s->nheap && src_before(h[c + 1], h[c]))
+			c++;
+		if (!src_before(h[c], x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* The heap of the sources that have records.  False: no memory (the scan does). */
+static bool heap_build(struct ut_stream *s)
+{
+	if (s->heapcap < s->n) {
+		struct ut_stream_src **h = realloc(s->heap, s->n * sizeof(struct ut_stream_src *));
+
+		if (!h)
+			return false;
+		s->heap = h;
+		s->heapcap = s->n;
+	}
+	s->nheap = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->src[i]->cur)
+			s->heap[s->nheap++] = s->src[i];
+	for (size_t i = s->nheap / 2; i-- > 0;)
+		sift_down(s, i);
+	s->heaped = true;
+	return true;
+}
+
+/* The top advanced: back in its place, or out once it ended. */
+static void heap_fix_top(struct ut_stream *s)
+{
+	if (!s->nheap)
+		return;
+	if (!s->heap[0]->cur)
+		s->heap[0] = s->heap[--s->nheap];
+	if (s->nheap)
+		sift_down(s, 0);
+}
+
+static struct ut_stream_src *next_source(struct ut_stream *s)
+{
+	if (s->n <= HEAP_MIN || (!s->heaped && !heap_build(s)))
+		return earliest(s);
+	return s->nheap ? s->heap[0] : NULL;
+}
+
 /* Past the record handed out last: the source's next one, or its next batch. */
 static void advance(struct ut_stream_src *src)
 {
@@ -112,9 +189,11 @@ int ut_stream_next_any(struct ut_stream *s, struct ut_stream_item *it)
 
 		if (s->taken) {
 			advance(s->taken);
+			if (s->heaped)
+				heap_fix_top(s); /* it was the top */
 			s->taken = NULL;
 		}
-		src = earliest(s);
+		src = next_source(s);
 		if (!src)
 			return 0;
 		s->taken = src;

@@ -32,6 +32,7 @@ struct ut_stream_src {
 	const struct ut_event *cur, *end;
 	uint64_t lost;
 	bool (*refill)(struct ut_stream_src *src);
+	size_t order; /* the stream's: its place among the sources (ties go to the first) */
 };
 
 /* What the stream gives: an event, losses, or both (the losses came first). */
@@ -48,6 +49,10 @@ struct ut_stream {
 	struct ut_stream_src **src;
 	size_t n, cap;
 	struct ut_stream_src *taken; /* whose record went out last: advanced first */
+	/* many sources: those not ended, as a binary heap on their next record */
+	struct ut_stream_src **heap;
+	size_t nheap, heapcap;
+	bool heaped;                 /* the heap is up to date (taken is its top) */
 };
 
 /* A stream over no source yet, keeping what @f lets through (NULL: everything; copied). */

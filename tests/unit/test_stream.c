@@ -16,7 +16,7 @@
  * library's source over kept events (reader/printer.h), filled from a
  * pool the tests share (each uses a few, in turn).
  */
-static struct ut_print_ev pool[256];
+static struct ut_print_ev pool[512];
 static size_t pool_used;
 
 static struct ut_pev_src fake(const struct ut_event *ev, const uint64_t *lost, size_t n)
@@ -182,6 +182,57 @@ TEST(no_sources)
 	ut_stream_free(s);
 }
 
+/*
+ * Many sources (past the heap's threshold): the same order as a scan gives
+ * -- by time, ties by CPU then thread id, exact ties to the source added
+ * first -- with sources ending early and losses kept with their events.
+ */
+TEST(many_sources_heap)
+{
+	enum { NS = 40, PER = 5 };
+	static struct ut_event ev[NS][PER];
+	static uint64_t lost[NS][PER];
+	struct ut_pev_src src[NS];
+	struct ut_stream *s = ut_stream_new(NULL);
+	struct ut_stream_item it;
+	uint64_t prev_ts = 0, total_lost = 0;
+	uint32_t prev_cpu = 0;
+	int32_t prev_tid = 0;
+	size_t n = 0;
+
+	for (int i = 0; i < NS; i++) {
+		int len = 1 + i % PER; /* some end early */
+
+		for (int k = 0; k < len; k++) {
+			/* times collide across sources; CPUs and threads break the ties */
+			ev[i][k] = (struct ut_event)EV((uint64_t)(k * 7 + i % 5), 1000 - i, (uint32_t)(i % 3));
+			lost[i][k] = k == 0 ? (uint64_t)i : 0;
+		}
+		src[i] = fake(ev[i], lost[i], (size_t)len);
+		CHECK(!ut_stream_add(s, &src[i].src));
+	}
+	while (ut_stream_next(s, &it) == 1) {
+		CHECK(it.ev != NULL);
+		if (n) {
+			bool ordered = it.ev->ts > prev_ts ||
+				       (it.ev->ts == prev_ts &&
+					(it.ev->cpu > prev_cpu ||
+					 (it.ev->cpu == prev_cpu && it.ev->pid >= prev_tid)));
+
+			CHECK(ordered);
+		}
+		prev_ts = it.ev->ts;
+		prev_cpu = it.ev->cpu;
+		prev_tid = it.ev->pid;
+		total_lost += it.lost;
+		n++;
+	}
+	/* every event once: 40 sources of 1..5 events; every loss told */
+	CHECK_EQ_INT(n, (size_t)(NS / PER) * (1 + 2 + 3 + 4 + 5));
+	CHECK_EQ_INT(total_lost, (uint64_t)(NS - 1) * NS / 2);
+	ut_stream_free(s);
+}
+
 int main(void)
 {
 	RUN(time_order_ties_by_tid);
@@ -190,5 +241,6 @@ int main(void)
 	RUN(losses_in_order);
 	RUN(filtered_losses_dropped);
 	RUN(no_sources);
+	RUN(many_sources_heap);
 	TEST_EXIT();
 }
