@@ -34,11 +34,7 @@
  * cannot slip in between.
  */
 
-/*
- * \tmp: 0 if the configuration lets the graph fast paths run, else jump to
- * \fail.  (The profiler, which has its own fast paths in C, is sent there
- * before: GRAPH_PROFILER.)
- */
+/* \tmp: 0 if the configuration lets the graph fast paths run, else jump to \fail. */
 .macro GRAPH_GATE tmp32, tmp64, tmp8, fail
 	mov	ut_rt+RT_NR_CMDS(%rip), \tmp32
 	or	ut_rt+RT_NR_INST(%rip), \tmp32
@@ -49,11 +45,6 @@
 	jnz	\fail
 .endm
 
-/* The profiler runs on the graph hooks; its fast paths are C (tracers/function_graph.c). */
-.macro GRAPH_PROFILER to
-	cmpb	$0, ut_rt+RT_PROFILE(%rip)
-	jne	\to
-.endm
 
 /* Tracing on (a session and its tracing_on) and set_ftrace_pid unchanged; %rcx = TLS offset of ut_self. */
 .macro TRACING_ON tmp32, tmp64, off, fail
@@ -205,19 +196,21 @@ utrace_func_caller:
 	.size	utrace_func_caller, .-utrace_func_caller
 
 /*
- * utrace_graph_caller - function_graph entry.  The fast path (the plain
- * tracer, not the profiler: tracers/function_graph.c, graph_entry_fast,
- * has the same conditions) pushes a shadow frame, writes the GRAPH_ENTRY
- * record and hooks the return: 8(%rsp) is the slot of the traced
- * function's return address, which becomes utrace_graph_return.  Anything
- * else goes to ut_graph_entry(ip, slot), with every argument register saved.
+ * utrace_graph_caller - function_graph entry.  The fast path (the same
+ * conditions as graph_entry_fast in tracers/function_graph.c) pushes a
+ * shadow frame, then writes the GRAPH_ENTRY record or, for the profiler,
+ * counts the hit in the thread's table where ut_prof_home() says the
+ * function is; and hooks the return: 8(%rsp) is the slot of the traced
+ * function's return address, which becomes utrace_graph_return.  A frame
+ * written above the top is not pushed until top is raised, so a check that
+ * fails after it sends the call to ut_graph_entry(ip, slot) all the same,
+ * with every argument register saved.
  */
 	.globl	utrace_graph_caller
 	.hidden	utrace_graph_caller
 	.type	utrace_graph_caller, @function
 utrace_graph_caller:
 	.cfi_startproc
-	GRAPH_PROFILER .Lg_call
 	mov	%rax, -8(%rsp)
 	mov	%rdx, -16(%rsp)
 	mov	%rcx, -24(%rsp)
@@ -253,9 +246,21 @@ utrace_graph_caller:
 	jmp	2f
 1:	cmpq	$0, SH_HI(%rsi)
 	jne	.Lg_slow_busy			/* a coroutine's stack */
-2:	mov	(%rdi), %rdi			/* the real return address */
+2:	mov	%rdi, F_SLOT(%rdx)
+	mov	(%rdi), %rdi			/* the real return address */
 	cmp	ut_sig_restorer(%rip), %rdi
 	je	.Lg_slow_busy			/* a signal handler */
+	mov	%rdi, F_RET(%rdx)
+	mov	(%rsp), %rdi
+	sub	$5, %rdi			/* ip */
+	mov	%rdi, F_FUNC(%rdx)
+	mov	%rax, F_CALLTIME(%rdx)
+	add	SH_BASE(%rsi), %r8d		/* depth */
+	mov	%r8, F_DEPTH(%rdx)		/* and flags 0 */
+	movq	$0, F_CHILD(%rdx)
+	cmpb	$0, ut_rt+RT_PROFILE(%rip)
+	jne	.Lg_prof
+	movq	$0, F_PROF(%rdx)
 	mov	%fs:T_HEAD(%rcx), %r9
 	lea	REC_SIZE(%r9), %r10
 	cmp	%fs:T_LIMIT(%rcx), %r10
@@ -264,17 +269,6 @@ utrace_graph_caller:
 	sub	%fs:T_LAST_TS(%rcx), %r10
 	cmp	$REC_DELTA_MAX, %r10
 	ja	.Lg_slow_busy			/* a delta too large */
-	mov	%rdi, F_RET(%rdx)		/* the frame */
-	lea	8(%rsp), %rdi
-	mov	%rdi, F_SLOT(%rdx)
-	mov	(%rsp), %rdi
-	sub	$5, %rdi			/* ip */
-	mov	%rdi, F_FUNC(%rdx)
-	mov	%rax, F_CALLTIME(%rdx)
-	add	SH_BASE(%rsi), %r8d		/* depth */
-	mov	%r8, F_DEPTH(%rdx)		/* and flags 0 */
-	movq	$0, F_CHILD(%rdx)
-	movq	$0, F_PROF(%rdx)
 	mov	%rax, %fs:T_LAST_TS(%rcx)
 	mov	%fs:T_MASK(%rcx), %rax
 	and	%r9, %rax
@@ -287,6 +281,7 @@ utrace_graph_caller:
 	TOP16	%rdi, %r10
 	mov	%rdi, (%rax)
 	COMMIT	%r9, REC_SIZE, %rax
+.Lg_push:
 	incl	SH_TOP(%rsi)
 	lea	utrace_graph_return(%rip), %rax
 	mov	%rax, 8(%rsp)			/* hook the return */
@@ -300,6 +295,25 @@ utrace_graph_caller:
 	mov	-56(%rsp), %r9
 	mov	-64(%rsp), %r10
 	ret
+.Lg_prof:					/* the profiler: its row for ip */
+	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
+	je	.Lg_slow_busy			/* CPU time: a system call */
+	mov	%fs:T_PROF(%rcx), %r9
+	test	%r9, %r9
+	jz	.Lg_slow_busy			/* no table yet */
+	movabs	$PROF_HASH_MUL, %rax
+	imul	%rdi, %rax
+	shr	$PROF_HASH_SHIFT, %rax
+	mov	PH_NR_ENTRIES(%r9), %r10d
+	dec	%r10d
+	and	%r10d, %eax
+	shl	$6, %rax
+	lea	PH_SIZE(%r9,%rax), %rax
+	cmp	%rdi, PE_IP(%rax)
+	jne	.Lg_slow_busy			/* new, or a collision: ut_prof_hit */
+	incq	PE_HITS(%rax)
+	mov	%rax, F_PROF(%rdx)
+	jmp	.Lg_push
 .Lg_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lg_slow:
@@ -311,7 +325,6 @@ utrace_graph_caller:
 	mov	-48(%rsp), %r8
 	mov	-56(%rsp), %r9
 	mov	-64(%rsp), %r10
-.Lg_call:
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
 	sub	$5, %rdi		/* ip */
@@ -362,8 +375,7 @@ utrace_graph_caller:
 		0x4d, 0x9e, 0xb2, 0xf0, 0xe5, 0xa7, 0xc3, 0xd1, 0x2e, 0x1e
 	.quad	GRAPH_MAGIC		/* never executed */
 utrace_graph_return:
-	/* the fast path: the common return of a frame graph_entry pushed */
-	GRAPH_PROFILER .Lr_call
+	/* the fast path: the common return of a frame the fast entry pushed */
 	mov	%rax, -16(%rsp)			/* -8(%rsp), the slot, stays as it is */
 	mov	%rdx, -24(%rsp)
 	mov	ut_self@gottpoff(%rip), %rcx
@@ -392,6 +404,8 @@ utrace_graph_return:
 	lea	utrace_graph_return(%rip), %rdi
 	cmp	%rdi, %r11
 	je	.Lr_slow_busy			/* a tail call's */
+	cmpb	$0, ut_rt+RT_PROFILE(%rip)
+	jne	.Lr_prof
 	mov	%fs:T_HEAD(%rcx), %r9
 	lea	REC_EXIT_SIZE(%r9), %rdi
 	cmp	%fs:T_LIMIT(%rcx), %rdi
@@ -421,18 +435,42 @@ utrace_graph_return:
 	TOP16	%rax, %r10
 	mov	%rax, (%rdi)
 	COMMIT	%r9, REC_EXIT_SIZE, %rax
+.Lr_pop:
 	dec	%r8d
 	mov	%r8d, SH_TOP(%rsi)		/* pop */
 	movl	$0, %fs:T_BUSY(%rcx)
 	mov	-16(%rsp), %rax
 	mov	-24(%rsp), %rdx
 	jmp	*%r11
+.Lr_prof:					/* the profiler: the call's time and self time */
+	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
+	je	.Lr_slow_busy			/* CPU time: a system call */
+	mov	F_PROF(%rdx), %r9
+	test	%r9, %r9
+	jz	.Lr_slow_busy			/* not counted at entry */
+	sub	F_CALLTIME(%rdx), %rax		/* the call's time */
+	cmp	$1, %r8d
+	je	1f
+	add	%rax, F_CHILD-F_SIZE(%rdx)	/* the caller's time in callees */
+1:	mov	%rax, %rdi
+	sub	F_CHILD(%rdx), %rdi		/* self: the time outside callees, */
+	mov	$0, %r10d
+	cmovb	%r10, %rdi			/* or 0 */
+	add	%rax, PE_TIME(%r9)
+	add	%rdi, PE_SELF(%r9)
+	mul	%rax
+	add	%rax, PE_TIME_SQ(%r9)
+	adc	%rdx, PE_TIME_SQ+8(%r9)
+	mov	%rdi, %rax
+	mul	%rax
+	add	%rax, PE_SELF_SQ(%r9)
+	adc	%rdx, PE_SELF_SQ+8(%r9)
+	jmp	.Lr_pop
 .Lr_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lr_slow:
 	mov	-16(%rsp), %rax
 	mov	-24(%rsp), %rdx
-.Lr_call:
 	sub	$32, %rsp
 	.cfi_adjust_cfa_offset 32
 	mov	%rax, 0(%rsp)

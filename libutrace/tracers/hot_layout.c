@@ -23,6 +23,7 @@
 	X(T_LAST_TS, offsetof(struct ut_thread, last_ts))                    \
 	X(T_SHADOW, offsetof(struct ut_thread, shadow))                      \
 	X(T_PID_GEN, offsetof(struct ut_thread, pid_gen))                    \
+	X(T_PROF, offsetof(struct ut_thread, prof))                          \
 	X(SH_TOP, offsetof(struct ut_shadow, top))                           \
 	X(SH_HIDDEN, offsetof(struct ut_shadow, hidden))                     \
 	X(SH_OVERRUN, offsetof(struct ut_shadow, overrun))                   \
@@ -46,6 +47,7 @@
 	X(RT_CLOCK, offsetof(struct ut_runtime, cfg.clock))                  \
 	X(RT_PROFILE, offsetof(struct ut_runtime, cfg.profile))              \
 	X(RT_FUNC_STACK, offsetof(struct ut_runtime, cfg.func_stack))        \
+	X(RT_SLEEP_TIME, offsetof(struct ut_runtime, cfg.sleep_time))        \
 	X(RT_RSEQ_CPU_OFF, offsetof(struct ut_runtime, rseq_cpu_off))        \
 	X(RT_GRAPH_FILTERED, offsetof(struct ut_runtime, graph.filtered))    \
 	X(RT_GRAPH_MAX_DEPTH, offsetof(struct ut_runtime, graph.max_depth))  \
@@ -53,6 +55,16 @@
 	X(RT_PID_GEN, offsetof(struct ut_runtime, pid_gen))                  \
 	X(RT_NR_CMDS, offsetof(struct ut_runtime, nr_cmds))                  \
 	X(RT_NR_INST, offsetof(struct ut_runtime, nr_inst))                  \
+	X(PH_NR_ENTRIES, offsetof(struct ut_prof_hdr, nr_entries))           \
+	X(PH_SIZE, sizeof(struct ut_prof_hdr))                               \
+	X(PE_IP, offsetof(struct ut_prof_entry, ip))                         \
+	X(PE_HITS, offsetof(struct ut_prof_entry, hits))                     \
+	X(PE_TIME, offsetof(struct ut_prof_entry, time))                     \
+	X(PE_SELF, offsetof(struct ut_prof_entry, self))                     \
+	X(PE_TIME_SQ, offsetof(struct ut_prof_entry, time_sq))               \
+	X(PE_SELF_SQ, offsetof(struct ut_prof_entry, self_sq))               \
+	X(PROF_HASH_MUL, UT_PROF_HASH_MUL)                                   \
+	X(PROF_HASH_SHIFT, UT_PROF_HASH_SHIFT)                               \
 	X(REC_SIZE, UT_REC_SIZE)                                             \
 	X(REC_EXIT_SIZE, UT_REC_EXIT_SIZE)                                   \
 	X(REC_DELTA_MAX, UT_REC_DELTA_MAX)
@@ -60,7 +72,7 @@
 #ifdef UT_HOT_LAYOUT_PRINT
 #include <stdio.h>
 
-#define UT_HOT_PRINT(name, value) printf("#define %s %llu\n", #name, (unsigned long long)(value));
+#define UT_HOT_PRINT(name, value) printf("#define %s 0x%llx\n", #name, (unsigned long long)(value));
 
 int main(void)
 {
@@ -96,6 +108,8 @@ UT_HOT_WIDTH(struct ut_ctl, tracing_on, 4)
 UT_HOT_WIDTH(struct ut_runtime, cfg.clock, 4)
 UT_HOT_WIDTH(struct ut_runtime, cfg.profile, 1)
 UT_HOT_WIDTH(struct ut_runtime, cfg.func_stack, 1)
+UT_HOT_WIDTH(struct ut_runtime, cfg.sleep_time, 1)
+UT_HOT_WIDTH(struct ut_prof_hdr, nr_entries, 4)
 UT_HOT_WIDTH(struct ut_runtime, graph.filtered, 1)
 UT_HOT_WIDTH(struct ut_runtime, graph.max_depth, 4)
 UT_HOT_WIDTH(struct ut_runtime, graph.thresh, 8)
@@ -106,6 +120,8 @@ UT_HOT_WIDTH(struct ut_runtime, rseq_cpu_off, 8)
 /* One 8-byte store writes a frame's depth and zero flags. */
 _Static_assert(offsetof(struct ut_shadow_frame, flags) ==
 		       offsetof(struct ut_shadow_frame, depth) + 4, "depth, flags adjacent");
+/* The profiler's row: 64 bytes (shl $6), found as ut_prof_home() finds it. */
+_Static_assert(sizeof(struct ut_prof_entry) == 64, "profiler row size");
 /* The gate ORs the clock in: the TSC clock must be 0. */
 _Static_assert(UT_CLOCK_LOCAL == 0, "UT_CLOCK_LOCAL is 0");
 /* Record words as trampoline.S builds them (bts 60/61 for the type). */
