@@ -34,7 +34,17 @@
  * cannot slip in between.
  */
 
-/* \tmp: 0 if the configuration lets the graph fast paths run, else jump to \fail. */
+/*
+ * The configuration lets the graph fast paths run (else jump to \fail):
+ * GRAPH_GATE at entry; at a return, only what changes how a frame pushed
+ * before ends matters (GRAPH_RETURN_GATE: the clock, a threshold).
+ */
+.macro GRAPH_RETURN_GATE tmp32, tmp64, fail
+	mov	ut_rt+RT_CLOCK(%rip), \tmp32
+	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
+	jnz	\fail
+.endm
+
 .macro GRAPH_GATE tmp32, tmp64, tmp8, fail
 	mov	ut_rt+RT_NR_CMDS(%rip), \tmp32
 	or	ut_rt+RT_NR_INST(%rip), \tmp32
@@ -218,7 +228,6 @@ utrace_graph_caller:
 	mov	%rdi, -40(%rsp)
 	mov	%r8, -48(%rsp)
 	mov	%r9, -56(%rsp)
-	mov	%r10, -64(%rsp)
 	mov	ut_self@gottpoff(%rip), %rcx
 	mov	%fs:T_SHADOW(%rcx), %rsi
 	test	%rsi, %rsi
@@ -260,25 +269,25 @@ utrace_graph_caller:
 	movq	$0, F_CHILD(%rdx)
 	cmpb	$0, ut_rt+RT_PROFILE(%rip)
 	jne	.Lg_prof
-	movq	$0, F_PROF(%rdx)
+	movq	$0, F_PROF(%rdx)		/* the frame is written: %rdx is free */
 	mov	%fs:T_HEAD(%rcx), %r9
-	lea	REC_SIZE(%r9), %r10
-	cmp	%fs:T_LIMIT(%rcx), %r10
+	lea	REC_SIZE(%r9), %rdx
+	cmp	%fs:T_LIMIT(%rcx), %rdx
 	ja	.Lg_slow_busy			/* a page to open */
-	mov	%rax, %r10
-	sub	%fs:T_LAST_TS(%rcx), %r10
-	cmp	$REC_DELTA_MAX, %r10
+	mov	%rax, %rdx
+	sub	%fs:T_LAST_TS(%rcx), %rdx
+	cmp	$REC_DELTA_MAX, %rdx
 	ja	.Lg_slow_busy			/* a delta too large */
 	mov	%rax, %fs:T_LAST_TS(%rcx)
 	mov	%fs:T_MASK(%rcx), %rax
 	and	%r9, %rax
 	add	%fs:T_DATA(%rcx), %rax		/* where the record goes */
-	shl	$48, %r10			/* word 1: delta, depth */
-	or	%r8, %r10
-	mov	%r10, 8(%rax)
-	CPU_FIELD %r10, %r10d			/* word 0: GRAPH_ENTRY, cpu, ip */
-	or	$0x2000, %r10d
-	TOP16	%rdi, %r10
+	shl	$48, %rdx			/* word 1: delta, depth */
+	or	%r8, %rdx
+	mov	%rdx, 8(%rax)
+	CPU_FIELD %rdx, %edx			/* word 0: GRAPH_ENTRY, cpu, ip */
+	or	$0x2000, %edx
+	TOP16	%rdi, %rdx
 	mov	%rdi, (%rax)
 	COMMIT	%r9, REC_SIZE, %rax
 .Lg_push:
@@ -293,7 +302,6 @@ utrace_graph_caller:
 	mov	-40(%rsp), %rdi
 	mov	-48(%rsp), %r8
 	mov	-56(%rsp), %r9
-	mov	-64(%rsp), %r10
 	ret
 .Lg_prof:					/* the profiler: its row for ip */
 	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
@@ -304,9 +312,9 @@ utrace_graph_caller:
 	movabs	$PROF_HASH_MUL, %rax
 	imul	%rdi, %rax
 	shr	$PROF_HASH_SHIFT, %rax
-	mov	PH_NR_ENTRIES(%r9), %r10d
-	dec	%r10d
-	and	%r10d, %eax
+	mov	PH_NR_ENTRIES(%r9), %r8d	/* (the depth is in the frame) */
+	dec	%r8d
+	and	%r8d, %eax
 	shl	$6, %rax
 	lea	PH_SIZE(%r9,%rax), %rax
 	cmp	%rdi, PE_IP(%rax)
@@ -324,7 +332,6 @@ utrace_graph_caller:
 	mov	-40(%rsp), %rdi
 	mov	-48(%rsp), %r8
 	mov	-56(%rsp), %r9
-	mov	-64(%rsp), %r10
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
 	sub	$5, %rdi		/* ip */
@@ -388,7 +395,7 @@ utrace_graph_return:
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax			/* ts */
-	GRAPH_GATE %edi, %rdi, %dil, .Lr_slow_busy
+	GRAPH_RETURN_GATE %edi, %rdi, .Lr_slow_busy
 	TRACING_ON %edi, %rdi, .Lr_slow_busy, .Lr_slow_busy
 	mov	SH_TOP(%rsi), %r8d
 	test	%r8d, %r8d
