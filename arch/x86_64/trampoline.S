@@ -55,8 +55,10 @@
 	jnz	\fail
 .endm
 
-
-/* Tracing on (a session and its tracing_on) and set_ftrace_pid unchanged; %rcx = TLS offset of ut_self. */
+/*
+ * A session, and this thread still wanted by set_ftrace_pid (else \fail);
+ * tracing_on 0: \off.  %rcx is ut_self's TLS offset.
+ */
 .macro TRACING_ON tmp32, tmp64, off, fail
 	mov	ut_rt+RT_CTL(%rip), \tmp64
 	test	\tmp64, \tmp64
