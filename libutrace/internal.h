@@ -417,9 +417,11 @@ struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;
 uint64_t ut_prof_now(void) UT_HIDDEN;
 
 /* Where the profiler's hash table looks for @ip first (linear probing from there). */
+#define UT_PROF_HASH_MUL 0x9e3779b97f4a7c15ull /* trampoline.S hashes the same way */
+#define UT_PROF_HASH_SHIFT 40
 static inline uint32_t ut_prof_home(const struct ut_prof_hdr *h, uint64_t ip)
 {
-	return (uint32_t)((ip * 0x9e3779b97f4a7c15ull) >> 40) & (h->nr_entries - 1);
+	return (uint32_t)((ip * UT_PROF_HASH_MUL) >> UT_PROF_HASH_SHIFT) & (h->nr_entries - 1);
 }
 
 static inline void ut_prof_add_sq(uint64_t sq[2], uint64_t v)

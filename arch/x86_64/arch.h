@@ -72,13 +72,6 @@ void ut_arch_set_pc(ucontext_t *uc, uint64_t pc);
 /* The stack pointer a context made or saved by the ucontext functions resumes with. */
 uint64_t ut_arch_context_sp(const ucontext_t *uc);
 
-/*
- * The tracers' fast entries (trampoline.S calls them first): every register
- * they use is saved by themselves, so the trampoline saves only their
- * argument and return registers.  They must call nothing.
- */
-#define UT_ARCH_FAST_ENTRY __attribute__((no_caller_saved_registers))
-
 /* Raw timestamp and CPU for the hot path. */
 static inline uint64_t ut_arch_cycles(void)
 {

@@ -12,7 +12,92 @@
  * r10 (static chain), and r11 is saved to be safe.  Vector registers are not
  * saved: everything the trampolines call is built with -mgeneral-regs-only.
  */
+#include "hot_layout.h"
+
 	.text
+
+/*
+ * The fast paths below (utrace_func_caller, utrace_graph_caller,
+ * utrace_graph_return) do the common case in assembly, calling nothing:
+ * the default configuration (no function command, instance, graph filter,
+ * depth limit or threshold; the TSC clock; tracing on; the thread still
+ * wanted by set_ftrace_pid), the thread not inside the tracer already, room
+ * in the ring's page and a time delta that fits.  They keep the registers
+ * they use in the red zone below %rsp (nothing of the traced program lives
+ * there: the traced function has not started, or has returned; the kernel
+ * skips it for signal frames), so %rsp and the unwind info do not change.
+ * Anything else falls through to the C paths with nothing changed.  They
+ * write what ut_rec_reserve()/ut_rec_commit() and the tracers' C paths
+ * would; hot_layout.h has the offsets (checked by
+ * libutrace/tracers/hot_layout.c).  They take the guard (ut_thread.busy)
+ * before they look at the ring, like the C paths, so a signal's events
+ * cannot slip in between.
+ */
+
+/*
+ * The configuration lets the graph fast paths run (else jump to \fail):
+ * GRAPH_GATE at entry; at a return, only what changes how a frame pushed
+ * before ends matters (GRAPH_RETURN_GATE: the clock, a threshold).
+ */
+.macro GRAPH_RETURN_GATE tmp32, tmp64, fail
+	mov	ut_rt+RT_CLOCK(%rip), \tmp32
+	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
+	jnz	\fail
+.endm
+
+.macro GRAPH_GATE tmp32, tmp64, tmp8, fail
+	mov	ut_rt+RT_NR_CMDS(%rip), \tmp32
+	or	ut_rt+RT_NR_INST(%rip), \tmp32
+	or	ut_rt+RT_GRAPH_MAX_DEPTH(%rip), \tmp32
+	or	ut_rt+RT_CLOCK(%rip), \tmp32
+	or	ut_rt+RT_GRAPH_FILTERED(%rip), \tmp8
+	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
+	jnz	\fail
+.endm
+
+/*
+ * A session, and this thread still wanted by set_ftrace_pid (else \fail);
+ * tracing_on 0: \off.  %rcx is ut_self's TLS offset.
+ */
+.macro TRACING_ON tmp32, tmp64, off, fail
+	mov	ut_rt+RT_CTL(%rip), \tmp64
+	test	\tmp64, \tmp64
+	jz	\fail
+	cmpl	$0, CTL_TRACING_ON(\tmp64)
+	je	\off
+	mov	ut_rt+RT_PID_GEN(%rip), \tmp32
+	cmp	\tmp32, %fs:T_PID_GEN(%rcx)
+	jne	\fail
+.endm
+
+/* \r32 = ut_cpu() & 0xfff, the CPU field of a record's first word. */
+.macro CPU_FIELD r64, r32
+	mov	ut_rt+RT_RSEQ_CPU_OFF(%rip), \r64
+	test	\r64, \r64
+	jz	.Lcpu\@
+	mov	%fs:(\r64), \r32
+	and	$0xfff, \r32
+.Lcpu\@:
+.endm
+
+/*
+ * \dst = (\top16 << 48) | (\dst & (2^48 - 1)): a record word whose low 48
+ * bits are an address (ut_rec_word0: type << 12 | cpu for the top 16 bits).
+ */
+.macro TOP16 dst, top16
+	shl	$16, \dst
+	or	\top16, \dst
+	ror	$16, \dst
+.endm
+
+/* Commit a record of \size bytes at \head (ut_rec_commit; last_ts is stored already). */
+.macro COMMIT head, size, tmp
+	add	$\size, \head
+	mov	\head, %fs:T_HEAD(%rcx)
+	mov	%fs:T_HDR(%rcx), \tmp
+	incq	BH_WRITTEN(\tmp)
+	mov	\head, BH_HEAD(\tmp)
+.endm
 
 #define FRAME 80	/* 9 saved registers + 8 bytes to keep 16-byte alignment
 			 * (arch.h: ut_arch_entry_arg0 knows where rdi is) */
@@ -46,52 +131,72 @@
 .endm
 
 /*
- * The function tracer's entry tries its fast path first: a C function built with
- * no_caller_saved_registers (it saves what it uses itself), which needs only
- * rdi and rsi for its arguments and rax for its answer saved here.  It
- * answers nonzero if it did everything; zero sends the call to the full C
- * entry with every argument register saved (SAVE_ARGS), the frame
- * ut_arch_entry_arg0 knows.  Three slots keep %rsp 8 mod 16 at the call
- * instruction's target, as the ABI has it.
- */
-#define FAST 24
-
-.macro FAST_SAVE
-	sub	$FAST, %rsp
-	.cfi_adjust_cfa_offset FAST
-	mov	%rdi, 0(%rsp)
-	mov	%rsi, 8(%rsp)
-	mov	%rax, 16(%rsp)
-.endm
-
-.macro FAST_RESTORE
-	mov	0(%rsp), %rdi
-	mov	8(%rsp), %rsi
-	mov	16(%rsp), %rax
-	add	$FAST, %rsp
-	.cfi_adjust_cfa_offset -FAST
-.endm
-
-/*
  * utrace_func_caller - the function tracer's entry: records (ip, parent_ip).
- * After SAVE_ARGS, FRAME(%rsp) holds site + 5 and FRAME+8(%rsp) the parent.
+ * The fast path writes the FUNCTION record (tracers/function.c writes the
+ * same); anything else goes to ut_function_entry() with every argument
+ * register saved (SAVE_ARGS: FRAME(%rsp) then holds site + 5 and
+ * FRAME+8(%rsp) the parent).  0(%rsp) is site + 5, 8(%rsp) the parent.
  */
 	.globl	utrace_func_caller
 	.hidden	utrace_func_caller
 	.type	utrace_func_caller, @function
 utrace_func_caller:
 	.cfi_startproc
-	FAST_SAVE
-	mov	FAST(%rsp), %rdi
-	sub	$5, %rdi		/* ip: the site (the function's entry) */
-	mov	FAST+8(%rsp), %rsi	/* parent_ip */
-	call	ut_function_fast
-	test	%eax, %eax
-	jz	1f
-	FAST_RESTORE
+	mov	%rax, -8(%rsp)
+	mov	%rdx, -16(%rsp)
+	mov	%rcx, -24(%rsp)
+	mov	%rsi, -32(%rsp)
+	mov	%rdi, -40(%rsp)
+	mov	ut_self@gottpoff(%rip), %rcx
+	mov	%fs:T_BUSY(%rcx), %esi
+	or	ut_rt+RT_NR_CMDS(%rip), %esi
+	or	ut_rt+RT_NR_INST(%rip), %esi
+	or	ut_rt+RT_CLOCK(%rip), %esi
+	or	ut_rt+RT_FUNC_STACK(%rip), %sil
+	jnz	.Lf_slow
+	TRACING_ON %esi, %rsi, .Lf_done, .Lf_slow
+	movl	$1, %fs:T_BUSY(%rcx)
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax			/* ts */
+	mov	%fs:T_HEAD(%rcx), %rsi
+	lea	REC_SIZE(%rsi), %rdi
+	cmp	%fs:T_LIMIT(%rcx), %rdi
+	ja	.Lf_slow_busy			/* a page to open */
+	mov	%rax, %rdi
+	sub	%fs:T_LAST_TS(%rcx), %rdi
+	cmp	$REC_DELTA_MAX, %rdi
+	ja	.Lf_slow_busy			/* a delta too large */
+	mov	%rax, %fs:T_LAST_TS(%rcx)
+	mov	%fs:T_MASK(%rcx), %rdx
+	and	%rsi, %rdx
+	add	%fs:T_DATA(%rcx), %rdx		/* where the record goes */
+	mov	8(%rsp), %rax			/* word 1: delta, parent_ip */
+	TOP16	%rax, %rdi
+	mov	%rax, 8(%rdx)
+	CPU_FIELD %rdi, %edi			/* word 0: FUNCTION, cpu, ip */
+	or	$0x1000, %edi
+	mov	(%rsp), %rax
+	sub	$5, %rax
+	TOP16	%rax, %rdi
+	mov	%rax, (%rdx)
+	COMMIT	%rsi, REC_SIZE, %rdx
+	movl	$0, %fs:T_BUSY(%rcx)
+.Lf_done:
+	mov	-8(%rsp), %rax
+	mov	-16(%rsp), %rdx
+	mov	-24(%rsp), %rcx
+	mov	-32(%rsp), %rsi
+	mov	-40(%rsp), %rdi
 	ret
-1:	.cfi_adjust_cfa_offset FAST
-	FAST_RESTORE
+.Lf_slow_busy:
+	movl	$0, %fs:T_BUSY(%rcx)
+.Lf_slow:
+	mov	-8(%rsp), %rax
+	mov	-16(%rsp), %rdx
+	mov	-24(%rsp), %rcx
+	mov	-32(%rsp), %rsi
+	mov	-40(%rsp), %rdi
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
 	sub	$5, %rdi
@@ -103,18 +208,132 @@ utrace_func_caller:
 	.size	utrace_func_caller, .-utrace_func_caller
 
 /*
- * utrace_graph_caller - function_graph entry.  ut_graph_entry(ip, slot) gets
- * the address of the traced function's return address (FRAME+8(%rsp)) and
- * may replace it with utrace_graph_return, saving the real one on the
- * thread's shadow stack.  Not the fast/slow split of the function tracer:
- * the graph's fast path needs most registers anyway (saving them itself
- * cost more instructions than SAVE_ARGS).
+ * utrace_graph_caller - function_graph entry.  The fast path (the same
+ * conditions as graph_entry_fast in tracers/function_graph.c) pushes a
+ * shadow frame, then writes the GRAPH_ENTRY record or, for the profiler,
+ * counts the hit in the thread's table where ut_prof_home() says the
+ * function is; and hooks the return: 8(%rsp) is the slot of the traced
+ * function's return address, which becomes utrace_graph_return.  A frame
+ * written above the top is not pushed until top is raised, so a check that
+ * fails after it sends the call to ut_graph_entry(ip, slot) all the same,
+ * with every argument register saved.
  */
 	.globl	utrace_graph_caller
 	.hidden	utrace_graph_caller
 	.type	utrace_graph_caller, @function
 utrace_graph_caller:
 	.cfi_startproc
+	mov	%rax, -8(%rsp)
+	mov	%rdx, -16(%rsp)
+	mov	%rcx, -24(%rsp)
+	mov	%rsi, -32(%rsp)
+	mov	%rdi, -40(%rsp)
+	mov	%r8, -48(%rsp)
+	mov	%r9, -56(%rsp)
+	mov	ut_self@gottpoff(%rip), %rcx
+	mov	%fs:T_SHADOW(%rcx), %rsi
+	test	%rsi, %rsi
+	jz	.Lg_slow			/* the thread's first call */
+	cmpl	$0, %fs:T_BUSY(%rcx)
+	jne	.Lg_slow
+	movl	$1, %fs:T_BUSY(%rcx)
+	rdtsc					/* first: its latency overlaps the checks */
+	shl	$32, %rdx
+	or	%rdx, %rax			/* ts */
+	GRAPH_GATE %edi, %rdi, %dil, .Lg_slow_busy
+	TRACING_ON %edi, %rdi, .Lg_slow_busy, .Lg_slow_busy
+	mov	SH_TOP(%rsi), %r8d
+	cmp	$SH_DEPTH, %r8d
+	jae	.Lg_slow_busy			/* full */
+	cmpl	$0, SH_HIDDEN(%rsi)
+	jne	.Lg_slow_busy			/* below a set_graph_notrace function */
+	imul	$F_SIZE, %r8, %rdx
+	lea	SH_F(%rsi,%rdx), %rdx		/* the new frame */
+	lea	8(%rsp), %rdi			/* the slot */
+	test	%r8d, %r8d
+	jz	1f
+	cmp	%rdi, F_SLOT-F_SIZE(%rdx)
+	jbe	.Lg_slow_busy			/* frames a longjmp may have left, a tail call */
+	jmp	2f
+1:	cmpq	$0, SH_HI(%rsi)
+	jne	.Lg_slow_busy			/* a coroutine's stack */
+2:	mov	%rdi, F_SLOT(%rdx)
+	mov	(%rdi), %rdi			/* the real return address */
+	cmp	ut_sig_restorer(%rip), %rdi
+	je	.Lg_slow_busy			/* a signal handler */
+	mov	%rdi, F_RET(%rdx)
+	mov	(%rsp), %rdi
+	sub	$5, %rdi			/* ip */
+	mov	%rdi, F_FUNC(%rdx)
+	mov	%rax, F_CALLTIME(%rdx)
+	add	SH_BASE(%rsi), %r8d		/* depth */
+	mov	%r8, F_DEPTH(%rdx)		/* and flags 0 */
+	movq	$0, F_CHILD(%rdx)
+	cmpb	$0, ut_rt+RT_PROFILE(%rip)
+	jne	.Lg_prof
+	movq	$0, F_PROF(%rdx)		/* the frame is written: %rdx is free */
+	mov	%fs:T_HEAD(%rcx), %r9
+	lea	REC_SIZE(%r9), %rdx
+	cmp	%fs:T_LIMIT(%rcx), %rdx
+	ja	.Lg_slow_busy			/* a page to open */
+	mov	%rax, %rdx
+	sub	%fs:T_LAST_TS(%rcx), %rdx
+	cmp	$REC_DELTA_MAX, %rdx
+	ja	.Lg_slow_busy			/* a delta too large */
+	mov	%rax, %fs:T_LAST_TS(%rcx)
+	mov	%fs:T_MASK(%rcx), %rax
+	and	%r9, %rax
+	add	%fs:T_DATA(%rcx), %rax		/* where the record goes */
+	shl	$48, %rdx			/* word 1: delta, depth */
+	or	%r8, %rdx
+	mov	%rdx, 8(%rax)
+	CPU_FIELD %rdx, %edx			/* word 0: GRAPH_ENTRY, cpu, ip */
+	or	$0x2000, %edx
+	TOP16	%rdi, %rdx
+	mov	%rdi, (%rax)
+	COMMIT	%r9, REC_SIZE, %rax
+.Lg_push:
+	incl	SH_TOP(%rsi)
+	lea	utrace_graph_return(%rip), %rax
+	mov	%rax, 8(%rsp)			/* hook the return */
+	movl	$0, %fs:T_BUSY(%rcx)
+	mov	-8(%rsp), %rax
+	mov	-16(%rsp), %rdx
+	mov	-24(%rsp), %rcx
+	mov	-32(%rsp), %rsi
+	mov	-40(%rsp), %rdi
+	mov	-48(%rsp), %r8
+	mov	-56(%rsp), %r9
+	ret
+.Lg_prof:					/* the profiler: its row for ip */
+	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
+	je	.Lg_slow_busy			/* CPU time: a system call */
+	mov	%fs:T_PROF(%rcx), %r9
+	test	%r9, %r9
+	jz	.Lg_slow_busy			/* no table yet */
+	movabs	$PROF_HASH_MUL, %rax
+	imul	%rdi, %rax
+	shr	$PROF_HASH_SHIFT, %rax
+	mov	PH_NR_ENTRIES(%r9), %r8d	/* (the depth is in the frame) */
+	dec	%r8d
+	and	%r8d, %eax
+	shl	$6, %rax
+	lea	PH_SIZE(%r9,%rax), %rax
+	cmp	%rdi, PE_IP(%rax)
+	jne	.Lg_slow_busy			/* new, or a collision: ut_prof_hit */
+	incq	PE_HITS(%rax)
+	mov	%rax, F_PROF(%rdx)
+	jmp	.Lg_push
+.Lg_slow_busy:
+	movl	$0, %fs:T_BUSY(%rcx)
+.Lg_slow:
+	mov	-8(%rsp), %rax
+	mov	-16(%rsp), %rdx
+	mov	-24(%rsp), %rcx
+	mov	-32(%rsp), %rsi
+	mov	-40(%rsp), %rdi
+	mov	-48(%rsp), %r8
+	mov	-56(%rsp), %r9
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
 	sub	$5, %rdi		/* ip */
@@ -165,6 +384,102 @@ utrace_graph_caller:
 		0x4d, 0x9e, 0xb2, 0xf0, 0xe5, 0xa7, 0xc3, 0xd1, 0x2e, 0x1e
 	.quad	GRAPH_MAGIC		/* never executed */
 utrace_graph_return:
+	/* the fast path: the common return of a frame the fast entry pushed */
+	mov	%rax, -16(%rsp)			/* -8(%rsp), the slot, stays as it is */
+	mov	%rdx, -24(%rsp)
+	mov	ut_self@gottpoff(%rip), %rcx
+	mov	%fs:T_SHADOW(%rcx), %rsi
+	test	%rsi, %rsi
+	jz	.Lr_slow
+	cmpl	$0, %fs:T_BUSY(%rcx)
+	jne	.Lr_slow
+	movl	$1, %fs:T_BUSY(%rcx)
+	rdtsc
+	shl	$32, %rdx
+	or	%rdx, %rax			/* ts */
+	GRAPH_RETURN_GATE %edi, %rdi, .Lr_slow_busy
+	TRACING_ON %edi, %rdi, .Lr_slow_busy, .Lr_slow_busy
+	mov	SH_TOP(%rsi), %r8d
+	test	%r8d, %r8d
+	jz	.Lr_slow_busy
+	imul	$F_SIZE, %r8, %rdx
+	lea	SH_F-F_SIZE(%rsi,%rdx), %rdx	/* the top frame */
+	lea	-8(%rsp), %rdi
+	cmp	%rdi, F_SLOT(%rdx)
+	jne	.Lr_slow_busy			/* not the top frame's return */
+	cmpl	$0, F_FLAGS(%rdx)
+	jne	.Lr_slow_busy			/* a filter's or a signal handler's */
+	mov	F_RET(%rdx), %r11
+	lea	utrace_graph_return(%rip), %rdi
+	cmp	%rdi, %r11
+	je	.Lr_slow_busy			/* a tail call's */
+	cmpb	$0, ut_rt+RT_PROFILE(%rip)
+	jne	.Lr_prof
+	mov	%fs:T_HEAD(%rcx), %r9
+	lea	REC_EXIT_SIZE(%r9), %rdi
+	cmp	%fs:T_LIMIT(%rcx), %rdi
+	ja	.Lr_slow_busy			/* a page to open */
+	mov	%rax, %r10
+	sub	%fs:T_LAST_TS(%rcx), %r10
+	cmp	$REC_DELTA_MAX, %r10
+	ja	.Lr_slow_busy			/* a delta too large */
+	mov	%rax, %fs:T_LAST_TS(%rcx)
+	mov	%fs:T_MASK(%rcx), %rdi
+	and	%r9, %rdi
+	add	%fs:T_DATA(%rcx), %rdi		/* where the record goes */
+	sub	F_CALLTIME(%rdx), %rax
+	mov	%rax, 16(%rdi)			/* word 2: duration */
+	mov	-16(%rsp), %rax
+	mov	%rax, 24(%rdi)			/* word 3: the return value */
+	shl	$48, %r10			/* word 1: delta, overrun, depth */
+	movzwl	SH_OVERRUN(%rsi), %eax
+	shl	$32, %rax
+	or	%rax, %r10
+	mov	F_DEPTH(%rdx), %eax
+	or	%rax, %r10
+	mov	%r10, 8(%rdi)
+	CPU_FIELD %r10, %r10d			/* word 0: GRAPH_EXIT, cpu, func */
+	or	$0x3000, %r10d
+	mov	F_FUNC(%rdx), %rax
+	TOP16	%rax, %r10
+	mov	%rax, (%rdi)
+	COMMIT	%r9, REC_EXIT_SIZE, %rax
+.Lr_pop:
+	dec	%r8d
+	mov	%r8d, SH_TOP(%rsi)		/* pop */
+	movl	$0, %fs:T_BUSY(%rcx)
+	mov	-16(%rsp), %rax
+	mov	-24(%rsp), %rdx
+	jmp	*%r11
+.Lr_prof:					/* the profiler: the call's time and self time */
+	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
+	je	.Lr_slow_busy			/* CPU time: a system call */
+	mov	F_PROF(%rdx), %r9
+	test	%r9, %r9
+	jz	.Lr_slow_busy			/* not counted at entry */
+	sub	F_CALLTIME(%rdx), %rax		/* the call's time */
+	cmp	$1, %r8d
+	je	1f
+	add	%rax, F_CHILD-F_SIZE(%rdx)	/* the caller's time in callees */
+1:	mov	%rax, %rdi
+	sub	F_CHILD(%rdx), %rdi		/* self: the time outside callees, */
+	mov	$0, %r10d
+	cmovb	%r10, %rdi			/* or 0 */
+	add	%rax, PE_TIME(%r9)
+	add	%rdi, PE_SELF(%r9)
+	mul	%rax
+	add	%rax, PE_TIME_SQ(%r9)
+	adc	%rdx, PE_TIME_SQ+8(%r9)
+	mov	%rdi, %rax
+	mul	%rax
+	add	%rax, PE_SELF_SQ(%r9)
+	adc	%rdx, PE_SELF_SQ+8(%r9)
+	jmp	.Lr_pop
+.Lr_slow_busy:
+	movl	$0, %fs:T_BUSY(%rcx)
+.Lr_slow:
+	mov	-16(%rsp), %rax
+	mov	-24(%rsp), %rdx
 	sub	$32, %rsp
 	.cfi_adjust_cfa_offset 32
 	mov	%rax, 0(%rsp)

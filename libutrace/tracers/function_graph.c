@@ -17,6 +17,10 @@
  * C++ exception unwinds the stack the real return addresses are put back,
  * and the frames that catch it are hooked again (libutrace/unwind.c).  Each
  * coroutine stack has a shadow stack of its own (libutrace/stacks.c).
+ *
+ * The common entry and return (default configuration, nothing unusual)
+ * are done by the trampolines themselves (arch/x86_64/trampoline.S); this
+ * file has every other case.
  */
 #include <unistd.h>
 
@@ -85,7 +89,7 @@ static inline bool off_stack(const struct ut_shadow *sh, uint64_t addr)
 	return sh->hi && addr - sh->lo >= sh->hi - sh->lo;
 }
 
-/* The words of the two records (the slow and the fast paths write them). */
+/* The words of the two records (utrace_graph_caller and _return write the same). */
 static inline void put_entry(uint64_t *w, uint64_t ip, uint64_t delta, uint32_t depth)
 {
 	w[0] = ut_rec_word0(UT_REC_GRAPH_ENTRY, ut_cpu(), ip);
@@ -144,8 +148,13 @@ static int graph_filter(const struct ut_shadow *sh, uint64_t ip)
 	return flags;
 }
 
-/* Everything: the first call of a thread, filters, the profiler, commands, a full ring... */
-static __attribute__((noinline)) void graph_entry_slow(uint64_t ip, uint64_t *slot)
+/*
+ * Called by utrace_graph_caller (every argument register saved) for each
+ * entry its fast path does not do: the thread's first call, filters,
+ * commands, instances, a depth limit or threshold, a page to open, a
+ * longjmp's leftovers, a coroutine, a signal handler, a new profiler row...
+ */
+void ut_graph_entry(uint64_t ip, uint64_t *slot)
 {
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow_frame *f;
@@ -266,8 +275,13 @@ static int find_frame(const struct ut_shadow *sh, uint64_t slot)
 	return i;
 }
 
-/* Every case of a return (ut_graph_return has the common one). */
-static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_t retval)
+/*
+ * Called by utrace_graph_return for each return its fast path does not do,
+ * with the stack pointer as it was just after the hooked function's `ret`:
+ * the slot that held the return address is right below it.  Must return
+ * the real return address whatever happens.
+ */
+uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 {
 	struct ut_thread *t = &ut_self;
 	struct ut_shadow *sh = t->shadow;
@@ -317,147 +331,4 @@ static __attribute__((noinline)) uint64_t graph_return_slow(uint64_t sp, uint64_
 	if (unlikely(ret == (uint64_t)utrace_graph_return))
 		ut_graph_lost_frame(sp);
 	return ret;
-}
-
-/*
- * The fast paths: the plain function_graph tracer or profiler (no filter,
- * depth limit, command or instance; the TSC clock; for the tracer no
- * threshold and room in the ring, for the profiler wall time and the
- * function where the hash table looks first), a call nested in the one
- * above it on the same stack.  They do what the slow paths would in that
- * case and call nothing, so they need few registers; anything else goes to
- * the slow path before a thing is changed.  They take the guard first (a
- * thread already inside the tracer goes the slow way), so a signal's events
- * cannot slip in between what they look at and what they write, and read
- * the clock right after, so rdtsc's latency overlaps the checks.
- */
-static inline bool graph_plain(const struct ut_thread *t)
-{
-	const struct ut_ctl *ctl = ut_rt.ctl;
-
-	return !(ut_rt.nr_cmds | ut_rt.nr_inst | ut_rt.graph.filtered | ut_rt.graph.max_depth) &&
-	       ut_rt.cfg.clock == UT_CLOCK_LOCAL && likely(ctl) && likely(ctl->tracing_on) &&
-	       t->pid_gen == __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_RELAXED);
-}
-
-/*
- * May the fast path write a record of @size stamped @ts itself?  Not if a
- * threshold hides it, a page must be crossed or the time delta does not
- * fit (the slow path does those).
- */
-static inline bool fast_record_time(const struct ut_thread *t, unsigned size, uint64_t ts)
-{
-	if (unlikely(ut_rt.graph.thresh || t->head + size > t->limit))
-		return false;
-	return likely(ts - t->last_ts <= UT_REC_DELTA_MAX);
-}
-
-/* The common entry: true if done, false for graph_entry_slow(). */
-static inline bool graph_entry_fast(struct ut_thread *t, uint64_t ip, uint64_t *slot)
-{
-	struct ut_shadow *sh = t->shadow;
-	struct ut_prof_entry *prof = NULL;
-	struct ut_shadow_frame *f;
-	uint64_t ts, *w;
-	uint32_t top;
-
-	if (unlikely(!sh || t->busy))
-		return false;
-	t->busy = 1;
-	barrier();
-	ts = ut_arch_cycles();
-	if (unlikely(!graph_plain(t)))
-		goto slow;
-	top = sh->top;
-	if (unlikely(top >= UT_SHADOW_DEPTH || sh->hidden ||
-		     (top ? sh->f[top - 1].slot <= (uint64_t)slot : sh->hi != 0) ||
-		     *slot == ut_sig_restorer))
-		goto slow; /* full, hidden, frames a longjmp may have left, a coroutine's, a handler */
-	if (ut_rt.cfg.profile) {
-		if (unlikely(!t->prof || !ut_rt.cfg.sleep_time))
-			goto slow;
-		prof = &((struct ut_prof_entry *)(t->prof + 1))[ut_prof_home(t->prof, ip)];
-		if (unlikely(prof->ip != ip))
-			goto slow; /* new, or a collision: ut_prof_hit */
-	} else if (!fast_record_time(t, UT_REC_SIZE, ts)) {
-		goto slow;
-	}
-	f = &sh->f[top];
-	f->ret = *slot;
-	f->slot = (uint64_t)slot;
-	f->func = ip;
-	f->flags = 0;
-	f->depth = sh->base + top;
-	f->prof = prof;
-	f->child = 0;
-	f->calltime = ts;
-	if (prof) {
-		prof->hits++;
-	} else {
-		w = (uint64_t *)(t->data + (t->head & t->mask));
-		put_entry(w, ip, ts - t->last_ts, f->depth);
-		t->new_ts = ts;
-		ut_rec_commit(t, UT_REC_SIZE);
-	}
-	sh->top = top + 1;
-	*slot = (uint64_t)utrace_graph_return;
-	ut_leave(t);
-	return true;
-slow:
-	ut_leave(t);
-	return false;
-}
-
-void ut_graph_entry(uint64_t ip, uint64_t *slot)
-{
-	if (unlikely(!graph_entry_fast(&ut_self, ip, slot)))
-		graph_entry_slow(ip, slot);
-}
-
-/*
- * Called by utrace_graph_return with the stack pointer as it was just after
- * the hooked function's `ret`: the slot that held the return address is
- * right below it.  Must return the real return address whatever happens.
- */
-uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
-{
-	struct ut_thread *t = &ut_self;
-	struct ut_shadow *sh = t->shadow;
-	const struct ut_shadow_frame *f;
-	uint64_t ts, ret, *w;
-	struct ut_shadow_frame c;
-
-	if (unlikely(!sh || t->busy))
-		goto slow;
-	t->busy = 1;
-	barrier();
-	ts = ut_arch_cycles();
-	if (unlikely(!sh->top || !graph_plain(t)))
-		goto slow_leave;
-	f = &sh->f[sh->top - 1];
-	if (unlikely(f->slot != sp - 8 || f->flags || f->ret == (uint64_t)utrace_graph_return))
-		goto slow_leave; /* not the top frame, a filter's, or a tail call */
-	if (ut_rt.cfg.profile) {
-		if (unlikely(!f->prof || !ut_rt.cfg.sleep_time))
-			goto slow_leave;
-	} else if (!fast_record_time(t, UT_REC_EXIT_SIZE, ts)) {
-		goto slow_leave;
-	}
-	c = *f; /* copied before the pop: a signal may reuse the frame */
-	ret = c.ret;
-	sh->top--;
-	if (c.prof) {
-		profile_exit(sh, &c, ts);
-	} else {
-		w = (uint64_t *)(t->data + (t->head & t->mask));
-		put_exit(w, &c, ts - t->last_ts, sh->overrun, ts - c.calltime, retval);
-		t->new_ts = ts;
-		ut_rec_commit(t, UT_REC_EXIT_SIZE);
-	}
-	ut_leave(t);
-	return ret;
-slow_leave:
-	ut_leave(t);
-slow:
-	return graph_return_slow(sp, retval);
 }
