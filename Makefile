@@ -144,6 +144,8 @@ $(BUILD)/libutread.so: $(READER_OBJS)
 $(BUILD)/utrace: $(CLI_OBJS) $(BUILD)/libutread.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(TOOL_LDLIBS)
+	@mkdir -p $(BUILD)/libexec && ln -sf ../utrace $(BUILD)/libexec/as
+
 
 # The reader library's example: its public header alone (-Iinclude), linked static.
 $(BUILD)/examples/read_trace: examples/read_trace.c $(BUILD)/libutread.a
