@@ -55,7 +55,8 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/prefa
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/glob.c common/filter.c common/clock.c \
+LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/glob.c common/filter.c common/cxxname.c \
+	common/clock.c \
 	common/config.c common/ctl.c common/safedir.c
 
 TOOL_OBJ := $(BUILD)/obj

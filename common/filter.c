@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cxxname.h"
 #include "common/filter.h"
 #include "common/glob.h"
 
@@ -34,7 +35,22 @@ struct ut_ftable {
 	struct arena_block *arena;
 	struct ut_fset **sets; /* sets to prune when a module goes away */
 	size_t nr_sets, cap_sets;
+	struct cxx_cache *cxx; /* demangled names, made when a word first needs them */
 };
+
+/*
+ * C++ names in the forms a user types them (common/cxxname.h), made from
+ * the mangled names ("_Z...") on first use: a C program has none, and a C++
+ * program that is given no filter never demangles.  NOT_CXX marks an entry
+ * whose name is not mangled or does not demangle (matched by its name only).
+ */
+struct cxx_cache {
+	char *(*demangle)(const char *mangled);
+	struct ut_cxxforms **forms;
+	size_t cap;
+};
+static struct ut_cxxforms not_cxx;
+#define NOT_CXX (&not_cxx)
 
 struct bitmap {
 	uint64_t *w;
@@ -185,11 +201,67 @@ void ut_ftable_free(struct ut_ftable *t)
 		next = b->next;
 		free(b);
 	}
+	if (t->cxx) {
+		for (size_t i = 0; i < t->cxx->cap; i++)
+			if (t->cxx->forms[i] != NOT_CXX)
+				free(t->cxx->forms[i]);
+		free(t->cxx->forms);
+		free(t->cxx);
+	}
 	free(t->funcs);
 	free(t->dead);
 	free(t->mods);
 	free(t->sets);
 	free(t);
+}
+
+int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled))
+{
+	if (!t->cxx) {
+		t->cxx = calloc(1, sizeof(*t->cxx));
+		if (!t->cxx)
+			return -ENOMEM;
+	}
+	t->cxx->demangle = demangle;
+	return 0;
+}
+
+/* The C++ forms of entry @i, or NOT_CXX. */
+static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i)
+{
+	struct cxx_cache *c = t->cxx;
+	const char *name = t->funcs[i].name;
+	char *dm;
+
+	if (!c || !c->demangle || name[0] != '_' || name[1] != 'Z')
+		return NOT_CXX;
+	if (i >= c->cap) {
+		size_t old = c->cap;
+
+		if (grow((void **)&c->forms, &c->cap, t->cap, sizeof(*c->forms)))
+			return NOT_CXX;
+		memset(c->forms + old, 0, (c->cap - old) * sizeof(*c->forms));
+	}
+	if (!c->forms[i]) {
+		dm = c->demangle(name);
+		c->forms[i] = dm ? ut_cxxforms_new(dm) : NULL;
+		free(dm);
+		if (!c->forms[i])
+			c->forms[i] = NOT_CXX;
+	}
+	return c->forms[i];
+}
+
+/* Does @g match a C++ form of entry @i? */
+static bool cxx_match(const struct ut_glob *g, const struct ut_ftable *t, size_t i)
+{
+	const struct ut_cxxforms *f = cxx_forms(t, i);
+
+	if (f == NOT_CXX)
+		return false;
+	return ut_glob_match(g, f->base) || ut_glob_match(g, f->noret) ||
+	       (f->base_notmpl != f->base && ut_glob_match(g, f->base_notmpl)) ||
+	       (f->full != f->noret && ut_glob_match(g, f->full));
 }
 
 static long add_func(struct ut_ftable *t, const char *name, const char *module, bool copy)
@@ -455,7 +527,7 @@ static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_
 		if (m->func_blank)
 			return true;
 	}
-	return ut_glob_match(&m->func, f->name);
+	return ut_glob_match(&m->func, f->name) || cxx_match(&m->func, t, i);
 }
 
 /* Set (@on) or clear every live match in @bm; returns how many matched. */
@@ -705,10 +777,18 @@ const char *ut_fcmd_name(int type)
 
 bool ut_fset_word_is_cmd(const char *w, size_t len)
 {
-	const char *colon = memchr(w, ':', len), *cmd, *end;
+	const char *colon, *cmd, *end;
+	char word[256];
 
+	/* the first ':' that is not in a C++ "::" */
+	if (len >= sizeof(word))
+		len = sizeof(word) - 1;
+	memcpy(word, w, len);
+	word[len] = '\0';
+	colon = ut_cxx_cmd_colon(word);
 	if (!colon)
 		return false;
+	w = word;
 	cmd = colon + 1;
 	end = memchr(cmd, ':', len - (size_t)(cmd - w));
 	if (!end)
@@ -899,7 +979,7 @@ static int do_word(struct ut_fset *s, char *w)
 {
 	char *cmd, *param;
 
-	cmd = strchr(w, ':');
+	cmd = ut_cxx_cmd_colon(w);
 	if (!cmd)
 		return do_pattern(s, w, NULL);
 	*cmd++ = '\0';
@@ -951,8 +1031,7 @@ int ut_fset_write(struct ut_fset *s, const char *buf, size_t len, char *badword,
 		if (i == len)
 			break;
 		start = i;
-		while (i < len && !is_sep(buf[i]))
-			i++;
+		i = ut_cxx_word_end(buf, i, len);
 		memcpy(w, buf + start, i - start);
 		w[i - start] = '\0';
 		r = do_word(s, w);

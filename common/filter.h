@@ -100,6 +100,18 @@ int ut_ftable_module_loaded(struct ut_ftable *t, const char *module);
  */
 long ut_ftable_remove_module(struct ut_ftable *t, const char *module);
 
+/**
+ * ut_ftable_set_demangle() - let patterns match C++ names as demangled
+ * @t: the table
+ * @demangle: returns the malloc'd demangling of a mangled name ("_Z..."),
+ *            or NULL; it is called once per name, when a word is first
+ *            matched against it (common/cxxname.h: the forms matched)
+ *
+ * Without it, patterns match the names as added only.
+ * Return: 0 or -ENOMEM.
+ */
+int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled));
+
 /** ut_ftable_size() - number of entries, dead ones included (valid indexes are below it). */
 size_t ut_ftable_size(const struct ut_ftable *t);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/config.h"
+#include "common/cxxname.h"
 #include "common/filter.h"
 #include "libutrace/internal.h"
 
@@ -61,6 +62,8 @@ static int sync_table(void)
 
 	if (!table) {
 		table = ut_ftable_new();
+		if (table && ut_ftable_set_demangle(table, ut_rt_demangle))
+			return -ENOMEM;
 		filter = table ? ut_fset_new(table, UT_FSET_FILTER) : NULL;
 		notrace = table ? ut_fset_new(table, UT_FSET_NOTRACE) : NULL;
 		gfilter = table ? ut_fset_new(table, UT_FSET_GRAPH) : NULL;
@@ -181,7 +184,8 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
 	}
 	ret = set_list_strict(s, text, carry_at, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		snprintf(err, errlen, "%s: '%s' matches no traceable function", what, bad);
+		snprintf(err, errlen, "%s: '%s' matches no traceable function%s", what, bad,
+			 ut_cxx_word_hint(bad));
 	else if (ret)
 		snprintf(err, errlen, "%s: %s", what, strerror(-ret));
 	return ret;

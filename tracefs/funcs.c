@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cxxname.h"
+#include "common/demangle.h"
 #include "common/elfsites.h"
 #include "common/filter.h"
 #include "utrace/abi.h"
@@ -83,6 +85,10 @@ static struct ut_ftable *build_table(char *text)
 	struct ut_ftable *t = ut_ftable_new();
 	char *save = NULL;
 
+	if (t && ut_ftable_set_demangle(t, ut_demangle_alloc)) {
+		ut_ftable_free(t);
+		return NULL;
+	}
 	for (char *line = t ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *op = line, *bias, *mod, *path;
@@ -582,7 +588,7 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 		return 0; /* ">>" with nothing: nothing changes */
 	}
 	if (!r->sc->pid) {
-		char bad[128] = "", msg[256];
+		char bad[128] = "", msg[384];
 		struct ut_cfg c;
 
 		tfs_scope_config(r->sc, &c);
@@ -594,8 +600,8 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append)
 					  words, bad, sizeof(bad));
 		ut_cfg_free(&c);
 		if (ret) {
-			snprintf(msg, sizeof(msg), "%s: '%s' matches no traceable function",
-				 r->file->name, bad);
+			snprintf(msg, sizeof(msg), "%s: '%s' matches no traceable function%s",
+				 r->file->name, bad, ut_cxx_word_hint(bad));
 			if (ret == -EINVAL)
 				tfs_errlog_add(r->sc, msg, words);
 			free(words);

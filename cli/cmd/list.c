@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "common/elfsites.h"
+#include "common/demangle.h"
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
@@ -30,7 +31,7 @@ static int list_functions(const char *prog)
 	size_t len = 0;
 	int nobj, ret;
 
-	if (!t)
+	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc))
 		return 1;
 	ret = ut_elfsites_program(t, prog, &nobj);
 	if (ret) {

@@ -34,6 +34,8 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/elfsites.h"
+#include "common/cxxname.h"
+#include "common/demangle.h"
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
@@ -199,7 +201,8 @@ static void check_list(struct ut_ftable *t, unsigned flags, const char *words, c
 	int r = list_matches(t, flags, words, bad, sizeof(bad));
 
 	if (r == LIST_NOMATCH)
-		ut_usage_die("%s: '%s' matches no traceable function of %s", file, bad, prog);
+		ut_usage_die("%s: '%s' matches no traceable function of %s%s", file, bad, prog,
+			     ut_cxx_word_hint(bad));
 	if (r == LIST_PENDING)
 		ut_err("warning: %s: '%s' names no library %s loads at start: it takes "
 		       "effect only if the program dlopen()s one",
@@ -230,8 +233,10 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
 
-	if (!t)
+	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc)) {
+		ut_ftable_free(t);
 		return;
+	}
 	/* no words to check: that the program has a site of its own is enough */
 	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
 	    ut_elfsites_any(prog) > 0) {
