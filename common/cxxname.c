@@ -28,6 +28,14 @@ static size_t op_len(const char *s, size_t i, size_t len)
 		return 0;
 	if (k + 1 < len && ((s[k] == '(' && s[k + 1] == ')') || (s[k] == '[' && s[k + 1] == ']')))
 		return 10;
+	if (k + 1 < len && s[k] == ' ' && is_ident(s[k + 1])) {
+		/* "operator new", "operator delete[]", "operator bool": the word is in the name */
+		for (k++; k < len && is_ident(s[k]); k++)
+			;
+		if (k + 1 < len && s[k] == '[' && s[k + 1] == ']')
+			k += 2;
+		return k - i;
+	}
 	while (k < len && s[k] && strchr("<>=!+-*/%^&|~,", s[k]))
 		k++;
 	return k - i;
@@ -59,11 +67,8 @@ static void name_bounds(const char *s, size_t *start, size_t *paren)
 		if (depth == 0 && s[i] == '(')
 			*paren = i;
 		if (depth == 0 && s[i] == ' ' && (*paren == n || i < *paren)) {
-			/* "operator new", "operator int": the blank is in the name */
-			if (!(i >= 8 && !memcmp(s + i - 8, "operator", 8))) {
-				last_space = i;
-				space = true;
-			}
+			last_space = i;
+			space = true;
 		}
 		depth += nesting(s[i]);
 		if (depth < 0)
@@ -173,6 +178,21 @@ char *ut_cxx_cmd_colon(char *word)
 		if (*p == ':' && depth <= 0)
 			return p;
 		depth += nesting(*p);
+	}
+	return NULL;
+}
+
+const char *ut_cxx_structor(const char *mangled)
+{
+	if (mangled[0] != '_' || mangled[1] != 'Z')
+		return NULL;
+	for (const char *p = mangled + 2; *p; p++) {
+		bool code = (p[0] == 'C' && p[1] >= '1' && p[1] <= '3') ||
+			    (p[0] == 'D' && p[1] >= '0' && p[1] <= '2');
+
+		/* after a name (its last character), before the parameters or template arguments */
+		if (code && (p[2] == 'E' || p[2] == 'I') && (is_ident(p[-1]) || p[-1] == '_'))
+			return p;
 	}
 	return NULL;
 }

@@ -52,6 +52,16 @@ char *ut_cxx_cmd_colon(char *word);
 bool ut_cxx_word_is_cxx(const char *word);
 
 /*
+ * ut_cxx_structor() - where a constructor's or destructor's variant code is
+ * in @mangled ("_ZN3geo5PointC1Eii": the "C1"), or NULL.  The variants of
+ * one constructor (C1 complete, C2 base, C3 allocating) or destructor (D0
+ * deleting, D1 complete, D2 base) are often one function at one address,
+ * of which a symbol table keeps one name: a filter naming another variant
+ * names the same function.
+ */
+const char *ut_cxx_structor(const char *mangled);
+
+/*
  * ut_cxx_word_hint() - why @word, which matched nothing, may not say what was meant
  * Return: "" or a sentence starting with "; " (a glob class in an operator's
  * name, a return type).

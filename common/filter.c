@@ -48,6 +48,7 @@ struct cxx_cache {
 	char *(*demangle)(const char *mangled);
 	struct ut_cxxforms **forms;
 	size_t cap;
+	bool list_demangled; /* listings print the demangled names */
 };
 static struct ut_cxxforms not_cxx;
 #define NOT_CXX (&not_cxx)
@@ -215,6 +216,14 @@ void ut_ftable_free(struct ut_ftable *t)
 	free(t);
 }
 
+int ut_ftable_list_demangled(struct ut_ftable *t, bool on)
+{
+	if (!t->cxx || !t->cxx->demangle)
+		return -EINVAL;
+	t->cxx->list_demangled = on;
+	return 0;
+}
+
 int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled))
 {
 	if (!t->cxx) {
@@ -250,6 +259,27 @@ static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i)
 			c->forms[i] = NOT_CXX;
 	}
 	return c->forms[i];
+}
+
+/* Does @g match another variant (C1/C2/C3, D0/D1/D2) of the constructor or destructor @name? */
+static bool structor_match(const struct ut_glob *g, const char *name)
+{
+	const char *code = ut_cxx_structor(name);
+	char alias[512];
+	size_t n = strlen(name), at;
+
+	if (!code || n >= sizeof(alias))
+		return false;
+	memcpy(alias, name, n + 1);
+	at = (size_t)(code - name);
+	for (char v = code[0] == 'C' ? '1' : '0'; v <= (code[0] == 'C' ? '3' : '2'); v++) {
+		if (v == code[1])
+			continue;
+		alias[at + 1] = v;
+		if (ut_glob_match(g, alias))
+			return true;
+	}
+	return false;
 }
 
 /* Does @g match a C++ form of entry @i? */
@@ -406,9 +436,24 @@ static int sb_finish(struct sbuf *sb, char **out, size_t *lenp)
 	return 0;
 }
 
-static void sb_func(struct sbuf *sb, const struct ut_filter_func *f)
+static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i);
+
+/* Entry @i's name as listings print it. */
+static const char *list_name(const struct ut_ftable *t, size_t i)
 {
-	sb_add(sb, f->name);
+	const struct ut_cxxforms *f;
+
+	if (!t->cxx || !t->cxx->list_demangled)
+		return t->funcs[i].name;
+	f = cxx_forms(t, i);
+	return f->full ? f->full : t->funcs[i].name;
+}
+
+static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i)
+{
+	const struct ut_filter_func *f = &t->funcs[i];
+
+	sb_add(sb, list_name(t, i));
 	if (f->module) {
 		sb_add(sb, " [");
 		sb_add(sb, f->module);
@@ -424,7 +469,7 @@ int ut_ftable_format_available(const struct ut_ftable *t, char **out, size_t *le
 
 	for (i = 0; i < t->nr; i++)
 		if (!t->dead[i])
-			sb_func(&sb, &t->funcs[i]);
+			sb_func(&sb, t, i);
 	return sb_finish(&sb, out, lenp);
 }
 
@@ -527,7 +572,8 @@ static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_
 		if (m->func_blank)
 			return true;
 	}
-	return ut_glob_match(&m->func, f->name) || cxx_match(&m->func, t, i);
+	return ut_glob_match(&m->func, f->name) || cxx_match(&m->func, t, i) ||
+	       structor_match(&m->func, f->name);
 }
 
 /* Set (@on) or clear every live match in @bm; returns how many matched. */
@@ -1109,11 +1155,11 @@ int ut_fset_format(const struct ut_fset *s, const char *empty_text, char **out, 
 		sb_add(&sb, empty_text);
 	for (i = 0; i < t->nr; i++)
 		if (!t->dead[i] && bm_test(&s->cur, i))
-			sb_func(&sb, &t->funcs[i]);
+			sb_func(&sb, t, i);
 	for (i = 0; i < s->nr_cmds; i++) {
 		const struct ut_fcmd *c = &s->cmds[i];
 
-		sb_add(&sb, t->funcs[c->func].name);
+		sb_add(&sb, list_name(t, c->func));
 		sb_add(&sb, ":");
 		sb_add(&sb, ut_fcmd_name(c->type));
 		if (c->count < 0) {

@@ -112,6 +112,13 @@ long ut_ftable_remove_module(struct ut_ftable *t, const char *module);
  */
 int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled));
 
+/*
+ * ut_ftable_list_demangled() - listings (available_filter_functions, a
+ * set's functions) print C++ names demangled (@on) or as added.  Needs
+ * ut_ftable_set_demangle() first (else -EINVAL).
+ */
+int ut_ftable_list_demangled(struct ut_ftable *t, bool on);
+
 /** ut_ftable_size() - number of entries, dead ones included (valid indexes are below it). */
 size_t ut_ftable_size(const struct ut_ftable *t);
 

@@ -14,24 +14,30 @@
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | -f PROGRAM\n"
+	"usage: utrace list -t | -o | [-O nosym-demangle] -f PROGRAM\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
 	"  -f PROGRAM    PROGRAM's traceable functions and those of the shared\n"
 	"                objects it loads (available_filter_functions: `name` for the\n"
-	"                program, `name [lib]` for a shared object).  Names are the\n"
-	"                symbol table's, mangled for C++ (_Z7catcherv): what filters\n"
-	"                match; traces print them demangled (-O nosym-demangle: not)\n";
+	"                program, `name [lib]` for a shared object).  C++ names are\n"
+	"                demangled (geo::scale(int)); -O nosym-demangle lists them as\n"
+	"                the symbol table holds them (_ZN3geo5scaleEi).  Filters take\n"
+	"                either form: 'geo::scale' selects every overload,\n"
+	"                'geo::twice' every template instance, 'geo::Point::*' every\n"
+	"                member, 'geo::scale(int)' one; any variant of a constructor\n"
+	"                or destructor (C1/C2, D0/D1/D2) names it.  A return type is\n"
+	"                not part of the name; write operator\\[\\] for operator[]\n"
+	"                ('[' starts a glob class).\n";
 
-static int list_functions(const char *prog)
+static int list_functions(const char *prog, bool demangled)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	char *text = NULL;
 	size_t len = 0;
 	int nobj, ret;
 
-	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc))
+	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc) || ut_ftable_list_demangled(t, demangled))
 		return 1;
 	ret = ut_elfsites_program(t, prog, &nobj);
 	if (ret) {
@@ -55,10 +61,11 @@ int cmd_list(int argc, char **argv)
 {
 	struct ut_opts opts;
 	char list[128];
+	bool demangled = true;
 	int c;
 
 	optind = 1;
-	while ((c = getopt(argc, argv, "tof:h")) != -1) {
+	while ((c = getopt(argc, argv, "tof:hO:")) != -1) {
 		switch (c) {
 		case 't':
 			printf("%s\n", ut_tracer_list(list, sizeof(list)));
@@ -68,7 +75,12 @@ int cmd_list(int argc, char **argv)
 			ut_opts_print(&opts, stdout, "function", 0);
 			return 0;
 		case 'f':
-			return list_functions(optarg);
+			return list_functions(optarg, demangled);
+		case 'O':
+			if (strcmp(optarg, "sym-demangle") && strcmp(optarg, "nosym-demangle"))
+				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle only", optarg);
+			demangled = optarg[0] != 'n';
+			break;
 		case 'h':
 			fputs(ut_help_list, stdout);
 			return 0;

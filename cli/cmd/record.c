@@ -702,7 +702,8 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 	ut_recorder_set_streaming(rec, !o->profile);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
-					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,
+					UT_STAT_WIDE | (ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0 ?
+							UT_STAT_DEMANGLE : 0),
 					o->cfg.thresh_us * 1000);
 	return rec;
 }
