@@ -269,6 +269,12 @@ static struct ut_ftable *scope_table(const struct tfs_scope *sc)
 	if (k)
 		qsort(refs, k, sizeof(*refs), cmp_order);
 	out = ut_ftable_new();
+	/* C++ names: words match them demangled; listings show them as options/sym-demangle says */
+	if (out && (ut_ftable_set_demangle(out, ut_demangle_alloc) ||
+		    ut_ftable_list_demangled(out, ut_opts_get(&sc->opts, UT_OPT_SYM_DEMANGLE) != 0))) {
+		ut_ftable_free(out);
+		out = NULL;
+	}
 	for (size_t i = 0; out && i < k; i++) {
 		if (ut_ftable_add(out, refs[i].name, refs[i].module) < 0) {
 			ut_ftable_free(out);
