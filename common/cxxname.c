@@ -8,6 +8,7 @@
  * "operator->" are skipped as a whole.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,7 @@ static int nesting(char c)
 /* Where the name of @s starts (after a return type), and its parameter list's '(' (or strlen). */
 static void name_bounds(const char *s, size_t *start, size_t *paren)
 {
-	size_t n = strlen(s), last_space = 0, k;
+	size_t n = strlen(s), last_space = 0, k, op_end = SIZE_MAX;
 	int depth = 0;
 	bool space = false;
 
@@ -62,11 +63,13 @@ static void name_bounds(const char *s, size_t *start, size_t *paren)
 		k = op_len(s, i, n);
 		if (k) {
 			i += k - 1;
+			op_end = i + 1;
 			continue;
 		}
 		if (depth == 0 && s[i] == '(')
 			*paren = i;
-		if (depth == 0 && s[i] == ' ' && (*paren == n || i < *paren)) {
+		/* "std::operator< <char>(...)": that blank is in the name */
+		if (depth == 0 && s[i] == ' ' && i != op_end && (*paren == n || i < *paren)) {
 			last_space = i;
 			space = true;
 		}
@@ -74,7 +77,7 @@ static void name_bounds(const char *s, size_t *start, size_t *paren)
 		if (depth < 0)
 			depth = 0;
 	}
-	*start = space && last_space < *paren ? last_space + 1 : 0;
+	*start = space && *paren != n && last_space < *paren ? last_space + 1 : 0;
 }
 
 /* The length of @base without its last template arguments ("a::f<int>" -> 4). */
@@ -153,6 +156,8 @@ size_t ut_cxx_word_end(const char *buf, size_t i, size_t len)
 		if (k) {
 			i += k;
 			prev = buf[i - 1];
+			if (i + 1 < len && buf[i] == ' ' && buf[i + 1] == '<')
+				i++; /* "operator< <char>" */
 			continue;
 		}
 		if (isspace((unsigned char)buf[i]) && depth <= 0 &&
