@@ -182,7 +182,8 @@ static int input_arg(int argc, char **argv)
 	for (int i = argc - 1; i > 0; i--) {
 		size_t n = strlen(argv[i]);
 
-		if (argv[i][0] != '-' && n > 2 && !strcmp(argv[i] + n - 2, ".s") && strcmp(argv[i - 1], "-o"))
+		if (argv[i][0] != '-' && n > 2 && !strcmp(argv[i] + n - 2, ".s") &&
+		    strcmp(argv[i - 1], "-o") != 0)
 			return i;
 	}
 	return -1;

@@ -24,7 +24,7 @@ static size_t op_len(const char *s, size_t i, size_t len)
 {
 	size_t k = i + 8;
 
-	if (len - i < 8 || memcmp(s + i, "operator", 8) || (i && is_ident(s[i - 1])) ||
+	if (len - i < 8 || memcmp(s + i, "operator", 8) != 0 || (i && is_ident(s[i - 1])) ||
 	    (k < len && is_ident(s[k])))
 		return 0;
 	if (k + 1 < len && ((s[k] == '(' && s[k + 1] == ')') || (s[k] == '[' && s[k + 1] == ']')))

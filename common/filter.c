@@ -247,9 +247,10 @@ static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i)
 	if (i >= c->cap) {
 		size_t old = c->cap;
 
-		if (grow((void **)&c->forms, &c->cap, t->cap, sizeof(*c->forms)))
+		/* an array of pointers: spell the element type out */
+		if (grow((void **)&c->forms, &c->cap, t->cap, sizeof(struct ut_cxxforms *)))
 			return NOT_CXX;
-		memset(c->forms + old, 0, (c->cap - old) * sizeof(*c->forms));
+		memset(c->forms + old, 0, (c->cap - old) * sizeof(struct ut_cxxforms *));
 	}
 	if (!c->forms[i]) {
 		dm = c->demangle(name);
@@ -272,10 +273,10 @@ static bool structor_match(const struct ut_glob *g, const char *name)
 		return false;
 	memcpy(alias, name, n + 1);
 	at = (size_t)(code - name);
-	for (char v = code[0] == 'C' ? '1' : '0'; v <= (code[0] == 'C' ? '3' : '2'); v++) {
+	for (int v = code[0] == 'C' ? '1' : '0'; v <= (code[0] == 'C' ? '3' : '2'); v++) {
 		if (v == code[1])
 			continue;
-		alias[at + 1] = v;
+		alias[at + 1] = (char)v;
 		if (ut_glob_match(g, alias))
 			return true;
 	}
@@ -435,8 +436,6 @@ static int sb_finish(struct sbuf *sb, char **out, size_t *lenp)
 		*lenp = sb->len;
 	return 0;
 }
-
-static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i);
 
 /* Entry @i's name as listings print it. */
 static const char *list_name(const struct ut_ftable *t, size_t i)

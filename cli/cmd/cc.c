@@ -19,8 +19,6 @@
 #include "cli/cli.h"
 #include "cli/pfe_fixup.h"
 
-extern char **environ;
-
 #define PFE_FLAG "-fpatchable-function-entry=5"
 
 const char ut_help_cflags[] =

@@ -77,7 +77,7 @@ int cmd_list(int argc, char **argv)
 		case 'f':
 			return list_functions(optarg, demangled);
 		case 'O':
-			if (strcmp(optarg, "sym-demangle") && strcmp(optarg, "nosym-demangle"))
+			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
 				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle only", optarg);
 			demangled = optarg[0] != 'n';
 			break;
