@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "common/elfsites.h"
+#include "cli/unsited.h"
 #include "common/demangle.h"
+#include "common/elfsites.h"
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
@@ -48,8 +49,11 @@ static int list_functions(const char *prog, bool demangled)
 		ut_err("warning: %s is stripped: its functions have sites but no names", prog);
 	else if (!nobj)
 		ut_err("warning: %s has no patchable functions: build it with "
-		       "-fpatchable-function-entry=5 or -pg -mfentry",
+		       "-fpatchable-function-entry=5 or -pg -mfentry ('utrace cflags CC' says which, "
+		       "'utrace help cflags' why)",
 		       prog);
+	else
+		ut_say_unsited(stderr, prog, t);
 	if (!ut_ftable_format_available(t, &text, &len))
 		fwrite(text, 1, len, stdout);
 	free(text);

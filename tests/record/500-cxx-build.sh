@@ -120,6 +120,14 @@ EOF
 g++ -O2 -c a.cc -o mixed/a.o
 ar rcs mixed/libedge.a mixed/c.o mixed/a.o mixed/b.o
 "$UTRACE" g++ -o mixed/prog mixed/main.o mixed/libedge.a || fail "no-site object: link"
-"$UTRACE" list -f mixed/prog | grep -cE '^(_Z4addaP4Edge|_Z4addbP4Edge|adda\(Edge\*\)|addb\(Edge\*\))$' >l.txt
+"$UTRACE" list -f mixed/prog 2>list.err | grep -cE '^(_Z4addaP4Edge|_Z4addbP4Edge|adda\(Edge\*\)|addb\(Edge\*\))$' >l.txt
 expect "an object without sites: its function is not listed" l.txt <<<"1"
+grep -o "^utrace: note: functions of mixed/prog without a site.*not traced: " list.err >n.txt
+expect "list -f says which functions have no site" n.txt <<'EOF'
+utrace: note: functions of mixed/prog without a site (built without utrace's flags: 'utrace help cflags'), not traced: 
+EOF
+grep -q 'not traced: .*adda(Edge\*)' list.err || fail "the note does not name adda(Edge*): $(cat list.err)"
+grep -q 'addb' list.err && fail "the note names addb, which has a site: $(cat list.err)"
+"$UTRACE" list -f g++/prog >/dev/null 2>list.err
+check "no note for a program whose functions all have sites" test ! -s list.err
 finish
