@@ -485,6 +485,7 @@ struct fmatch {
 	struct ut_glob func;
 	bool func_blank;
 	bool has_mod, mod_blank, mod_exclude;
+	bool mangled; /* FUNC starts with "_Z": no demangled name can match it */
 	struct ut_glob mod;
 	const char *mod_exact; /* instead of @mod: only this module (pending entries) */
 };
@@ -533,6 +534,7 @@ static int fmatch_init(struct fmatch *m, const struct ut_ftable *t, const char *
 	}
 	if (ut_glob_compile(&m->func, func))
 		return -ENOMEM;
+	m->mangled = func[0] == '_' && func[1] == 'Z';
 	if (!mod)
 		return 0;
 	m->has_mod = true;
@@ -571,8 +573,9 @@ static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_
 		if (m->func_blank)
 			return true;
 	}
-	return ut_glob_match(&m->func, f->name) || cxx_match(&m->func, t, i) ||
-	       structor_match(&m->func, f->name);
+	if (ut_glob_match(&m->func, f->name))
+		return true;
+	return m->mangled ? structor_match(&m->func, f->name) : cxx_match(&m->func, t, i);
 }
 
 /* Set (@on) or clear every live match in @bm; returns how many matched. */

@@ -123,7 +123,10 @@ TEST(filter)
 					    "_ZN3geo5twiceIiEET_S1_",
 					    "_ZN3geo5twiceIdEET_S1_",
 					    "_ZNK3geo5PointixEi",
-					    "_Zbroken"};
+					    "_Zbroken",
+					    "_ZN3FooD2Ev",
+					    "_ZNK3FooclEv",
+					    "_ZN3FooltERKS_"};
 
 	CHECK(t);
 	if (!t)
@@ -145,6 +148,12 @@ TEST(filter)
 	selects(t, "geo::Point::operator\\[\\]", "_ZNK3geo5PointixEi\n");
 	selects(t, "geo::Point::norm() const main", "main\n_ZNK3geo5Point4normEv\n");
 	selects(t, "_Zbroken", "_Zbroken\n");
+	selects(t, "Foo::~Foo", "_ZN3FooD2Ev\n");
+	selects(t, "_ZN3FooD1Ev", "_ZN3FooD2Ev\n");
+	selects(t, "Foo::operator()", "_ZNK3FooclEv\n");
+	selects(t, "Foo::operator<", "_ZN3FooltERKS_\n");
+	selects(t, "Foo::operator<(Foo const&)", "_ZN3FooltERKS_\n");
+	selects(t, "Foo::operator?? !Foo::operator<", "_ZNK3FooclEv\n");
 	CHECK(ut_ftable_list_demangled(t, true) == 0);
 	selects(t, "geo::Point::* _Z*broken",
 		"geo::Point::Point(int, int)\ngeo::Point::norm() const\ngeo::Point::operator[](int) const\n"
