@@ -192,6 +192,31 @@ static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, 
 }
 
 /*
+ * A word that names nothing may be a C++ member's name without its class
+ * or namespace ("ParseEdge" for ManifestParser::ParseEdge): if "*::WORD"
+ * selects functions, a sentence saying so in @buf, else "".
+ */
+static const char *member_hint(struct ut_ftable *t, const char *word, char *buf, size_t len)
+{
+	struct ut_fset *s;
+	char alt[300];
+	size_t n = 0;
+
+	if (strchr(word, ':') || strchr(word, '!') || (word[0] == '_' && word[1] == 'Z'))
+		return "";
+	snprintf(alt, sizeof(alt), "*::%s", word);
+	s = ut_fset_new(t, UT_FSET_FILTER);
+	if (s && !ut_fset_set(s, alt, true, NULL, 0))
+		n = ut_fset_count(s);
+	ut_fset_free(s);
+	if (!n)
+		return "";
+	snprintf(buf, len, "; C++ members are named with their class or namespace: '%s' selects %zu",
+		 alt, n);
+	return buf;
+}
+
+/*
  * One list's words against the program's functions: exit 2 naming a word
  * that matches none; a ":mod:" naming no library the program loads does
  * nothing unless it dlopen()s one: say so.
@@ -199,12 +224,13 @@ static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, 
 static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 		       const char *prog)
 {
-	char bad[256];
+	char bad[256], hint[400];
 	int r = list_matches(t, flags, words, bad, sizeof(bad));
 
 	if (r == LIST_NOMATCH)
 		ut_usage_die("%s: '%s' matches no traceable function of %s%s", file, bad, prog,
-			     ut_cxx_word_hint(bad));
+			     *ut_cxx_word_hint(bad) ? ut_cxx_word_hint(bad)
+						    : member_hint(t, bad, hint, sizeof(hint)));
 	if (r == LIST_PENDING)
 		ut_err("warning: %s: '%s' names no library %s loads at start: it takes "
 		       "effect only if the program dlopen()s one",

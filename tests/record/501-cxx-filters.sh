@@ -108,6 +108,12 @@ expect "a return type: how to write it" e2.txt <<'EOF'
 utrace: set_ftrace_filter: 'int' matches no traceable function of PROG; a blank ends a word: name a C++ function without its return type (geo::twice<int>(int), geo::twice<int>, geo::twice)
 EOF
 
+"$UTRACE" record -l 'scale' -- "$P" >/dev/null 2>e.txt && fail "scale accepted"
+sed -E 's/ of [^;]*;/ of PROG;/' e.txt >e2.txt
+expect "a member's name alone: what would select it" e2.txt <<'EOF'
+utrace: set_ftrace_filter: 'scale' matches no traceable function of PROG; C++ members are named with their class or namespace: '*::scale' selects 2
+EOF
+
 # the profiler's Function column fits C++ names
 "$UTRACE" profile -o p.txt -- "$P" >p.out 2>p.err || fail "profile: $(cat p.err)"
 grep -c '^  geo::Point::operator+(geo::Point const&) const  *1    ' p.txt >w.txt
