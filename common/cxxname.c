@@ -110,7 +110,7 @@ struct ut_cxxforms *ut_cxxforms_new(const char *demangled)
 	while (blen && demangled[start + blen - 1] == ' ')
 		blen--;
 	tlen = strip_template(demangled + start, blen);
-	f = malloc(sizeof(*f) + n + 1 + 2 * (blen + 1));
+	f = malloc(sizeof(*f) + n + 1 + (blen + 1) + (tlen < blen ? tlen + 1 : 0));
 	if (!f)
 		return NULL;
 	text = (char *)(f + 1);
@@ -121,10 +121,13 @@ struct ut_cxxforms *ut_cxxforms_new(const char *demangled)
 	memcpy(text, demangled + start, blen);
 	text[blen] = '\0';
 	f->base = text;
-	text += blen + 1;
-	memcpy(text, demangled + start, tlen);
-	text[tlen] = '\0';
 	f->base_notmpl = text;
+	if (tlen < blen) {
+		text += blen + 1;
+		memcpy(text, demangled + start, tlen);
+		text[tlen] = '\0';
+		f->base_notmpl = text;
+	}
 	return f;
 }
 
@@ -200,6 +203,54 @@ const char *ut_cxx_structor(const char *mangled)
 			return p;
 	}
 	return NULL;
+}
+
+/*
+ * Words of demangled names that are not spelled out in the mangled name
+ * (abbreviations, operators, builtin types, special names): a word that
+ * holds only these gets no anchor.
+ */
+static bool unspelled(const char *id, size_t n)
+{
+	static const char *const words[] = {
+		"std", "allocator", "basic_string", "string", "istream", "ostream", "iostream",
+		"char_traits", "operator", "lambda", "anonymous", "namespace", "clone", "cold",
+		"thunk", "virtual", "non", "covariant", "return", "transaction", "TLS", "init",
+		"function", "wrapper", "reference", "temporary", "vtable", "typeinfo", "for", "name",
+		"construction", "guard", "variable", "unnamed", "type", "decltype", "sizeof",
+		"alignof", "noexcept", "const", "volatile", "unsigned", "signed", "long", "short",
+		"int", "char", "bool", "void", "double", "float", "wchar_t", "char8_t", "char16_t",
+		"char32_t", "auto", "nullptr", "__int128", "__float128", "abi", "restrict", "new",
+		"delete", "false", "true"};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], id, n))
+			return true;
+	return false;
+}
+
+bool ut_cxx_word_anchor(const char *word, char *buf, size_t len)
+{
+	size_t best = 0, at = 0;
+
+	if (strpbrk(word, "[\\"))
+		return false; /* classes and escapes: no literal text to rely on */
+	for (size_t i = 0; word[i];) {
+		size_t n = 0;
+
+		while (is_ident(word[i + n]))
+			n++;
+		if (n > best && !unspelled(word + i, n) && !isdigit((unsigned char)word[i])) {
+			best = n;
+			at = i;
+		}
+		i += n ? n : 1;
+	}
+	if (best < 2 || best >= len)
+		return false;
+	memcpy(buf, word + at, best);
+	buf[best] = '\0';
+	return true;
 }
 
 const char *ut_cxx_word_hint(const char *word)

@@ -62,6 +62,15 @@ bool ut_cxx_word_is_cxx(const char *word);
 const char *ut_cxx_structor(const char *mangled);
 
 /*
+ * ut_cxx_word_anchor() - an identifier @word holds that the mangled name of
+ * every function it can match as demangled holds too (identifiers are
+ * spelled out in mangled names): the longest that is not an abbreviation,
+ * operator, builtin type or special name.  A name without it needs no
+ * demangling for @word.  Return: false if there is none (into @buf, @len).
+ */
+bool ut_cxx_word_anchor(const char *word, char *buf, size_t len);
+
+/*
  * ut_cxx_word_hint() - why @word, which matched nothing, may not say what was meant
  * Return: "" or a sentence starting with "; " (a glob class in an operator's
  * name, a return type).

@@ -203,9 +203,7 @@ void ut_ftable_free(struct ut_ftable *t)
 		free(b);
 	}
 	if (t->cxx) {
-		for (size_t i = 0; i < t->cxx->cap; i++)
-			if (t->cxx->forms[i] != NOT_CXX)
-				free(t->cxx->forms[i]);
+		ut_ftable_forget_demangled(t);
 		free(t->cxx->forms);
 		free(t->cxx);
 	}
@@ -214,6 +212,17 @@ void ut_ftable_free(struct ut_ftable *t)
 	free(t->mods);
 	free(t->sets);
 	free(t);
+}
+
+void ut_ftable_forget_demangled(struct ut_ftable *t)
+{
+	if (!t->cxx)
+		return;
+	for (size_t i = 0; i < t->cxx->cap; i++) {
+		if (t->cxx->forms[i] != NOT_CXX)
+			free(t->cxx->forms[i]);
+		t->cxx->forms[i] = NULL;
+	}
 }
 
 int ut_ftable_list_demangled(struct ut_ftable *t, bool on)
@@ -486,6 +495,8 @@ struct fmatch {
 	bool func_blank;
 	bool has_mod, mod_blank, mod_exclude;
 	bool mangled; /* FUNC starts with "_Z": no demangled name can match it */
+	bool anchored;  /* a mangled name without @anchor cannot match FUNC as demangled */
+	char anchor[128];
 	struct ut_glob mod;
 	const char *mod_exact; /* instead of @mod: only this module (pending entries) */
 };
@@ -535,6 +546,7 @@ static int fmatch_init(struct fmatch *m, const struct ut_ftable *t, const char *
 	if (ut_glob_compile(&m->func, func))
 		return -ENOMEM;
 	m->mangled = func[0] == '_' && func[1] == 'Z';
+	m->anchored = !m->mangled && ut_cxx_word_anchor(func, m->anchor, sizeof(m->anchor));
 	if (!mod)
 		return 0;
 	m->has_mod = true;
@@ -575,7 +587,11 @@ static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_
 	}
 	if (ut_glob_match(&m->func, f->name))
 		return true;
-	return m->mangled ? structor_match(&m->func, f->name) : cxx_match(&m->func, t, i);
+	if (m->mangled)
+		return structor_match(&m->func, f->name);
+	if (m->anchored && !strstr(f->name, m->anchor))
+		return false; /* not demangled: it cannot match */
+	return cxx_match(&m->func, t, i);
 }
 
 /* Set (@on) or clear every live match in @bm; returns how many matched. */

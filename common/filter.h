@@ -113,6 +113,13 @@ long ut_ftable_remove_module(struct ut_ftable *t, const char *module);
 int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled));
 
 /*
+ * ut_ftable_forget_demangled() - free the demangled names kept for matching
+ * (they are made again when a word needs them): the runtime keeps no copy
+ * of a big C++ program's names between configurations.
+ */
+void ut_ftable_forget_demangled(struct ut_ftable *t);
+
+/*
  * ut_ftable_list_demangled() - listings (available_filter_functions, a
  * set's functions) print C++ names demangled (@on) or as added.  Needs
  * ut_ftable_set_demangle() first (else -EINVAL).

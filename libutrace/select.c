@@ -317,6 +317,8 @@ int ut_select_apply(char *err, size_t errlen)
 		ut_cmds_carry(filter);
 		ret = 0;
 	}
+	/* the program's memory: C++ names demangled for these words are not kept */
+	ut_ftable_forget_demangled(table);
 	ut_cmds_publish(filter, ifilter);
 	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
 		struct ut_func *f = &ut_rt.funcs[i];

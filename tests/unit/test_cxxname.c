@@ -87,6 +87,29 @@ TEST(cmd_colon)
 	CHECK(ut_cxx_cmd_colon(e) == NULL);
 }
 
+static void anchor(const char *word, const char *want)
+{
+	char buf[64];
+	bool got = ut_cxx_word_anchor(word, buf, sizeof(buf));
+
+	CHECK(got == (want != NULL));
+	if (got && want)
+		CHECK_EQ_STR(buf, want);
+}
+
+TEST(anchors)
+{
+	anchor("ManifestParser::ParseEdge", "ManifestParser");
+	anchor("geo::twice<int>", "twice");
+	anchor("*::Parse*", "Parse");
+	anchor("std::string::size", "size");
+	anchor("main::{lambda(int)#1}::operator()", "main");
+	anchor("operator new", NULL);
+	anchor("std::*", NULL);
+	anchor("[ab]*", NULL);
+	anchor("*", NULL);
+}
+
 TEST(structors)
 {
 	const char *n = "_ZN3geo5PointC1Eii";
@@ -166,6 +189,7 @@ int main(void)
 	RUN(forms);
 	RUN(words);
 	RUN(cmd_colon);
+	RUN(anchors);
 	RUN(structors);
 	RUN(filter);
 	TEST_EXIT();
