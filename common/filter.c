@@ -457,6 +457,11 @@ static const char *list_name(const struct ut_ftable *t, size_t i)
 	return f->full ? f->full : t->funcs[i].name;
 }
 
+const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i)
+{
+	return i < t->nr ? list_name(t, i) : NULL;
+}
+
 static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i)
 {
 	const struct ut_filter_func *f = &t->funcs[i];

@@ -126,6 +126,13 @@ void ut_ftable_forget_demangled(struct ut_ftable *t);
  */
 int ut_ftable_list_demangled(struct ut_ftable *t, bool on);
 
+/*
+ * ut_ftable_listed_name() - entry @i's name as listings print it (demangled
+ * after ut_ftable_list_demangled(t, true)), for callers that print entries
+ * themselves; NULL if @i is out of range.
+ */
+const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i);
+
 /** ut_ftable_size() - number of entries, dead ones included (valid indexes are below it). */
 size_t ut_ftable_size(const struct ut_ftable *t);
 
