@@ -53,10 +53,12 @@ int cmd_mount(int argc, char **argv);
 int cmd_umount(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_marker(int argc, char **argv);
+int cmd_cflags(int argc, char **argv);
+int cmd_cc(int argc, char **argv);
 
 extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_help[],
 	ut_help_profile[], ut_help_start[], ut_help_stop[], ut_help_restart[], ut_help_show[],
 	ut_help_extract[], ut_help_reset[], ut_help_ps[], ut_help_stat[], ut_help_marker[];
-extern const char ut_help_mount[], ut_help_umount[];
+extern const char ut_help_mount[], ut_help_umount[], ut_help_cflags[];
 
 #endif

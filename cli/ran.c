@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/ran.h"
+#include "common/demangle.h"
 #include "common/elfsites.h"
 
 /* Has @key ("path") been added already?  Remembers it if not. */
@@ -58,6 +59,11 @@ struct ut_ftable *ut_ran_functions(const char *dir)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	DIR *d = opendir(dir);
+
+	if (t && ut_ftable_set_demangle(t, ut_demangle_alloc)) {
+		ut_ftable_free(t);
+		t = NULL;
+	}
 	struct dirent *e;
 	char **seen = NULL;
 	size_t nseen = 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/pfe_fixup.h"
 #include "common/control.h"
 
 const struct ut_command ut_commands[] = {
@@ -31,6 +32,14 @@ const struct ut_command ut_commands[] = {
 	{"marker", cmd_marker, "write a text into the trace (trace_marker)", ut_help_marker},
 	{"list", cmd_list, "list tracers, options, or a program's traceable functions",
 	 ut_help_list},
+	{"cflags", cmd_cflags, "print the compiler flags that give a program sites", ut_help_cflags},
+	{"cc", cmd_cc, "run cc with those flags (CC='utrace cc' make; also c++ gcc g++ clang clang++)",
+	 ut_help_cflags},
+	{"c++", cmd_cc, NULL, ut_help_cflags},
+	{"gcc", cmd_cc, NULL, ut_help_cflags},
+	{"g++", cmd_cc, NULL, ut_help_cflags},
+	{"clang", cmd_cc, NULL, ut_help_cflags},
+	{"clang++", cmd_cc, NULL, ut_help_cflags},
 	{"help", cmd_help, "show help for a command", ut_help_help},
 	{NULL, NULL, NULL, NULL},
 };
@@ -88,7 +97,11 @@ static void print_warning(const char *msg)
 int main(int argc, char **argv)
 {
 	const struct ut_command *c;
+	const char *base;
 
+	base = strrchr(argv[0], '/');
+	if (!strcmp(base ? base + 1 : argv[0], "as"))
+		return ut_as_main(argc, argv); /* gcc -B: cli/pfe_fixup.c */
 	ut_read_set_warn(print_warning);
 	if (argc < 2) {
 		cmd_help(1, argv);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/config.h"
+#include "common/cxxname.h"
 #include "common/names.h"
 
 void ut_cfg_init(struct ut_cfg *c)
@@ -94,7 +95,8 @@ const char *ut_cfg_word(const char *p, size_t *len)
 		p++;
 	if (!p || !*p)
 		return NULL;
-	*len = strcspn(p, " ");
+	/* C++ names keep the blanks of their parameter and template lists */
+	*len = ut_cxx_word_end(p, 0, strlen(p));
 	return p;
 }
 

@@ -113,6 +113,18 @@ const char *ut_demangle(struct ut_demangler *d, const char *name)
 	return e->val ? e->val : name;
 }
 
+char *ut_demangle_alloc(const char *mangled)
+{
+	int status = -1;
+	char *s = ut_cxa_demangle(mangled, NULL, NULL, &status);
+
+	if (status != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 bool ut_demangled_has_params(const char *raw, const char *printed)
 {
 	return printed != raw && strchr(printed, '(') != NULL;

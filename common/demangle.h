@@ -22,6 +22,12 @@ void ut_demangler_free(struct ut_demangler *d);
  */
 const char *ut_demangle(struct ut_demangler *d, const char *name);
 
+/*
+ * @mangled's demangling, malloc'd, or NULL if it is none (filters:
+ * ut_ftable_set_demangle()).
+ */
+char *ut_demangle_alloc(const char *mangled);
+
 /* Is this (printed) name a demangled function, with its parameter list? */
 bool ut_demangled_has_params(const char *raw, const char *printed);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cxxname.h"
 #include "common/filter.h"
 #include "common/glob.h"
 
@@ -34,7 +35,23 @@ struct ut_ftable {
 	struct arena_block *arena;
 	struct ut_fset **sets; /* sets to prune when a module goes away */
 	size_t nr_sets, cap_sets;
+	struct cxx_cache *cxx; /* demangled names, made when a word first needs them */
 };
+
+/*
+ * C++ names in the forms a user types them (common/cxxname.h), made from
+ * the mangled names ("_Z...") on first use: a C program has none, and a C++
+ * program that is given no filter never demangles.  NOT_CXX marks an entry
+ * whose name is not mangled or does not demangle (matched by its name only).
+ */
+struct cxx_cache {
+	char *(*demangle)(const char *mangled);
+	struct ut_cxxforms **forms;
+	size_t cap;
+	bool list_demangled; /* listings print the demangled names */
+};
+static struct ut_cxxforms not_cxx;
+#define NOT_CXX (&not_cxx)
 
 struct bitmap {
 	uint64_t *w;
@@ -185,11 +202,106 @@ void ut_ftable_free(struct ut_ftable *t)
 		next = b->next;
 		free(b);
 	}
+	if (t->cxx) {
+		ut_ftable_forget_demangled(t);
+		free(t->cxx->forms);
+		free(t->cxx);
+	}
 	free(t->funcs);
 	free(t->dead);
 	free(t->mods);
 	free(t->sets);
 	free(t);
+}
+
+void ut_ftable_forget_demangled(struct ut_ftable *t)
+{
+	if (!t->cxx)
+		return;
+	for (size_t i = 0; i < t->cxx->cap; i++) {
+		if (t->cxx->forms[i] != NOT_CXX)
+			free(t->cxx->forms[i]);
+		t->cxx->forms[i] = NULL;
+	}
+}
+
+int ut_ftable_list_demangled(struct ut_ftable *t, bool on)
+{
+	if (!t->cxx || !t->cxx->demangle)
+		return -EINVAL;
+	t->cxx->list_demangled = on;
+	return 0;
+}
+
+int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled))
+{
+	if (!t->cxx) {
+		t->cxx = calloc(1, sizeof(*t->cxx));
+		if (!t->cxx)
+			return -ENOMEM;
+	}
+	t->cxx->demangle = demangle;
+	return 0;
+}
+
+/* The C++ forms of entry @i, or NOT_CXX. */
+static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i)
+{
+	struct cxx_cache *c = t->cxx;
+	const char *name = t->funcs[i].name;
+	char *dm;
+
+	if (!c || !c->demangle || name[0] != '_' || name[1] != 'Z')
+		return NOT_CXX;
+	if (i >= c->cap) {
+		size_t old = c->cap;
+
+		/* an array of pointers: spell the element type out */
+		if (grow((void **)&c->forms, &c->cap, t->cap, sizeof(struct ut_cxxforms *)))
+			return NOT_CXX;
+		memset(c->forms + old, 0, (c->cap - old) * sizeof(struct ut_cxxforms *));
+	}
+	if (!c->forms[i]) {
+		dm = c->demangle(name);
+		c->forms[i] = dm ? ut_cxxforms_new(dm) : NULL;
+		free(dm);
+		if (!c->forms[i])
+			c->forms[i] = NOT_CXX;
+	}
+	return c->forms[i];
+}
+
+/* Does @g match another variant (C1/C2/C3, D0/D1/D2) of the constructor or destructor @name? */
+static bool structor_match(const struct ut_glob *g, const char *name)
+{
+	const char *code = ut_cxx_structor(name);
+	char alias[512];
+	size_t n = strlen(name), at;
+
+	if (!code || n >= sizeof(alias))
+		return false;
+	memcpy(alias, name, n + 1);
+	at = (size_t)(code - name);
+	for (int v = code[0] == 'C' ? '1' : '0'; v <= (code[0] == 'C' ? '3' : '2'); v++) {
+		if (v == code[1])
+			continue;
+		alias[at + 1] = (char)v;
+		if (ut_glob_match(g, alias))
+			return true;
+	}
+	return false;
+}
+
+/* Does @g match a C++ form of entry @i? */
+static bool cxx_match(const struct ut_glob *g, const struct ut_ftable *t, size_t i)
+{
+	const struct ut_cxxforms *f = cxx_forms(t, i);
+
+	if (f == NOT_CXX)
+		return false;
+	return ut_glob_match(g, f->base) || ut_glob_match(g, f->noret) ||
+	       (f->base_notmpl != f->base && ut_glob_match(g, f->base_notmpl)) ||
+	       (f->full != f->noret && ut_glob_match(g, f->full));
 }
 
 static long add_func(struct ut_ftable *t, const char *name, const char *module, bool copy)
@@ -334,9 +446,27 @@ static int sb_finish(struct sbuf *sb, char **out, size_t *lenp)
 	return 0;
 }
 
-static void sb_func(struct sbuf *sb, const struct ut_filter_func *f)
+/* Entry @i's name as listings print it. */
+static const char *list_name(const struct ut_ftable *t, size_t i)
 {
-	sb_add(sb, f->name);
+	const struct ut_cxxforms *f;
+
+	if (!t->cxx || !t->cxx->list_demangled)
+		return t->funcs[i].name;
+	f = cxx_forms(t, i);
+	return f->full ? f->full : t->funcs[i].name;
+}
+
+const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i)
+{
+	return i < t->nr ? list_name(t, i) : NULL;
+}
+
+static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i)
+{
+	const struct ut_filter_func *f = &t->funcs[i];
+
+	sb_add(sb, list_name(t, i));
 	if (f->module) {
 		sb_add(sb, " [");
 		sb_add(sb, f->module);
@@ -352,7 +482,7 @@ int ut_ftable_format_available(const struct ut_ftable *t, char **out, size_t *le
 
 	for (i = 0; i < t->nr; i++)
 		if (!t->dead[i])
-			sb_func(&sb, &t->funcs[i]);
+			sb_func(&sb, t, i);
 	return sb_finish(&sb, out, lenp);
 }
 
@@ -369,6 +499,9 @@ struct fmatch {
 	struct ut_glob func;
 	bool func_blank;
 	bool has_mod, mod_blank, mod_exclude;
+	bool mangled; /* FUNC starts with "_Z": no demangled name can match it */
+	bool anchored;  /* a mangled name without @anchor cannot match FUNC as demangled */
+	char anchor[128];
 	struct ut_glob mod;
 	const char *mod_exact; /* instead of @mod: only this module (pending entries) */
 };
@@ -417,6 +550,8 @@ static int fmatch_init(struct fmatch *m, const struct ut_ftable *t, const char *
 	}
 	if (ut_glob_compile(&m->func, func))
 		return -ENOMEM;
+	m->mangled = func[0] == '_' && func[1] == 'Z';
+	m->anchored = !m->mangled && ut_cxx_word_anchor(func, m->anchor, sizeof(m->anchor));
 	if (!mod)
 		return 0;
 	m->has_mod = true;
@@ -455,7 +590,13 @@ static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_
 		if (m->func_blank)
 			return true;
 	}
-	return ut_glob_match(&m->func, f->name);
+	if (ut_glob_match(&m->func, f->name))
+		return true;
+	if (m->mangled)
+		return structor_match(&m->func, f->name);
+	if (m->anchored && !strstr(f->name, m->anchor))
+		return false; /* not demangled: it cannot match */
+	return cxx_match(&m->func, t, i);
 }
 
 /* Set (@on) or clear every live match in @bm; returns how many matched. */
@@ -705,10 +846,18 @@ const char *ut_fcmd_name(int type)
 
 bool ut_fset_word_is_cmd(const char *w, size_t len)
 {
-	const char *colon = memchr(w, ':', len), *cmd, *end;
+	const char *colon, *cmd, *end;
+	char word[256];
 
+	/* the first ':' that is not in a C++ "::" */
+	if (len >= sizeof(word))
+		len = sizeof(word) - 1;
+	memcpy(word, w, len);
+	word[len] = '\0';
+	colon = ut_cxx_cmd_colon(word);
 	if (!colon)
 		return false;
+	w = word;
 	cmd = colon + 1;
 	end = memchr(cmd, ':', len - (size_t)(cmd - w));
 	if (!end)
@@ -899,7 +1048,7 @@ static int do_word(struct ut_fset *s, char *w)
 {
 	char *cmd, *param;
 
-	cmd = strchr(w, ':');
+	cmd = ut_cxx_cmd_colon(w);
 	if (!cmd)
 		return do_pattern(s, w, NULL);
 	*cmd++ = '\0';
@@ -951,8 +1100,7 @@ int ut_fset_write(struct ut_fset *s, const char *buf, size_t len, char *badword,
 		if (i == len)
 			break;
 		start = i;
-		while (i < len && !is_sep(buf[i]))
-			i++;
+		i = ut_cxx_word_end(buf, i, len);
 		memcpy(w, buf + start, i - start);
 		w[i - start] = '\0';
 		r = do_word(s, w);
@@ -1030,11 +1178,11 @@ int ut_fset_format(const struct ut_fset *s, const char *empty_text, char **out, 
 		sb_add(&sb, empty_text);
 	for (i = 0; i < t->nr; i++)
 		if (!t->dead[i] && bm_test(&s->cur, i))
-			sb_func(&sb, &t->funcs[i]);
+			sb_func(&sb, t, i);
 	for (i = 0; i < s->nr_cmds; i++) {
 		const struct ut_fcmd *c = &s->cmds[i];
 
-		sb_add(&sb, t->funcs[c->func].name);
+		sb_add(&sb, list_name(t, c->func));
 		sb_add(&sb, ":");
 		sb_add(&sb, ut_fcmd_name(c->type));
 		if (c->count < 0) {

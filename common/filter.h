@@ -100,6 +100,39 @@ int ut_ftable_module_loaded(struct ut_ftable *t, const char *module);
  */
 long ut_ftable_remove_module(struct ut_ftable *t, const char *module);
 
+/**
+ * ut_ftable_set_demangle() - let patterns match C++ names as demangled
+ * @t: the table
+ * @demangle: returns the malloc'd demangling of a mangled name ("_Z..."),
+ *            or NULL; it is called once per name, when a word is first
+ *            matched against it (common/cxxname.h: the forms matched)
+ *
+ * Without it, patterns match the names as added only.
+ * Return: 0 or -ENOMEM.
+ */
+int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *mangled));
+
+/*
+ * ut_ftable_forget_demangled() - free the demangled names kept for matching
+ * (they are made again when a word needs them): the runtime keeps no copy
+ * of a big C++ program's names between configurations.
+ */
+void ut_ftable_forget_demangled(struct ut_ftable *t);
+
+/*
+ * ut_ftable_list_demangled() - listings (available_filter_functions, a
+ * set's functions) print C++ names demangled (@on) or as added.  Needs
+ * ut_ftable_set_demangle() first (else -EINVAL).
+ */
+int ut_ftable_list_demangled(struct ut_ftable *t, bool on);
+
+/*
+ * ut_ftable_listed_name() - entry @i's name as listings print it (demangled
+ * after ut_ftable_list_demangled(t, true)), for callers that print entries
+ * themselves; NULL if @i is out of range.
+ */
+const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i);
+
 /** ut_ftable_size() - number of entries, dead ones included (valid indexes are below it). */
 size_t ut_ftable_size(const struct ut_ftable *t);
 

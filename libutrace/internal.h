@@ -369,6 +369,9 @@ int ut_patch_prepare_module(struct ut_module *m) UT_HIDDEN;
 int ut_patch_apply(void) UT_HIDDEN;
 
 /* select.c */
+/* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */
+char *ut_rt_demangle(const char *mangled) UT_HIDDEN;
+
 int ut_select_apply(char *err, size_t errlen) UT_HIDDEN;
 bool ut_select_idle(void) UT_HIDDEN;
 void ut_select_reconfigure(void) UT_HIDDEN;

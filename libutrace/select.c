@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/config.h"
+#include "common/cxxname.h"
 #include "common/filter.h"
 #include "libutrace/internal.h"
 
@@ -91,6 +92,8 @@ static int sync_table(void)
 
 	if (!table) {
 		table = ut_ftable_new();
+		if (table && ut_ftable_set_demangle(table, ut_rt_demangle))
+			return -ENOMEM;
 		filter = table ? ut_fset_new(table, UT_FSET_FILTER) : NULL;
 		notrace = table ? ut_fset_new(table, UT_FSET_NOTRACE) : NULL;
 		gfilter = table ? ut_fset_new(table, UT_FSET_GRAPH) : NULL;
@@ -211,7 +214,8 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
 	}
 	ret = set_list_strict(s, text, carry_at, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		snprintf(err, errlen, "%s: '%s' matches no traceable function", what, bad);
+		snprintf(err, errlen, "%s: '%s' matches no traceable function%s", what, bad,
+			 ut_cxx_word_hint(bad));
 	else if (ret)
 		snprintf(err, errlen, "%s: %s", what, strerror(-ret));
 	return ret;
@@ -344,6 +348,8 @@ int ut_select_apply(char *err, size_t errlen)
 		ut_cmds_carry(filter);
 		ret = 0;
 	}
+	/* the program's memory: C++ names demangled for these words are not kept */
+	ut_ftable_forget_demangled(table);
 	ut_cmds_publish(filter, ifilter);
 	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
 		struct ut_func *f = &ut_rt.funcs[i];

@@ -30,7 +30,7 @@
 #include "common/symbols.h"
 
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
-		 bool demangle,
+		 unsigned names,
 		 uint64_t thresh_ns, int32_t tid)
 {
 	char spool[PATH_MAX];
@@ -44,7 +44,7 @@ int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f,
 	if (!rec)
 		return -errno ? -errno : -ENOMEM;
 	ut_recorder_set_live(rec, pids, npids, false);
-	ut_recorder_set_profile(rec, f, graph_time, demangle, thresh_ns);
+	ut_recorder_set_profile(rec, f, graph_time, names, thresh_ns);
 	ut_recorder_profile_only(rec, tid);
 	ret = ut_recorder_finish(rec);
 	ut_recorder_free(rec);

@@ -105,7 +105,7 @@ struct ut_recorder {
 	int one_fd;                 /* live modes' one spool, unlinked (-1: none yet) */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
-	bool demangle;              /* profile: C++ names demangled */
+	unsigned names;             /* profile: UT_STAT_DEMANGLE, UT_STAT_WIDE */
 	bool live;
 	bool consume;               /* take what is read (producer/consumer buffers) */
 	bool compress;
@@ -1302,12 +1302,12 @@ void ut_recorder_profile_only(struct ut_recorder *r, int32_t tid)
 	r->profile_only = tid;
 }
 
-void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, bool demangle,
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, unsigned names,
 			     uint64_t thresh_ns)
 {
 	r->profile = out;
 	r->graph_time = graph_time;
-	r->demangle = demangle;
+	r->names = names;
 	r->thresh_ns = thresh_ns;
 }
 
@@ -1366,7 +1366,8 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 static int write_profile(struct ut_recorder *r)
 {
 	struct ut_symtab *st = load_symbols(r);
-	struct ut_demangler *dm = r->demangle ? ut_demangler_new() : NULL;
+	struct ut_demangler *dm = r->names & UT_STAT_DEMANGLE ? ut_demangler_new() : NULL;
+	bool wide = r->names & UT_STAT_WIDE;
 	struct ut_stat_table all = {0};
 	struct ptable *per = NULL;
 	size_t nthreads = 0, k = 0;
@@ -1392,7 +1393,7 @@ static int write_profile(struct ut_recorder *r)
 			read_ptable(r, s, j, st, &all, &per[k]);
 		}
 	}
-	ut_stat_print(r->profile, &all, r->thresh_ns, dm);
+	ut_stat_print(r->profile, &all, r->thresh_ns, dm, wide);
 	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
 		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
 		char comm[17] = {0};
@@ -1401,7 +1402,7 @@ static int write_profile(struct ut_recorder *r)
 			continue;
 		memcpy(comm, ts->comm, 16);
 		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
-		ut_stat_print(r->profile, &per[i].t, r->thresh_ns, dm);
+		ut_stat_print(r->profile, &per[i].t, r->thresh_ns, dm, wide);
 	}
 	for (size_t i = 0; i < k; i++)
 		ut_stat_free(&per[i].t);

@@ -2,6 +2,7 @@
 /* The trace_stat printer (reader/stat.h). */
 #include "reader/stat.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,14 +35,29 @@ static int by_time(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+#define WIDE_MAX 100
+
 /* trace_stat/function: sorted by Time; s^2 as the kernel computes it. */
-void ut_stat_print(FILE *f, struct ut_stat_table *t, uint64_t thresh_ns, struct ut_demangler *dm)
+void ut_stat_print(FILE *f, struct ut_stat_table *t, uint64_t thresh_ns, struct ut_demangler *dm,
+		   bool wide)
 {
+	int w = 30;
+
+	/*
+	 * wide: the column fits the longest name up to WIDE_MAX; a longer one
+	 * (a template instance's can take a thousand characters) is printed
+	 * whole and pushes its own row's numbers right.
+	 */
 	if (t->n)
 		qsort(t->rows, t->n, sizeof(*t->rows), by_time);
-	fputs("  Function                               Hit    Time            Avg             s^2\n"
-	      "  --------                               ---    ----            ---             ---\n",
-	      f);
+	for (size_t i = 0; wide && i < t->n; i++) {
+		size_t n = strlen(ut_demangle(dm, t->rows[i].name));
+
+		if (n > (size_t)w)
+			w = n > WIDE_MAX ? WIDE_MAX : (int)n;
+	}
+	fprintf(f, "  %-*s  %10s    Time            Avg             s^2\n", w, "Function", "Hit");
+	fprintf(f, "  %-*s  %10s    ----            ---             ---\n", w, "--------", "---");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ut_stat_row *p = &t->rows[i];
 		long double n = (long double)p->hits, avg = n > 0 ? p->time / n : 0, s2 = 0;
@@ -52,7 +68,7 @@ void ut_stat_print(FILE *f, struct ut_stat_table *t, uint64_t thresh_ns, struct 
 			s2 = (n * p->sq - p->time * p->time) / (n * (n - 1)) / 1000;
 		if (s2 < 0)
 			s2 = 0;
-		fprintf(f, "  %-30.30s  %10llu    ", ut_demangle(dm, p->name),
+		fprintf(f, "  %-*.*s  %10llu    ", w, wide ? INT_MAX : w, ut_demangle(dm, p->name),
 			(unsigned long long)p->hits);
 		ut_graph_print_duration(f, (uint64_t)p->time);
 		fputs("    ", f);

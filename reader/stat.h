@@ -28,9 +28,11 @@ void ut_stat_add(struct ut_stat_table *t, const char *name, uint64_t hits, long 
 /*
  * Print @t to @f sorted by time, s^2 as the kernel computes it; rows whose
  * average is below @thresh_ns are left out; names demangled by @dm (NULL:
- * as the symbol table holds them).
+ * as the symbol table holds them); @wide: the Function column as wide as
+ * the longest name (C++ names are long), else the kernel's 30 characters.
  */
-void ut_stat_print(FILE *f, struct ut_stat_table *t, uint64_t thresh_ns, struct ut_demangler *dm);
+void ut_stat_print(FILE *f, struct ut_stat_table *t, uint64_t thresh_ns, struct ut_demangler *dm,
+		   bool wide);
 void ut_stat_free(struct ut_stat_table *t);
 
 #endif

@@ -747,7 +747,8 @@ static int show_stat(struct tfs_req *r, FILE *f)
 	}
 	ret = ut_live_stat(tfs_rundir, r->sc->pid ? &r->sc->pid : NULL, r->sc->pid ? 1 : 0, f,
 			   ut_opts_get(&r->sc->opts, UT_OPT_GRAPH_TIME) != 0,
-			   ut_opts_get(&r->sc->opts, UT_OPT_SYM_DEMANGLE) != 0, thresh, r->tid);
+			   ut_opts_get(&r->sc->opts, UT_OPT_SYM_DEMANGLE) != 0 ? UT_STAT_DEMANGLE : 0, thresh,
+			   r->tid);
 	return ret == -ESRCH ? 0 : ret;
 }
 

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cxxname.h"
+#include "common/demangle.h"
 #include "common/elfsites.h"
 #include "common/filter.h"
 #include "common/whynosite.h"
@@ -84,6 +86,10 @@ static struct ut_ftable *build_table(char *text)
 	struct ut_ftable *t = ut_ftable_new();
 	char *save = NULL;
 
+	if (t && ut_ftable_set_demangle(t, ut_demangle_alloc)) {
+		ut_ftable_free(t);
+		return NULL;
+	}
 	for (char *line = t ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *op = line, *bias, *mod, *path;
@@ -264,6 +270,12 @@ static struct ut_ftable *scope_table(const struct tfs_scope *sc)
 	if (k)
 		qsort(refs, k, sizeof(*refs), cmp_order);
 	out = ut_ftable_new();
+	/* C++ names: words match them demangled; listings show them as options/sym-demangle says */
+	if (out && (ut_ftable_set_demangle(out, ut_demangle_alloc) ||
+		    ut_ftable_list_demangled(out, ut_opts_get(&sc->opts, UT_OPT_SYM_DEMANGLE) != 0))) {
+		ut_ftable_free(out);
+		out = NULL;
+	}
 	for (size_t i = 0; out && i < k; i++) {
 		if (ut_ftable_add(out, refs[i].name, refs[i].module) < 0) {
 			ut_ftable_free(out);
@@ -628,8 +640,8 @@ static char *no_match_text(const struct tfs_scope *sc, const char *file, const c
 	ut_objlist_free(&l);
 	if (why && why[0])
 		why[strlen(why) - 1] = '\0';
-	if (asprintf(&msg, "%s: '%s' matches no traceable function%s%s", file, bad,
-		     why ? "\n" : "", why ? why : "") < 0)
+	if (asprintf(&msg, "%s: '%s' matches no traceable function%s%s%s", file, bad,
+		     ut_cxx_word_hint(bad), why ? "\n" : "", why ? why : "") < 0)
 		msg = NULL;
 	free(why);
 	return msg;

@@ -15,10 +15,12 @@ int cmd_help(int argc, char **argv)
 	if (argc < 2) {
 		printf("usage: utrace COMMAND [OPTIONS]\n\n"
 		       "utrace is ftrace for user space: programs built with\n"
-		       "-fpatchable-function-entry=5 (or -pg -mfentry) are traced through\n"
+		       "-fpatchable-function-entry=5 (or -pg -mfentry; 'utrace cflags' says\n"
+		       "which for your compiler) are traced through\n"
 		       "sites that cost a nop while off.\n\nCommands:\n");
 		for (c = ut_commands; c->name; c++)
-			printf("  %-8s  %s\n", c->name, c->summary);
+			if (c->summary)
+				printf("  %-8s  %s\n", c->name, c->summary);
 		printf("\nRun 'utrace help COMMAND' for the options of one command.\n");
 		return 0;
 	}

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/unsited.h"
+#include "common/demangle.h"
 #include "common/elfsites.h"
 #include "common/filter.h"
 #include "common/inlined.h"
@@ -16,15 +18,25 @@
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | -f PROGRAM [--inlined]\n"
+	"usage: utrace list -t | -o | [-O nosym-demangle] -f PROGRAM [--inlined]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
 	"  -f PROGRAM    PROGRAM's traceable functions and those of the shared\n"
 	"                objects it loads (available_filter_functions: `name` for the\n"
-	"                program, `name [lib]` for a shared object).  Names are the\n"
-	"                symbol table's, mangled for C++ (_Z7catcherv): what filters\n"
-	"                match; traces print them demangled (-O nosym-demangle: not)\n";
+	"                program, `name [lib]` for a shared object; `[+N inlined]`:\n"
+	"                the compiler also inlined N copies of it, which have no\n"
+	"                site, as the debug info says).  C++ names are\n"
+	"                demangled (geo::scale(int)); -O nosym-demangle lists them as\n"
+	"                the symbol table holds them (_ZN3geo5scaleEi).  Filters take\n"
+	"                either form: 'geo::scale' selects every overload,\n"
+	"                'geo::twice' every template instance, 'geo::Point::*' every\n"
+	"                member, 'geo::scale(int)' one; any variant of a constructor\n"
+	"                or destructor (C1/C2, D0/D1/D2) names it.  A return type is\n"
+	"                not part of the name; write operator\\[\\] for operator[]\n"
+	"                ('[' starts a glob class).\n"
+	"  --inlined     with -f: every inlined copy instead (the function, where it\n"
+	"                sits, file:line, entry address, whether it can be traced)\n";
 
 /* One object's traceable functions, each marked with the copies the compiler inlined. */
 static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t from)
@@ -36,7 +48,7 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 		const struct ut_inl *first;
 		size_t k = tab ? ut_inlined_find(tab, f->name, &first) : 0;
 
-		fputs(f->name, stdout);
+		fputs(ut_ftable_listed_name(t, i), stdout);
 		if (f->module)
 			printf(" [%s]", f->module);
 		if (k)
@@ -92,13 +104,13 @@ static void print_inlined(const struct ut_obj *o)
 	ut_symtab_free(st);
 }
 
-static int list_functions(const char *prog, bool inlined)
+static int list_functions(const char *prog, bool inlined, bool demangled)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	struct ut_objlist l;
 	int nobj = 0, ret;
 
-	if (!t)
+	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc) || ut_ftable_list_demangled(t, demangled))
 		return 1;
 	elf_version(EV_CURRENT);
 	ret = ut_elfsites_file(t, prog, NULL);
@@ -123,8 +135,11 @@ static int list_functions(const char *prog, bool inlined)
 		ut_err("warning: %s is stripped: its functions have sites but no names", prog);
 	else if (!nobj)
 		ut_err("warning: %s has no patchable functions: build it with "
-		       "-fpatchable-function-entry=5 or -pg -mfentry",
+		       "-fpatchable-function-entry=5 or -pg -mfentry ('utrace cflags CC' says which, "
+		       "'utrace help cflags' why)",
 		       prog);
+	else if (!inlined)
+		ut_say_unsited(stderr, prog, t);
 	ut_objlist_free(&l);
 	ut_ftable_free(t);
 	return 0;
@@ -138,10 +153,10 @@ int cmd_list(int argc, char **argv)
 
 	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'}, {0}};
 	const char *prog = NULL;
-	bool inlined = false;
+	bool inlined = false, demangled = true;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "tof:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "tof:hO:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			printf("%s\n", ut_tracer_list(list, sizeof(list)));
@@ -156,6 +171,11 @@ int cmd_list(int argc, char **argv)
 		case 'I':
 			inlined = true;
 			break;
+		case 'O':
+			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
+				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle only", optarg);
+			demangled = optarg[0] != 'n';
+			break;
 		case 'h':
 			fputs(ut_help_list, stdout);
 			return 0;
@@ -164,7 +184,7 @@ int cmd_list(int argc, char **argv)
 		}
 	}
 	if (prog)
-		return list_functions(prog, inlined);
+		return list_functions(prog, inlined, demangled);
 	if (inlined)
 		ut_usage_die("--inlined goes with -f PROGRAM (see 'utrace help list')");
 	ut_usage_die("list what? -t, -o or -f PROGRAM (see 'utrace help list')");

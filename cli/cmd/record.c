@@ -34,6 +34,8 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/elfsites.h"
+#include "common/cxxname.h"
+#include "common/demangle.h"
 #include "common/whynosite.h"
 #include "common/filter.h"
 #include "common/names.h"
@@ -53,7 +55,9 @@ const char ut_help_record[] =
 	"\n"
 	"  -P PID           a running process to record (repeatable)\n"
 	"  -p TRACER        function_graph, function or nop (default: function)\n"
-	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable\n"
+	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable;\n"
+	"                   C++ names as demangled or mangled: 'ns::C::f' (every\n"
+	"                   overload), 'ns::C::*', 'ns::f(int)' (see 'utrace help list')\n"
 	"  -n PATTERN       never trace matching functions (set_ftrace_notrace); repeatable\n"
 	"                   patterns: name, x*, *x, *x*, globs, !pat, pat:mod:LIB, :mod:LIB\n"
 	"                   checked against PROGRAM and its libraries before it runs; for a\n"
@@ -210,6 +214,31 @@ static char *why_no_site(const char *bad, const char *prog)
 }
 
 /*
+ * A word that names nothing may be a C++ member's name without its class
+ * or namespace ("ParseEdge" for ManifestParser::ParseEdge): if "*::WORD"
+ * selects functions, a sentence saying so in @buf, else "".
+ */
+static const char *member_hint(struct ut_ftable *t, const char *word, char *buf, size_t len)
+{
+	struct ut_fset *s;
+	char alt[300];
+	size_t n = 0;
+
+	if (strchr(word, ':') || strchr(word, '!') || (word[0] == '_' && word[1] == 'Z'))
+		return "";
+	snprintf(alt, sizeof(alt), "*::%s", word);
+	s = ut_fset_new(t, UT_FSET_FILTER);
+	if (s && !ut_fset_set(s, alt, true, NULL, 0))
+		n = ut_fset_count(s);
+	ut_fset_free(s);
+	if (!n)
+		return "";
+	snprintf(buf, len, "; C++ members are named with their class or namespace: '%s' selects %zu",
+		 alt, n);
+	return buf;
+}
+
+/*
  * One list's words against the program's functions: exit 2 naming a word
  * that matches none, and why; a ":mod:" naming no library the program
  * loads does nothing unless it dlopen()s one: say so.
@@ -217,14 +246,16 @@ static char *why_no_site(const char *bad, const char *prog)
 static void check_list(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 		       const char *prog)
 {
-	char bad[256];
+	char bad[256], hint[400];
 	int r = list_matches(t, flags, words, bad, sizeof(bad));
 
 	if (r == LIST_NOMATCH) {
+		const char *h = *ut_cxx_word_hint(bad) ? ut_cxx_word_hint(bad)
+						       : member_hint(t, bad, hint, sizeof(hint));
 		char *why = why_no_site(bad, prog);
 
-		ut_usage_die("%s: '%s' matches no traceable function of %s%s%s", file, bad, prog,
-			     why ? "\n" : "", why ? why : "");
+		ut_usage_die("%s: '%s' matches no traceable function of %s%s%s%s", file, bad, prog,
+			     h, why ? "\n" : "", why ? why : "");
 	}
 	if (r == LIST_PENDING)
 		ut_err("warning: %s: '%s' names no library %s loads at start: it takes "
@@ -287,8 +318,10 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
 
-	if (!t)
+	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc)) {
+		ut_ftable_free(t);
 		return;
+	}
 	/* no words to check: that the program has a site of its own is enough */
 	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
 	    ut_elfsites_any(prog) > 0) {
@@ -759,7 +792,8 @@ static struct ut_recorder *new_recorder(const struct rec_opts *o, FILE *stats, c
 	ut_recorder_set_streaming(rec, !o->profile);
 	if (o->profile)
 		ut_recorder_set_profile(rec, stats, ut_opts_get(&o->opts, UT_OPT_GRAPH_TIME) > 0,
-					ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0,
+					UT_STAT_WIDE | (ut_opts_get(&o->opts, UT_OPT_SYM_DEMANGLE) > 0 ?
+							UT_STAT_DEMANGLE : 0),
 					o->cfg.thresh_us * 1000);
 	return rec;
 }

@@ -26,6 +26,7 @@ int cmd_stat(int argc, char **argv)
 	char rundir[PATH_MAX];
 	struct ut_targets t = {0};
 	bool graph_time = true, demangle = true;
+	unsigned names;
 	int opt, ret;
 
 	optind = 1;
@@ -62,7 +63,8 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, demangle, 0, -1);
+	names = UT_STAT_WIDE | (demangle ? UT_STAT_DEMANGLE : 0);
+	ret = ut_live_stat(rundir, t.n ? t.pids : NULL, t.n, stdout, graph_time, names, 0, -1);
 	if (ret)
 		ut_err("stat: %s", ut_live_strerror(ret));
 	return ret ? 1 : 0;

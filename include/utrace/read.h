@@ -173,8 +173,17 @@ int ut_live_print_thread(const char *rundir, int32_t pid, int32_t tid, FILE *f,
  * rows whose average is below it.
  */
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
-		 bool demangle,
+		 unsigned names,
 		 uint64_t thresh_ns, int32_t tid);
+
+/*
+ * How the profiler's tables print names (@names of ut_live_stat() and
+ * ut_recorder_set_profile()): UT_STAT_DEMANGLE as the source spells them
+ * (sym-demangle), UT_STAT_WIDE in a Function column as wide as the longest
+ * (else the kernel's 30 characters, cut: trace_stat files keep its layout).
+ */
+#define UT_STAT_DEMANGLE 1u
+#define UT_STAT_WIDE 2u
 
 /*
  * A trace_pipe reader: each read consumes what the sessions' buffers got
@@ -219,10 +228,10 @@ void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len);
  * trace_stat/function format, all threads merged, then one table per thread
  * when there are several) to @out instead of writing a trace file.
  * @graph_time: Time includes callees (graph-time); @thresh_ns hides rows
- * whose average is below it (tracing_thresh); @demangle prints C++ names as
- * the source spells them (sym-demangle).
+ * whose average is below it (tracing_thresh); @names: UT_STAT_DEMANGLE,
+ * UT_STAT_WIDE (see ut_live_stat()).
  */
-void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, bool demangle,
+void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, unsigned names,
 			     uint64_t thresh_ns);
 
 /*

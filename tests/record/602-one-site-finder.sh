@@ -2,7 +2,8 @@
 # One site finder (issue 16): for every test program in every style, the
 # functions the runtime finds at start (written by the UTRACE_TEST_FUNCS
 # hook: its available_filter_functions) are exactly what `utrace list -f`
-# lists (its inlined marks aside).  They used to differ: the tools tested
+# lists with -O nosym-demangle (the symbol table's names, as the runtime
+# keeps them; its inlined marks aside).  They used to differ: the tools tested
 # for nop bytes at each symbol, the runtime read the site lists, so e.g. the
 # .cold parts of a -pg -mfentry build were listed but never patched.
 . "$(dirname "$0")/../lib/common.sh"
@@ -12,7 +13,7 @@ for p in "$UT_PROGS"/*.*-*; do
 	case $p in *.so | *.d) continue ;; esac
 	[ -x "$p" ] || continue
 	b=$(basename "$p")
-	"$UTRACE" list -f "$p" 2>/dev/null | sed 's/ \[+[0-9]* inlined\]//' >"list.$b"
+	"$UTRACE" list -O nosym-demangle -f "$p" 2>/dev/null | sed 's/ \[+[0-9]* inlined\]//' >"list.$b"
 	rm -f funcs.*
 	UTRACE_TEST_FUNCS=$PWD/funcs timeout 20 "$UTRACE" record -o "$b.dat" -p function -l main \
 		-- "$p" </dev/null >/dev/null 2>&1
