@@ -225,12 +225,12 @@ static void hold(struct ut_rstream *s, struct rs_held h)
 
 /*
  * Compressing costs the writer more than the traced calls cost the program
- * (function_graph: zstd alone ~100 ns a call here, the hook ~30): with no
- * core to spare it falls behind, and a lossless program waits for it.  So
- * while more than RS_BEHIND bytes wait in the queue, chunks are stored raw,
- * and compressed again once the queue is down to RS_CAUGHT_UP: the file is
- * as small as the machine allows without slowing the program.  (Test hook
- * UTRACE_TEST_ZSTORE=1: always raw.)
+ * (function_graph: zstd alone ~100 ns a call here, the hook ~20): with no
+ * core to spare it falls behind, and a lossless program waits for it.  With
+ * @pace (record --compress-adaptive), while more than RS_BEHIND bytes wait
+ * in the queue, chunks are stored raw, and compressed again once the queue
+ * is down to RS_CAUGHT_UP: less wall time, a larger file.  (Test hook
+ * UTRACE_TEST_ZSTORE=1 with pace: always raw.)
  */
 #define RS_BEHIND ((size_t)4 << 20)
 #define RS_CAUGHT_UP ((size_t)512 << 10)

@@ -17,9 +17,7 @@ version() { head -c 11 "$1" | tail -c 1; }
 tc_events() { trace-cmd report "$1" 2>&1 | grep -v '^cpus=\|version\|compress'; }
 
 for t in function function_graph; do
-	# an explicit level compresses every chunk (by default a chunk is stored
-	# raw when the writer falls behind: test 444)
-	record $t.dat --compress-level -1 -p $t -- "$P" 22 || fail "$t: record exited $?: $(cat $t.dat.err)"
+	record $t.dat -p $t -- "$P" 22 || fail "$t: record exited $?: $(cat $t.dat.err)"
 	grep -v 'events lost' $t.dat.err | grep -q . && fail "$t: record said: $(cat $t.dat.err)"
 	expect_eq "$t: file version" 7 "$(version $t.dat)"
 	head -c 64 $t.dat | grep -qa zstd || fail "$t: no zstd in the header"

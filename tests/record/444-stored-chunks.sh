@@ -1,10 +1,10 @@
 #!/bin/bash
-# A chunk the writer stores rather than compresses (it does so while it is
-# behind the program, so the program never waits for the compressor) is a
-# zstd frame of raw blocks: trace-cmd and `utrace report` read it like any
-# other and print the same events as for the uncompressed file.
-# UTRACE_TEST_ZSTORE=1 stores every chunk; an explicit --compress-level
-# compresses every chunk; a small trace is compressed by default.
+# A chunk the writer stores rather than compresses (--compress-adaptive:
+# while it is behind the program, so the program does not wait for the
+# compressor) is a zstd frame of raw blocks: trace-cmd and `utrace report`
+# read it like any other and print the same events as for the uncompressed
+# file.  UTRACE_TEST_ZSTORE=1 with --compress-adaptive stores every chunk;
+# without it (the default, or an explicit level) every chunk is compressed.
 . "$(dirname "$0")/../lib/common.sh"
 
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
@@ -16,7 +16,7 @@ version() { head -c 11 "$1" | tail -c 1; }
 tc_events() { trace-cmd report "$1" 2>&1 | grep -v '^cpus=\|version\|compress'; }
 
 for t in function function_graph; do
-	UTRACE_TEST_ZSTORE=1 record $t.dat -p $t -- "$P" 22 ||
+	UTRACE_TEST_ZSTORE=1 record $t.dat --compress-adaptive -p $t -- "$P" 22 ||
 		fail "$t: record exited $?: $(cat $t.dat.err)"
 	grep -v 'events lost' $t.dat.err | grep -q . && fail "$t: record said: $(cat $t.dat.err)"
 	expect_eq "$t: file version" 7 "$(version $t.dat)"
@@ -35,10 +35,10 @@ for t in function function_graph; do
 	cmp -s c.txt d.txt || fail "$t: trace-cmd report differs: $(diff c.txt d.txt | head -n 4)"
 done
 
-# the test hook does not outrank an explicit level; a small trace is compressed
+# without --compress-adaptive every chunk is compressed
 UTRACE_TEST_ZSTORE=1 record lvl.dat --compress-level 3 -p function_graph -- "$P" 15 ||
 	fail "--compress-level: record exited $?"
-record dflt.dat -p function_graph -- "$P" 15 || fail "default: record exited $?"
+UTRACE_TEST_ZSTORE=1 record dflt.dat -p function_graph -- "$P" 15 || fail "default: record exited $?"
 for f in lvl dflt; do
 	n=$(trace-cmd report $f.dat 2>/dev/null | grep -c funcgraph_exit)
 	size=$(stat -c %s $f.dat)
