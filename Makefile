@@ -51,7 +51,8 @@ CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 # Sources whose code runs inside the trampoline (see HOT_CFLAGS).
-HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/prefault.c \
+HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots.c \
+	libutrace/prefault.c \
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.

@@ -201,6 +201,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_follow_init();
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
+	ut_slots_init();
 	pthread_mutex_lock(&ut_rt.lock);
 	ret = ut_session_create(why, sizeof(why));
 	if (ret) {

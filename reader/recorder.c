@@ -48,6 +48,9 @@ struct thr {
 	int spool;            /* fd; -1 when streaming */
 	struct ut_rs_thread rs; /* streaming: the writer thread's view */
 	uint64_t last_head;   /* the ring's head at the previous pass */
+	uint64_t gen;         /* the slot's incarnation this thread is */
+	const char *sname;    /* its session's name (the spool's) */
+	uint32_t slot;
 };
 
 struct sess {
@@ -57,6 +60,13 @@ struct sess {
 	struct ut_clockconv clk;
 	struct thr *thr[UT_MAX_THREADS];
 	uint32_t nr_thr;
+	/*
+	 * Threads whose slot a later thread took (docs/shm-abi.md, Recycling):
+	 * their data is all taken; kept for the task names, the writer thread
+	 * (which may still hold their events) and, spooling, the final merge.
+	 */
+	struct thr **old;
+	size_t nold, capold;
 };
 
 /* Thread slots a session has used (the count is the writer's: bounded here). */
@@ -289,13 +299,42 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 	return s;
 }
 
+/*
+ * @t's spool file, made now.  Read back through its descriptor only, so it
+ * is unlinked at once: nothing is left behind, whatever ends the recorder.
+ * One a thread at most; a streamed thread needs one only if it spills.
+ */
+static bool open_spool(struct ut_recorder *r, struct thr *t)
+{
+	char path[PATH_MAX];
+
+	if (t->spool >= 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/%s.%u.%llu", r->spooldir, t->sname, t->slot,
+		 (unsigned long long)t->gen);
+	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (t->spool >= 0)
+		unlink(path);
+	t->rs.spool = t->spool;
+	return t->spool >= 0;
+}
+
+/* The slot is being handed to a new thread: looked at again next pass. */
+static bool slot_busy(struct ut_recorder *r, uint32_t state)
+{
+	if (state == UT_SLOT_REUSING)
+		r->pass_incomplete = true;
+	return !ut_slot_readable(state);
+}
+
 static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
-	char path[PATH_MAX], err[256], sessdir[PATH_MAX];
+	char err[256], sessdir[PATH_MAX];
+	uint64_t gen = __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE);
 	struct thr *t;
 
-	if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
+	if (slot_busy(r, __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)))
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -303,26 +342,29 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	snprintf(sessdir, sizeof(sessdir), "%s/%s", r->dir, s->name);
 	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
 					     sizeof(err))) ||
-	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
+	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume)) ||
+	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen) {
+		/* not ready, or reused while we opened it: next pass */
 		r->pass_incomplete = true;
 		if (t->map)
 			munmap(t->map, t->maplen);
 		free(t);
 		return NULL;
 	}
+	t->gen = gen;
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ts->comm, 16);
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
 				      .dec = {.from = t->rb.from}};
-	/* streaming: the spool takes a thread's data only if the queue was ever full */
-	snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
-	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (t->spool < 0) {
+	t->sname = s->name;
+	t->slot = slot;
+	t->spool = t->rs.spool = -1;
+	/* streaming: the spool is made only when the queue refuses the thread's data */
+	if (!r->rs && !open_spool(r, t)) {
 		munmap(t->map, t->maplen);
 		free(t);
 		return NULL;
 	}
-	t->rs.spool = t->spool;
 	return t;
 }
 
@@ -547,7 +589,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		all = true;
 	t->last_head = head;
 	if (r->test_spill) /* the test hook: every thread spills from the start */
-		t->rs.spilled = t->spool >= 0;
+		t->rs.spilled = open_spool(r, t);
 	if (!t->rs.spilled) {
 		ut_rstream_sink(r->rs, &t->rs, &k.q);
 		k.put = k.q.sink.put;
@@ -557,7 +599,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		k.full = false;
 		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);
 		r->queue_full |= k.full;
-		t->rs.spilled = k.full && t->spool >= 0 && may_spill(r);
+		t->rs.spilled = k.full && may_spill(r) && open_spool(r, t);
 	}
 	if (t->rs.spilled) {
 		m = drain_thr(t, all, r->copybuf, COPYBUF);
@@ -570,6 +612,68 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	r->mark_empty[r->mark_n++] = n >= 0 && !t->rs.spilled &&
 				     t->rb.tail >= __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
 	return n;
+}
+
+/*
+ * Slot @j's thread gave its slot to a new thread: everything it wrote was
+ * taken (the runtime reuses a slot only then, or counts what it gave up), so
+ * its ring is let go, and its spool too unless the writer reads it later.
+ */
+static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
+{
+	struct thr *t = s->thr[j];
+
+	if (s->nold == s->capold && ut_grow(&s->old, &s->capold, sizeof(*s->old), 64))
+		return -ENOMEM;
+	s->old[s->nold++] = t;
+	s->thr[j] = NULL;
+	__atomic_store_n(&t->rs.retired, 1, __ATOMIC_RELEASE);
+	munmap(t->map, t->maplen);
+	t->map = NULL;
+	if (r->rs && !t->rs.spilled && t->spool >= 0) {
+		close(t->spool);
+		t->spool = -1; /* streamed: nothing to read back */
+		t->rs.spool = -1;
+	}
+	return 0;
+}
+
+/*
+ * Slot @j before its drain: its head now, then its gen (the runtime stores
+ * a new gen before the new thread's first record), so data up to that head
+ * is the incarnation we know.  A new one: the old thread retired, the new
+ * one opened.  Returns the thread to drain (with rb.stop set), or NULL.
+ */
+static struct thr *current_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[j];
+	struct thr *t = s->thr[j];
+	uint64_t head;
+
+	if (t) {
+		head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) == t->gen) {
+			t->rb.stop = head;
+			return t;
+		}
+		if (retire_thr(r, s, j))
+			return NULL;
+	}
+	if (r->tid && ts->tid != r->tid)
+		return NULL; /* a thread's file: only its buffers */
+	t = s->thr[j] = open_thr(r, s, j);
+	if (!t)
+		return NULL;
+	if (j >= s->nr_thr)
+		s->nr_thr = j + 1;
+	/* checked once more after the head, as above */
+	head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != t->gen) {
+		r->pass_incomplete = true;
+		return NULL; /* retired at the next pass */
+	}
+	t->rb.stop = head;
+	return t;
 }
 
 static void find_sessions(struct ut_recorder *r)
@@ -603,20 +707,13 @@ static long drain_pass(struct ut_recorder *r, bool all)
 		struct sess *s = r->sess[i];
 		uint32_t nr = nr_slots(s);
 		for (uint32_t j = 0; j < nr; j++) {
+			struct thr *t = current_thr(r, s, j);
 			long n;
 
-			if (!s->thr[j]) {
-				if (r->tid && s->ctl->threads[j].tid != r->tid)
-					continue; /* a thread's file: only its buffers */
-				s->thr[j] = open_thr(r, s, j);
-				if (!s->thr[j])
-					continue;
-				if (j >= s->nr_thr)
-					s->nr_thr = j + 1;
-			}
-			n = r->rs ? stream_drain_thr(r, s->thr[j], all)
-				  : drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
-			beat_thr(r, s->thr[j], n);
+			if (!t)
+				continue;
+			n = r->rs ? stream_drain_thr(r, t, all) : drain_thr(t, all, r->copybuf, COPYBUF);
+			beat_thr(r, t, n);
 			if (n > 0)
 				total += n;
 		}
@@ -841,17 +938,22 @@ static int outset_make(struct ut_recorder *r, struct outset *o)
 	size_t nthr = 0;
 
 	for (size_t i = 0; i < r->nr_sess; i++)
-		nthr += r->sess[i]->nr_thr;
+		nthr += r->sess[i]->nr_thr + r->sess[i]->nold;
 	o->cur = calloc(nthr + 1, sizeof(*o->cur));
 	o->pids = calloc(nthr + 1, sizeof(*o->pids));
 	o->tgids = calloc(nthr + 1, sizeof(*o->tgids));
 	o->comms = calloc(nthr + 1, sizeof(*o->comms));
 	if (!o->cur || !o->pids || !o->tgids || !o->comms)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->nr_sess; i++)
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		/* retired threads first: a later thread of the same tid names it */
+		for (size_t j = 0; j < r->sess[i]->nold; j++)
+			if (outset_add(o, r->sess[i], r->sess[i]->old[j]))
+				return -ENOMEM;
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
 			if (r->sess[i]->thr[j] && outset_add(o, r->sess[i], r->sess[i]->thr[j]))
 				return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -889,6 +991,9 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			  struct ut_tracedat_meta *m)
 {
 	(void)o;
+	/* exited threads' data given up to respect buffer_total_size_kb (Recycling) */
+	for (size_t i = 0; i < r->nr_sess; i++)
+		r->lost_total += __atomic_load_n(&r->sess[i]->ctl->recycled_lost, __ATOMIC_ACQUIRE);
 	/* refused at the very end, or overwritten (streamed threads have no cursor) */
 	for (size_t i = 0; i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
@@ -922,12 +1027,17 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	int ret = outset_make(r, &o), eret;
 
 	r->lost_total = 0; /* each replay counts afresh */
-	for (size_t i = 0; i < r->nr_sess; i++)
+	for (size_t i = 0; i < r->nr_sess; i++) {
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
 			if (r->sess[i]->thr[j]) {
 				r->sess[i]->thr[j]->rs.read = 0;
 				r->sess[i]->thr[j]->rs.lost_in_stream = 0;
 			}
+		for (size_t j = 0; j < r->sess[i]->nold; j++) {
+			r->sess[i]->old[j]->rs.read = 0;
+			r->sess[i]->old[j]->rs.lost_in_stream = 0;
+		}
+	}
 	if (!ret) {
 		fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
 		ret = k->begin(k, &m);
@@ -1282,6 +1392,12 @@ void ut_recorder_free(struct ut_recorder *r)
 			close(s->thr[j]->spool);
 			free(s->thr[j]);
 		}
+		for (size_t j = 0; j < s->nold; j++) {
+			if (s->old[j]->spool >= 0)
+				close(s->old[j]->spool);
+			free(s->old[j]);
+		}
+		free(s->old);
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
