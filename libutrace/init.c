@@ -235,6 +235,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_agent_start();
 	ut_prefault_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	ut_session_gc_dead();
 out:
 	ut_clock_settle(ut_rt.ctl);
 	pthread_mutex_unlock(&ut_rt.lock);
@@ -243,4 +244,5 @@ out:
 __attribute__((destructor)) static void ut_fini(void)
 {
 	ut_session_exit();
+	ut_session_gc_self();
 }

@@ -354,6 +354,9 @@ struct ut_symtab;
 void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st) UT_HIDDEN;
 void ut_session_link_snapshots(int from_dirfd) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
+/* session_gc.c: sessions nobody will want (a clean exit with nothing written; dead ones) */
+void ut_session_gc_self(void) UT_HIDDEN;
+void ut_session_gc_dead(void) UT_HIDDEN;
 void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;
 void ut_clock_settle(struct ut_ctl *ctl) UT_HIDDEN;
 

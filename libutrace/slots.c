@@ -132,9 +132,16 @@ static uint64_t total_bound(void)
 	return kb * 1024;
 }
 
-/* Whether the buffers of slot @i hold nothing unread (every one: tail == head). */
+/*
+ * Whether the buffers of slot @i hold nothing unread (every one: tail ==
+ * head).  A profiler table is read only at the end: its slot is never
+ * "taken", and is reused only when every slot is used (its counts then go
+ * on with the next thread's).
+ */
 static bool taken(uint32_t i)
 {
+	if (slots[i].prof)
+		return false;
 	for (int k = 0; k < UT_MAX_INST; k++) {
 		const struct ut_buf_hdr *h = slots[i].buf[k];
 
