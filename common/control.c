@@ -163,6 +163,7 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		s.markers = (ctl->flags & UT_CTL_MARKERS) != 0;
 		s.apply_ns = ctl->cfg_apply_ns;
 		s.nr_threads = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
+		s.buf_bytes = ctl->buf_bytes;
 		s.start_ns = ctl->start_ns;
 		ut_live_unmap_ctl(ctl);
 		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));

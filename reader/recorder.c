@@ -781,19 +781,39 @@ static bool cursor_refill(struct ut_stream_src *src)
 	return true;
 }
 
-/* Symbols of every object any session loaded. */
+/* Whether session @s wrote anything: a thread buffer was found in it. */
+static bool sess_wrote(const struct sess *s)
+{
+	if (s->nold)
+		return true;
+	for (uint32_t j = 0; j < s->nr_thr; j++)
+		if (s->thr[j])
+			return true;
+	return false;
+}
+
+/*
+ * Symbols of every object a session that wrote events loaded (a process
+ * with no event adds none: a build's hundreds of `sh` under LD_PRELOAD
+ * cost no symbols in the file).  The profiler's tables are not buffers: its
+ * sessions all count.
+ */
 static struct ut_symtab *load_symbols(struct ut_recorder *r)
 {
 	char (*dirs)[PATH_MAX] = calloc(r->nr_sess + 1, PATH_MAX);
 	const char **v = calloc(r->nr_sess + 1, sizeof(*v));
 	struct ut_symtab *st = NULL;
+	size_t n = 0;
 
 	if (dirs && v) {
 		for (size_t i = 0; i < r->nr_sess; i++) {
-			snprintf(dirs[i], PATH_MAX, "%s/%s", r->dir, r->sess[i]->name);
-			v[i] = dirs[i];
+			if (!r->profile && !sess_wrote(r->sess[i]))
+				continue;
+			snprintf(dirs[n], PATH_MAX, "%s/%s", r->dir, r->sess[i]->name);
+			v[n] = dirs[n];
+			n++;
 		}
-		st = ut_live_symbols(v, r->nr_sess);
+		st = ut_live_symbols(v, n);
 	}
 	free(dirs);
 	free(v);

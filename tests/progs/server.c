@@ -7,6 +7,10 @@
  *               handle_request -> parse_request -> parse_header x2,
  *                                                  parse_noise
  *   hammer N    4 threads each call st_step N times; prints "hammered <sum>"
+ *   churn R N   R rounds of hammer N (4R short threads); prints "churned <sum>"
+ *   forks K M   K children one after another, each calling handle_request M
+ *               times (M = 0: nothing traced) and exiting; prints
+ *               "forked K <sum of their exit codes>"
  *   lib N       N calls of tlib_mul(tlib_add(i, 1), 2) in libtlib (:mod:);
  *               prints "lib N <sum>"
  *   ping        prints "pong"
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/tlib.h"
@@ -70,13 +75,53 @@ NOINLINE void *hammer_thread(void *arg)
 	return (void *)s;
 }
 
+/* 4 threads calling st_step @n times each: their sum. */
+static long hammer(long n)
+{
+	pthread_t th[4];
+	long s = 0;
+
+	hammer_iters = n;
+	for (long i = 0; i < 4; i++)
+		pthread_create(&th[i], NULL, hammer_thread, (void *)i);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+
+		pthread_join(th[i], &r);
+		s += (long)r;
+	}
+	return s;
+}
+
+/* @k children one after another, each handling @m requests: the sum of their exit codes. */
+static long forks(long k, long m)
+{
+	long s = 0;
+
+	for (long i = 0; i < k; i++) {
+		pid_t pid = fork();
+		int st = 0;
+
+		if (pid == 0) {
+			long r = 0;
+
+			for (long j = 0; j < m; j++)
+				r += handle_request((int)j);
+			exit((int)(r % 100));
+		}
+		if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st))
+			s += WEXITSTATUS(st);
+	}
+	return s;
+}
+
 int main(void)
 {
 	char line[256];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (fgets(line, sizeof(line), stdin)) {
-		long n = 0;
+		long n = 0, m = 0;
 
 		if (sscanf(line, "run %ld", &n) == 1) {
 			long s = 0;
@@ -84,6 +129,14 @@ int main(void)
 			for (long i = 0; i < n; i++)
 				s += handle_request((int)i);
 			printf("ran %ld %ld\n", n, s);
+		} else if (sscanf(line, "churn %ld %ld", &n, &m) == 2) {
+			long s = 0;
+
+			for (long i = 0; i < n; i++)
+				s += hammer(m);
+			printf("churned %ld\n", s);
+		} else if (sscanf(line, "forks %ld %ld", &n, &m) == 2) {
+			printf("forked %ld %ld\n", n, forks(n, m));
 		} else if (sscanf(line, "hammer %ld", &n) == 1) {
 			pthread_t th[4];
 			long s = 0;
