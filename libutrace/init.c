@@ -180,6 +180,7 @@ static void atfork_child(void)
 	ut_session_publish();
 	ut_agent_start();
 	ut_prefault_start();
+	ut_session_gc_dead(); /* a server forking helpers all day: theirs go here */
 }
 
 __attribute__((constructor(101))) static void ut_init(void)

@@ -5,7 +5,7 @@
  *   - a process that wrote nothing (no thread ever claimed a slot: no
  *     event, no marker, no profile) removes its own session when it exits
  *     normally: a build run under LD_PRELOAD leaves no session per `sh`;
- *   - a process starting in the user's shared run-time directory (not a
+ *   - a process starting (or forked) in the user's shared run-time directory (not a
  *     private one of `utrace record`, whose recorder reads every session)
  *     removes the sessions of dead processes that hold nothing, and keeps
  *     those that hold data only up to UT_DEAD_KEEP_BYTES of buffers,
