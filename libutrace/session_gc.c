@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,7 +45,7 @@ static void remove_at(int rootfd, const char *name)
 		return;
 	}
 	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 			unlinkat(fd, de->d_name, 0);
 	closedir(d);
 	unlinkat(rootfd, name, AT_REMOVEDIR);
@@ -81,10 +82,9 @@ static bool dead_session(int rootfd, const char *name, struct dead *out)
 	char path[96];
 	int fd;
 
-	if (strlen(name) >= sizeof(out->name) || strlen(name) + 5 >= sizeof(path))
+	if (strlen(name) >= sizeof(out->name) ||
+	    snprintf(path, sizeof(path), "%s/ctl", name) >= (int)sizeof(path))
 		return false;
-	strcpy(path, name);
-	strcat(path, "/ctl");
 	fd = openat(rootfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -100,7 +100,7 @@ static bool dead_session(int rootfd, const char *name, struct dead *out)
 		return false;
 	out->start_ns = c.start_ns;
 	out->bytes = c.nr_slots ? c.buf_bytes + 1 : 0; /* 0: nothing in it */
-	strcpy(out->name, name);
+	snprintf(out->name, sizeof(out->name), "%s", name);
 	return true;
 }
 

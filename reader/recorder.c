@@ -623,7 +623,7 @@ static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
 {
 	struct thr *t = s->thr[j];
 
-	if (s->nold == s->capold && ut_grow(&s->old, &s->capold, sizeof(*s->old), 64))
+	if (s->nold == s->capold && ut_grow(&s->old, &s->capold, sizeof(struct thr *), 64))
 		return -ENOMEM;
 	s->old[s->nold++] = t;
 	s->thr[j] = NULL;
