@@ -48,6 +48,7 @@ struct slot_rt {
 	uint64_t told[UT_MAX_INST];          /* hdr->dropped told in LOST records at exit */
 	struct ut_prof_hdr *prof;            /* prof.N: kept and added to by later threads */
 	uint64_t exit_seq;                   /* order of the exits: the oldest goes first */
+	bool freed;                          /* FREE again, its files given back */
 };
 
 static struct slot_rt slots[UT_MAX_THREADS];
@@ -254,6 +255,55 @@ static bool grab(int64_t i)
 						     __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Exited slots whose data is taken give their files back while the process
+ * holds more than the bound (a burst of threads has ended): the slot is
+ * FREE again (a new gen: readers let the old thread go), to be used anew.
+ * Under the lock.
+ */
+static void trim(uint32_t nr)
+{
+	char prefix[] = "iK.buf.", name[32];
+
+	for (uint32_t i = 0; i < nr && __atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) >
+					      total_bound();
+	     i++) {
+		struct ut_thread_slot *s = &ut_rt.ctl->threads[i];
+
+		if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != UT_SLOT_EXITED || !taken(i) ||
+		    !grab(i))
+			continue;
+		for (int k = 0; k < UT_MAX_INST; k++) {
+			if (!slots[i].buf[k])
+				continue;
+			munmap(slots[i].buf[k], UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]);
+			prefix[1] = (char)('0' + k);
+			slot_name(name, k ? prefix : "buf.", i);
+			unlinkat(ut_rt.dirfd, name, 0);
+			__atomic_sub_fetch(&ut_rt.ctl->buf_bytes,
+					   UT_BUF_HDR_SIZE + (uint64_t)slots[i].size[k], __ATOMIC_RELAXED);
+			slots[i].buf[k] = NULL;
+			slots[i].size[k] = 0;
+			slots[i].told[k] = 0;
+		}
+		__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
+		slots[i].freed = true;
+		__atomic_store_n(&s->state, UT_SLOT_FREE, __ATOMIC_RELEASE);
+	}
+}
+
+/* A slot given back by trim(), or -1.  Under the lock. */
+static int64_t find_freed(uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		if (slots[i].freed &&
+		    __atomic_load_n(&ut_rt.ctl->threads[i].state, __ATOMIC_ACQUIRE) == UT_SLOT_FREE) {
+			slots[i].freed = false;
+			return i;
+		}
+	return -1;
+}
+
 /* A slot for a new thread: reused, new, or -1.  Under the lock. */
 static int64_t pick(bool lossless)
 {
@@ -264,6 +314,9 @@ static int64_t pick(bool lossless)
 	int64_t i = find_exited(nr < UT_MAX_THREADS ? nr : UT_MAX_THREADS, over && !lossless);
 
 	if (grab(i))
+		return i;
+	i = find_freed(nr < UT_MAX_THREADS ? nr : UT_MAX_THREADS);
+	if (i >= 0)
 		return i;
 	if (nr < UT_MAX_THREADS) {
 		__atomic_store_n(&ctl->nr_slots, nr + 1, __ATOMIC_RELEASE);
@@ -327,6 +380,7 @@ int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
 	ctl->total_bytes = total_bound();
 	lock();
 	i = pick(lossless);
+	trim(__atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE)); /* a burst ended: give back */
 	unlock();
 	if (i < 0 && lossless)
 		i = pick_waiting();
@@ -464,6 +518,7 @@ void ut_slot_leave(bool exiting)
 	t->has_slot = 0;
 	lock();
 	slots[slot].exit_seq = ++exit_seq;
+	trim(__atomic_load_n(&ut_rt.ctl->nr_slots, __ATOMIC_ACQUIRE));
 	unlock();
 	__atomic_add_fetch(&ut_rt.ctl->threads_exited, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_rt.ctl->threads[slot].state, UT_SLOT_EXITED, __ATOMIC_RELEASE);
@@ -510,6 +565,7 @@ void ut_slots_forget(void)
 		}
 		slots[i].prof = NULL;
 		slots[i].exit_seq = 0;
+		slots[i].freed = false;
 	}
 	lock_word = 0;
 	exit_seq = 0;
