@@ -51,6 +51,12 @@ struct thr {
 	uint64_t gen;         /* the slot's incarnation this thread is */
 	const char *sname;    /* its session's name (the spool's) */
 	uint32_t slot;
+	/*
+	 * Retired and spooling: its pieces were moved to the recorder's file of
+	 * retired threads (spool is that file's descriptor, not its own), at
+	 * roff, rlen bytes; UINT64_MAX: its own spool, all of it.
+	 */
+	uint64_t roff, rlen;
 };
 
 struct sess {
@@ -106,6 +112,7 @@ struct ut_recorder {
 	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	int nr_cpus;
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
+	int retired_fd;             /* spooling: retired threads' pieces, one after another */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
 	bool demangle;              /* profile: C++ names demangled */
@@ -175,6 +182,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	memcpy(r->spooldir, tmpl, sizeof(tmpl));
 	r->clock = clock;
 	r->profile_only = -1;
+	r->retired_fd = -1;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	r->options = opts ? opts->bits : 0;
 	r->copybuf = malloc(COPYBUF);
@@ -358,6 +366,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 				      .dec = {.from = t->rb.from}};
 	t->sname = s->name;
 	t->slot = slot;
+	t->rlen = UINT64_MAX;
 	t->spool = t->rs.spool = -1;
 	/* streaming: the spool is made only when the queue refuses the thread's data */
 	if (!r->rs && !open_spool(r, t)) {
@@ -615,6 +624,48 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 }
 
 /*
+ * Spooling (record -P, show, extract): a retired thread's spool moves into
+ * one file of retired threads, read back with pread at its place, so the
+ * files a recorder holds open follow the threads alive, not the threads of
+ * a long run.  Kept as it is if the move fails.
+ */
+static void spool_retire(struct ut_recorder *r, struct thr *t)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	off_t in = 0, out;
+	uint64_t len;
+
+	if (t->spool < 0 || fstat(t->spool, &st))
+		return;
+	if (r->retired_fd < 0) {
+		snprintf(path, sizeof(path), "%s/retired", r->spooldir);
+		r->retired_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (r->retired_fd < 0)
+			return;
+		unlink(path);
+	}
+	out = lseek(r->retired_fd, 0, SEEK_END);
+	len = (uint64_t)st.st_size;
+	while (out >= 0 && (uint64_t)in < len) {
+		ssize_t n = copy_file_range(t->spool, &in, r->retired_fd, NULL, len - (uint64_t)in, 0);
+
+		if (n <= 0) {
+			if (ftruncate(r->retired_fd, out)) /* keep what is whole */
+				r->spill_err = -EIO;
+			return;
+		}
+	}
+	if (out < 0)
+		return;
+	close(t->spool);
+	t->spool = r->retired_fd;
+	t->rs.spool = -1;
+	t->roff = (uint64_t)out;
+	t->rlen = len;
+}
+
+/*
  * Slot @j's thread gave its slot to a new thread: everything it wrote was
  * taken (the runtime reuses a slot only then, or counts what it gave up), so
  * its ring is let go, and its spool too unless the writer reads it later.
@@ -634,6 +685,8 @@ static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
 		close(t->spool);
 		t->spool = -1; /* streamed: nothing to read back */
 		t->rs.spool = -1;
+	} else if (!r->rs) {
+		spool_retire(r, t);
 	}
 	return 0;
 }
@@ -676,6 +729,23 @@ static struct thr *current_thr(struct ut_recorder *r, struct sess *s, uint32_t j
 	return t;
 }
 
+/*
+ * Spooling: @t's ring into its spool.  An idle ring's partial page (an
+ * exited thread's last one) is taken too, so the slot's data is out and the
+ * runtime can reuse it for a new thread (docs/shm-abi.md, Recycling).
+ */
+static long spool_drain_thr(struct ut_recorder *r, const struct sess *s, uint32_t j,
+			    struct thr *t, bool all)
+{
+	uint64_t head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+
+	if (head == t->last_head ||
+	    __atomic_load_n(&s->ctl->threads[j].state, __ATOMIC_ACQUIRE) == UT_SLOT_EXITED)
+		all = true;
+	t->last_head = head;
+	return drain_thr(t, all, r->copybuf, COPYBUF);
+}
+
 static void find_sessions(struct ut_recorder *r)
 {
 	DIR *d = opendir(r->dir);
@@ -712,7 +782,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 
 			if (!t)
 				continue;
-			n = r->rs ? stream_drain_thr(r, t, all) : drain_thr(t, all, r->copybuf, COPYBUF);
+			n = r->rs ? stream_drain_thr(r, t, all) : spool_drain_thr(r, s, j, t, all);
 			beat_thr(r, t, n);
 			if (n > 0)
 				total += n;
@@ -730,7 +800,8 @@ struct cursor {
 	struct ut_stream_src src; /* first: the stream hands it back */
 	struct sess *s;
 	struct thr *t;
-	FILE *f;
+	int fd;               /* the spool (a thread's own, or the retired threads' file) */
+	uint64_t off, end;    /* what is left of the thread's pieces in it */
 	struct ut_event *ev;  /* decoded events of the current chunk */
 	size_t nr, pos, cap;
 	uint64_t pending_lost;
@@ -755,10 +826,13 @@ static bool cursor_fill(struct cursor *c)
 
 	while (c->pos >= c->nr) {
 		c->nr = c->pos = 0;
-		if (fread(&h, sizeof(h), 1, c->f) != 1 || h.len > SPOOL_CHUNK)
+		if (c->end - c->off < sizeof(h) ||
+		    pread(c->fd, &h, sizeof(h), (off_t)c->off) != (ssize_t)sizeof(h) ||
+		    h.len > SPOOL_CHUNK || c->end - c->off - sizeof(h) < h.len)
 			return false;
-		if (h.len && fread(c->buf, 1, h.len, c->f) != h.len)
+		if (h.len && pread(c->fd, c->buf, h.len, (off_t)(c->off + sizeof(h))) != (ssize_t)h.len)
 			return false;
+		c->off += sizeof(h) + h.len;
 		c->pending_lost += h.lost;
 		ut_rb_decode(&c->dec, c->buf, h.len, h.start, c->t->tid, c->s->pid, &c->s->clk,
 			     collect, c);
@@ -916,8 +990,6 @@ struct outset {
 static void outset_free(struct outset *o)
 {
 	for (size_t i = 0; o->cur && i < o->ncur; i++) {
-		if (o->cur[i].f)
-			fclose(o->cur[i].f);
 		free(o->cur[i].ev);
 		free(o->cur[i].buf);
 	}
@@ -947,10 +1019,17 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	c->t = t;
 	c->dec.from = t->rb.from;
 	c->buf = malloc(SPOOL_CHUNK);
-	lseek(t->spool, 0, SEEK_SET);
-	c->f = fdopen(dup(t->spool), "r");
+	c->fd = t->spool;
+	c->off = t->roff;
+	if (t->rlen != UINT64_MAX) {
+		c->end = t->roff + t->rlen;
+	} else {
+		struct stat st;
+
+		c->end = fstat(t->spool, &st) ? 0 : (uint64_t)st.st_size;
+	}
 	o->ncur++;
-	return c->buf && c->f ? 0 : -ENOMEM;
+	return c->buf ? 0 : -ENOMEM;
 }
 
 static int outset_make(struct ut_recorder *r, struct outset *o)
@@ -1413,7 +1492,7 @@ void ut_recorder_free(struct ut_recorder *r)
 			free(s->thr[j]);
 		}
 		for (size_t j = 0; j < s->nold; j++) {
-			if (s->old[j]->spool >= 0)
+			if (s->old[j]->spool >= 0 && s->old[j]->rlen == UINT64_MAX)
 				close(s->old[j]->spool);
 			free(s->old[j]);
 		}
@@ -1421,6 +1500,8 @@ void ut_recorder_free(struct ut_recorder *r)
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
+	if (r->retired_fd >= 0)
+		close(r->retired_fd);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);
