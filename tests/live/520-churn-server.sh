@@ -46,6 +46,10 @@ show_bounded
 # the newest threads are traced (the 4 of the last hammer: 7 calls each, at least)
 n=$(funcs <show.txt | grep -c '^st_step')
 [ "$n" -ge 28 ] || fail "show after the churn: $n st_step events"
+# older threads' events were overwritten to respect the bound: counted, as lost
+read -r inbuf written < <(sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\).*/\1 \2/p' show.txt)
+[ "${written:-0}" -ge 22028 ] && [ "${inbuf:-0}" -lt "$written" ] ||
+	fail "show after the churn: entries $inbuf of $written written"
 
 check "start function_graph" "$UTRACE" start -p function_graph -l st_step -b 8 --buffer-total 64
 server_cmd "churn 300 5"
