@@ -203,6 +203,16 @@ static void reap_vanished(uint32_t nr)
 	}
 }
 
+/* What buffer @h's last thread wrote that no reader took or was told of. */
+static uint64_t unread(const struct ut_buf_hdr *h, uint64_t told, uint64_t tail, uint64_t head)
+{
+	uint64_t lost = h->dropped - told + h->nested;
+
+	if (tail < head) /* overwritten before it was read: the total bound */
+		lost += h->written - h->tail_records;
+	return lost;
+}
+
 /*
  * Buffer @h of a slot, for the slot's next thread @tid: closes the page the
  * last one wrote into, moves head and tail to the next page (a reader at the
@@ -213,10 +223,8 @@ static void recycle_buffer(struct ut_buf_hdr *h, uint64_t told, int32_t tid, uin
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
 	uint64_t pos = (head + UT_PAGE_SIZE - 1) & ~(uint64_t)(UT_PAGE_SIZE - 1);
-	uint64_t lost = h->dropped - told + h->nested;
+	uint64_t lost = unread(h, told, tail, head);
 
-	if (tail < head) /* overwritten before it was read: the total bound */
-		lost += h->written - h->tail_records;
 	if (head != pos)
 		*(uint64_t *)((uint8_t *)h + UT_BUF_HDR_SIZE + (head & (h->buf_size - 1))) = 0;
 	__atomic_add_fetch(&ut_rt.ctl->recycled_lost, lost, __ATOMIC_RELAXED);
@@ -255,40 +263,51 @@ static bool grab(int64_t i)
 						     __ATOMIC_ACQUIRE);
 }
 
-/*
- * Exited slots whose data is taken give their files back while the process
- * holds more than the bound (a burst of threads has ended): the slot is
- * FREE again (a new gen: readers let the old thread go), to be used anew.
- * Under the lock.
- */
-static void trim(uint32_t nr)
+/* Slot @i's files go (a grabbed EXITED slot): FREE again, a new gen for readers. */
+static void give_back(uint32_t i)
 {
+	struct ut_thread_slot *s = &ut_rt.ctl->threads[i];
 	char prefix[] = "iK.buf.", name[32];
 
-	for (uint32_t i = 0; i < nr && __atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) >
-					      total_bound();
-	     i++) {
-		struct ut_thread_slot *s = &ut_rt.ctl->threads[i];
+	for (int k = 0; k < UT_MAX_INST; k++) {
+		struct ut_buf_hdr *h = slots[i].buf[k];
 
-		if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != UT_SLOT_EXITED || !taken(i) ||
-		    !grab(i))
+		if (!h)
 			continue;
-		for (int k = 0; k < UT_MAX_INST; k++) {
-			if (!slots[i].buf[k])
-				continue;
-			munmap(slots[i].buf[k], UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]);
-			prefix[1] = (char)('0' + k);
-			slot_name(name, k ? prefix : "buf.", i);
-			unlinkat(ut_rt.dirfd, name, 0);
-			__atomic_sub_fetch(&ut_rt.ctl->buf_bytes,
-					   UT_BUF_HDR_SIZE + (uint64_t)slots[i].size[k], __ATOMIC_RELAXED);
-			slots[i].buf[k] = NULL;
-			slots[i].size[k] = 0;
-			slots[i].told[k] = 0;
-		}
-		__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
-		slots[i].freed = true;
-		__atomic_store_n(&s->state, UT_SLOT_FREE, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&ut_rt.ctl->recycled_lost,
+				   unread(h, slots[i].told[k], __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE),
+					  __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)),
+				   __ATOMIC_RELAXED);
+		munmap(h, UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]);
+		prefix[1] = (char)('0' + k);
+		slot_name(name, k ? prefix : "buf.", i);
+		unlinkat(ut_rt.dirfd, name, 0);
+		__atomic_sub_fetch(&ut_rt.ctl->buf_bytes, UT_BUF_HDR_SIZE + (uint64_t)slots[i].size[k],
+				   __ATOMIC_RELAXED);
+		slots[i].buf[k] = NULL;
+		slots[i].size[k] = 0;
+		slots[i].told[k] = 0;
+	}
+	__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
+	slots[i].freed = true;
+	__atomic_store_n(&s->state, UT_SLOT_FREE, __ATOMIC_RELEASE);
+}
+
+/*
+ * While the process holds more than the bound (a burst of threads has
+ * ended), exited slots give their files back: those whose data is taken
+ * first, then, unless the buffers wait for a recorder (lossless), those of
+ * the threads that exited first, their unread records counted as lost (the
+ * kernel's oldest pages overwritten).  Under the lock.
+ */
+static void trim(uint32_t nr, bool lossless)
+{
+	while (__atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) > total_bound()) {
+		int64_t i = find_exited(nr, !lossless);
+
+		if (!grab(i))
+			return;
+		give_back((uint32_t)i);
 	}
 }
 
@@ -380,7 +399,7 @@ int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
 	ctl->total_bytes = total_bound();
 	lock();
 	i = pick(lossless);
-	trim(__atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE)); /* a burst ended: give back */
+	trim(__atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE), lossless); /* a burst ended */
 	unlock();
 	if (i < 0 && lossless)
 		i = pick_waiting();
@@ -518,7 +537,8 @@ void ut_slot_leave(bool exiting)
 	t->has_slot = 0;
 	lock();
 	slots[slot].exit_seq = ++exit_seq;
-	trim(__atomic_load_n(&ut_rt.ctl->nr_slots, __ATOMIC_ACQUIRE));
+	trim(__atomic_load_n(&ut_rt.ctl->nr_slots, __ATOMIC_ACQUIRE),
+	     ut_rt.cfg.lossless && !ut_rt.cfg.overwrite);
 	unlock();
 	__atomic_add_fetch(&ut_rt.ctl->threads_exited, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_rt.ctl->threads[slot].state, UT_SLOT_EXITED, __ATOMIC_RELEASE);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A server under thread and process churn, traced live (issue 17): 4,400
-# short threads (more than the 4,096 slots: they are recycled), tracer
+# short threads (more than the 4,096 slots: they are recycled), a burst of
+# 64 threads alive at once, tracer
 # switches, stop, reset, forked helpers, then kill -9.  The server's results
 # are unchanged; its buffers in /dev/shm, its resident memory and open files
 # stay under stated bounds (-b 8 KiB, --buffer-total 64 KiB: at most 12
@@ -40,6 +41,11 @@ check "start function" "$UTRACE" start -p function -l st_step -b 8 --buffer-tota
 server_cmd "churn 1100 5"
 expect_eq "churn under function" "churned 1540000" "$REPLY"
 bounds "after 4,400 threads"
+# 64 threads alive at once each get a buffer; once they exit, the oldest
+# exited ones give theirs back down to the bound
+server_cmd "burst 64 5"
+expect_eq "burst" "burst 25088" "$REPLY"
+bounds "after a burst of 64 threads"
 server_cmd "hammer 7"
 expect_eq "hammer" "hammered 2352" "$REPLY"
 show_bounded

@@ -8,6 +8,8 @@
  *                                                  parse_noise
  *   hammer N    4 threads each call st_step N times; prints "hammered <sum>"
  *   churn R N   R rounds of hammer N (4R short threads); prints "churned <sum>"
+ *   burst N M   N threads alive at once (1..256), each calling st_step 1 + M times;
+ *               prints "burst <sum>"
  *   forks K M   K children one after another, each calling handle_request M
  *               times (M = 0: nothing traced) and exiting; prints
  *               "forked K <sum of their exit codes>"
@@ -93,6 +95,39 @@ static long hammer(long n)
 	return s;
 }
 
+static pthread_barrier_t burst_bar;
+
+/* A burst's thread: traces once, then waits until every one of them has (all alive). */
+static void *burst_thread(void *arg)
+{
+	long s = st_step((long)arg);
+
+	pthread_barrier_wait(&burst_bar);
+	return (void *)(s + (long)hammer_thread(arg));
+}
+
+/* @n threads alive together, each calling st_step 1 + @m times: their sum. */
+static long burst(long n, long m)
+{
+	pthread_t th[256];
+	long s = 0, made = 0;
+
+	n = n < 1 ? 1 : n > 256 ? 256 : n;
+	hammer_iters = m;
+	pthread_barrier_init(&burst_bar, NULL, (unsigned)n);
+	for (long i = 0; i < n; i++, made++)
+		if (pthread_create(&th[i], NULL, burst_thread, (void *)(i % 4)))
+			return -1; /* the barrier would never open: the test says so */
+	for (long i = 0; i < made; i++) {
+		void *r;
+
+		pthread_join(th[i], &r);
+		s += (long)r;
+	}
+	pthread_barrier_destroy(&burst_bar);
+	return s;
+}
+
 /* @k children one after another, each handling @m requests: the sum of their exit codes. */
 static long forks(long k, long m)
 {
@@ -135,6 +170,8 @@ int main(void)
 			for (long i = 0; i < n; i++)
 				s += hammer(m);
 			printf("churned %ld\n", s);
+		} else if (sscanf(line, "burst %ld %ld", &n, &m) == 2) {
+			printf("burst %ld\n", burst(n, m));
 		} else if (sscanf(line, "forks %ld %ld", &n, &m) == 2) {
 			printf("forked %ld %ld\n", n, forks(n, m));
 		} else if (sscanf(line, "hammer %ld", &n) == 1) {
