@@ -92,16 +92,37 @@ check "reset removes exited helpers" "$UTRACE" reset
 expect_eq "helpers gone" 1 "$(sess)"
 bounds "helpers"
 
-# kill -9, not reaped yet: dead by pid and start time, removed at once
-echo crash >&7
-for ((i = 0; i < 500; i++)); do
-	[ "$(awk '{print $3}' /proc/"$SERVER_PID"/stat 2>/dev/null)" = Z ] && break
+server_stop
+
+# kill -9 of a traced process whose parent does not reap it (a zombie):
+# dead by pid and start time, so reset removes its session at once
+rm -f z.in
+mkfifo z.in
+(
+	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog server gcc-pfe)" <z.in >z.out 2>z.err &
+	echo $! >z.pid
+	exec sleep 60 # the parent now: it never waits
+) &
+parent=$!
+exec 8>z.in
+echo ping >&8
+for ((i = 0; i < 1000; i++)); do
+	[ -s z.out ] && [ -s z.pid ] && break
 	sleep 0.01
 done
+zpid=$(cat z.pid)
+check "start before kill -9" "$UTRACE" start -p function -l handle_request
+echo crash >&8
+for ((i = 0; i < 1000; i++)); do
+	[ "$(awk '{print $3}' /proc/"$zpid"/stat 2>/dev/null)" = Z ] && break
+	sleep 0.01
+done
+expect_eq "killed, not reaped" Z "$(awk '{print $3}' /proc/"$zpid"/stat 2>/dev/null)"
 "$UTRACE" reset >reset.out 2>reset.err || fail "reset after kill -9 exited $?"
 expect "reset after kill -9: no message" reset.err </dev/null
 expect_eq "reset after kill -9: session gone" 0 "$(sess)"
-exec 7>&-
-wait "$SERVER_PID" 2>/dev/null
+exec 8>&-
+kill "$parent" 2>/dev/null
+wait "$parent" 2>/dev/null
 no_crash srv.err show.err
 finish
