@@ -51,13 +51,14 @@ CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 # Sources whose code runs inside the trampoline (see HOT_CFLAGS).
-HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/prefault.c \
+HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots.c \
+	libutrace/prefault.c \
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/glob.c common/filter.c \
 	common/cxxname.c common/clock.c \
-	common/config.c common/ctl.c common/safedir.c
+	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
 
 TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj

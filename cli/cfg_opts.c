@@ -114,6 +114,10 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 	case 'b':
 		c->buf_kb = (uint32_t)number(arg, "buffer size", 1, 1ul << 20, " (KiB, 1..1048576)");
 		return true;
+	case UT_CFG_OPT_TOTAL: /* buffer_total_size_kb: every thread buffer of a process */
+		c->total_kb = (uint32_t)number(arg, "--buffer-total", 0, UINT32_MAX,
+					       " (KiB; 0: the default)");
+		return true;
 	case 'C':
 		i = ut_name_index(ut_clock_names, UT_CLOCK_NR, arg);
 		if (i < 0)

@@ -22,6 +22,7 @@ enum {
 	UT_CFG_OPT_DEPTH,
 	UT_CFG_OPT_THRESH,
 	UT_CFG_OPT_STACK,
+	UT_CFG_OPT_TOTAL,
 	UT_CFG_OPT_NEXT,
 };
 
@@ -30,7 +31,8 @@ enum {
 	{"graph-notrace", required_argument, NULL, UT_CFG_OPT_GNOTRACE},         \
 	{"max-graph-depth", required_argument, NULL, UT_CFG_OPT_DEPTH},          \
 	{"thresh", required_argument, NULL, UT_CFG_OPT_THRESH},                  \
-	{"func-stack", no_argument, NULL, UT_CFG_OPT_STACK}
+	{"func-stack", no_argument, NULL, UT_CFG_OPT_STACK},                     \
+	{"buffer-total", required_argument, NULL, UT_CFG_OPT_TOTAL}
 
 /*
  * Apply getopt's @opt (with @arg) to @c.  -O takes overwrite/nooverwrite,

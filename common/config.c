@@ -200,6 +200,10 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 		if (!parse_u64(v, 1u << 20, &n) || !n)
 			return fail(err, errlen, "bad buffer_size_kb '%s'", v);
 		c->buf_kb = (uint32_t)n;
+	} else if (!strcmp(line, "buffer_total_size_kb")) {
+		if (!parse_u64(v, 0xffffffffu, &n))
+			return fail(err, errlen, "bad buffer_total_size_kb '%s'", v);
+		c->total_kb = (uint32_t)n;
 	} else if (!strcmp(line, "max_graph_depth")) {
 		if (!parse_u64(v, 0xffffffffu, &n))
 			return fail(err, errlen, "bad max_graph_depth '%s'", v);
@@ -344,6 +348,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 								      : "nop");
 	sb_printf(&b, "clock %s\n", c->clock < UT_CLOCK_NR ? ut_clock_names[c->clock] : "local");
 	sb_printf(&b, "buffer_size_kb %u\n", c->buf_kb);
+	if (c->total_kb)
+		sb_printf(&b, "buffer_total_size_kb %u\n", c->total_kb);
 	sb_printf(&b, "overwrite %d\ntracing_on %d\nfunc_stack_trace %d\n", c->overwrite,
 		  c->tracing_on, c->func_stack);
 	sb_printf(&b, "function_profile_enabled %d\nsleep_time %d\n", c->profile, c->sleep_time);

@@ -34,11 +34,14 @@
 #define UT_CFG_MAX_TEXT (1u << 20)   /* a config document is at most 1 MiB */
 #define UT_CFG_MAX_PIDS 64           /* set_ftrace_pid entries */
 #define UT_CFG_CPUMASK_WORDS 16      /* tracing_cpumask: CPUs 0..1023 */
+#define UT_CFG_TOTAL_KB_DEFAULT 65536 /* buffer_total_size_kb unless set: 64 MiB */
 
 struct ut_cfg {
 	uint32_t tracer;          /* UT_TRACER_* */
 	uint32_t clock;           /* UT_CLOCK_* */
 	uint32_t buf_kb;          /* buffer_size_kb per thread */
+	uint32_t total_kb;        /* buffer_total_size_kb: a process's thread buffers
+				   * together (0: UT_CFG_TOTAL_KB_DEFAULT) */
 	bool overwrite;           /* options/overwrite */
 	bool tracing_on;
 	bool func_stack;          /* options/func_stack_trace */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/control.h"
+#include "common/proc_alive.h"
 #include "common/safedir.h"
 #include "common/symbols.h"
 #include "utrace/abi.h"
@@ -88,12 +89,16 @@ static int check_root(const char *rundir, bool create)
 	return 0;
 }
 
-/* Does the process of @ctl still run?  A recycled pid has no session of ours. */
+/*
+ * Does the process of @ctl still run?  By pid and start time: a zombie (a
+ * kill -9 not yet reaped) or a recycled pid has no session of ours; its
+ * agent is not asked (it would never answer).
+ */
 static bool ctl_alive(const struct ut_ctl *ctl)
 {
 	if (!__atomic_load_n(&ctl->alive, __ATOMIC_ACQUIRE))
 		return false;
-	return kill(ctl->pid, 0) == 0 || errno == EPERM;
+	return ut_proc_alive(ctl->pid, ctl->start_ns);
 }
 
 static int cmp_sess(const void *a, const void *b)
@@ -158,6 +163,7 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		s.markers = (ctl->flags & UT_CTL_MARKERS) != 0;
 		s.apply_ns = ctl->cfg_apply_ns;
 		s.nr_threads = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
+		s.buf_bytes = ctl->buf_bytes;
 		s.start_ns = ctl->start_ns;
 		ut_live_unmap_ctl(ctl);
 		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));

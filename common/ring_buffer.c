@@ -107,6 +107,8 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	long n;
 
 	memset(c, 0, sizeof(*c));
+	if (r->stop && head > r->stop)
+		head = r->stop;
 	if (head < r->tail)
 		return -EINVAL; /* the writer went backwards: corrupt */
 	real_head = head;
@@ -180,6 +182,8 @@ long ut_rb_peek(struct ut_rb_reader *r, bool all, uint64_t *start, const uint8_t
 	uint64_t head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE), off;
 	size_t len;
 
+	if (r->stop && head > r->stop)
+		head = r->stop;
 	if (!r->consume || head < r->tail || head - r->tail > r->size)
 		return -EINVAL; /* corrupt, or a mode where data may move under us */
 	if (!all)

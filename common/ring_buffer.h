@@ -64,6 +64,9 @@ struct ut_rb_reader {
 	uint64_t base;                /* records before the starting point (a clear) */
 	bool base_known;              /* false: started mid-stream, count unknown */
 	bool consume;                 /* advance hdr->tail (producer/consumer mode) */
+	uint64_t stop;                /* not 0: take nothing past this position (the
+				       * head read before the slot's gen was checked:
+				       * past it may be the slot's next thread's) */
 	struct ut_rb_decoder count;   /* for counting the records drained */
 };
 

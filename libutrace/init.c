@@ -180,6 +180,7 @@ static void atfork_child(void)
 	ut_session_publish();
 	ut_agent_start();
 	ut_prefault_start();
+	ut_session_gc_dead(); /* a server forking helpers all day: theirs go here */
 }
 
 __attribute__((constructor(101))) static void ut_init(void)
@@ -201,6 +202,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_follow_init();
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
+	ut_slots_init();
 	pthread_mutex_lock(&ut_rt.lock);
 	ret = ut_session_create(why, sizeof(why));
 	if (ret) {
@@ -234,6 +236,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_agent_start();
 	ut_prefault_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	ut_session_gc_dead();
 out:
 	ut_clock_settle(ut_rt.ctl);
 	pthread_mutex_unlock(&ut_rt.lock);
@@ -242,4 +245,5 @@ out:
 __attribute__((destructor)) static void ut_fini(void)
 {
 	ut_session_exit();
+	ut_session_gc_self();
 }

@@ -354,6 +354,9 @@ struct ut_symtab;
 void ut_session_snapshot_module(struct ut_module *m, const struct ut_symtab *st) UT_HIDDEN;
 void ut_session_link_snapshots(int from_dirfd) UT_HIDDEN;
 void ut_session_exit(void) UT_HIDDEN;
+/* session_gc.c: sessions nobody will want (a clean exit with nothing written; dead ones) */
+void ut_session_gc_self(void) UT_HIDDEN;
+void ut_session_gc_dead(void) UT_HIDDEN;
 void ut_clock_init(struct ut_ctl *ctl) UT_HIDDEN;
 void ut_clock_settle(struct ut_ctl *ctl) UT_HIDDEN;
 
@@ -398,10 +401,18 @@ void ut_update_locked(void) UT_HIDDEN;
 /* init.c: a buffer size in bytes for @kb KiB (a power of two, >= 2 pages) */
 uint32_t ut_round_buf_size(unsigned long kb) UT_HIDDEN;
 
-/* writer.c: this thread's slot in the control block (claimed once). */
+/* slots.c: this thread's slot in the control block (claimed once, recycled). */
 int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;
-/* writer.c: create (or map) a session file for the thread. */
+/* slots.c: create and map a session file for a slot. */
 void *ut_thread_file(const char *prefix, uint32_t slot, size_t size) UT_HIDDEN;
+/* slots.c: @t's buffer in @slot (the slot's, reused, or a new one) */
+bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size) UT_HIDDEN;
+/* slots.c: the slot's profiler table (*@fresh: just made) */
+struct ut_prof_hdr *ut_slot_prof(uint32_t slot, size_t size, bool *fresh) UT_HIDDEN;
+/* slots.c: the thread leaves its slot (exits, or moves to a new buffer size) */
+void ut_slot_leave(bool exiting) UT_HIDDEN;
+void ut_slots_init(void) UT_HIDDEN;
+void ut_slots_forget(void) UT_HIDDEN;
 
 /*
  * tracers/signal_marks.c: a function called by the kernel's signal frame

@@ -6,9 +6,6 @@
  * calls, no malloc, no stdio; errno is preserved for the traced program.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,83 +13,6 @@
 
 __thread struct ut_thread ut_self;
 __thread struct ut_thread ut_inst_self[UT_MAX_INST];
-
-/* PREFIX + decimal slot, without snprintf. */
-static void slot_name(char *out, const char *prefix, uint32_t slot)
-{
-	char digits[12];
-	int n = 0, p = 0;
-
-	while (prefix[p]) {
-		out[p] = prefix[p];
-		p++;
-	}
-	do {
-		digits[n++] = (char)('0' + slot % 10);
-		slot /= 10;
-	} while (slot);
-	for (int i = 0; i < n; i++)
-		out[p + i] = digits[n - 1 - i];
-	out[p + n] = '\0';
-}
-
-/**
- * ut_thread_slot - this thread's slot in the control block, claimed once
- *
- * The slot names the thread (tid, comm) for readers and numbers its files.
- * Return: 0, or -ENOSPC when all UT_MAX_THREADS slots are taken.
- */
-int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
-{
-	struct ut_ctl *ctl = ut_rt.ctl;
-	struct ut_thread_slot *s;
-	char comm[16] = {0};
-	uint32_t slot;
-
-	if (t->has_slot) {
-		*slotp = t->slot;
-		return 0;
-	}
-	slot = __atomic_fetch_add(&ctl->nr_slots, 1, __ATOMIC_ACQ_REL);
-	if (slot >= UT_MAX_THREADS) {
-		__atomic_fetch_add(&ctl->threads_untraced, 1, __ATOMIC_RELAXED);
-		return -ENOSPC;
-	}
-	s = &ctl->threads[slot];
-	s->tid = (int)gettid();
-	prctl(PR_GET_NAME, comm, 0, 0, 0);
-	for (int i = 0; i < 16; i++)
-		s->comm[i] = comm[i];
-	t->slot = *slotp = slot;
-	t->has_slot = 1;
-	return 0;
-}
-
-/**
- * ut_thread_file - create the session file PREFIX<slot> of @size bytes and map it
- *
- * Not populated: pages are allocated as the thread first writes them, so a
- * program with many quiet threads does not pay for full rings (the first
- * lap's page faults are a one-time cost).  Return: the mapping, or NULL.
- */
-void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
-{
-	char name[32];
-	void *map;
-	int fd;
-
-	slot_name(name, prefix, slot);
-	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return NULL;
-	if (ftruncate(fd, (off_t)size)) {
-		close(fd);
-		return NULL;
-	}
-	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	return map == MAP_FAILED ? NULL : map;
-}
 
 /* The buffer size and mode of @t's buffer (top level or its instance). */
 static uint32_t buf_size_of(const struct ut_thread *t)
@@ -114,30 +34,15 @@ static uint64_t now_of(const struct ut_thread *t)
 static bool create_buffer(struct ut_thread *t)
 {
 	struct ut_ctl *ctl = ut_rt.ctl;
-	uint32_t size = buf_size_of(t), slot;
-	char prefix[] = "iK.buf.";
-	void *map;
+	uint32_t slot;
 
 	/* The thread's slot (its name for readers) is the top level's. */
-	if (ut_thread_slot(&ut_self, &slot))
+	if (ut_thread_slot(&ut_self, &slot) || !ut_slot_buffer(t, slot, buf_size_of(t)))
 		return false;
-	prefix[1] = (char)('0' + t->inst);
-	map = ut_thread_file(t->inst ? prefix : "buf.", slot, UT_BUF_HDR_SIZE + (size_t)size);
-	if (!map)
-		return false;
-	t->hdr = map;
-	t->hdr->version = UT_ABI_VERSION;
-	t->hdr->buf_size = size;
-	t->hdr->tid = ctl->threads[slot].tid;
-	t->hdr->slot = slot;
 	ut_bp_arm(t);
-	__atomic_store_n(&t->hdr->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
-	t->data = (uint8_t *)map + UT_BUF_HDR_SIZE;
-	t->mask = size - 1;
-	t->head = 0;
-	t->limit = 0;
-	/* Publish the slot only now that its buffer exists. */
-	__atomic_store_n(&ctl->threads[slot].state, UT_SLOT_ACTIVE, __ATOMIC_RELEASE);
+	/* Publish the slot only now that its buffer exists (a reused one is already). */
+	if (__atomic_load_n(&ctl->threads[slot].state, __ATOMIC_ACQUIRE) == UT_SLOT_FREE)
+		__atomic_store_n(&ctl->threads[slot].state, UT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -160,11 +65,10 @@ bool ut_writer_slow(struct ut_thread *t, unsigned size)
 	if (unlikely(t->hdr && buf_size_of(t) != t->mask + 1 && !t->inst)) {
 		/*
 		 * buffer_size_kb changed: go on in a new buffer of the new size,
-		 * in a new slot (same thread).  The old one stays for readers.
+		 * in a new slot (same thread).  The old one stays for readers,
+		 * EXITED, until a new thread reuses it.
 		 */
-		t->hdr = NULL;
-		t->has_slot = 0;
-		t->dropped_told = 0;
+		ut_slot_leave(false);
 	}
 	if (!t->hdr) {
 		if (t->failed || !ut_rt.ready || !ut_rt.ctl)
@@ -313,6 +217,7 @@ void ut_writer_forget(void)
 	ut_self.dropped_told = 0;
 	ut_self.has_slot = 0;
 	ut_self.prof = NULL; /* the parent's table is shared memory: not ours */
+	ut_slots_forget();
 	ut_self.busy = 0;
 	ut_self.tid = 0;
 	ut_self.pid_gen = ut_rt.pid_gen - 1; /* check again: another pid */

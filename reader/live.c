@@ -434,7 +434,7 @@ static void open_threads(struct ut_live_stream *s, struct ssess *ss, int inst)
 		const struct ut_thread_slot *ts = &ss->ctl->threads[j];
 		struct sthread *t;
 
-		if (ss->thr[j] || __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
+		if (ss->thr[j] || !ut_slot_readable(__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)))
 			continue;
 		t = open_thread(s, ss, inst, j);
 		if (!t)

@@ -400,10 +400,11 @@ static void merge_upto(struct ut_rstream *s, uint64_t wm)
 {
 	size_t n = 0;
 
-	if (s->heapcap < s->nthr && ut_grow(&s->heap, &s->heapcap, sizeof(struct ut_rs_thread *), s->nthr)) {
-		s->err = s->err ? s->err : -ENOMEM;
-		return;
-	}
+	while (s->heapcap < s->nthr) /* doubles: as often as the threads outgrew it */
+		if (ut_grow(&s->heap, &s->heapcap, sizeof(struct ut_rs_thread *), s->nthr)) {
+			s->err = s->err ? s->err : -ENOMEM;
+			return;
+		}
 	for (size_t i = 0; i < s->nthr; i++) {
 		struct ut_rs_thread *t = s->thr[i];
 
@@ -427,6 +428,30 @@ static void merge_upto(struct ut_rstream *s, uint64_t wm)
 	}
 }
 
+/*
+ * Retired threads with everything written leave the list: a program that
+ * replaces its threads all day must not make every merge longer.
+ */
+static void forget_retired(struct ut_rstream *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nthr; i++) {
+		struct ut_rs_thread *t = s->thr[i];
+
+		if (__atomic_load_n(&t->retired, __ATOMIC_ACQUIRE) && t->pos == t->nr && !t->lost &&
+		    !t->spilled) {
+			free(t->ev);
+			t->ev = NULL;
+			t->nr = t->pos = t->cap = 0;
+			t->known = false;
+			continue;
+		}
+		s->thr[k++] = t;
+	}
+	s->nthr = k;
+}
+
 /* Chunks whose events are all written go back to the queue; emptied threads restart at 0. */
 static void release_written(struct ut_rstream *s)
 {
@@ -441,6 +466,7 @@ static void release_written(struct ut_rstream *s)
 			ut_chunkq_release(s->q, s->held[i].c);
 	}
 	s->nheld = k;
+	forget_retired(s);
 	for (size_t i = 0; i < s->nthr; i++) {
 		struct ut_rs_thread *t = s->thr[i];
 		size_t left = t->nr - t->pos;

@@ -68,6 +68,13 @@ struct ut_rs_thread {
 	uint64_t lost_in_stream;    /* losses the stream reported */
 	bool known;                 /* in the writer's list */
 	/*
+	 * Set (atomically) by the drainer when the thread's slot went to a
+	 * new thread (docs/shm-abi.md, Recycling): nothing more will come,
+	 * so once all is written the writer drops it from its list and frees
+	 * its queue (a chunk still coming would put it back).
+	 */
+	int retired;
+	/*
 	 * Spilled: the queue was full once, so everything after went to the
 	 * spool file @spool (the drainer's), read after the queue at the end.
 	 */

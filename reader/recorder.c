@@ -53,6 +53,15 @@ struct thr {
 	size_t npieces, cappieces;
 	uint64_t total;       /* a snapshot's: written + dropped + nested when it was read */
 	bool taken;           /* a snapshot's: read and unmapped */
+	uint64_t gen;         /* the slot's incarnation this thread is */
+	const char *sname;    /* its session's name (the spool's) */
+	uint32_t slot;
+	/*
+	 * Retired and spooling: its pieces were moved to the recorder's file of
+	 * retired threads (spool is that file's descriptor, not its own), at
+	 * roff, rlen bytes; UINT64_MAX: its own spool, all of it.
+	 */
+	uint64_t roff, rlen;
 };
 
 struct sess {
@@ -62,6 +71,13 @@ struct sess {
 	struct ut_clockconv clk;
 	struct thr *thr[UT_MAX_THREADS];
 	uint32_t nr_thr;
+	/*
+	 * Threads whose slot a later thread took (docs/shm-abi.md, Recycling):
+	 * their data is all taken; kept for the task names, the writer thread
+	 * (which may still hold their events) and, spooling, the final merge.
+	 */
+	struct thr **old;
+	size_t nold, capold;
 };
 
 /* Thread slots a session has used (the count is the writer's: bounded here). */
@@ -103,6 +119,7 @@ struct ut_recorder {
 	int nr_cpus;
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
 	int one_fd;                 /* live modes' one spool, unlinked (-1: none yet) */
+	int retired_fd;             /* spooling: retired threads' pieces, one after another */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
 	unsigned names;             /* profile: UT_STAT_DEMANGLE, UT_STAT_WIDE */
@@ -180,6 +197,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	r->one_fd = -1;
 	r->clock = clock;
 	r->profile_only = -1;
+	r->retired_fd = -1;
 	snprintf(r->tracer, sizeof(r->tracer), "%s", tracer);
 	r->options = opts ? opts->bits : 0;
 	r->copybuf = malloc(COPYBUF);
@@ -359,13 +377,44 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 	return s;
 }
 
+/*
+ * @t's spool file, made now.  Read back through its descriptor only, so it
+ * is unlinked at once: nothing is left behind, whatever ends the recorder.
+ * One a thread at most; a streamed thread needs one only if it spills.
+ */
+static bool open_spool(struct ut_recorder *r, struct thr *t)
+{
+	char path[PATH_MAX];
+
+	if (t->spool >= 0)
+		return true;
+	if (!spooldir_ready(r))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s.%u.%llu", r->spooldir, t->sname, t->slot,
+		 (unsigned long long)t->gen);
+	t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (t->spool >= 0)
+		unlink(path);
+	t->rs.spool = t->spool;
+	return t->spool >= 0;
+}
+
+/* The slot is being handed to a new thread: looked at again next pass. */
+static bool slot_busy(struct ut_recorder *r, uint32_t state)
+{
+	if (state == UT_SLOT_REUSING)
+		r->pass_incomplete = true;
+	return !ut_slot_readable(state);
+}
+
 static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
-	char path[PATH_MAX], err[256], sessdir[PATH_MAX];
+	char err[256], sessdir[PATH_MAX];
+	uint64_t gen = __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE);
 	struct thr *t;
 
-	if (__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) != UT_SLOT_ACTIVE)
+	if (slot_busy(r, __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)))
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -373,33 +422,34 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	snprintf(sessdir, sizeof(sessdir), "%s/%s", r->dir, s->name);
 	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
 					     sizeof(err))) ||
-	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume))) {
+	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume)) ||
+	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen) {
+		/* not ready, or reused while we opened it: next pass */
 		r->pass_incomplete = true;
 		if (t->map)
 			munmap(t->map, t->maplen);
 		free(t);
 		return NULL;
 	}
+	t->gen = gen;
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ts->comm, 16);
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
 				      .dec = {.from = t->rb.from}};
-	/* streaming: the spool takes a thread's data only if the queue was ever full */
-	if (one_spool_mode(r)) {
+	t->sname = s->name;
+	t->slot = slot;
+	t->rlen = UINT64_MAX;
+	t->spool = t->rs.spool = -1;
+	if (one_spool_mode(r)) { /* the live modes: the one spool */
 		t->spool = one_spool(r);
 		t->shared_end = &r->one_end;
-	} else if (spooldir_ready(r)) {
-		snprintf(path, sizeof(path), "%s/%s.%u", r->spooldir, s->name, slot);
-		t->spool = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	} else {
-		t->spool = -1;
 	}
-	if (t->spool < 0) {
+	/* streaming: a spool is made only when the queue refuses the thread's data */
+	if (one_spool_mode(r) ? t->spool < 0 : !r->rs && !open_spool(r, t)) {
 		munmap(t->map, t->maplen);
 		free(t);
 		return NULL;
 	}
-	t->rs.spool = t->spool;
 	return t;
 }
 
@@ -639,7 +689,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		all = true;
 	t->last_head = head;
 	if (r->test_spill) /* the test hook: every thread spills from the start */
-		t->rs.spilled = t->spool >= 0;
+		t->rs.spilled = open_spool(r, t);
 	if (!t->rs.spilled) {
 		ut_rstream_sink(r->rs, &t->rs, &k.q);
 		k.put = k.q.sink.put;
@@ -649,7 +699,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		k.full = false;
 		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);
 		r->queue_full |= k.full;
-		t->rs.spilled = k.full && t->spool >= 0 && may_spill(r);
+		t->rs.spilled = k.full && may_spill(r) && open_spool(r, t);
 	}
 	if (t->rs.spilled) {
 		m = drain_thr(t, all, r->copybuf, COPYBUF);
@@ -679,6 +729,150 @@ static void snap_take(struct thr *t)
 	t->rb.hdr = NULL;
 	t->rb.data = NULL;
 	t->taken = true;
+}
+
+/*
+ * Spooling (record -P, show, extract): a retired thread's spool moves into
+ * one file of retired threads, read back with pread at its place, so the
+ * files a recorder holds open follow the threads alive, not the threads of
+ * a long run.  Kept as it is if the move fails.
+ */
+static void spool_retire(struct ut_recorder *r, struct thr *t)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	off_t in = 0, out;
+	uint64_t len;
+
+	if (t->spool < 0 || fstat(t->spool, &st) || !spooldir_ready(r))
+		return;
+	if (r->retired_fd < 0) {
+		snprintf(path, sizeof(path), "%s/retired", r->spooldir);
+		r->retired_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (r->retired_fd < 0)
+			return;
+		unlink(path);
+	}
+	out = lseek(r->retired_fd, 0, SEEK_END);
+	len = (uint64_t)st.st_size;
+	while (out >= 0 && (uint64_t)in < len) {
+		ssize_t n = copy_file_range(t->spool, &in, r->retired_fd, NULL, len - (uint64_t)in, 0);
+
+		if (n <= 0) {
+			if (ftruncate(r->retired_fd, out)) /* keep what is whole */
+				r->spill_err = -EIO;
+			return;
+		}
+	}
+	if (out < 0)
+		return;
+	close(t->spool);
+	t->spool = r->retired_fd;
+	t->rs.spool = -1;
+	t->roff = (uint64_t)out;
+	t->rlen = len;
+}
+
+/*
+ * Slot @j's thread gave its slot to a new thread: everything it wrote was
+ * taken (the runtime reuses a slot only then, or counts what it gave up), so
+ * its ring is let go, and its spool too unless the writer reads it later.
+ */
+static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
+{
+	struct thr *t = s->thr[j];
+
+	if (s->nold == s->capold && ut_grow(&s->old, &s->capold, sizeof(struct thr *), 64))
+		return -ENOMEM;
+	s->old[s->nold++] = t;
+	s->thr[j] = NULL;
+	__atomic_store_n(&t->rs.retired, 1, __ATOMIC_RELEASE);
+	if (t->map) /* a snapshot's may be let go already (snap_take) */
+		munmap(t->map, t->maplen);
+	t->map = NULL;
+	if (t->shared_end) {
+		/* the one spool of the live modes: its pieces stay where they are */
+	} else if (r->rs && !t->rs.spilled && t->spool >= 0) {
+		close(t->spool);
+		t->spool = -1; /* streamed: nothing to read back */
+		t->rs.spool = -1;
+	} else if (!r->rs) {
+		spool_retire(r, t);
+	}
+	return 0;
+}
+
+/*
+ * Where a drain of slot @ts stops: at @head (read before the gen that
+ * proved it ours) when the thread has exited -- only an exited thread's
+ * slot is reused, and past that head may come the next thread's records.
+ * A live thread's ring is taken up to its newest page: capped at a head
+ * read before, a busy ring would be lapped past the cap while it is
+ * copied, and a snapshot would keep nothing (the kernel's `trace` shows
+ * the newest events).  The window left: a thread that exits and whose
+ * slot is reused during the copy (microseconds, and only in the modes
+ * that overwrite) may lend its tid to the newcomer's first records.
+ */
+static uint64_t stop_at(const struct ut_thread_slot *ts, uint64_t head)
+{
+	return __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) == UT_SLOT_ACTIVE ? 0 : head;
+}
+
+/*
+ * Slot @j before its drain: its head now, then its gen (the runtime stores
+ * a new gen before the new thread's first record), so data up to that head
+ * is the incarnation we know.  A new one: the old thread retired, the new
+ * one opened.  Returns the thread to drain (with rb.stop set), or NULL.
+ */
+static struct thr *current_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[j];
+	struct thr *t = s->thr[j];
+	uint64_t head;
+
+	if (t && t->taken)
+		return NULL; /* a snapshot's ring, read once and let go */
+	if (t) {
+		head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) == t->gen) {
+			t->rb.stop = stop_at(ts, head);
+			return t;
+		}
+		if (retire_thr(r, s, j))
+			return NULL;
+	}
+	if (r->tid && ts->tid != r->tid)
+		return NULL; /* a thread's file: only its buffers */
+	t = s->thr[j] = open_thr(r, s, j);
+	if (!t)
+		return NULL;
+	if (j >= s->nr_thr)
+		s->nr_thr = j + 1;
+	/* checked once more after the head, as above */
+	head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != t->gen) {
+		r->pass_incomplete = true;
+		return NULL; /* retired at the next pass */
+	}
+	t->rb.stop = stop_at(ts, head);
+	return t;
+}
+
+/*
+ * Spooling: @t's ring into its spool.  An idle ring's partial page (an
+ * exited thread's last one) is taken too, so the slot's data is out and the
+ * runtime can reuse it for a new thread (docs/shm-abi.md, Recycling).
+ */
+static long spool_drain_thr(struct ut_recorder *r, const struct sess *s, uint32_t j,
+			    struct thr *t, bool all)
+{
+	uint64_t head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+
+	if (head == t->last_head ||
+	    __atomic_load_n(&s->ctl->threads[j].state, __ATOMIC_ACQUIRE) == UT_SLOT_EXITED)
+		all = true;
+	t->last_head = head;
+	return drain_thr(t, all, r->copybuf, COPYBUF);
 }
 
 static void find_sessions(struct ut_recorder *r)
@@ -712,24 +906,15 @@ static long drain_pass(struct ut_recorder *r, bool all)
 		struct sess *s = r->sess[i];
 		uint32_t nr = nr_slots(s);
 		for (uint32_t j = 0; j < nr; j++) {
+			struct thr *t = current_thr(r, s, j);
 			long n;
 
-			if (!s->thr[j]) {
-				if (r->tid && s->ctl->threads[j].tid != r->tid)
-					continue; /* a thread's file: only its buffers */
-				s->thr[j] = open_thr(r, s, j);
-				if (!s->thr[j])
-					continue;
-				if (j >= s->nr_thr)
-					s->nr_thr = j + 1;
-			} else if (s->thr[j]->taken) {
+			if (!t)
 				continue;
-			}
-			n = r->rs ? stream_drain_thr(r, s->thr[j], all)
-				  : drain_thr(s->thr[j], all, r->copybuf, COPYBUF);
+			n = r->rs ? stream_drain_thr(r, t, all) : spool_drain_thr(r, s, j, t, all);
 			if (snapshot_mode(r))
-				snap_take(s->thr[j]);
-			beat_thr(r, s->thr[j], n);
+				snap_take(t);
+			beat_thr(r, t, n);
 			if (n > 0)
 				total += n;
 		}
@@ -860,19 +1045,39 @@ static bool cursor_refill(struct ut_stream_src *src)
 	return true;
 }
 
-/* Symbols of every object any session loaded. */
+/* Whether session @s wrote anything: a thread buffer was found in it. */
+static bool sess_wrote(const struct sess *s)
+{
+	if (s->nold)
+		return true;
+	for (uint32_t j = 0; j < s->nr_thr; j++)
+		if (s->thr[j])
+			return true;
+	return false;
+}
+
+/*
+ * Symbols of every object a session that wrote events loaded (a process
+ * with no event adds none: a build's hundreds of `sh` under LD_PRELOAD
+ * cost no symbols in the file).  The profiler's tables are not buffers: its
+ * sessions all count.
+ */
 static struct ut_symtab *load_symbols(struct ut_recorder *r)
 {
 	char (*dirs)[PATH_MAX] = calloc(r->nr_sess + 1, PATH_MAX);
 	const char **v = calloc(r->nr_sess + 1, sizeof(*v));
 	struct ut_symtab *st = NULL;
+	size_t n = 0;
 
 	if (dirs && v) {
 		for (size_t i = 0; i < r->nr_sess; i++) {
-			snprintf(dirs[i], PATH_MAX, "%s/%s", r->dir, r->sess[i]->name);
-			v[i] = dirs[i];
+			if (!r->profile && !sess_wrote(r->sess[i]))
+				continue;
+			snprintf(dirs[n], PATH_MAX, "%s/%s", r->dir, r->sess[i]->name);
+			v[n] = dirs[n];
+			n++;
 		}
-		st = ut_live_symbols(v, r->nr_sess);
+		st = ut_live_symbols(v, n);
 	}
 	free(dirs);
 	free(v);
@@ -1005,10 +1210,13 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	if (t->shared_end) { /* its pieces of the one spool */
 		c->pieces = t->pieces;
 		c->npieces = t->npieces;
+	} else if (t->rlen != UINT64_MAX) { /* retired: its place in the retired threads' file */
+		c->off = t->roff;
+		c->end = t->roff + t->rlen;
 	} else {
-		off_t end = lseek(t->spool, 0, SEEK_END);
+		struct stat st;
 
-		c->end = end > 0 ? (uint64_t)end : 0;
+		c->end = fstat(t->spool, &st) ? 0 : (uint64_t)st.st_size;
 	}
 	o->ncur++;
 	return 0;
@@ -1019,17 +1227,22 @@ static int outset_make(struct ut_recorder *r, struct outset *o)
 	size_t nthr = 0;
 
 	for (size_t i = 0; i < r->nr_sess; i++)
-		nthr += r->sess[i]->nr_thr;
+		nthr += r->sess[i]->nr_thr + r->sess[i]->nold;
 	o->cur = calloc(nthr + 1, sizeof(*o->cur));
 	o->pids = calloc(nthr + 1, sizeof(*o->pids));
 	o->tgids = calloc(nthr + 1, sizeof(*o->tgids));
 	o->comms = calloc(nthr + 1, sizeof(*o->comms));
 	if (!o->cur || !o->pids || !o->tgids || !o->comms)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->nr_sess; i++)
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		/* retired threads first: a later thread of the same tid names it */
+		for (size_t j = 0; j < r->sess[i]->nold; j++)
+			if (outset_add(o, r->sess[i], r->sess[i]->old[j]))
+				return -ENOMEM;
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
 			if (r->sess[i]->thr[j] && outset_add(o, r->sess[i], r->sess[i]->thr[j]))
 				return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -1067,6 +1280,9 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			  struct ut_tracedat_meta *m)
 {
 	(void)o;
+	/* exited threads' data given up to respect buffer_total_size_kb (Recycling) */
+	for (size_t i = 0; i < r->nr_sess; i++)
+		r->lost_total += __atomic_load_n(&r->sess[i]->ctl->recycled_lost, __ATOMIC_ACQUIRE);
 	/* refused at the very end, or overwritten (streamed threads have no cursor) */
 	for (size_t i = 0; i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
@@ -1102,12 +1318,17 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	int ret = outset_make(r, &o), eret;
 
 	r->lost_total = 0; /* each replay counts afresh */
-	for (size_t i = 0; i < r->nr_sess; i++)
+	for (size_t i = 0; i < r->nr_sess; i++) {
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
 			if (r->sess[i]->thr[j]) {
 				r->sess[i]->thr[j]->rs.read = 0;
 				r->sess[i]->thr[j]->rs.lost_in_stream = 0;
 			}
+		for (size_t j = 0; j < r->sess[i]->nold; j++) {
+			r->sess[i]->old[j]->rs.read = 0;
+			r->sess[i]->old[j]->rs.lost_in_stream = 0;
+		}
+	}
 	if (!ret) {
 		fill_meta(r, &o, &m, uname_buf, sizeof(uname_buf));
 		ret = k->begin(k, &m);
@@ -1480,16 +1701,26 @@ void ut_recorder_free(struct ut_recorder *r)
 				continue;
 			if (s->thr[j]->map)
 				munmap(s->thr[j]->map, s->thr[j]->maplen);
-			if (s->thr[j]->spool != r->one_fd)
+			if (s->thr[j]->spool >= 0 && s->thr[j]->spool != r->one_fd)
 				close(s->thr[j]->spool);
 			free(s->thr[j]->pieces);
 			free(s->thr[j]);
 		}
+		for (size_t j = 0; j < s->nold; j++) {
+			if (s->old[j]->spool >= 0 && s->old[j]->rlen == UINT64_MAX &&
+			    s->old[j]->spool != r->one_fd)
+				close(s->old[j]->spool);
+			free(s->old[j]->pieces);
+			free(s->old[j]);
+		}
+		free(s->old);
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
 	if (r->one_fd >= 0)
 		close(r->one_fd);
+	if (r->retired_fd >= 0)
+		close(r->retired_fd);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);

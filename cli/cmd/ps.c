@@ -18,7 +18,10 @@
 
 const char ut_help_ps[] =
 	"usage: utrace ps [-v]\n\nList traced processes: pid, command, tracer, tracing_on,\n"
-	"threads, and whether it still runs.  -v adds how long the process took to\n"
+	"thread slots, the KiB its thread buffers hold (in /dev/shm; a slot and its\n"
+	"buffer are reused by a new thread once their data is taken), and whether it\n"
+	"still runs.  Exited processes are kept while their data may be wanted (see\n"
+	"docs/shm-abi.md, Dead processes).  -v adds how long the process took to\n"
 	"apply its last configuration change (patching included), in microseconds.\n";
 
 int cmd_ps(int argc, char **argv)
@@ -43,14 +46,15 @@ int cmd_ps(int argc, char **argv)
 			ut_err("%s: %s", rundir, strerror((int)-n));
 		return 1;
 	}
-	printf("%7s  %-16s %-15s %-10s %7s  %s\n", "PID", "COMMAND", "TRACER", "TRACING_ON",
-	       "THREADS", verbose ? "STATE    APPLY_US" : "STATE");
+	printf("%7s  %-16s %-15s %-10s %7s %9s  %s\n", "PID", "COMMAND", "TRACER", "TRACING_ON",
+	       "THREADS", "BUF_KB", verbose ? "STATE    APPLY_US" : "STATE");
 	for (long i = 0; i < n; i++) {
 		if (v[i].markers)
 			continue;
-		printf("%7d  %-16s %-15s %-10d %7u  %s", v[i].pid, v[i].comm,
+		printf("%7d  %-16s %-15s %-10d %7u %9llu  %s", v[i].pid, v[i].comm,
 		       v[i].tracer < (uint32_t)UT_NR_TRACERS ? ut_tracer_names[v[i].tracer] : "?",
-		       v[i].tracing_on, v[i].nr_threads, v[i].alive ? "running" : "exited");
+		       v[i].tracing_on, v[i].nr_threads, (unsigned long long)v[i].buf_bytes / 1024,
+		       v[i].alive ? "running" : "exited");
 		if (verbose)
 			printf("%s  %8.1f", v[i].alive ? "" : " ", (double)v[i].apply_ns / 1000);
 		putchar('\n');

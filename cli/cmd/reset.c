@@ -19,7 +19,9 @@
 const char ut_help_reset[] =
 	"usage: utrace reset [-P PID]... [-B NAME]\n\n"
 	"Back to the defaults: tracer nop (every site a nop), filters cleared,\n"
-	"buffers emptied; removes the sessions of processes that have exited.\n"
+	"buffers emptied; removes the sessions of processes that have exited (a\n"
+	"process is gone by its pid and start time: one killed with SIGKILL goes at\n"
+	"once, its agent not waited for).\n"
 	"-B NAME removes instance NAME instead (every process stops tracing for it).\n";
 
 int cmd_reset(int argc, char **argv)

@@ -39,7 +39,7 @@
 
 #define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
 #define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
-#define UT_ABI_VERSION 2
+#define UT_ABI_VERSION 3
 
 #define UT_MAX_THREADS 4096
 #define UT_PAGE_SIZE 4096u   /* ring-buffer page: records never straddle one */
@@ -74,15 +74,28 @@ enum {
 /* ut_thread_slot.reserved[0] of a slot a tool writes trace_marker text into */
 #define UT_SLOT_MARKER 0x4b52414d54525455ULL /* "UTRTMARK" */
 
-/* Thread slot states. */
-enum { UT_SLOT_FREE = 0, UT_SLOT_ACTIVE = 1, UT_SLOT_EXITED = 2 };
+/*
+ * Thread slot states.  A slot is recycled (docs/shm-abi.md, "Recycling"):
+ * ACTIVE (a thread writes its buffers) -> EXITED (its thread is gone; its
+ * buffers stay readable) -> REUSING (a new thread takes the slot and its
+ * buffers: readers skip it this pass) -> ACTIVE with gen + 1.
+ */
+enum { UT_SLOT_FREE = 0, UT_SLOT_ACTIVE = 1, UT_SLOT_EXITED = 2, UT_SLOT_REUSING = 3 };
 
 struct ut_thread_slot {
 	uint32_t state;   /* UT_SLOT_* */
 	int32_t tid;
 	char comm[16];    /* NUL padded */
-	uint64_t reserved[2];
+	uint64_t reserved[1];
+	uint64_t gen;     /* incarnation: + 1 (release) each time the slot is reused,
+			   * before the new thread's first record is published */
 };
+
+/* A slot a reader may find data in (an exited thread's buffers are kept). */
+static inline int ut_slot_readable(uint32_t state)
+{
+	return state == UT_SLOT_ACTIVE || state == UT_SLOT_EXITED;
+}
 static_assert(sizeof(struct ut_thread_slot) == 40, "ABI");
 
 struct ut_ctl {
@@ -115,9 +128,18 @@ struct ut_ctl {
 	uint32_t inst_off;      /* bit K: instance K's tracing_on is 0 (set like tracing_on) */
 	uint64_t dumps;         /* dump/cpudump function commands that fired */
 	uint64_t cfg_apply_ns;  /* agent: how long applying the last generation took */
+	/* slot recycling (docs/shm-abi.md, "Recycling") */
+	uint64_t recycled_lost; /* records of exited threads not taken before their
+				 * buffers were reused (the total bound), and their
+				 * refusals never told in a LOST record */
+	uint64_t buf_bytes;     /* bytes of thread buffers the process holds now */
+	uint64_t total_bytes;   /* the bound on buf_bytes in effect (buffer_total_size_kb) */
+	uint64_t threads_exited;/* threads whose slot went EXITED */
+	uint64_t slots_reused;  /* slots handed to a new thread */
+	uint64_t reserved2[3];
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
-static_assert(sizeof(struct ut_ctl) == 256 + 40 * UT_MAX_THREADS, "ABI");
+static_assert(sizeof(struct ut_ctl) == 320 + 40 * UT_MAX_THREADS, "ABI");
 
 /*
  * Per-thread ring buffer: this header (one page) followed by buf_size bytes of
@@ -150,7 +172,10 @@ struct ut_buf_hdr {
 	uint32_t buf_size;       /* data bytes, power of two */
 	int32_t tid;
 	uint32_t slot;
-	uint64_t reserved0[5];
+	uint64_t gen;            /* the slot's incarnation this buffer was last set up for */
+	uint64_t gen_pos;        /* where that incarnation's data starts (a page start);
+				  * before it: an earlier thread's, taken or given up */
+	uint64_t reserved0[3];
 	/* producer-owned cache line */
 	uint64_t head;           /* bytes written */
 	uint64_t written;        /* records written (committed) */

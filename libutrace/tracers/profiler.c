@@ -16,13 +16,15 @@ static struct ut_prof_hdr *create_table(struct ut_thread *t)
 {
 	struct ut_prof_hdr *h;
 	uint32_t slot;
+	bool fresh;
 
 	if (ut_thread_slot(t, &slot))
 		return NULL;
-	h = ut_thread_file("prof.", slot,
-			   sizeof(*h) + (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry));
-	if (!h)
-		return NULL;
+	/* a reused slot's table goes on counting (docs/shm-abi.md, Recycling) */
+	h = ut_slot_prof(slot, sizeof(*h) + (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry),
+			 &fresh);
+	if (!h || !fresh)
+		return h;
 	h->version = UT_ABI_VERSION;
 	h->nr_entries = UT_PROF_ENTRIES;
 	h->tid = ut_rt.ctl->threads[slot].tid;

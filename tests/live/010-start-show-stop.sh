@@ -10,7 +10,7 @@ one() {
 	local s=$1
 	rm -rf run
 	server_start "$s"
-	"$UTRACE" ps | awk 'NR > 1 {print $3, $4, $6}' >ps.txt
+	"$UTRACE" ps | awk 'NR > 1 {print $3, $4, $7}' >ps.txt
 	expect "$s ps" ps.txt <<'EOF'
 nop 1 running
 EOF

@@ -33,7 +33,7 @@ EOF
 	server_cmd "run 3"
 	echo crash >&7
 	wait "$SERVER_PID" 2>/dev/null
-	"$UTRACE" ps | awk 'NR > 1 {print $6}' >ps.txt
+	"$UTRACE" ps | awk 'NR > 1 {print $7}' >ps.txt
 	expect "$s killed: exited" ps.txt <<'EOF'
 exited
 EOF

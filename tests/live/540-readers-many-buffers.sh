@@ -10,7 +10,8 @@
 
 S=${STYLES%% *}
 N=1200
-check "template" "$UTRACE" start -p function -l 'sq_*'
+# small rings: all the exited threads' fit under buffer_total_size_kb (64 MiB)
+check "template" "$UTRACE" start -p function -b 16 -l 'sq_*'
 LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog seqthreads "$S")" $N 3 </dev/null >prog.out ||
 	fail "program"
 expect_eq "program" "threads $N 7800" "$(cat prog.out)"

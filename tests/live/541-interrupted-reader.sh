@@ -9,7 +9,8 @@
 S=${STYLES%% *}
 mkdir tmp
 export TMPDIR=$PWD/tmp
-check "template" "$UTRACE" start -p function -l 'sq_*'
+# small rings: all the exited threads' fit under buffer_total_size_kb (64 MiB)
+check "template" "$UTRACE" start -p function -b 16 -l 'sq_*'
 LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog seqthreads "$S")" 300 3 </dev/null >prog.out ||
 	fail "program"
 ls -a run >run.before

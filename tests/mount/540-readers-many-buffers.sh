@@ -11,6 +11,7 @@ N=1200
 do_mount
 cd "$MNT" || exit 1
 echo 'sq_*' >set_ftrace_filter
+echo 16 >buffer_size_kb # small rings: all the exited threads' fit under buffer_total_size_kb
 echo function >current_tracer
 cd "$TOP" || exit 1
 LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog seqthreads gcc-pfe)" $N 3 </dev/null >prog.out ||

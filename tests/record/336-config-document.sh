@@ -75,13 +75,25 @@ EOF
 
 # A program preloading the runtime by hand, the stray settings still in its
 # environment: it takes its run-time directory's document (none here: nop),
-# as its session's "config" says.
+# as its session's "config" says (read while it runs: a process that wrote
+# nothing removes its session when it exits).
 mkdir -m 0700 rt
-UTRACE_DIR=$PWD/rt LD_PRELOAD="$UT_BUILD/libutrace.so" "$(prog single "${STYLES%% *}")" \
-	>h.out 2>h.err
-expect_eq "preloaded by hand: status, stderr" "0 " "$? $(cat h.err)"
+mkfifo h.in
+UTRACE_DIR=$PWD/rt LD_PRELOAD="$UT_BUILD/libutrace.so" "$(prog server "${STYLES%% *}")" \
+	<h.in >h.out 2>h.err &
+exec 8>h.in
+echo ping >&8
+for ((i = 0; i < 1000; i++)); do
+	[ -s h.out ] && break
+	sleep 0.01
+done
 sed -n '1p;/^filter/p;/^follow/p' rt/*/config >h.txt
+echo quit >&8
+exec 8>&-
+wait $!
+expect_eq "preloaded by hand: status, stderr" "0 " "$? $(cat h.err)"
 expect "preloaded by hand: the session's configuration" h.txt <<'EOF'
 tracer nop
 EOF
+expect_eq "preloaded by hand: no session left (nothing written)" 0 "$(ls rt | grep -c '^[0-9]')"
 finish

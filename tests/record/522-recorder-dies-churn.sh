@@ -1,0 +1,31 @@
+#!/bin/bash
+# A recorder that dies while its program creates threads (10,000, one after
+# another: the thread table fills with data nobody will take) does not hold
+# the program up: each new thread sees that no recorder beats the buffers
+# any more and takes the oldest exited slot at once.  It used to scan the
+# whole table and probe every slot's thread with a system call for each new
+# thread: half an hour for this program, which takes a third of a second.
+# (A hang check, not a timing: the bound is two orders of magnitude away.)
+. "$(dirname "$0")/../lib/common.sh"
+
+S=${STYLES%% *}
+P=$(prog threadchurn "$S")
+"$UTRACE" record -o k.dat -p function -- "$P" 10000 10 >k.out 2>k.err &
+rec=$!
+for ((i = 0; i < 200; i++)); do # until the program runs
+	pgrep -f "$P 10000" >/dev/null && break
+	sleep 0.01
+done
+sleep 0.2
+kill -9 $rec
+wait $rec 2>/dev/null
+for ((i = 0; i < 600; i++)); do
+	pgrep -f "$P 10000" >/dev/null || break
+	sleep 0.1
+done
+if pgrep -f "$P 10000" >/dev/null; then
+	pkill -9 -f "$P 10000"
+	fail "the program was still running 60 s after its recorder died"
+fi
+expect_eq "the program's result" "threadchurn 10000 threads total 1100000" "$(cat k.out)"
+finish
