@@ -5,9 +5,9 @@
  * consume instead of dropping the record.  The traced program must never
  * hang on a recorder that is gone (killed, stopped, a disk that fails), so
  * a thread waits only while the consumer's heartbeat (ut_buf_hdr.beat_ns,
- * stored on every pass) is fresh, at most UT_BP_STALE_NS per wait, and not
- * again until the consumer has moved since a wait gave up; otherwise the
- * buffer drops and counts as in the kernel (docs/shm-abi.md).
+ * stored on every pass) is fresh, and not again until the consumer has
+ * moved since a wait gave up; otherwise the buffer drops and counts as in
+ * the kernel (docs/shm-abi.md).
  *
  * Runs on the tracing path, inside the trampoline, holding nothing but the
  * thread's recursion guard: a signal handler that traces meanwhile is
@@ -104,7 +104,13 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 		tail = tail_of(h);
 	}
 	while (tail < need && wanted(t)) { /* record -P ending puts "lossless 0" back */
-		if (!consumer_alive(h, now) || now - start >= UT_BP_STALE_NS) {
+		/*
+		 * Only a consumer that stopped beating ends the wait: one that
+		 * beats but has not reached this ring for a second (a writer
+		 * behind, the queue full of other threads' data) is slow, not
+		 * gone, and giving up then dropped a lossless record's events.
+		 */
+		if (!consumer_alive(h, now)) {
 			h->stuck_tail = tail + 1;
 			break;
 		}

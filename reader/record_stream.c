@@ -570,6 +570,41 @@ static bool mark_taken(struct ut_rstream *s)
 	return set;
 }
 
+/*
+ * The queue is full of chunks held for want of a watermark, and the data
+ * that would move the watermark -- a thread whose ring the drainer could
+ * not empty into the full queue -- waits in its ring, its writer waiting
+ * for room: a deadlock.  (A wait's one-second cap used to break it by
+ * dropping that thread's events.)  So the held chunks are copied out and
+ * given back to the queue: the drainer takes the late thread's data next
+ * pass, and the watermark moves.  Rare: only when the queue filled.
+ */
+static void unhold(struct ut_rstream *s)
+{
+	for (size_t i = 0; i < s->nthr; i++)
+		s->thr[i]->scan = s->thr[i]->pos;
+	for (size_t i = 0; i < s->nheld; i++) {
+		struct rs_held *h = &s->held[i];
+		struct ut_drain_chunk *c = h->c;
+		uint8_t *mem;
+
+		if (h->mem || !c) {
+			h->t->scan = h->end;
+			continue;
+		}
+		mem = malloc(c->len ? c->len : 1);
+		if (!mem)
+			return; /* kept in the queue: tried again at the next full queue */
+		memcpy(mem, c->bytes, c->len);
+		for (size_t k = h->t->scan; k < h->end; k++)
+			h->t->ev[k].rec = mem + (h->t->ev[k].rec - c->bytes);
+		h->t->scan = h->end;
+		h->mem = mem;
+		h->c = NULL;
+		ut_chunkq_release(s->q, c);
+	}
+}
+
 static void *writer_main(void *arg)
 {
 	struct ut_rstream *s = arg;
@@ -588,10 +623,14 @@ static void *writer_main(void *arg)
 		if (!c) {
 			struct timespec ts = {0, 500000L};
 
+			uint64_t wm = s->wm;
+
 			if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 				break;
 			if (!mark_taken(s))
 				nanosleep(&ts, NULL);
+			else if (s->wm == wm) /* the queue was full and nothing could be written */
+				unhold(s);
 			continue;
 		}
 		if (c->flags & RS_MARK) {
@@ -652,8 +691,12 @@ void ut_rstream_free(struct ut_rstream *s)
 		free(s->thr[i]->ev);
 		s->thr[i]->ev = NULL;
 	}
-	for (size_t i = 0; i < s->nheld; i++)
-		ut_chunkq_release(s->q, s->held[i].c);
+	for (size_t i = 0; i < s->nheld; i++) {
+		if (s->held[i].mem)
+			free(s->held[i].mem);
+		else
+			ut_chunkq_release(s->q, s->held[i].c);
+	}
 	ut_repeats_free(&s->fold);
 	ut_chunkq_free(s->q);
 	pthread_mutex_destroy(&s->side_mu);

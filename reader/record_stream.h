@@ -63,6 +63,7 @@ struct ut_rs_thread {
 	struct ut_rs_rec *ev;       /* taken, not yet written: [pos, nr) */
 	size_t nr, pos, cap;
 	size_t end;                 /* the merge round's: written up to here */
+	size_t scan;                /* unhold()'s */
 	uint64_t lost;              /* lapped before the next chunk (flight recorder) */
 	uint64_t read;              /* events written */
 	uint64_t lost_in_stream;    /* losses the stream reported */

@@ -120,6 +120,7 @@ struct ut_recorder {
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
 	int one_fd;                 /* live modes' one spool, unlinked (-1: none yet) */
 	int retired_fd;             /* spooling: retired threads' pieces, one after another */
+	uint64_t passes;            /* drain passes so far (each starts one thread further) */
 	bool refused;               /* a session file was refused (ut_live_strerror) */
 	bool graph_time;
 	unsigned names;             /* profile: UT_STAT_DEMANGLE, UT_STAT_WIDE */
@@ -904,8 +905,15 @@ static long drain_pass(struct ut_recorder *r, bool all)
 	now = r->rs ? pass_now(r) : 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
-		uint32_t nr = nr_slots(s);
-		for (uint32_t j = 0; j < nr; j++) {
+		uint32_t nr = nr_slots(s), first = nr ? (uint32_t)(r->passes % nr) : 0;
+
+		/*
+		 * Each pass starts one thread further: when the writer's queue
+		 * is full, the room it frees goes to the first rings drained,
+		 * and a fixed order starved the last ones.
+		 */
+		for (uint32_t k = 0; k < nr; k++) {
+			uint32_t j = first + k < nr ? first + k : first + k - nr;
 			struct thr *t = current_thr(r, s, j);
 			long n;
 
@@ -922,6 +930,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 	if (r->rs) /* a full queue refuses the mark: the next pass gives one */
 		ut_rstream_mark(r->rs, now, r->mark_thr, r->mark_empty, r->mark_n,
 				!r->pass_incomplete);
+	r->passes++;
 	return total;
 }
 
