@@ -48,20 +48,27 @@ void td_zenc_free(struct td_zenc *z)
 	free(z);
 }
 
+/* The output buffer made @need bytes long at least.  False when out of memory. */
+static bool out_room(struct td_zenc *z, size_t need)
+{
+	unsigned char *p;
+
+	if (need <= z->cap)
+		return true;
+	p = realloc(z->out, need);
+	if (!p)
+		return false;
+	z->out = p;
+	z->cap = need;
+	return true;
+}
+
 size_t td_zenc_chunk(struct td_zenc *z, const void *src, size_t n, const unsigned char **out)
 {
-	size_t need = 8 + ZSTD_compressBound(n), got;
+	size_t got;
 
-	if (n > TD_Z_MAX_PLAIN)
+	if (n > TD_Z_MAX_PLAIN || !out_room(z, 8 + ZSTD_compressBound(n)))
 		return 0;
-	if (need > z->cap) {
-		unsigned char *p = realloc(z->out, need);
-
-		if (!p)
-			return 0;
-		z->out = p;
-		z->cap = need;
-	}
 	got = ZSTD_compress2(z->cctx, z->out + 8, z->cap - 8, src, n);
 	if (ZSTD_isError(got) || got > UINT32_MAX)
 		return 0;
@@ -87,16 +94,8 @@ size_t td_zenc_store(struct td_zenc *z, const void *src, size_t n, const unsigne
 	size_t need = 8 + 9 + 3 * nblk + n, at = 8, done = 0;
 	static const unsigned char magic_fhd[5] = {0x28, 0xb5, 0x2f, 0xfd, 0xa0};
 
-	if (n > TD_Z_MAX_PLAIN)
+	if (n > TD_Z_MAX_PLAIN || !out_room(z, need))
 		return 0;
-	if (need > z->cap) {
-		unsigned char *p = realloc(z->out, need);
-
-		if (!p)
-			return 0;
-		z->out = p;
-		z->cap = need;
-	}
 	memcpy(z->out + at, magic_fhd, sizeof(magic_fhd));
 	td_put_le(z->out + at + 5, n, 4);
 	at += 9;
