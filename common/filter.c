@@ -710,7 +710,8 @@ int ut_fset_begin(struct ut_fset *s, bool truncate)
 		return -EBUSY;
 	if (bm_grow(&s->work, s->t->nr))
 		return -ENOMEM;
-	memset(s->work.w, 0, s->work.nwords * sizeof(*s->work.w));
+	if (s->work.nwords) /* an empty table has no words yet (w NULL) */
+		memset(s->work.w, 0, s->work.nwords * sizeof(*s->work.w));
 	if (truncate) {
 		/* O_TRUNC drops the cached module entries at open time */
 		pending_clear(s);
