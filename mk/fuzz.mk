@@ -27,8 +27,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude
 	-Iarch/$(ARCH) $(WARN) $(FUZZ_SAN)
 # Per target: the project sources it links, and the longest input tried.
 FUZZ_SRCS_ring_buffer := common/ring_buffer.c
-FUZZ_SRCS_filter := common/filter.c common/glob.c
-FUZZ_SRCS_config := common/config.c
+FUZZ_SRCS_filter := common/filter.c common/glob.c common/cxxname.c
+FUZZ_SRCS_config := common/config.c common/cxxname.c
 FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/tracedat_format.c \
 	reader/stream.c reader/stream_file.c common/grow.c common/symbols.c \
 	common/glob.c

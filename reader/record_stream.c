@@ -581,8 +581,8 @@ static bool mark_taken(struct ut_rstream *s)
  */
 static void unhold(struct ut_rstream *s)
 {
-	for (size_t i = 0; i < s->nthr; i++)
-		s->thr[i]->scan = s->thr[i]->pos;
+	for (size_t i = 0; i < s->nheld; i++) /* each thread's records from its first unwritten */
+		s->held[i].t->scan = s->held[i].t->pos;
 	for (size_t i = 0; i < s->nheld; i++) {
 		struct rs_held *h = &s->held[i];
 		struct ut_drain_chunk *c = h->c;
