@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/debugfile.h"
+#include "common/grow.h"
 #include "common/inlined.h"
 
 /* The walk's state for one compilation unit. */
@@ -83,15 +84,8 @@ static void code_of(Dwarf_Die *die, struct ut_inl *i)
 
 static struct ut_inl *add(struct ut_inltab *t)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct ut_inl *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (t->n == t->cap && ut_grow(&t->v, &t->cap, sizeof(*t->v), 256))
+		return NULL;
 	memset(&t->v[t->n], 0, sizeof(t->v[0]));
 	return &t->v[t->n++];
 }

@@ -23,7 +23,7 @@
 #define SPINS 512                 /* pauses before sleeping: tens of microseconds */
 #define SLEEP_NS 2000000L         /* a sleep's bound: liveness is looked at again */
 
-static uint64_t mono_ns(void)
+uint64_t ut_bp_now(void)
 {
 	struct timespec ts;
 
@@ -46,11 +46,10 @@ void ut_bp_arm(struct ut_thread *t)
 	 * STALE period at most.
 	 */
 	if (wanted(t))
-		__atomic_store_n(&t->hdr->beat_ns, mono_ns(), __ATOMIC_RELEASE);
+		__atomic_store_n(&t->hdr->beat_ns, ut_bp_now(), __ATOMIC_RELEASE);
 }
 
-/* The consumer passed over this buffer less than UT_BP_STALE_NS ago. */
-static bool consumer_alive(const struct ut_buf_hdr *h, uint64_t now)
+bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now)
 {
 	uint64_t beat = __atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE);
 
@@ -95,8 +94,8 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 		return false; /* not lossless, or gave up here and nothing moved since */
 	if (!__atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE))
 		ut_bp_arm(t); /* a buffer from before "lossless 1" (record -P): a grace period too */
-	start = now = mono_ns();
-	if (!consumer_alive(h, now))
+	start = now = ut_bp_now();
+	if (!ut_bp_fresh(h, now))
 		return false;
 	h->waits++;
 	for (int i = 0; i < SPINS && tail < need; i++) {
@@ -110,14 +109,14 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 		 * behind, the queue full of other threads' data) is slow, not
 		 * gone, and giving up then dropped a lossless record's events.
 		 */
-		if (!consumer_alive(h, now)) {
+		if (!ut_bp_fresh(h, now)) {
 			h->stuck_tail = tail + 1;
 			break;
 		}
 		sleep_for_room(h, need, now == start);
 		tail = tail_of(h);
-		now = mono_ns();
+		now = ut_bp_now();
 	}
-	h->wait_ns += mono_ns() - start;
+	h->wait_ns += ut_bp_now() - start;
 	return tail >= need;
 }

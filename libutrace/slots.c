@@ -69,14 +69,6 @@ static void unlock(void)
 	__atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* PREFIX + decimal slot, without snprintf. */
 static void slot_name(char *out, const char *prefix, uint32_t slot)
 {
@@ -157,13 +149,9 @@ static bool taken(uint32_t i)
 /* Whether a recorder beat one of slot @i's buffers lately (it will take them). */
 static bool consumer_near(uint32_t i, uint64_t now)
 {
-	for (int k = 0; k < UT_MAX_INST; k++) {
-		const struct ut_buf_hdr *h = slots[i].buf[k];
-		uint64_t beat = h ? __atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE) : 0;
-
-		if (beat && (beat >= now || now - beat < UT_BP_STALE_NS))
+	for (int k = 0; k < UT_MAX_INST; k++)
+		if (slots[i].buf[k] && ut_bp_fresh(slots[i].buf[k], now))
 			return true;
-	}
 	return false;
 }
 
@@ -176,18 +164,14 @@ static bool consumer_near(uint32_t i, uint64_t now)
  */
 static bool recorder_present(uint32_t nr)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = ut_bp_now();
 	int seen = 0;
 
 	for (uint32_t i = 0; i < nr && seen < 8; i++) {
-		const struct ut_buf_hdr *h = slots[i].buf[0];
-		uint64_t beat;
-
-		if (!h)
+		if (!slots[i].buf[0])
 			continue;
 		seen++;
-		beat = __atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE);
-		if (beat && (beat >= now || now - beat < UT_BP_STALE_NS))
+		if (ut_bp_fresh(slots[i].buf[0], now))
 			return true;
 	}
 	return !seen; /* nothing to tell by: as if there were */
@@ -217,7 +201,7 @@ static int64_t find_exited(uint32_t nr, bool oldest)
 static void reap_vanished(uint32_t nr)
 {
 	static uint64_t last;
-	uint64_t now = mono_ns();
+	uint64_t now = ut_bp_now();
 
 	/*
 	 * A system call per slot: at most every REAP_EVERY_NS.  Every new
@@ -393,23 +377,23 @@ static int64_t pick(bool lossless)
  */
 static int64_t pick_waiting(void)
 {
-	uint64_t start = mono_ns();
+	uint64_t start = ut_bp_now();
 	struct timespec nap = {0, 200000};
 	int64_t i;
 
 	for (;;) {
 		bool near = false;
 
-		uint64_t now = mono_ns();
+		uint64_t now = ut_bp_now();
 
 		lock();
 		i = pick(true);
 		for (uint32_t k = 0; i < 0 && k < UT_MAX_THREADS && !near; k++)
 			near = ut_rt.ctl->threads[k].state == UT_SLOT_EXITED && consumer_near(k, now);
-		if (i < 0 && (!near || mono_ns() - start > LOSSLESS_WAIT_NS))
+		if (i < 0 && (!near || ut_bp_now() - start > LOSSLESS_WAIT_NS))
 			i = pick(false);
 		unlock();
-		if (i >= 0 || !near || mono_ns() - start > LOSSLESS_WAIT_NS)
+		if (i >= 0 || !near || ut_bp_now() - start > LOSSLESS_WAIT_NS)
 			return i;
 		nanosleep(&nap, NULL);
 	}

@@ -32,7 +32,7 @@ FUZZ_SRCS_config := common/config.c common/cxxname.c
 FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/tracedat_format.c \
 	reader/stream.c reader/stream_file.c common/grow.c common/symbols.c \
 	common/glob.c
-FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c
+FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c common/grow.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).
 FUZZ_LIBS_tracedat := -lelf -lzstd
 FUZZ_LIBS_dwarf := -ldw -lelf

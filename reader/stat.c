@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/output/graph.h"
 
 static struct ut_stat_row *row_of(struct ut_stat_table *t, const char *name)
@@ -13,15 +14,8 @@ static struct ut_stat_row *row_of(struct ut_stat_table *t, const char *name)
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->rows[i].name, name))
 			return &t->rows[i];
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct ut_stat_row *n = realloc(t->rows, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		t->rows = n;
-		t->cap = cap;
-	}
+	if (t->n == t->cap && ut_grow(&t->rows, &t->cap, sizeof(*t->rows), 64))
+		return NULL;
 	t->rows[t->n] = (struct ut_stat_row){.name = name};
 	return &t->rows[t->n++];
 }

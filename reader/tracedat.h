@@ -74,10 +74,9 @@ int ut_tracedat_lost(struct ut_tracedat_writer *w, unsigned cpu, uint64_t nr);
  * Version 7: store the chunks written from now on raw (zstd frames of raw
  * blocks, read like any other) while @store, compressed again after; the
  * record stream does so while compressing would not keep up with the
- * program.  No effect on version 6.  ut_tracedat_stored(): how many were.
+ * program.  No effect on version 6.
  */
 void ut_tracedat_store(struct ut_tracedat_writer *w, bool store);
-uint64_t ut_tracedat_stored(const struct ut_tracedat_writer *w);
 int ut_tracedat_close(struct ut_tracedat_writer *w);
 
 /* --- reader --- */

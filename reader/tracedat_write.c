@@ -197,7 +197,6 @@ struct ut_tracedat_writer {
 	uint64_t *dends;         /* the direct CPU's zbytes after each chunk (to cut back) */
 	size_t dcap;
 	uint64_t reached;        /* the furthest offset a failed write got to */
-	uint64_t stored;         /* chunks stored raw */
 	int err;                 /* first error, sticky */
 	bool meta_written;       /* everything but the data is in the file: keep it */
 };
@@ -611,7 +610,6 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 	}
 	n = w->store ? td_zenc_store(w->z, c->wbuf, plain, &chunk)
 		     : td_zenc_chunk(w->z, c->wbuf, plain, &chunk);
-	w->stored += w->store;
 	if (!n)
 		return -ENOMEM;
 	if (cpu == w->direct)
@@ -868,11 +866,6 @@ void ut_tracedat_store(struct ut_tracedat_writer *w, bool store)
 {
 	if (w)
 		w->store = store;
-}
-
-uint64_t ut_tracedat_stored(const struct ut_tracedat_writer *w)
-{
-	return w ? w->stored : 0;
 }
 
 /**
