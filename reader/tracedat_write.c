@@ -45,6 +45,7 @@
 #include "common/grow.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
+#include "reader/tracedat_zpool.h"
 #include "reader/tracedat_format.h"
 
 /* A growable byte buffer; a failed allocation is remembered, not reported. */
@@ -182,7 +183,8 @@ struct ut_tracedat_writer {
 	int nr_cpus;
 	struct td_wcpu *cpus;
 	struct td_meta meta;
-	struct td_zenc *z;       /* version 7's compressor; NULL: version 6 */
+	struct td_zenc *z;       /* version 7's compressor (metadata); NULL: version 6 */
+	struct td_zpool *zp;     /* version 7's compressor of CPU data, on other cores */
 	bool store;              /* version 7: chunks stored raw for now (ut_tracedat_store) */
 	/*
 	 * Version 7: one CPU's chunks go straight into the file as they come
@@ -436,6 +438,7 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 /* Free the writer and whatever it holds; also for one half made by ut_tracedat_create(). */
 static void writer_free(struct ut_tracedat_writer *w)
 {
+	td_zpool_free(w->zp);
 	for (int i = 0; w->cpus && i < w->nr_cpus; i++) {
 		if (w->cpus[i].fd >= 0)
 			close(w->cpus[i].fd);
@@ -452,6 +455,7 @@ static void writer_free(struct ut_tracedat_writer *w)
 }
 
 static int v7_start(struct ut_tracedat_writer *w);
+static int chunk_out(void *ctx, int cpu, const unsigned char *chunk, size_t n);
 
 /**
  * ut_tracedat_create() - start writing a trace.dat file
@@ -492,7 +496,8 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 		goto nomem;
 	if (m->compress) {
 		w->z = td_zenc_new(m->zstd_level);
-		if (!w->z)
+		w->zp = td_zpool_new(m->zstd_level, td_zpool_threads(), chunk_out, w);
+		if (!w->z || !w->zp)
 			goto nomem;
 	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -585,40 +590,62 @@ static int direct_put(struct ut_tracedat_writer *w, struct td_wcpu *c, const uns
 	return 0;
 }
 
-/* Write the CPU's buffered finished pages: the file, or its temp file. */
-static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
+/*
+ * A version 7 chunk of @cpu, compressed, in the order it was handed to the
+ * pool: the file, or the CPU's temp file.  Called back by the pool on the
+ * writer's thread.
+ */
+static int chunk_out(void *ctx, int cpu, const unsigned char *chunk, size_t n)
 {
+	struct ut_tracedat_writer *w = ctx;
 	struct td_wcpu *c = &w->cpus[cpu];
-	const unsigned char *chunk = NULL;
-	size_t plain = c->wpages * TD_PAGE_SIZE, n;
 	int ret;
 
-	if (!c->wpages)
-		return 0;
-	c->wpages = 0;
-	if (w->z && w->direct < 0)
-		w->direct = cpu;
-	if (c->fd < 0 && !(w->z && cpu == w->direct)) {
-		c->fd = cpu_tmpfile(w, cpu);
-		if (c->fd < 0)
-			return c->fd;
-	}
-	if (!w->z) {
-		ret = write_all(c->fd, c->wbuf, plain);
-		c->flushed += ret ? 0 : plain;
-		return ret;
-	}
-	n = w->store ? td_zenc_store(w->z, c->wbuf, plain, &chunk)
-		     : td_zenc_chunk(w->z, c->wbuf, plain, &chunk);
 	if (!n)
 		return -ENOMEM;
 	if (cpu == w->direct)
 		return direct_put(w, c, chunk, n);
+	if (c->fd < 0) {
+		c->fd = cpu_tmpfile(w, cpu);
+		if (c->fd < 0)
+			return c->fd;
+	}
 	ret = write_all(c->fd, chunk, n);
 	if (!ret) { /* only whole chunks count: a cut one is not copied */
 		c->nr_chunks++;
 		c->zbytes += n;
 	}
+	return ret;
+}
+
+/*
+ * Hand the CPU's buffered finished pages on: version 7 to the compression
+ * pool (the buffer goes with them), version 6 to the CPU's temp file.
+ */
+static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
+{
+	struct td_wcpu *c = &w->cpus[cpu];
+	size_t plain = c->wpages * TD_PAGE_SIZE;
+	int ret;
+
+	if (!c->wpages)
+		return 0;
+	c->wpages = 0;
+	if (w->zp) {
+		unsigned char *buf = c->wbuf;
+
+		if (w->direct < 0)
+			w->direct = cpu;
+		c->wbuf = NULL;
+		return td_zpool_submit(w->zp, cpu, buf, plain, w->store);
+	}
+	if (c->fd < 0) {
+		c->fd = cpu_tmpfile(w, cpu);
+		if (c->fd < 0)
+			return c->fd;
+	}
+	ret = write_all(c->fd, c->wbuf, plain);
+	c->flushed += ret ? 0 : plain;
 	return ret;
 }
 
@@ -632,15 +659,16 @@ static int page_flush(struct ut_tracedat_writer *w, int cpu)
 
 	if (!c->open)
 		return 0;
-	if (!c->wbuf) {
-		c->wbuf = malloc((size_t)TD_WBUF_PAGES * TD_PAGE_SIZE);
-		if (!c->wbuf)
-			return -ENOMEM;
-	}
 	if (c->wpages == TD_WBUF_PAGES) {
 		ret = wbuf_flush(w, cpu);
 		if (ret)
 			return ret;
+	}
+	if (!c->wbuf) { /* version 7 handed the last one to the pool */
+		c->wbuf = w->zp ? td_zpool_buf(w->zp, (size_t)TD_WBUF_PAGES * TD_PAGE_SIZE)
+				: malloc((size_t)TD_WBUF_PAGES * TD_PAGE_SIZE);
+		if (!c->wbuf)
+			return -ENOMEM;
 	}
 	page = c->wbuf + c->wpages * TD_PAGE_SIZE;
 	memset(page, 0, TD_PAGE_SIZE);
@@ -1374,6 +1402,8 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 		if (!ret)
 			ret = wbuf_flush(w, i);
 	}
+	if (!ret && w->zp)
+		ret = td_zpool_drain(w->zp);
 	/*
 	 * After a write error (a full disk, a file-size limit) the file is
 	 * still made of what was written whole: version 6 puts the metadata
