@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "common/grow.h"
@@ -158,8 +159,9 @@ struct td_wcpu {
 	unsigned char *wbuf;     /* finished pages not yet written (TD_WBUF_PAGES) */
 	size_t wpages;
 	uint64_t flushed;        /* version 6: bytes of pages in the temp file */
-	uint64_t nr_chunks;      /* version 7: compressed chunks in the temp file */
+	uint64_t nr_chunks;      /* version 7: compressed chunks (file, region or temp file) */
 	uint64_t zbytes;         /* and their bytes */
+	uint64_t roff;           /* version 7: its region (chunk count, chunks); 0: none */
 };
 
 /*
@@ -203,6 +205,8 @@ struct ut_tracedat_writer {
 	int err;                 /* first error, sticky */
 	bool meta_written;       /* everything but the data is in the file: keep it */
 	bool regular;            /* the output is a regular file (else never cut nor removed) */
+	bool sparse;             /* fd is a regular file: other CPUs get regions in it */
+	uint64_t next_region;    /* where the next region goes, 0: none yet */
 	int pipe_fd;             /* a pipe given as output: version 7 is made in a temp file
 				  * (fd) and copied to it at the end; -1 otherwise */
 };
@@ -474,8 +478,16 @@ static int open_output(const char *path)
 {
 	struct stat st;
 
+	int fd;
+
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
 		(void)unlink(path); /* if it fails, O_TRUNC below still empties it */
+	/* a file of ours readable too: regions move within it (v7_settle()); never a pipe */
+	if (stat(path, &st) < 0 && errno == ENOENT) {
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EACCES)
+			return fd;
+	}
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
@@ -493,10 +505,12 @@ static int open_for(struct ut_tracedat_writer *w, const char *path)
 	if (w->fd < 0 || fstat(w->fd, &st) < 0)
 		return -errno;
 	w->regular = S_ISREG(st.st_mode);
+	w->sparse = w->regular && (fcntl(w->fd, F_GETFL) & O_ACCMODE) == O_RDWR;
 	if (!w->z || lseek(w->fd, 0, SEEK_CUR) >= 0 || errno != ESPIPE)
 		return 0;
 	w->pipe_fd = w->fd;
 	w->fd = open(tmp && *tmp ? tmp : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	w->sparse = true;
 	return w->fd < 0 ? -errno : 0;
 }
 
@@ -649,6 +663,102 @@ static int direct_put(struct ut_tracedat_writer *w, struct td_wcpu *c, const uns
 }
 
 /*
+ * Version 7 regions.  Every CPU's chunks go straight into the file as they
+ * come: the first CPU to fill a chunk (the busiest) right after the buffer
+ * section's header (direct_put()), each next one in a region of its own
+ * further on, the space between left as a hole (the file is sparse while
+ * the trace is being made).  At the end the holes are taken out
+ * (v7_settle(): fallocate's COLLAPSE_RANGE, which moves no data on ext4 or
+ * xfs; elsewhere the regions are copied down).  Before, the other CPUs
+ * waited in temp files copied after the program: 40 ms for 100 MB here.
+ * A CPU whose region cannot be written (a file-size limit, a file system's
+ * largest file) or that outgrows it keeps its chunks in a temp file, copied
+ * at the end as before; so do all when the output is not a regular file.
+ */
+#define TD_REGION_ALIGN ((uint64_t)64 << 10) /* a multiple of any block size */
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* A region's size: 4 TiB shared by the CPUs, 1 TiB at most each. */
+static uint64_t region_span(const struct ut_tracedat_writer *w)
+{
+	uint64_t span = ((uint64_t)4 << 40) / (uint64_t)w->nr_cpus;
+
+	if (span > ((uint64_t)1 << 40))
+		span = (uint64_t)1 << 40;
+	return span / TD_REGION_ALIGN * TD_REGION_ALIGN;
+}
+
+/* A region for @c, if the file can have one there. */
+static void region_open(struct ut_tracedat_writer *w, struct td_wcpu *c)
+{
+	uint64_t span = region_span(w), at;
+	struct rlimit rl;
+
+	if (!w->sparse)
+		return;
+	at = w->next_region ? w->next_region : align_up(w->doff, TD_REGION_ALIGN) + span;
+	/* past a file-size limit a write is a SIGXFSZ, not an error */
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    at + span > (uint64_t)rl.rlim_cur)
+		return;
+	c->roff = at;
+	w->next_region = at + span;
+}
+
+/* @c's region, full: its chunks to a temp file, where the next ones go too. */
+static int region_leave(struct ut_tracedat_writer *w, struct td_wcpu *c, int cpu)
+{
+	loff_t from = (loff_t)(c->roff + 4);
+	uint64_t left = c->zbytes;
+
+	c->fd = cpu_tmpfile(w, cpu);
+	if (c->fd < 0)
+		return c->fd;
+	while (left) {
+		ssize_t r = copy_file_range(w->fd, &from, c->fd, NULL, (size_t)left, 0);
+
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		left -= (uint64_t)r;
+	}
+	c->roff = 0;
+	return 0;
+}
+
+/* A chunk into @c's region; 1: the region cannot take it (use the temp file). */
+static int region_put(struct ut_tracedat_writer *w, struct td_wcpu *c, int cpu,
+		      const unsigned char *chunk, size_t n)
+{
+	int ret;
+
+	if (4 + c->zbytes + n > region_span(w)) {
+		ret = region_leave(w, c, cpu);
+		return ret ? ret : 1;
+	}
+	ret = pwrite_all(w, chunk, n, c->roff + 4 + c->zbytes);
+	if (ret && !c->nr_chunks) {
+		/* its first write: too far for this file (EFBIG), not a failing disk */
+		c->roff = 0;
+		w->reached = 0;
+		return 1;
+	}
+	if (ret)
+		return ret;
+	/*
+	 * Written back now rather than in v7_settle(): COLLAPSE_RANGE writes
+	 * back what it moves and waits for it (80 ms for 110 MB here).
+	 */
+	sync_file_range(w->fd, (off_t)(c->roff + 4 + c->zbytes), (off_t)n, SYNC_FILE_RANGE_WRITE);
+	c->nr_chunks++;
+	c->zbytes += n;
+	return 0;
+}
+
+/*
  * A version 7 chunk of @cpu, compressed, in the order it was handed to the
  * pool: the file, or the CPU's temp file.  Called back by the pool on the
  * writer's thread.
@@ -663,6 +773,13 @@ static int chunk_out(void *ctx, int cpu, const unsigned char *chunk, size_t n)
 		return -ENOMEM;
 	if (cpu == w->direct)
 		return direct_put(w, c, chunk, n);
+	if (c->fd < 0 && !c->roff)
+		region_open(w, c);
+	if (c->roff) {
+		ret = region_put(w, c, cpu, chunk, n);
+		if (ret <= 0)
+			return ret;
+	}
 	if (c->fd < 0) {
 		c->fd = cpu_tmpfile(w, cpu);
 		if (c->fd < 0)
@@ -1148,11 +1265,93 @@ static uint64_t page_up(uint64_t v)
 	return (v + TD_PAGE_SIZE - 1) & ~(uint64_t)(TD_PAGE_SIZE - 1);
 }
 
+/* Move @len bytes at @from down to @to (< @from) in the file, front first. */
+static int move_down(struct ut_tracedat_writer *w, uint64_t from, uint64_t to, uint64_t len)
+{
+	static const size_t piece = 1 << 20;
+	unsigned char *buf = malloc(piece);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (uint64_t done = 0; !ret && done < len;) {
+		size_t k = len - done < piece ? (size_t)(len - done) : piece;
+		ssize_t r = pread(w->fd, buf, k, (off_t)(from + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		ret = r <= 0 ? (r < 0 ? -errno : -EIO) : pwrite_all(w, buf, (size_t)r, to + done);
+		done += r > 0 ? (uint64_t)r : 0;
+	}
+	free(buf);
+	return ret;
+}
+
+/* The CPUs with a region, in file order (regions were handed out in increasing offsets). */
+static size_t region_order(const struct ut_tracedat_writer *w, int *idx)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < w->nr_cpus; i++) {
+		size_t k = n++;
+
+		if (i == w->direct || !w->cpus[i].roff || !w->cpus[i].nr_chunks) {
+			n--;
+			continue;
+		}
+		for (; k && w->cpus[idx[k - 1]].roff > w->cpus[i].roff; k--)
+			idx[k] = idx[k - 1];
+		idx[k] = i;
+	}
+	return n;
+}
+
+/*
+ * The holes between the regions taken out: each region moves down to the
+ * TD_REGION_ALIGN boundary after the one before it (the direct CPU's
+ * chunks first).  A region that cannot be moved is given up with the ones
+ * after it, so the file stays whole.
+ */
+static int v7_settle(struct ut_tracedat_writer *w)
+{
+	const struct td_wcpu *d = w->direct >= 0 ? &w->cpus[w->direct] : NULL;
+	uint64_t end = w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0), shift = 0;
+	int *idx = malloc(sizeof(int) * (size_t)w->nr_cpus), ret = 0;
+	bool collapse = true;
+	size_t n;
+
+	if (!idx)
+		return -ENOMEM;
+	n = region_order(w, idx);
+	for (size_t k = 0; k < n; k++) {
+		struct td_wcpu *c = &w->cpus[idx[k]];
+		uint64_t cur = c->roff - shift, to = align_up(end, TD_REGION_ALIGN);
+
+		if (cur > to && collapse &&
+		    fallocate(w->fd, FALLOC_FL_COLLAPSE_RANGE, (off_t)to, (off_t)(cur - to)) == 0) {
+			shift += cur - to;
+		} else if (cur > to) {
+			collapse = false; /* tmpfs, NFS, ...: copied down */
+			ret = move_down(w, cur, to, 4 + c->zbytes);
+		}
+		for (size_t j = k; ret && j < n; j++) {
+			w->cpus[idx[j]].roff = w->cpus[idx[j]].nr_chunks = 0;
+			w->cpus[idx[j]].zbytes = 0;
+		}
+		if (ret)
+			break;
+		c->roff = to;
+		end = to + 4 + c->zbytes;
+	}
+	free(idx);
+	return ret;
+}
+
 /*
  * Where each CPU's data is (@off, @size: for the BUFFER option): a chunk
  * count and the chunks, on a page boundary as trace-cmd places them, the
- * direct CPU's first (where it was written), then the others.  Returns the
- * data's end.
+ * direct CPU's first (where it was written), the regions where v7_settle()
+ * put them, then the CPUs of temp files.  Returns the data's end.
  */
 static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t *off, uint64_t *size)
 {
@@ -1165,8 +1364,17 @@ static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t *off, uint
 		size[w->direct] = 4 + w->cpus[w->direct].zbytes;
 		pos += size[w->direct];
 	}
+	for (int i = 0; i < w->nr_cpus; i++) { /* regions, in place since v7_settle() */
+		const struct td_wcpu *c = &w->cpus[i];
+
+		if (i == w->direct || !c->nr_chunks || !c->roff)
+			continue;
+		off[i] = c->roff;
+		size[i] = 4 + c->zbytes;
+		pos = pos > off[i] + size[i] ? pos : off[i] + size[i];
+	}
 	for (int i = 0; i < w->nr_cpus; i++) {
-		if (i == w->direct || !w->cpus[i].nr_chunks)
+		if (i == w->direct || !w->cpus[i].nr_chunks || w->cpus[i].roff)
 			continue;
 		pos = page_up(pos);
 		off[i] = pos;
@@ -1176,7 +1384,7 @@ static uint64_t v7_place(const struct ut_tracedat_writer *w, uint64_t *off, uint
 	return pos;
 }
 
-/* The other CPUs' chunks, from their temp files to where v7_place() put them. */
+/* The other CPUs' chunk counts, and their chunks from temp files, where v7_place() put them. */
 static int v7_copy_others(struct ut_tracedat_writer *w, const uint64_t *off)
 {
 	for (int i = 0; i < w->nr_cpus; i++) {
@@ -1187,6 +1395,8 @@ static int v7_copy_others(struct ut_tracedat_writer *w, const uint64_t *off)
 			continue;
 		td_put_le(count, w->cpus[i].nr_chunks, 4);
 		ret = pwrite_all(w, count, 4, off[i]);
+		if (w->cpus[i].roff) /* its chunks are there already */
+			continue;
 		if (!ret && lseek(w->fd, (off_t)(off[i] + 4), SEEK_SET) < 0)
 			ret = -errno;
 		if (!ret)
@@ -1390,7 +1600,14 @@ static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
 
 	if (!w->cpus)
 		return false;
-
+	/* the regions lie past the direct CPU's chunks: they go first */
+	for (int i = 0; i < w->nr_cpus; i++)
+		if (w->cpus[i].roff && w->cpus[i].nr_chunks) {
+			for (int j = 0; j < w->nr_cpus; j++)
+				if (w->cpus[j].roff)
+					w->cpus[j].roff = w->cpus[j].nr_chunks = w->cpus[j].zbytes = 0;
+			return ftruncate(w->fd, (off_t)(w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0))) == 0;
+		}
 	if (d && d->nr_chunks) {
 		want = d->zbytes > short_by + TD_PAGE_SIZE ? d->zbytes - short_by - TD_PAGE_SIZE : 0;
 		while (d->nr_chunks && w->dends[d->nr_chunks - 1] > want)
@@ -1422,6 +1639,11 @@ static int v7_close(struct ut_tracedat_writer *w)
 	if (!off)
 		return -ENOMEM;
 	size = off + w->nr_cpus;
+	ret = v7_settle(w);
+	if (ret && ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT && ret != -EIO) {
+		free(off);
+		return ret;
+	}
 	for (;;) {
 		uint64_t data_end = v7_place(w, off, size);
 

@@ -763,6 +763,7 @@ int cmd_profile(int argc, char **argv)
 static FILE *open_output(const struct rec_opts *o)
 {
 	FILE *stats = NULL;
+	struct stat st;
 	int fd;
 
 	if (o->profile) {
@@ -770,6 +771,12 @@ static FILE *open_output(const struct rec_opts *o)
 		if (!stats)
 			ut_usage_die("cannot write %s: %s", o->output, strerror(errno));
 		return stats;
+	}
+	/* a pipe is not opened: a reader would see its end */
+	if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (access(o->output, W_OK))
+			ut_usage_die("cannot write %s: %s", o->output, strerror(errno));
+		return NULL;
 	}
 	fd = open(o->output, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (fd < 0)

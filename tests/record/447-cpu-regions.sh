@@ -1,0 +1,43 @@
+#!/bin/bash
+# Version 7 is written in place for every CPU: the first CPU's chunks right
+# after the buffer section's header, each other CPU's in a region of its
+# own further on in the same (sparse) file, the holes taken out at the end
+# (COLLAPSE_RANGE; on tmpfs, which cannot, the regions are copied down).
+# No CPU waits in a temp file to be copied after the program any more: the
+# recorder opens no "OUT.cpuN" file.  The file is read back whole by utrace
+# and trace-cmd, with the counts the program made, and is not sparse.
+. "$(dirname "$0")/../lib/common.sh"
+
+command -v strace >/dev/null || skip "strace is not installed"
+[ "$(nproc)" -ge 2 ] || skip "one CPU: one region"
+P=$(prog threads "${STYLES%% *}")
+N=50000 # per thread: t_work N, t_a N, t_b 2N
+
+want() {
+	printf 'main 1\nt_a %d\nt_b %d\nt_main_done 1\nt_thread 4\nt_work %d\n' $((4 * N)) $((8 * N)) $((4 * N))
+}
+
+one_dir() { # DIR LABEL
+	local d=$1 label=$2 cpus
+	strace -f -qq -e trace=openat -o "st.$label" \
+		"$UTRACE" record -o "$d/t.dat" -- "$P" 4 $N pin >"$label.out" 2>"$label.err" ||
+		fail "$label: record exited $?: $(tail -3 "$label.err")"
+	grep -E '\.cpu[0-9]+\.' "st.$label" | head -3 >"tmp.$label"
+	expect_eq "$label: no temp file per CPU" "" "$(cat "tmp.$label")"
+	report "$d/t.dat" >"r.$label" || fail "$label: report: $(cat "$d/t.dat.rerr")"
+	cpus=$(events <"r.$label" | grep -oE '\[[0-9]{3}\]' | sort -u | wc -l)
+	expect_eq "$label: CPUs with events (threads pinned)" 2 "$cpus"
+	expect_eq "$label: calls per function" "$(want)" "$(count_funcs <"r.$label")"
+	trace-cmd report "$d/t.dat" 2>/dev/null | grep -c 'function:' >"tc.$label"
+	expect_eq "$label: trace-cmd reads every event" "$((16 * N + 6))" "$(cat "tc.$label")"
+	# not sparse: as many blocks as bytes, give or take the last block
+	[ $(($(stat -c '%b * %B' "$d/t.dat"))) -ge $(($(stat -c %s "$d/t.dat") - 65536)) ] ||
+		fail "$label: the file has holes ($(stat -c '%s bytes, %b blocks' "$d/t.dat"))"
+	rm -f "$d/t.dat"
+}
+
+one_dir . disk
+SHM=$(mktemp -d /dev/shm/utrace-test-regions.XXXXXX)
+one_dir "$SHM" tmpfs
+rm -rf "$SHM"
+finish
