@@ -776,7 +776,7 @@ static FILE *open_output(const struct rec_opts *o)
 		return stats;
 	}
 	/* a pipe is not opened: a reader would see its end */
-	if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (stat(o->output, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
 		if (access(o->output, W_OK))
 			ut_usage_die("cannot write %s: %s", o->output, strerror(errno));
 		return NULL;
