@@ -210,16 +210,54 @@ int ut_patch_prepare_module(struct ut_module *m)
 	return ret;
 }
 
+/*
+ * True when this is the process's only thread (/proc/self/stat's
+ * num_threads): then no one can be running a site while it changes, and the
+ * new bytes go in with one direct write per chunk and one sync, not three
+ * phases: the start-up patching of 100,000 sites, before main.
+ */
+static bool alone(void)
+{
+	char buf[1024], *p;
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+	for (; p && *p && field < 20; p++)
+		field += *p == ' ';
+	return p && field == 20 && strtol(p, NULL, 10) == 1;
+}
+
 /**
  * ut_patch_apply - bring every site to its wanted state
  *
  * Only sites whose state changes are written.  Must hold ut_rt.lock.
  * Return: number of sites changed, or a negative errno.
  */
+/* One phase over every live module, then a sync. */
+static int run_all(enum phase ph)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		int ret = ut_rt.mods[i]->alive ? run_phase(ut_rt.mods[i], ph, false) : 0;
+
+		if (ret)
+			return ret;
+	}
+	sync_cores();
+	return 0;
+}
+
 int ut_patch_apply(void)
 {
 	static const enum phase phases[] = {PH_TRAP, PH_TAIL, PH_HEAD};
-	int changed = 0, ret;
+	int changed = 0, ret = 0;
 
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
@@ -229,18 +267,13 @@ int ut_patch_apply(void)
 	}
 	if (!changed)
 		return 0;
-	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
-		for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
-			struct ut_module *m = ut_rt.mods[i];
-
-			if (!m->alive)
-				continue;
-			ret = run_phase(m, phases[p], false);
-			if (ret)
-				return ret;
-		}
-		sync_cores();
-	}
+	if (alone())
+		ret = run_all(PH_DIRECT);
+	else
+		for (size_t p = 0; !ret && p < sizeof(phases) / sizeof(phases[0]); p++)
+			ret = run_all(phases[p]);
+	if (ret)
+		return ret;
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
