@@ -22,28 +22,52 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Fields 3 (state) and 22 (start time, ticks since boot) of /proc/PID/stat. */
-static bool read_stat(int32_t pid, char *state, unsigned long long *start)
+/* /proc/PID/stat (0: this process) into @buf, past the command; NULL if unreadable. */
+static const char *stat_fields(int32_t pid, char *buf, size_t len)
 {
-	char path[64], buf[1024], *p;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/stat");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
+		return NULL;
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
-		return false;
+		return NULL;
 	buf[n] = '\0';
-	p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
-	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
-				"%*d %*d %*d %llu",
-			 state, start) != 2)
-		return false;
-	return true;
+	/* the command may hold spaces and parentheses */
+	return strrchr(buf, ')');
+}
+
+/* Fields 3 (state) and 22 (start time, ticks since boot) of /proc/PID/stat. */
+static bool read_stat(int32_t pid, char *state, unsigned long long *start)
+{
+	char buf[1024];
+	const char *p = stat_fields(pid, buf, sizeof(buf));
+
+	return p && sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+				  "%*d %*d %*d %llu",
+			   state, start) == 2;
+}
+
+int ut_proc_threads(void)
+{
+	char buf[1024];
+	const char *p = stat_fields(0, buf, sizeof(buf));
+	int n;
+
+	/* field 20, num_threads */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+				"%*d %d",
+			 &n) != 1)
+		return -1;
+	return n;
 }
 
 bool ut_proc_alive(int32_t pid, uint64_t session_mono_ns)

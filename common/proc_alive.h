@@ -17,4 +17,7 @@
  */
 bool ut_proc_alive(int32_t pid, uint64_t session_mono_ns);
 
+/* The calling process's number of threads (/proc/self/stat), -1 if unknown. */
+int ut_proc_threads(void);
+
 #endif

@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/proc_alive.h"
 #include "libutrace/internal.h"
 #include "libutrace/signals.h"
 
@@ -218,21 +219,7 @@ int ut_patch_prepare_module(struct ut_module *m)
  */
 static bool alone(void)
 {
-	char buf[1024], *p;
-	ssize_t n;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
-	for (; p && *p && field < 20; p++)
-		field += *p == ' ';
-	return p && field == 20 && strtol(p, NULL, 10) == 1;
+	return ut_proc_threads() == 1;
 }
 
 /**
