@@ -40,7 +40,7 @@ static int out(void *ctx, int cpu, const unsigned char *chunk, size_t n)
 		return -ENOSPC;
 	fill(want, i);
 	if (cpu != i % 3 || n < 8 || z != n - 8 ||
-	    ZSTD_decompress(got, sizeof(got), chunk + 8, z) != PLAIN || memcmp(got, want, PLAIN))
+	    ZSTD_decompress(got, sizeof(got), chunk + 8, z) != PLAIN || memcmp(got, want, PLAIN) != 0)
 		s->bad++;
 	return 0;
 }
