@@ -18,6 +18,9 @@
 struct ut_symtab {
 	struct ut_sym *syms;
 	size_t nr, cap;
+	/* the other names of functions in syms (aliases), by address, then preference */
+	struct ut_sym *alias;
+	size_t nr_alias, cap_alias;
 	/* interned strings: a list of chunks, never moved once handed out */
 	char **chunks;
 	size_t nr_chunks;
@@ -37,6 +40,7 @@ void ut_symtab_free(struct ut_symtab *st)
 		free(st->chunks[i]);
 	free(st->chunks);
 	free(st->syms);
+	free(st->alias);
 	free(st);
 }
 
@@ -68,6 +72,12 @@ static const char *intern(struct ut_symtab *st, const char *s)
 int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
 		  const char *module)
 {
+	return ut_symtab_add_bound(st, addr, size, name, module, UT_SYM_GLOBAL);
+}
+
+int ut_symtab_add_bound(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
+			const char *module, unsigned bind)
+{
 	if (st->nr == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 1024;
 		struct ut_sym *s = realloc(st->syms, cap * sizeof(*s));
@@ -82,10 +92,23 @@ int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char
 	s->size = size;
 	s->name = intern(st, name);
 	s->module = module ? intern(st, module) : NULL;
+	s->bind = (unsigned char)bind;
 	if (!s->name || (module && !s->module))
 		return -ENOMEM;
 	st->nr++;
 	return 0;
+}
+
+static unsigned bind_of(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_LOCAL:
+		return UT_SYM_LOCAL;
+	case STB_WEAK:
+		return UT_SYM_WEAK;
+	default: /* STB_GLOBAL, STB_GNU_UNIQUE */
+		return UT_SYM_GLOBAL;
+	}
 }
 
 /* Add the STT_FUNC symbols of one symbol-table section. */
@@ -112,7 +135,8 @@ static int load_section(struct ut_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr 
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if (ut_symtab_add(st, sym.st_value + bias, sym.st_size, name, module))
+		if (ut_symtab_add_bound(st, sym.st_value + bias, sym.st_size, name, module,
+					bind_of(&sym)))
 			return -ENOMEM;
 		added++;
 	}
@@ -166,18 +190,31 @@ out:
 	return ret;
 }
 
+/* Which of two names of one address a user knows the function by (symbols.h): < 0 for @x. */
+static int prefer(const struct ut_sym *x, const struct ut_sym *y)
+{
+	size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_"), lx, ly;
+
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1; /* a function, not a label inside one */
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (x->bind != y->bind)
+		return x->bind < y->bind ? -1 : 1;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct ut_sym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Prefer a sized symbol, then a global-looking name (no leading '_'). */
-	if ((x->size != 0) != (y->size != 0))
-		return x->size ? -1 : 1;
-	if ((x->name[0] == '_') != (y->name[0] == '_'))
-		return x->name[0] == '_' ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return prefer(x, y);
 }
 
 #define RADIX_BITS 11 /* 2,048 counters (16 KiB): two passes cover a module of 4 MiB */
@@ -236,28 +273,87 @@ static bool sort_by_addr(struct ut_symtab *st)
 	return true;
 }
 
+/*
+ * Keep @s, another name of the function @keep, in the alias list; names
+ * already there for the address (a symbol listed twice) are not repeated,
+ * aliases from @from on being this address's.  Without memory the name is
+ * dropped: the function keeps its preferred name.
+ */
+static void keep_alias(struct ut_symtab *st, const struct ut_sym *s, const struct ut_sym *keep,
+		       size_t from)
+{
+	if (!strcmp(s->name, keep->name))
+		return;
+	for (size_t i = from; i < st->nr_alias; i++)
+		if (!strcmp(st->alias[i].name, s->name))
+			return;
+	if (st->nr_alias == st->cap_alias) {
+		size_t cap = st->cap_alias ? 2 * st->cap_alias : 64;
+		struct ut_sym *a = realloc(st->alias, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		st->alias = a;
+		st->cap_alias = cap;
+	}
+	st->alias[st->nr_alias++] = *s;
+}
+
+/* The symbols at the address of syms[@i], up to @j: the preferred one's index; the others become aliases. */
+static size_t choose(struct ut_symtab *st, size_t i, size_t j)
+{
+	size_t best = i, from = st->nr_alias;
+
+	for (size_t k = i + 1; k < j; k++)
+		if (prefer(&st->syms[k], &st->syms[best]) < 0)
+			best = k;
+	for (size_t k = i; k < j; k++)
+		if (k != best)
+			keep_alias(st, &st->syms[k], &st->syms[best], from);
+	return best;
+}
+
 void ut_symtab_finish(struct ut_symtab *st)
 {
-	size_t out = 0;
+	size_t out = 0, had = st->nr_alias;
 
 	if (!st->nr)
 		return;
 	if (!sort_by_addr(st))
 		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
-	for (size_t i = 0; i < st->nr; i++) {
-		/* aliases (same address): keep the preferred one */
-		if (out && st->syms[out - 1].addr == st->syms[i].addr) {
-			if (cmp_sym(&st->syms[i], &st->syms[out - 1]) < 0)
-				st->syms[out - 1] = st->syms[i];
-			continue;
-		}
-		st->syms[out++] = st->syms[i];
+	for (size_t i = 0, j; i < st->nr; i = j) {
+		for (j = i + 1; j < st->nr && st->syms[j].addr == st->syms[i].addr; j++)
+			;
+		st->syms[out++] = st->syms[j > i + 1 ? choose(st, i, j) : i];
 	}
 	st->nr = out;
+	if (st->nr_alias > had)
+		qsort(st->alias, st->nr_alias, sizeof(*st->alias), cmp_sym);
 	/* Unsized symbols (kallsyms has no sizes) reach the next one, as in the kernel. */
 	for (size_t i = 0; i + 1 < st->nr; i++)
 		if (!st->syms[i].size)
 			st->syms[i].size = st->syms[i + 1].addr - st->syms[i].addr;
+}
+
+const struct ut_sym *ut_symtab_aliases(const struct ut_symtab *st, uint64_t addr, size_t *n)
+{
+	size_t lo = 0, hi = st ? st->nr_alias : 0, end;
+
+	*n = 0;
+	while (lo < hi) { /* the first alias at or after @addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->alias[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!st || lo == st->nr_alias || st->alias[lo].addr != addr)
+		return NULL;
+	for (end = lo; end < st->nr_alias && st->alias[end].addr == addr; end++)
+		;
+	*n = end - lo;
+	return &st->alias[lo];
 }
 
 void ut_symtab_mark_gaps(struct ut_symtab *st)

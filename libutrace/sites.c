@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/sitefind.h"
 #include "common/symbols.h"
 #include "libutrace/internal.h"
@@ -104,6 +105,23 @@ static int reserve_funcs(size_t more)
 	return 0;
 }
 
+/*
+ * Keep @sym's other names (symbols at its address) for function @func.
+ * Without memory the function keeps its one name.
+ */
+static void name_aliases(const struct ut_symtab *st, const struct ut_sym *sym, uint32_t func)
+{
+	size_t n;
+	const struct ut_sym *a = ut_symtab_aliases(st, sym->addr, &n);
+
+	for (size_t k = 0; k < n; k++) {
+		if (ut_rt.nr_aliases == ut_rt.cap_aliases &&
+		    ut_grow(&ut_rt.aliases, &ut_rt.cap_aliases, sizeof(*ut_rt.aliases), 64))
+			return;
+		ut_rt.aliases[ut_rt.nr_aliases++] = (struct ut_func_alias){func, a[k].name};
+	}
+}
+
 /* Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k walks @st. */
 static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, uint64_t a,
 			  uint32_t site)
@@ -117,6 +135,7 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 		.module = m->name[0] ? m->name : NULL,
 		.mod = m->index,
 		.site = site};
+	name_aliases(st, sym, ut_rt.nr_funcs);
 	return ut_rt.nr_funcs++;
 }
 

@@ -47,10 +47,14 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 		const struct ut_filter_func *f = ut_ftable_get(t, i);
 		const struct ut_inl *first;
 		size_t k = tab ? ut_inlined_find(tab, f->name, &first) : 0;
+		char *aliases = ut_ftable_alias_note(t, i);
 
 		fputs(ut_ftable_listed_name(t, i), stdout);
 		if (f->module)
 			printf(" [%s]", f->module);
+		if (aliases)
+			fputs(aliases, stdout);
+		free(aliases);
 		if (k)
 			printf(" [+%zu inlined]", k);
 		putchar('\n');
