@@ -35,6 +35,13 @@ const char ut_help_list[] =
 	"                or destructor (C1/C2, D0/D1/D2) names it.  A return type is\n"
 	"                not part of the name; write operator\\[\\] for operator[]\n"
 	"                ('[' starts a glob class).\n"
+	"                A function with other names (symbols at its address: alias\n"
+	"                attributes, weak aliases, __internal names, folded code)\n"
+	"                is one line, `name [= other, names]`: any of them selects\n"
+	"                it, and it prints as `name` (a sized symbol, fewest leading\n"
+	"                underscores, global over weak over local, the shortest,\n"
+	"                then byte order; the mount's available_filter_functions\n"
+	"                has the name alone, as the kernel's does).\n"
 	"  --inlined     with -f: every inlined copy instead (the function, where it\n"
 	"                sits, file:line, entry address, whether it can be traced)\n";
 
