@@ -622,11 +622,11 @@ char *ut_ftable_alias_note(const struct ut_ftable *t, size_t i)
 	if (i >= t->nr)
 		return NULL;
 	sb_aliases(&sb, t, i);
-	if (!sb.len || sb_finish(&sb, &out, NULL)) {
+	if (!sb.len) {
 		free(sb.s);
 		return NULL;
 	}
-	return out;
+	return sb_finish(&sb, &out, NULL) ? NULL : out; /* it frees the text on error */
 }
 
 static int format_all(const struct ut_ftable *t, bool aliases, char **out, size_t *lenp)
