@@ -42,6 +42,8 @@ struct ut_ftable {
 	size_t nr, cap, cap_flags;
 	struct falias *alias; /* other names, by entry (ut_ftable_add_alias) */
 	size_t nr_alias, cap_alias;
+	uint32_t *alias_first; /* per entry with F_ALIASES: its first in ->alias */
+	size_t cap_first;
 	char **mods; /* interned module names */
 	size_t nr_mods, cap_mods;
 	struct arena_block *arena;
@@ -225,6 +227,7 @@ void ut_ftable_free(struct ut_ftable *t)
 	free(t->funcs);
 	free(t->flags);
 	free(t->alias);
+	free(t->alias_first);
 	free(t->mods);
 	free(t->sets);
 	free(t);
@@ -389,19 +392,12 @@ static bool dead(const struct ut_ftable *t, size_t i)
 /* Where entry @i's aliases start in t->alias; *@n of them. */
 static size_t aliases_of(const struct ut_ftable *t, size_t i, size_t *n)
 {
-	size_t lo = 0, hi = t->nr_alias, end;
+	size_t lo, end;
 
 	*n = 0;
 	if (!(t->flags[i] & F_ALIASES))
 		return 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->alias[mid].func < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = t->alias_first[i];
 	for (end = lo; end < t->nr_alias && t->alias[end].func == i; end++)
 		;
 	*n = end - lo;
@@ -415,11 +411,16 @@ static int add_alias(struct ut_ftable *t, size_t i, const char *name, bool copy)
 	/* kept by entry: an alias is added to the newest entries only */
 	if (i >= t->nr || (t->nr_alias && t->alias[t->nr_alias - 1].func > i))
 		return -EINVAL;
-	if (grow((void **)&t->alias, &t->cap_alias, t->nr_alias + 1, sizeof(*t->alias)))
+	if (grow((void **)&t->alias, &t->cap_alias, t->nr_alias + 1, sizeof(*t->alias)) ||
+	    (!(t->flags[i] & F_ALIASES) &&
+	     grow((void **)&t->alias_first, &t->cap_first, i + 1, sizeof(*t->alias_first))) ||
+	    t->nr_alias >= UINT32_MAX)
 		return -ENOMEM;
 	n = copy ? arena_strdup(t, name) : name;
 	if (!n)
 		return -ENOMEM;
+	if (!(t->flags[i] & F_ALIASES))
+		t->alias_first[i] = (uint32_t)t->nr_alias;
 	t->alias[t->nr_alias++] = (struct falias){.func = i, .name = n};
 	t->flags[i] |= F_ALIASES;
 	return 0;

@@ -15,10 +15,9 @@ struct ut_sym {
 	uint64_t size;      /* 0 if unknown */
 	const char *name;
 	const char *module; /* NULL for the main executable, else e.g. "libz" */
-	unsigned char bind; /* enum ut_sym_bind */
 };
 
-/* A symbol's binding, in the order a name is preferred among aliases. */
+/* A symbol's binding (ut_symtab_add_bound), in the order a name is preferred among aliases. */
 enum ut_sym_bind { UT_SYM_GLOBAL, UT_SYM_WEAK, UT_SYM_LOCAL };
 
 struct ut_symtab;
@@ -68,6 +67,14 @@ void ut_symtab_finish(struct ut_symtab *st);
  * none).  Valid until the table changes.
  */
 const struct ut_sym *ut_symtab_aliases(const struct ut_symtab *st, uint64_t addr, size_t *n);
+
+/*
+ * The same for callers that ask in increasing order of @addr (naming
+ * sites): *@cursor, 0 at first, walks the alias list alongside instead of
+ * a binary search per function.
+ */
+const struct ut_sym *ut_symtab_aliases_next(const struct ut_symtab *st, size_t *cursor,
+					    uint64_t addr, size_t *n);
 
 /*
  * After each sized symbol that is followed by a gap (code with no symbol,

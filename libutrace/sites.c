@@ -109,10 +109,11 @@ static int reserve_funcs(size_t more)
  * Keep @sym's other names (symbols at its address) for function @func.
  * Without memory the function keeps its one name.
  */
-static void name_aliases(const struct ut_symtab *st, const struct ut_sym *sym, uint32_t func)
+static void name_aliases(const struct ut_symtab *st, size_t *ka, const struct ut_sym *sym,
+			 uint32_t func)
 {
 	size_t n;
-	const struct ut_sym *a = ut_symtab_aliases(st, sym->addr, &n);
+	const struct ut_sym *a = ut_symtab_aliases_next(st, ka, sym->addr, &n);
 
 	for (size_t k = 0; k < n; k++) {
 		if (ut_rt.nr_aliases == ut_rt.cap_aliases &&
@@ -122,9 +123,12 @@ static void name_aliases(const struct ut_symtab *st, const struct ut_sym *sym, u
 	}
 }
 
-/* Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k walks @st. */
-static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, uint64_t a,
-			  uint32_t site)
+/*
+ * Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k
+ * walks @st's symbols, @ka its aliases (sites come in address order).
+ */
+static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, size_t *ka,
+			  uint64_t a, uint32_t site)
 {
 	const struct ut_sym *sym = ut_sitefind_symbol(st, k, a);
 
@@ -135,7 +139,7 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 		.module = m->name[0] ? m->name : NULL,
 		.mod = m->index,
 		.site = site};
-	name_aliases(st, sym, ut_rt.nr_funcs);
+	name_aliases(st, ka, sym, ut_rt.nr_funcs);
 	return ut_rt.nr_funcs++;
 }
 
@@ -149,7 +153,7 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 static int build_sites(struct ut_module *m, const struct ut_sitefind *f,
 		       const struct ut_symtab *st)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, ka = 0;
 
 	m->sites = calloc(f->nr ? f->nr : 1, sizeof(*m->sites));
 	if (!m->sites || (st && reserve_funcs(f->nr)))
@@ -157,7 +161,7 @@ static int build_sites(struct ut_module *m, const struct ut_sitefind *f,
 	for (size_t i = 0; i < f->nr; i++) {
 		uint32_t fn = UT_NO_FUNC;
 
-		if (st && (fn = name_site(m, st, &k, f->addrs[i], (uint32_t)n)) == UT_NO_FUNC)
+		if (st && (fn = name_site(m, st, &k, &ka, f->addrs[i], (uint32_t)n)) == UT_NO_FUNC)
 			continue;
 		m->sites[n].addr = f->addrs[i];
 		m->sites[n].len = f->lens[i];
@@ -323,7 +327,7 @@ out:
 static void name_module(struct ut_module *m)
 {
 	struct ut_symtab *st = load_symbols(m);
-	size_t k = 0;
+	size_t k = 0, ka = 0;
 
 	m->unnamed = false;
 	drop_symfd(m);
@@ -338,7 +342,7 @@ static void name_module(struct ut_module *m)
 		return;
 	}
 	for (uint32_t i = 0; i < m->nr_sites; i++)
-		m->sites[i].func = name_site(m, st, &k, m->sites[i].addr, i);
+		m->sites[i].func = name_site(m, st, &k, &ka, m->sites[i].addr, i);
 }
 
 /**
