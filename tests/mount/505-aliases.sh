@@ -55,6 +55,7 @@ expect "available_filter_functions: one name a function" "$TOP/a.txt" <<'EOF'
 al_api
 al_area
 al_getbuf
+al_twin_a
 al_vol_real
 EOF
 echo function >current_tracer

@@ -7,8 +7,11 @@
  *   al_hidden (static) = al_api          (a static function exported as another name)
  *   __al_getbuf = al_getbuf              (an internal __ name and its public one)
  *   al_quiet_impl = al_quiet             (no site: built without instrumentation)
+ *   al_twin_a = al_twin_b (gcc)          (identical code folding: gcc's -fipa-icf, on at
+ *                                         -O2, merges the two static twins; clang does not)
  * calls() (from main) calls al_area 2x and al_area_impl 1x (3 calls of one function),
- * al_volume 2x, al_api 1x, al_getbuf 2x, al_quiet 1x.  Prints "aliases N".
+ * al_volume 2x, al_api 1x, al_getbuf 2x, al_quiet 1x, al_twin_a 1x,
+ * al_twin_b 2x.  Prints "aliases N".
  *
  * "aliases serve" does the same for each "run N" line of stdin (N times,
  * replying "ran N SUM"), "ping" replies "pong", "quit" or EOF ends: the
@@ -59,6 +62,19 @@ al_quiet_impl(int x)
 }
 int al_quiet(int x) __attribute__((alias("al_quiet_impl")));
 
+/* identical twins: noinline only (noipa would keep gcc from folding them) */
+static __attribute__((noinline)) int al_twin_a(int x)
+{
+	SINK(x);
+	return x * 7 + 1;
+}
+
+static __attribute__((noinline)) int al_twin_b(int x)
+{
+	SINK(x);
+	return x * 7 + 1;
+}
+
 static NOINLINE int calls(void)
 {
 	int r = al_area(1) + al_area(2) + al_area_impl(3);
@@ -67,6 +83,9 @@ static NOINLINE int calls(void)
 	r += al_api(4);
 	r += al_getbuf(1) + al_getbuf(2);
 	r += al_quiet(9);
+	/* arguments the compiler cannot see, so that it makes no constant-propagated copy */
+	r += al_twin_a((int)prog_sink & 1) + al_twin_b((int)prog_sink & 2) +
+	     al_twin_b((int)prog_sink & 4);
 	return r;
 }
 

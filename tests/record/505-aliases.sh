@@ -4,7 +4,8 @@
 # (al_area_impl = al_area), a weak alias (al_volume of al_vol_real), a
 # static function exported under another name (gcc keeps al_hidden beside
 # al_api), an __internal name (__al_getbuf = al_getbuf); in C++ an alias
-# of shapes::scale(int), shapes::resize(int), demangled or mangled.  Every
+# of shapes::scale(int), shapes::resize(int), demangled or mangled; two
+# identical static functions gcc folds into one (-fipa-icf).  Every
 # filter word takes them (-l, -n, -g, function commands, globs); the
 # function is one site, counted and traced once per call and printed by
 # the name it is listed by (global over weak over local, fewer leading
@@ -29,7 +30,7 @@ one() {
 		echo "== -l by both names: one function"
 		counts "$s" -p function -l al_area -l al_area_impl
 		echo "== -n by another name"
-		counts "$s" -p function -l 'al_*' -n al_area_impl -n al_volume
+		counts "$s" -p function -l 'al_*' -n al_area_impl -n al_volume -n 'al_twin*'
 		echo "== glob over other names only"
 		counts "$s" -p function -l '*_impl' -l '*_real'
 		echo "== command by another name"
@@ -63,17 +64,25 @@ EOF
 	expect "$s: profile" p.txt <<'EOF'
 al_area 3
 EOF
-	# list -f: the listed name, then the others (clang keeps no al_hidden)
-	"$UTRACE" list -f "$P" 2>/dev/null | grep '^al_' >l.txt
+	# identical code folding: gcc merges the static twins into one function, clang does not
+	counts "$s" -p function -l al_twin_b >t.txt
 	case $s in
-	gcc-*) hidden=' [= al_hidden]' ;;
-	*) hidden= ;;
+	gcc-*) printf 'al_twin_a 3\n' ;;
+	*) printf 'al_twin_b 2\n' ;;
+	esac >t.want
+	check "$s: folded twins" diff -u t.want t.txt
+	# list -f: the listed name, then the others (clang keeps no al_hidden)
+	"$UTRACE" list -f "$P" 2>/dev/null | grep '^al_' | sort >l.txt
+	case $s in
+	gcc-*) hidden=' [= al_hidden]' twins='al_twin_a [= al_twin_b]' ;;
+	*) hidden= twins=$'al_twin_a\nal_twin_b' ;;
 	esac
 	expect "$s: list -f" l.txt <<EOF
-al_area [= al_area_impl]
-al_vol_real [= al_volume]
 al_api$hidden
+al_area [= al_area_impl]
 al_getbuf [= __al_getbuf]
+$twins
+al_vol_real [= al_volume]
 EOF
 	# a name of a function without a site: explained, nothing runs
 	record q.dat -p function -l al_quiet_impl -- "$P"
