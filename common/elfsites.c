@@ -153,12 +153,29 @@ static void close_file(int fd, struct filesrc *fs, struct ut_sitefind *f)
 		close(fd);
 }
 
+/*
+ * The function @s names, with its other names (symbols at its address), as
+ * the runtime adds it; @ka walks the aliases (functions come in address order).
+ */
+static int add_function(struct ut_ftable *t, const struct ut_symtab *st, size_t *ka,
+			const struct ut_sym *s, const char *module)
+{
+	long idx = ut_ftable_add(t, s->name, module);
+	size_t n;
+	const struct ut_sym *a = ut_symtab_aliases_next(st, ka, s->addr, &n);
+
+	for (size_t k = 0; idx >= 0 && k < n; k++)
+		if (ut_ftable_add_alias(t, (size_t)idx, a[k].name))
+			return -ENOMEM;
+	return idx < 0 ? (int)idx : 0;
+}
+
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 {
 	struct ut_symtab *st = ut_symtab_new();
 	struct ut_sitefind f = {0};
 	struct filesrc fs = {0};
-	size_t k = 0;
+	size_t k = 0, ka = 0;
 	int fd = -1, ret, n = 0;
 
 	if (!st)
@@ -172,7 +189,7 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 	for (size_t i = 0; !ret && i < f.nr; i++) {
 		const struct ut_sym *s = ut_sitefind_symbol(st, &k, f.addrs[i]);
 
-		if (s && ut_ftable_add(t, s->name, module) < 0)
+		if (s && add_function(t, st, &ka, s, module) < 0)
 			ret = -ENOMEM;
 		n += s != NULL;
 	}

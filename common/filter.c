@@ -26,10 +26,24 @@ struct arena_block {
 	char data[];
 };
 
+/* Per entry flags. */
+#define F_DEAD 1    /* its module was unloaded */
+#define F_ALIASES 2 /* it has other names in ->alias */
+
+/* Another name of entry @func (symbols at its address: symbols.h). */
+struct falias {
+	size_t func;
+	const char *name;
+};
+
 struct ut_ftable {
 	struct ut_filter_func *funcs;
-	unsigned char *dead;
-	size_t nr, cap, cap_dead;
+	unsigned char *flags; /* per entry: F_DEAD, F_ALIASES */
+	size_t nr, cap, cap_flags;
+	struct falias *alias; /* other names, by entry (ut_ftable_add_alias) */
+	size_t nr_alias, cap_alias;
+	uint32_t *alias_first; /* per entry with F_ALIASES: its first in ->alias */
+	size_t cap_first;
 	char **mods; /* interned module names */
 	size_t nr_mods, cap_mods;
 	struct arena_block *arena;
@@ -48,6 +62,8 @@ struct cxx_cache {
 	char *(*demangle)(const char *mangled);
 	struct ut_cxxforms **forms;
 	size_t cap;
+	struct ut_cxxforms **aforms; /* the same for the aliases */
+	size_t acap;
 	bool list_demangled; /* listings print the demangled names */
 };
 static struct ut_cxxforms not_cxx;
@@ -205,24 +221,33 @@ void ut_ftable_free(struct ut_ftable *t)
 	if (t->cxx) {
 		ut_ftable_forget_demangled(t);
 		free(t->cxx->forms);
+		free(t->cxx->aforms);
 		free(t->cxx);
 	}
 	free(t->funcs);
-	free(t->dead);
+	free(t->flags);
+	free(t->alias);
+	free(t->alias_first);
 	free(t->mods);
 	free(t->sets);
 	free(t);
+}
+
+static void forget_forms(struct ut_cxxforms **forms, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (forms[i] != NOT_CXX)
+			free(forms[i]);
+		forms[i] = NULL;
+	}
 }
 
 void ut_ftable_forget_demangled(struct ut_ftable *t)
 {
 	if (!t->cxx)
 		return;
-	for (size_t i = 0; i < t->cxx->cap; i++) {
-		if (t->cxx->forms[i] != NOT_CXX)
-			free(t->cxx->forms[i]);
-		t->cxx->forms[i] = NULL;
-	}
+	forget_forms(t->cxx->forms, t->cxx->cap);
+	forget_forms(t->cxx->aforms, t->cxx->acap);
 }
 
 int ut_ftable_list_demangled(struct ut_ftable *t, bool on)
@@ -244,31 +269,49 @@ int ut_ftable_set_demangle(struct ut_ftable *t, char *(*demangle)(const char *ma
 	return 0;
 }
 
+/*
+ * The C++ forms of @name, cached in (*@forms)[@i] (an array of *@cap
+ * entries, grown to @want when @i is past it), or NOT_CXX.
+ */
+static const struct ut_cxxforms *forms_in(struct cxx_cache *c, struct ut_cxxforms ***forms,
+					  size_t *cap, size_t want, size_t i, const char *name)
+{
+	char *dm;
+
+	if (!c->demangle || name[0] != '_' || name[1] != 'Z')
+		return NOT_CXX;
+	if (i >= *cap) {
+		size_t old = *cap;
+
+		/* an array of pointers: spell the element type out */
+		if (grow((void **)forms, cap, want, sizeof(struct ut_cxxforms *)))
+			return NOT_CXX;
+		memset(*forms + old, 0, (*cap - old) * sizeof(struct ut_cxxforms *));
+	}
+	if (!(*forms)[i]) {
+		dm = c->demangle(name);
+		(*forms)[i] = dm ? ut_cxxforms_new(dm) : NULL;
+		free(dm);
+		if (!(*forms)[i])
+			(*forms)[i] = NOT_CXX;
+	}
+	return (*forms)[i];
+}
+
 /* The C++ forms of entry @i, or NOT_CXX. */
 static const struct ut_cxxforms *cxx_forms(const struct ut_ftable *t, size_t i)
 {
 	struct cxx_cache *c = t->cxx;
-	const char *name = t->funcs[i].name;
-	char *dm;
 
-	if (!c || !c->demangle || name[0] != '_' || name[1] != 'Z')
-		return NOT_CXX;
-	if (i >= c->cap) {
-		size_t old = c->cap;
+	return c ? forms_in(c, &c->forms, &c->cap, t->cap, i, t->funcs[i].name) : NOT_CXX;
+}
 
-		/* an array of pointers: spell the element type out */
-		if (grow((void **)&c->forms, &c->cap, t->cap, sizeof(struct ut_cxxforms *)))
-			return NOT_CXX;
-		memset(c->forms + old, 0, (c->cap - old) * sizeof(struct ut_cxxforms *));
-	}
-	if (!c->forms[i]) {
-		dm = c->demangle(name);
-		c->forms[i] = dm ? ut_cxxforms_new(dm) : NULL;
-		free(dm);
-		if (!c->forms[i])
-			c->forms[i] = NOT_CXX;
-	}
-	return c->forms[i];
+/* The C++ forms of alias @a (an index into t->alias), or NOT_CXX. */
+static const struct ut_cxxforms *alias_forms(const struct ut_ftable *t, size_t a)
+{
+	struct cxx_cache *c = t->cxx;
+
+	return c ? forms_in(c, &c->aforms, &c->acap, t->cap_alias, a, t->alias[a].name) : NOT_CXX;
 }
 
 /* Does @g match another variant (C1/C2/C3, D0/D1/D2) of the constructor or destructor @name? */
@@ -292,11 +335,9 @@ static bool structor_match(const struct ut_glob *g, const char *name)
 	return false;
 }
 
-/* Does @g match a C++ form of entry @i? */
-static bool cxx_match(const struct ut_glob *g, const struct ut_ftable *t, size_t i)
+/* Does @g match one of the C++ forms @f? */
+static bool cxx_match(const struct ut_glob *g, const struct ut_cxxforms *f)
 {
-	const struct ut_cxxforms *f = cxx_forms(t, i);
-
 	if (f == NOT_CXX)
 		return false;
 	return ut_glob_match(g, f->base) || ut_glob_match(g, f->noret) ||
@@ -309,14 +350,14 @@ static long add_func(struct ut_ftable *t, const char *name, const char *module, 
 	struct ut_filter_func *f;
 
 	if (grow((void **)&t->funcs, &t->cap, t->nr + 1, sizeof(*t->funcs)) ||
-	    grow((void **)&t->dead, &t->cap_dead, t->nr + 1, sizeof(*t->dead)))
+	    grow((void **)&t->flags, &t->cap_flags, t->nr + 1, sizeof(*t->flags)))
 		return -ENOMEM;
 	f = &t->funcs[t->nr];
 	f->name = copy ? arena_strdup(t, name) : name;
 	f->module = module ? intern_module(t, module) : NULL;
 	if (!f->name || (module && !f->module))
 		return -ENOMEM;
-	t->dead[t->nr] = 0;
+	t->flags[t->nr] = 0;
 	return (long)t->nr++;
 }
 
@@ -343,6 +384,65 @@ long ut_ftable_add_funcs(struct ut_ftable *t, const struct ut_filter_func *funcs
 	return first;
 }
 
+static bool dead(const struct ut_ftable *t, size_t i)
+{
+	return t->flags[i] & F_DEAD;
+}
+
+/* Where entry @i's aliases start in t->alias; *@n of them. */
+static size_t aliases_of(const struct ut_ftable *t, size_t i, size_t *n)
+{
+	size_t lo, end;
+
+	*n = 0;
+	if (!(t->flags[i] & F_ALIASES))
+		return 0;
+	lo = t->alias_first[i];
+	for (end = lo; end < t->nr_alias && t->alias[end].func == i; end++)
+		;
+	*n = end - lo;
+	return lo;
+}
+
+static int add_alias(struct ut_ftable *t, size_t i, const char *name, bool copy)
+{
+	const char *n;
+
+	/* kept by entry: an alias is added to the newest entries only */
+	if (i >= t->nr || (t->nr_alias && t->alias[t->nr_alias - 1].func > i))
+		return -EINVAL;
+	if (grow((void **)&t->alias, &t->cap_alias, t->nr_alias + 1, sizeof(*t->alias)) ||
+	    (!(t->flags[i] & F_ALIASES) &&
+	     grow((void **)&t->alias_first, &t->cap_first, i + 1, sizeof(*t->alias_first))) ||
+	    t->nr_alias >= UINT32_MAX)
+		return -ENOMEM;
+	n = copy ? arena_strdup(t, name) : name;
+	if (!n)
+		return -ENOMEM;
+	if (!(t->flags[i] & F_ALIASES))
+		t->alias_first[i] = (uint32_t)t->nr_alias;
+	t->alias[t->nr_alias++] = (struct falias){.func = i, .name = n};
+	t->flags[i] |= F_ALIASES;
+	return 0;
+}
+
+int ut_ftable_add_alias(struct ut_ftable *t, size_t i, const char *name)
+{
+	return add_alias(t, i, name, true);
+}
+
+int ut_ftable_add_alias_kept(struct ut_ftable *t, size_t i, const char *name)
+{
+	return add_alias(t, i, name, false);
+}
+
+const char *ut_ftable_alias(const struct ut_ftable *t, size_t i, size_t k)
+{
+	size_t n = 0, first = i < t->nr ? aliases_of(t, i, &n) : 0;
+
+	return k < n ? t->alias[first + k].name : NULL;
+}
+
 size_t ut_ftable_size(const struct ut_ftable *t)
 {
 	return t->nr;
@@ -350,7 +450,7 @@ size_t ut_ftable_size(const struct ut_ftable *t)
 
 static bool live(const struct ut_ftable *t, size_t i)
 {
-	return i < t->nr && !t->dead[i];
+	return i < t->nr && !dead(t, i);
 }
 
 const struct ut_filter_func *ut_ftable_get(const struct ut_ftable *t, size_t i)
@@ -368,8 +468,8 @@ long ut_ftable_remove_module(struct ut_ftable *t, const char *module)
 	if (!module)
 		return -EINVAL;
 	for (i = 0; i < t->nr; i++) {
-		if (!t->dead[i] && t->funcs[i].module && strcmp(t->funcs[i].module, module) == 0) {
-			t->dead[i] = 1;
+		if (!dead(t, i) && t->funcs[i].module && strcmp(t->funcs[i].module, module) == 0) {
+			t->flags[i] |= F_DEAD;
 			n++;
 		}
 	}
@@ -462,7 +562,10 @@ const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i)
 	return i < t->nr ? list_name(t, i) : NULL;
 }
 
-static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i)
+static void sb_aliases(struct sbuf *sb, const struct ut_ftable *t, size_t i);
+
+/* One line of a listing: "name [module]", and with @aliases " [= other, names]". */
+static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool aliases)
 {
 	const struct ut_filter_func *f = &t->funcs[i];
 
@@ -472,18 +575,79 @@ static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i)
 		sb_add(sb, f->module);
 		sb_add(sb, "]");
 	}
+	if (aliases)
+		sb_aliases(sb, t, i);
 	sb_add(sb, "\n");
+}
+
+/* Alias @a's name as listings print it. */
+static const char *alias_list_name(const struct ut_ftable *t, size_t a)
+{
+	const struct ut_cxxforms *f;
+
+	if (!t->cxx || !t->cxx->list_demangled)
+		return t->alias[a].name;
+	f = alias_forms(t, a);
+	return f->full ? f->full : t->alias[a].name;
+}
+
+/*
+ * " [= a, b]": entry @i's other names as listed, each once and not the
+ * listed name itself (a constructor's C1 and C2 demangle alike).
+ */
+static void sb_aliases(struct sbuf *sb, const struct ut_ftable *t, size_t i)
+{
+	size_t n, first = aliases_of(t, i, &n), shown = 0;
+	const char *primary = list_name(t, i);
+
+	for (size_t k = 0; k < n; k++) {
+		const char *a = alias_list_name(t, first + k);
+		bool seen = !strcmp(a, primary);
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(a, alias_list_name(t, first + j));
+		if (seen)
+			continue;
+		sb_add(sb, shown++ ? ", " : " [= ");
+		sb_add(sb, a);
+	}
+	if (shown)
+		sb_add(sb, "]");
+}
+
+char *ut_ftable_alias_note(const struct ut_ftable *t, size_t i)
+{
+	struct sbuf sb = { 0 };
+	char *out = NULL;
+
+	if (i >= t->nr)
+		return NULL;
+	sb_aliases(&sb, t, i);
+	if (!sb.len) {
+		free(sb.s);
+		return NULL;
+	}
+	return sb_finish(&sb, &out, NULL) ? NULL : out; /* it frees the text on error */
+}
+
+static int format_all(const struct ut_ftable *t, bool aliases, char **out, size_t *lenp)
+{
+	struct sbuf sb = { 0 };
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (!dead(t, i))
+			sb_func(&sb, t, i, aliases);
+	return sb_finish(&sb, out, lenp);
 }
 
 int ut_ftable_format_available(const struct ut_ftable *t, char **out, size_t *lenp)
 {
-	struct sbuf sb = { 0 };
-	size_t i;
+	return format_all(t, false, out, lenp);
+}
 
-	for (i = 0; i < t->nr; i++)
-		if (!t->dead[i])
-			sb_func(&sb, t, i);
-	return sb_finish(&sb, out, lenp);
+int ut_ftable_format_listing(const struct ut_ftable *t, char **out, size_t *lenp)
+{
+	return format_all(t, true, out, lenp);
 }
 
 /* --- matching one word against the table ------------------------------------------ */
@@ -521,7 +685,7 @@ static int index_of_line(const struct ut_ftable *t, const char *digits, size_t *
 	if (n == 0)
 		return -EINVAL;
 	for (i = 0; i < t->nr; i++) {
-		if (!t->dead[i] && --n == 0) {
+		if (!dead(t, i) && --n == 0) {
 			*idx = i;
 			return 0;
 		}
@@ -568,9 +732,26 @@ static int fmatch_init(struct fmatch *m, const struct ut_ftable *t, const char *
 	return 0;
 }
 
+/*
+ * Does @m's function part match @name: entry @i's name (@a SIZE_MAX) or
+ * its alias t->alias[@a]?
+ */
+static bool name_test(const struct fmatch *m, const struct ut_ftable *t, const char *name,
+		      size_t i, size_t a)
+{
+	if (ut_glob_match(&m->func, name))
+		return true;
+	if (m->mangled)
+		return structor_match(&m->func, name);
+	if (m->anchored && !strstr(name, m->anchor))
+		return false; /* not demangled: it cannot match */
+	return cxx_match(&m->func, a == SIZE_MAX ? cxx_forms(t, i) : alias_forms(t, a));
+}
+
 static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_t i)
 {
 	const struct ut_filter_func *f = &t->funcs[i];
+	size_t n, first;
 	bool hit;
 
 	if (m->is_index)
@@ -590,13 +771,14 @@ static bool fmatch_test(const struct fmatch *m, const struct ut_ftable *t, size_
 		if (m->func_blank)
 			return true;
 	}
-	if (ut_glob_match(&m->func, f->name))
+	if (name_test(m, t, f->name, i, SIZE_MAX))
 		return true;
-	if (m->mangled)
-		return structor_match(&m->func, f->name);
-	if (m->anchored && !strstr(f->name, m->anchor))
-		return false; /* not demangled: it cannot match */
-	return cxx_match(&m->func, t, i);
+	/* any name of the function selects it (symbols at one address) */
+	first = aliases_of(t, i, &n);
+	for (size_t k = 0; k < n; k++)
+		if (name_test(m, t, t->alias[first + k].name, i, first + k))
+			return true;
+	return false;
 }
 
 /* Set (@on) or clear every live match in @bm; returns how many matched. */
@@ -610,7 +792,7 @@ static size_t fmatch_apply(const struct fmatch *m, const struct ut_ftable *t, st
 		return 1;
 	}
 	for (i = 0; i < t->nr; i++) {
-		if (!t->dead[i] && fmatch_test(m, t, i)) {
+		if (!dead(t, i) && fmatch_test(m, t, i)) {
 			bm_assign(bm, i, on);
 			n++;
 		}
@@ -624,7 +806,7 @@ static bool module_present(const struct fmatch *m, const struct ut_ftable *t)
 	size_t i;
 
 	for (i = 0; i < t->nr; i++)
-		if (!t->dead[i] && t->funcs[i].module && ut_glob_match(&m->mod, t->funcs[i].module))
+		if (!dead(t, i) && t->funcs[i].module && ut_glob_match(&m->mod, t->funcs[i].module))
 			return true;
 	return false;
 }
@@ -690,7 +872,7 @@ static void fset_prune(struct ut_fset *s)
 	size_t i, j;
 
 	for (i = 0; i < t->nr; i++) {
-		if (!t->dead[i])
+		if (!dead(t, i))
 			continue;
 		if (bm_test(&s->cur, i))
 			bm_assign(&s->cur, i, false);
@@ -699,7 +881,7 @@ static void fset_prune(struct ut_fset *s)
 	}
 	s->nr = bm_count(&s->cur);
 	for (i = j = 0; i < s->nr_cmds; i++)
-		if (!t->dead[s->cmds[i].func])
+		if (!dead(t, s->cmds[i].func))
 			s->cmds[j++] = s->cmds[i];
 	s->nr_cmds = j;
 }
@@ -915,7 +1097,7 @@ static int cmd_add(struct ut_fset *s, const char *func, int type, bool counted, 
 	if (r)
 		return r;
 	for (i = 0; i < t->nr; i++) {
-		if (t->dead[i] || !fmatch_test(&m, t, i))
+		if (dead(t, i) || !fmatch_test(&m, t, i))
 			continue;
 		found++;
 		/* an existing command keeps its count, as in the kernel */
@@ -1178,8 +1360,8 @@ int ut_fset_format(const struct ut_fset *s, const char *empty_text, char **out, 
 	if (!ut_fset_active(s) && empty_text)
 		sb_add(&sb, empty_text);
 	for (i = 0; i < t->nr; i++)
-		if (!t->dead[i] && bm_test(&s->cur, i))
-			sb_func(&sb, t, i);
+		if (!dead(t, i) && bm_test(&s->cur, i))
+			sb_func(&sb, t, i, false);
 	for (i = 0; i < s->nr_cmds; i++) {
 		const struct ut_fcmd *c = &s->cmds[i];
 

@@ -62,6 +62,28 @@ long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module);
  */
 long ut_ftable_add_kept(struct ut_ftable *t, const char *name, const char *module);
 
+/*
+ * ut_ftable_add_alias() - another name of entry @i (a symbol at the same
+ * address: common/symbols.h), copied; ut_ftable_add_alias_kept() keeps
+ * @name as ut_ftable_add_kept() does.  A word matching any name of a
+ * function selects it; listings print its own name (available_filter_functions,
+ * a set's functions, commands), ut_ftable_format_listing() the others too.
+ * Aliases are added to the newest entries: @i may not be below an entry
+ * that already has some.  Return: 0, -EINVAL (@i out of order) or -ENOMEM.
+ */
+int ut_ftable_add_alias(struct ut_ftable *t, size_t i, const char *name);
+int ut_ftable_add_alias_kept(struct ut_ftable *t, size_t i, const char *name);
+
+/* ut_ftable_alias() - entry @i's alias @k (0...) as added, NULL past the last. */
+const char *ut_ftable_alias(const struct ut_ftable *t, size_t i, size_t k);
+
+/*
+ * ut_ftable_alias_note() - " [= a, b]": entry @i's other names as listings
+ * print them (demangled or not), without those that list as its own name
+ * (a constructor's C1 and C2 demangle alike); malloc'd, NULL if none.
+ */
+char *ut_ftable_alias_note(const struct ut_ftable *t, size_t i);
+
 /**
  * ut_ftable_add_funcs() - append @n functions
  * @t: the table
@@ -155,6 +177,13 @@ const struct ut_filter_func *ut_ftable_get(const struct ut_ftable *t, size_t i);
  * Return: 0 or -ENOMEM.
  */
 int ut_ftable_format_available(const struct ut_ftable *t, char **out, size_t *lenp);
+
+/*
+ * ut_ftable_format_listing() - the same with each function's other names
+ * after it, "name [module] [= alias, ...]" (utrace's own listings: `list
+ * -f`; available_filter_functions keeps the kernel's one name a line).
+ */
+int ut_ftable_format_listing(const struct ut_ftable *t, char **out, size_t *lenp);
 
 /* --- function sets ------------------------------------------------------- */
 

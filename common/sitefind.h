@@ -14,7 +14,9 @@
  *                                `call *__fentry__@GOTPCREL(%rip)`).
  * Every candidate is then checked against the bytes (arch/<arch>/sitekind.c)
  * and named after the function symbol covering it; one no symbol covers
- * is left out.
+ * is left out.  The other symbols at that function's address are its
+ * other names (ut_symtab_aliases): callers add them to the filter table,
+ * so that any of them selects the one site.
  */
 #ifndef UT_SITEFIND_H
 #define UT_SITEFIND_H

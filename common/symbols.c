@@ -18,6 +18,9 @@
 struct ut_symtab {
 	struct ut_sym *syms;
 	size_t nr, cap;
+	/* the other names of functions in syms (aliases), by address, then preference */
+	struct ut_sym *alias;
+	size_t nr_alias, cap_alias;
 	/* interned strings: a list of chunks, never moved once handed out */
 	char **chunks;
 	size_t nr_chunks;
@@ -37,16 +40,23 @@ void ut_symtab_free(struct ut_symtab *st)
 		free(st->chunks[i]);
 	free(st->chunks);
 	free(st->syms);
+	free(st->alias);
 	free(st);
 }
 
-/* Copy @s into the table's arena; returns NULL on ENOMEM. */
-static const char *intern(struct ut_symtab *st, const char *s)
+/*
+ * Copy @s into the table's arena after a byte holding @tag; returns the
+ * copy, or NULL on ENOMEM.  A name's tag is its symbol's binding
+ * (bind_of): kept beside the name rather than in struct ut_sym, whose 8
+ * more bytes cost a 100,000-function program's start-up about 3 ms
+ * (the sort moves every symbol twice) for what only aliases need.
+ */
+static const char *intern(struct ut_symtab *st, const char *s, unsigned char tag)
 {
 	size_t len = strlen(s) + 1;
 
-	if (!st->nr_chunks || st->chunk_used + len > st->chunk_cap) {
-		size_t cap = len > 65536 ? len : 65536;
+	if (!st->nr_chunks || st->chunk_used + len + 1 > st->chunk_cap) {
+		size_t cap = len + 1 > 65536 ? len + 1 : 65536;
 		char **c = realloc(st->chunks, (st->nr_chunks + 1) * sizeof(*c));
 
 		if (!c)
@@ -60,13 +70,26 @@ static const char *intern(struct ut_symtab *st, const char *s)
 		st->chunk_cap = cap;
 	}
 	char *p = st->chunks[st->nr_chunks - 1] + st->chunk_used;
-	memcpy(p, s, len);
-	st->chunk_used += len;
-	return p;
+	p[0] = (char)tag;
+	memcpy(p + 1, s, len);
+	st->chunk_used += len + 1;
+	return p + 1;
+}
+
+/* A symbol's binding (enum ut_sym_bind), in the byte before its name (intern). */
+static unsigned bind_of(const struct ut_sym *s)
+{
+	return (unsigned char)s->name[-1];
 }
 
 int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
 		  const char *module)
+{
+	return ut_symtab_add_bound(st, addr, size, name, module, UT_SYM_GLOBAL);
+}
+
+int ut_symtab_add_bound(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
+			const char *module, unsigned bind)
 {
 	if (st->nr == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 1024;
@@ -80,12 +103,24 @@ int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char
 	struct ut_sym *s = &st->syms[st->nr];
 	s->addr = addr;
 	s->size = size;
-	s->name = intern(st, name);
-	s->module = module ? intern(st, module) : NULL;
+	s->name = intern(st, name, (unsigned char)bind);
+	s->module = module ? intern(st, module, 0) : NULL;
 	if (!s->name || (module && !s->module))
 		return -ENOMEM;
 	st->nr++;
 	return 0;
+}
+
+static unsigned elf_bind(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_LOCAL:
+		return UT_SYM_LOCAL;
+	case STB_WEAK:
+		return UT_SYM_WEAK;
+	default: /* STB_GLOBAL, STB_GNU_UNIQUE */
+		return UT_SYM_GLOBAL;
+	}
 }
 
 /* Add the STT_FUNC symbols of one symbol-table section. */
@@ -112,7 +147,8 @@ static int load_section(struct ut_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr 
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if (ut_symtab_add(st, sym.st_value + bias, sym.st_size, name, module))
+		if (ut_symtab_add_bound(st, sym.st_value + bias, sym.st_size, name, module,
+					elf_bind(&sym)))
 			return -ENOMEM;
 		added++;
 	}
@@ -166,18 +202,31 @@ out:
 	return ret;
 }
 
+/* Which of two names of one address a user knows the function by (symbols.h): < 0 for @x. */
+static int prefer(const struct ut_sym *x, const struct ut_sym *y)
+{
+	size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_"), lx, ly;
+
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1; /* a function, not a label inside one */
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (bind_of(x) != bind_of(y))
+		return bind_of(x) < bind_of(y) ? -1 : 1;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct ut_sym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Prefer a sized symbol, then a global-looking name (no leading '_'). */
-	if ((x->size != 0) != (y->size != 0))
-		return x->size ? -1 : 1;
-	if ((x->name[0] == '_') != (y->name[0] == '_'))
-		return x->name[0] == '_' ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return prefer(x, y);
 }
 
 #define RADIX_BITS 11 /* 2,048 counters (16 KiB): two passes cover a module of 4 MiB */
@@ -236,28 +285,120 @@ static bool sort_by_addr(struct ut_symtab *st)
 	return true;
 }
 
+/*
+ * Keep @s, another name of the function @keep, in the alias list; names
+ * already there for the address (a symbol listed twice) are not repeated,
+ * aliases from @from on being this address's.  Without memory the name is
+ * dropped: the function keeps its preferred name.
+ */
+static void keep_alias(struct ut_symtab *st, const struct ut_sym *s, const struct ut_sym *keep,
+		       size_t from)
+{
+	if (!strcmp(s->name, keep->name))
+		return;
+	for (size_t i = from; i < st->nr_alias; i++)
+		if (!strcmp(st->alias[i].name, s->name))
+			return;
+	if (st->nr_alias == st->cap_alias) {
+		size_t cap = st->cap_alias ? 2 * st->cap_alias : 64;
+		struct ut_sym *a = realloc(st->alias, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		st->alias = a;
+		st->cap_alias = cap;
+	}
+	st->alias[st->nr_alias++] = *s;
+}
+
+/* The symbols at the address of syms[@i], up to @j: the preferred one's index; the others become aliases. */
+static size_t choose(struct ut_symtab *st, size_t i, size_t j)
+{
+	size_t best = i, from = st->nr_alias;
+
+	for (size_t k = i + 1; k < j; k++)
+		if (prefer(&st->syms[k], &st->syms[best]) < 0)
+			best = k;
+	for (size_t k = i; k < j; k++)
+		if (k != best)
+			keep_alias(st, &st->syms[k], &st->syms[best], from);
+	/* the address's few aliases in the order of preference (insertion sort) */
+	for (size_t k = from + 1; k < st->nr_alias; k++) {
+		struct ut_sym a = st->alias[k];
+		size_t m = k;
+
+		for (; m > from && prefer(&a, &st->alias[m - 1]) < 0; m--)
+			st->alias[m] = st->alias[m - 1];
+		st->alias[m] = a;
+	}
+	return best;
+}
+
 void ut_symtab_finish(struct ut_symtab *st)
 {
-	size_t out = 0;
+	size_t out = 0, had = st->nr_alias;
 
 	if (!st->nr)
 		return;
 	if (!sort_by_addr(st))
 		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_sym);
-	for (size_t i = 0; i < st->nr; i++) {
-		/* aliases (same address): keep the preferred one */
-		if (out && st->syms[out - 1].addr == st->syms[i].addr) {
-			if (cmp_sym(&st->syms[i], &st->syms[out - 1]) < 0)
-				st->syms[out - 1] = st->syms[i];
-			continue;
-		}
-		st->syms[out++] = st->syms[i];
+	for (size_t i = 0, j; i < st->nr; i = j) {
+		for (j = i + 1; j < st->nr && st->syms[j].addr == st->syms[i].addr; j++)
+			;
+		st->syms[out++] = st->syms[j > i + 1 ? choose(st, i, j) : i];
 	}
 	st->nr = out;
+	/* a finish after more symbols were added (ut_symtab_mark_gaps) may add aliases below */
+	if (had && st->nr_alias > had && st->alias[had - 1].addr >= st->alias[had].addr)
+		qsort(st->alias, st->nr_alias, sizeof(*st->alias), cmp_sym);
 	/* Unsized symbols (kallsyms has no sizes) reach the next one, as in the kernel. */
 	for (size_t i = 0; i + 1 < st->nr; i++)
 		if (!st->syms[i].size)
 			st->syms[i].size = st->syms[i + 1].addr - st->syms[i].addr;
+}
+
+/* The aliases at @addr from st->alias[@lo] on (the first at or after @addr), or NULL. */
+static const struct ut_sym *aliases_at(const struct ut_symtab *st, size_t lo, uint64_t addr,
+				       size_t *n)
+{
+	size_t end;
+
+	*n = 0;
+	if (lo >= st->nr_alias || st->alias[lo].addr != addr)
+		return NULL;
+	for (end = lo; end < st->nr_alias && st->alias[end].addr == addr; end++)
+		;
+	*n = end - lo;
+	return &st->alias[lo];
+}
+
+const struct ut_sym *ut_symtab_aliases_next(const struct ut_symtab *st, size_t *cursor,
+					    uint64_t addr, size_t *n)
+{
+	*n = 0;
+	if (!st)
+		return NULL;
+	while (*cursor < st->nr_alias && st->alias[*cursor].addr < addr)
+		(*cursor)++;
+	return aliases_at(st, *cursor, addr, n);
+}
+
+const struct ut_sym *ut_symtab_aliases(const struct ut_symtab *st, uint64_t addr, size_t *n)
+{
+	size_t lo = 0, hi = st ? st->nr_alias : 0;
+
+	*n = 0;
+	if (!st)
+		return NULL;
+	while (lo < hi) { /* the first alias at or after @addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->alias[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return aliases_at(st, lo, addr, n);
 }
 
 void ut_symtab_mark_gaps(struct ut_symtab *st)

@@ -17,14 +17,21 @@ struct ut_sym {
 	const char *module; /* NULL for the main executable, else e.g. "libz" */
 };
 
+/* A symbol's binding (ut_symtab_add_bound), in the order a name is preferred among aliases. */
+enum ut_sym_bind { UT_SYM_GLOBAL, UT_SYM_WEAK, UT_SYM_LOCAL };
+
 struct ut_symtab;
 
 struct ut_symtab *ut_symtab_new(void);
 void ut_symtab_free(struct ut_symtab *st);
 
-/* Add one symbol; strings are copied.  Returns 0 or -ENOMEM. */
+/* Add one symbol (global); strings are copied.  Returns 0 or -ENOMEM. */
 int ut_symtab_add(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
 		  const char *module);
+
+/* The same with the symbol's binding (enum ut_sym_bind). */
+int ut_symtab_add_bound(struct ut_symtab *st, uint64_t addr, uint64_t size, const char *name,
+			const char *module, unsigned bind);
 
 /*
  * Add every function symbol (.symtab, else .dynsym) of the ELF file at @path,
@@ -39,10 +46,35 @@ int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias,
 int ut_symtab_load_elf_fd(struct ut_symtab *st, int fd, uint64_t bias, const char *module);
 
 /*
- * Sort, drop duplicates, and give unsized symbols the distance to the next
- * one (as kallsyms does); call after adding and before looking up.
+ * Sort, keep one symbol per address, and give unsized symbols the distance
+ * to the next one (as kallsyms does); call after adding and before looking
+ * up.  Of the names at one address (aliases: `alias` attributes, weak
+ * aliases, C1/C2 constructors, functions folded by identical code folding)
+ * the table keeps the one a user knows the function by, the others go to
+ * its alias list (ut_symtab_aliases).  The preferred name: one with a size
+ * (not a label); the fewest leading underscores (malloc over
+ * __libc_malloc, open over __open: the kernel's kallsyms rule); global over
+ * weak over local; the shortest; the first in byte order.  The kernel's
+ * kallsyms puts weak symbols last before counting underscores; user-space
+ * C libraries make the public name weak (open) and the internal one strong
+ * (__open), so here the underscores come first.
  */
 void ut_symtab_finish(struct ut_symtab *st);
+
+/*
+ * The other names of the function at @addr (after ut_symtab_finish), in
+ * the order of preference: *@n of them at the returned address (NULL, 0:
+ * none).  Valid until the table changes.
+ */
+const struct ut_sym *ut_symtab_aliases(const struct ut_symtab *st, uint64_t addr, size_t *n);
+
+/*
+ * The same for callers that ask in increasing order of @addr (naming
+ * sites): *@cursor, 0 at first, walks the alias list alongside instead of
+ * a binary search per function.
+ */
+const struct ut_sym *ut_symtab_aliases_next(const struct ut_symtab *st, size_t *cursor,
+					    uint64_t addr, size_t *n);
 
 /*
  * After each sized symbol that is followed by a gap (code with no symbol,

@@ -70,6 +70,7 @@ static void split_word(const char *word, char *pat, size_t plen, char *mod, size
 struct evidence {
 	const struct ut_obj *obj;
 	const char *name;         /* a symbol the pattern matches (no site) */
+	const char *known_as;     /* the name its function is listed by, if @name is another */
 	const char *clones[4];    /* symbols name.constprop.0, name.cold, ... */
 	size_t nr_clones;
 	size_t inlined;           /* instances of matching functions */
@@ -96,18 +97,31 @@ static bool clone_of(const char *sym, const char *name)
 static void symbol_evidence(struct evidence *e, const struct ut_glob *g, const char *pat,
 			    bool plain)
 {
+	uint64_t addr = 0;
+
 	e->st = ut_symtab_new();
 	if (!e->st || ut_symtab_load_elf(e->st, e->obj->path, 0, NULL) < 0)
 		return;
+	/* every symbol, aliases too (not finished yet): any name may be the one meant */
 	for (size_t i = 0; i < ut_symtab_count(e->st); i++) {
 		const struct ut_sym *s = ut_symtab_at(e->st, i);
 
 		/* a glob's matches in a library without sites tell nothing useful */
-		if (!e->name && (plain || !e->obj->module[0]) && ut_glob_match(g, s->name))
+		if (!e->name && (plain || !e->obj->module[0]) && ut_glob_match(g, s->name)) {
 			e->name = s->name;
-		else if (plain && e->nr_clones < 4 && clone_of(s->name, pat))
+			addr = s->addr;
+		} else if (plain && e->nr_clones < 4 && clone_of(s->name, pat)) {
 			e->clones[e->nr_clones++] = s->name;
+		}
 	}
+	if (!e->name)
+		return;
+	/* the names stay where they are (the table's arena): only the order changes */
+	ut_symtab_finish(e->st);
+	const struct ut_sym *f = ut_symtab_lookup(e->st, addr);
+
+	if (f && f->addr == addr && strcmp(f->name, e->name) != 0)
+		e->known_as = f->name;
 }
 
 static void dwarf_evidence(struct evidence *e, const struct ut_glob *g, const char *pat,
@@ -207,6 +221,10 @@ static bool tell(struct text *t, const struct evidence *e, const char *pat, bool
 			say(t, "  %s lives in %s%s, built without sites (only code built with "
 			       "-fpatchable-function-entry=5 or -pg -mfentry can be traced)\n",
 			    e->name, where(e->obj), e->obj->path);
+		else if (e->known_as)
+			say(t, "  %s, another name of %s, is in %s%s but has no site (a part the "
+			       "compiler split off, or built with no_instrument_function)\n",
+			    e->name, e->known_as, where(e->obj), e->obj->path);
 		else
 			say(t, "  %s is in %s%s but has no site (a part the compiler split off, "
 			       "or built with no_instrument_function)\n",

@@ -104,6 +104,16 @@ struct ut_func {
 	uint32_t site;        /* index into that module's sites */
 };
 
+/*
+ * Another name of a function (a symbol at its address: an alias attribute,
+ * a weak alias, C1/C2, identical code folded): filters select the function
+ * by any of its names (select.c adds them to the filter table).
+ */
+struct ut_func_alias {
+	uint32_t func;        /* index into ut_rt.funcs */
+	const char *name;     /* in the module's symbol table, as ut_func.name */
+};
+
 /* function_graph: one frame per hooked call on the thread's shadow stack. */
 struct ut_shadow_frame {
 	uint64_t ret;      /* the real return address */
@@ -185,6 +195,9 @@ struct ut_runtime {
 	struct ut_instance inst[UT_MAX_INST];
 	struct ut_cmds *cmds; /* the session's "cmds" (shared: readers list the counts) */
 	int32_t pid;          /* getpid(), kept current across fork */
+	/* the functions' other names, in the order the functions were named (cold: last) */
+	struct ut_func_alias *aliases;
+	size_t nr_aliases, cap_aliases;
 };
 
 extern struct ut_runtime ut_rt UT_HIDDEN;

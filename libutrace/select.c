@@ -21,6 +21,7 @@
 static struct ut_ftable *table;
 static struct ut_fset *filter, *notrace, *gfilter, *gnotrace;
 static bool configured;
+static size_t alias_next; /* the first of ut_rt.aliases not in the table yet */
 /* A list of patterns that matched nothing here (lenient mode): trace nothing. */
 static bool filter_nothing, graph_nothing;
 /* instances/: each one's set_ftrace_filter (with its commands) and set_ftrace_notrace */
@@ -54,7 +55,8 @@ void ut_select_reconfigure(void)
 
 /*
  * Test hook: with UTRACE_TEST_FUNCS=PATH, the process writes the functions
- * it found at start (its available_filter_functions then) to PATH.PID, so
+ * it found at start (its available_filter_functions then, with each one's
+ * other names as `list -f -O nosym-demangle` lists them) to PATH.PID, so
  * that tests can compare the runtime's site finder with what the tools
  * list (tests/record/602); an exec'ed image keeps the file of the first.
  */
@@ -66,7 +68,7 @@ static void test_dump_table(void)
 	size_t len = 0;
 	int fd;
 
-	if (done || !base || !*base || ut_ftable_format_available(table, &text, &len))
+	if (done || !base || !*base || ut_ftable_format_listing(table, &text, &len))
 		return;
 	done = true;
 	snprintf(path, sizeof(path), "%s.%d", base, (int)getpid());
@@ -121,6 +123,11 @@ static int sync_table(void)
 
 		if (ut_ftable_add_kept(table, f->name, f->module) < 0)
 			return -ENOMEM;
+		/* its other names: aliases come in the order their functions were named */
+		for (; alias_next < ut_rt.nr_aliases && ut_rt.aliases[alias_next].func == have;
+		     alias_next++)
+			if (ut_ftable_add_alias_kept(table, have, ut_rt.aliases[alias_next].name))
+				return -ENOMEM;
 		changed = 1;
 	}
 	return changed;

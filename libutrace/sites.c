@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/sitefind.h"
 #include "common/symbols.h"
 #include "libutrace/internal.h"
@@ -104,9 +105,30 @@ static int reserve_funcs(size_t more)
 	return 0;
 }
 
-/* Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k walks @st. */
-static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, uint64_t a,
-			  uint32_t site)
+/*
+ * Keep @sym's other names (symbols at its address) for function @func.
+ * Without memory the function keeps its one name.
+ */
+static void name_aliases(const struct ut_symtab *st, size_t *ka, const struct ut_sym *sym,
+			 uint32_t func)
+{
+	size_t n;
+	const struct ut_sym *a = ut_symtab_aliases_next(st, ka, sym->addr, &n);
+
+	for (size_t k = 0; k < n; k++) {
+		if (ut_rt.nr_aliases == ut_rt.cap_aliases &&
+		    ut_grow(&ut_rt.aliases, &ut_rt.cap_aliases, sizeof(*ut_rt.aliases), 64))
+			return;
+		ut_rt.aliases[ut_rt.nr_aliases++] = (struct ut_func_alias){func, a[k].name};
+	}
+}
+
+/*
+ * Append @a's function to ut_rt.funcs if a symbol of @st covers it; @k
+ * walks @st's symbols, @ka its aliases (sites come in address order).
+ */
+static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_t *k, size_t *ka,
+			  uint64_t a, uint32_t site)
 {
 	const struct ut_sym *sym = ut_sitefind_symbol(st, k, a);
 
@@ -117,6 +139,7 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 		.module = m->name[0] ? m->name : NULL,
 		.mod = m->index,
 		.site = site};
+	name_aliases(st, ka, sym, ut_rt.nr_funcs);
 	return ut_rt.nr_funcs++;
 }
 
@@ -130,7 +153,7 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 static int build_sites(struct ut_module *m, const struct ut_sitefind *f,
 		       const struct ut_symtab *st)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, ka = 0;
 
 	m->sites = calloc(f->nr ? f->nr : 1, sizeof(*m->sites));
 	if (!m->sites || (st && reserve_funcs(f->nr)))
@@ -138,7 +161,7 @@ static int build_sites(struct ut_module *m, const struct ut_sitefind *f,
 	for (size_t i = 0; i < f->nr; i++) {
 		uint32_t fn = UT_NO_FUNC;
 
-		if (st && (fn = name_site(m, st, &k, f->addrs[i], (uint32_t)n)) == UT_NO_FUNC)
+		if (st && (fn = name_site(m, st, &k, &ka, f->addrs[i], (uint32_t)n)) == UT_NO_FUNC)
 			continue;
 		m->sites[n].addr = f->addrs[i];
 		m->sites[n].len = f->lens[i];
@@ -304,7 +327,7 @@ out:
 static void name_module(struct ut_module *m)
 {
 	struct ut_symtab *st = load_symbols(m);
-	size_t k = 0;
+	size_t k = 0, ka = 0;
 
 	m->unnamed = false;
 	drop_symfd(m);
@@ -319,7 +342,7 @@ static void name_module(struct ut_module *m)
 		return;
 	}
 	for (uint32_t i = 0; i < m->nr_sites; i++)
-		m->sites[i].func = name_site(m, st, &k, m->sites[i].addr, i);
+		m->sites[i].func = name_site(m, st, &k, &ka, m->sites[i].addr, i);
 }
 
 /**

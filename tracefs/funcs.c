@@ -177,6 +177,8 @@ void tfs_funcs_free(void)
 struct fref {
 	const char *name, *module;
 	size_t order;
+	const struct ut_ftable *t; /* the process's table, entry @e: for the other names */
+	size_t e;
 };
 
 /* By module, then name. */
@@ -203,6 +205,18 @@ static int cmp_order(const void *a, const void *b)
 	const struct fref *x = a, *y = b;
 
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Append the function @r, with its other names (any of them selects it). */
+static int add_ref(struct ut_ftable *out, const struct fref *r)
+{
+	long i = ut_ftable_add(out, r->name, r->module);
+	const char *alias;
+
+	for (size_t k = 0; i >= 0 && (alias = ut_ftable_alias(r->t, r->e, k)); k++)
+		if (ut_ftable_add_alias(out, (size_t)i, alias))
+			return -ENOMEM;
+	return i < 0 ? (int)i : 0;
 }
 
 /*
@@ -255,7 +269,7 @@ static struct ut_ftable *scope_table(const struct tfs_scope *sc)
 				refs = nr;
 				cap = cap ? cap * 2 : 1024;
 			}
-			refs[nrefs] = (struct fref){f->name, f->module, nrefs};
+			refs[nrefs] = (struct fref){f->name, f->module, nrefs, t, e};
 			nrefs++;
 		}
 	}
@@ -277,7 +291,7 @@ static struct ut_ftable *scope_table(const struct tfs_scope *sc)
 		out = NULL;
 	}
 	for (size_t i = 0; out && i < k; i++) {
-		if (ut_ftable_add(out, refs[i].name, refs[i].module) < 0) {
+		if (add_ref(out, &refs[i]) < 0) {
 			ut_ftable_free(out);
 			out = NULL;
 		}

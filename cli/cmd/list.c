@@ -35,6 +35,13 @@ const char ut_help_list[] =
 	"                or destructor (C1/C2, D0/D1/D2) names it.  A return type is\n"
 	"                not part of the name; write operator\\[\\] for operator[]\n"
 	"                ('[' starts a glob class).\n"
+	"                A function with other names (symbols at its address: alias\n"
+	"                attributes, weak aliases, __internal names, folded code)\n"
+	"                is one line, `name [= other, names]`: any of them selects\n"
+	"                it, and it prints as `name` (a sized symbol, fewest leading\n"
+	"                underscores, global over weak over local, the shortest,\n"
+	"                then byte order; the mount's available_filter_functions\n"
+	"                has the name alone, as the kernel's does).\n"
 	"  --inlined     with -f: every inlined copy instead (the function, where it\n"
 	"                sits, file:line, entry address, whether it can be traced)\n";
 
@@ -47,10 +54,14 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 		const struct ut_filter_func *f = ut_ftable_get(t, i);
 		const struct ut_inl *first;
 		size_t k = tab ? ut_inlined_find(tab, f->name, &first) : 0;
+		char *aliases = ut_ftable_alias_note(t, i);
 
 		fputs(ut_ftable_listed_name(t, i), stdout);
 		if (f->module)
 			printf(" [%s]", f->module);
+		if (aliases)
+			fputs(aliases, stdout);
+		free(aliases);
 		if (k)
 			printf(" [+%zu inlined]", k);
 		putchar('\n');

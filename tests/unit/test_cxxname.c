@@ -177,6 +177,32 @@ TEST(filter)
 	selects(t, "Foo::operator<", "_ZN3FooltERKS_\n");
 	selects(t, "Foo::operator<(Foo const&)", "_ZN3FooltERKS_\n");
 	selects(t, "Foo::operator?? !Foo::operator<", "_ZNK3FooclEv\n");
+	{
+		/* another name of a function: demangled, mangled or a pattern over it */
+		long i = ut_ftable_add(t, "_ZN6shapes5scaleEi", NULL);
+		long c = ut_ftable_add(t, "_ZN1AC1Ev", NULL);
+		char *note;
+
+		CHECK(ut_ftable_add_alias(t, (size_t)i, "_ZN6shapes6resizeEi") == 0);
+		CHECK(ut_ftable_add_alias(t, (size_t)c, "_ZN1AC2Ev") == 0);
+		selects(t, "shapes::resize", "_ZN6shapes5scaleEi\n");
+		selects(t, "shapes::resize(int)", "_ZN6shapes5scaleEi\n");
+		selects(t, "_ZN6shapes6resizeEi", "_ZN6shapes5scaleEi\n");
+		selects(t, "*::res*", "_ZN6shapes5scaleEi\n");
+		note = ut_ftable_alias_note(t, (size_t)c);
+		CHECK_EQ_STR(note, " [= _ZN1AC2Ev]");
+		free(note);
+		CHECK(ut_ftable_list_demangled(t, true) == 0);
+		note = ut_ftable_alias_note(t, (size_t)i);
+		CHECK_EQ_STR(note, " [= shapes::resize(int)]");
+		free(note);
+		/* C1 and C2 demangle alike: no other name to show */
+		CHECK(ut_ftable_alias_note(t, (size_t)c) == NULL);
+		/* forgotten demangled forms are made again */
+		ut_ftable_forget_demangled(t);
+		selects(t, "shapes::resize", "shapes::scale(int)\n");
+		CHECK(ut_ftable_list_demangled(t, false) == 0);
+	}
 	CHECK(ut_ftable_list_demangled(t, true) == 0);
 	selects(t, "geo::Point::* _Z*broken",
 		"geo::Point::Point(int, int)\ngeo::Point::norm() const\ngeo::Point::operator[](int) const\n"

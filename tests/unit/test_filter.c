@@ -633,6 +633,65 @@ TEST(command_words)
 	CHECK(ut_fset_word_is_cmd("f:dump x", 6));
 }
 
+/* Other names of a function (symbols at its address): any selects it, listings print its own. */
+TEST(aliases)
+{
+	struct ut_ftable *t = table();
+	struct ut_fset *f = ut_fset_new(t, UT_FSET_FILTER), *n = ut_fset_new(t, UT_FSET_NOTRACE);
+	long area = ut_ftable_add(t, "area", NULL), vol;
+	char bad[64], *out;
+
+	CHECK_EQ_INT(ut_ftable_add_alias(t, (size_t)area, "area_impl"), 0);
+	vol = ut_ftable_add(t, "vol", "libz");
+	CHECK_EQ_INT(ut_ftable_add_alias(t, (size_t)vol, "__vol"), 0);
+	CHECK_EQ_INT(ut_ftable_add_alias(t, (size_t)vol, "volume"), 0);
+	/* by entry: not below an entry that has some, nor past the table */
+	CHECK_EQ_INT(ut_ftable_add_alias(t, (size_t)area, "late"), -EINVAL);
+	CHECK_EQ_INT(ut_ftable_add_alias(t, (size_t)vol + 1, "none"), -EINVAL);
+	CHECK_EQ_STR(ut_ftable_alias(t, (size_t)vol, 1), "volume");
+	CHECK(ut_ftable_alias(t, (size_t)vol, 2) == NULL);
+	CHECK(ut_ftable_alias(t, MAIN_LOOP, 0) == NULL);
+	CHECK(ut_ftable_alias(t, 999, 0) == NULL);
+
+	SET(f, "area_impl");
+	CHECK_EQ_STR(list(f, NULL), "area\n");
+	SET(f, "*_impl __vol area"); /* each function once however many names match */
+	CHECK_EQ_STR(list(f, NULL), "area\nvol [libz]\n");
+	CHECK_EQ_INT(ut_fset_count(f), 2);
+	ADD(f, "!area_impl");
+	CHECK_EQ_STR(list(f, NULL), "vol [libz]\n");
+	SET(f, "volume:mod:libz");
+	CHECK_EQ_STR(list(f, NULL), "vol [libz]\n");
+	CHECK_EQ_INT(wr(f, "volume:mod:libm", true, bad), -EINVAL);
+	/* notrace and the decision */
+	SET(f, "area vol");
+	SET(n, "__vol");
+	CHECK(ut_fset_traced(f, n, (size_t)area));
+	CHECK(!ut_fset_traced(f, n, (size_t)vol));
+	/* commands list the function's own name */
+	SET(f, "area_impl:traceoff:2 __vol:stacktrace");
+	CHECK_EQ_STR(list(f, NULL), "area:traceoff:count=2\nvol:stacktrace:unlimited\n");
+	ADD(f, "!area_impl:traceoff:0");
+	CHECK_EQ_STR(list(f, NULL), "vol:stacktrace:unlimited\n");
+	/* one name a line in available_filter_functions; the others in listings */
+	CHECK(ut_ftable_format_available(t, &out, NULL) == 0);
+	CHECK(strstr(out, "do_work [libm]\narea\nvol [libz]\n") != NULL);
+	free(out);
+	CHECK(ut_ftable_format_listing(t, &out, NULL) == 0);
+	CHECK(strstr(out, "do_work [libm]\narea [= area_impl]\nvol [libz] [= __vol, volume]\n") != NULL);
+	free(out);
+	out = ut_ftable_alias_note(t, (size_t)vol);
+	CHECK_EQ_STR(out, " [= __vol, volume]");
+	free(out);
+	CHECK(ut_ftable_alias_note(t, DO_WORK) == NULL);
+	/* line numbers count functions, not names */
+	SET(f, "12");
+	CHECK_EQ_STR(list(f, NULL), "vol [libz]\nvol:stacktrace:unlimited\n");
+	ut_fset_free(n);
+	ut_fset_free(f);
+	ut_ftable_free(t);
+}
+
 int main(void)
 {
 	RUN(table_basics);
@@ -651,5 +710,6 @@ int main(void)
 	RUN(module_unload);
 	RUN(many_functions);
 	RUN(command_words);
+	RUN(aliases);
 	TEST_EXIT();
 }

@@ -22,7 +22,7 @@ TEST(lookup_rules)
 	ut_symtab_add(st, 0x1000, 0x20, "a", "libz");
 	ut_symtab_add(st, 0x1000, 0, "_a_alias", "libz");
 	ut_symtab_finish(st);
-	CHECK_EQ_INT(ut_symtab_count(st), 2); /* the alias is dropped: sized name wins */
+	CHECK_EQ_INT(ut_symtab_count(st), 2); /* one symbol per address: the sized name */
 	CHECK(ut_symtab_lookup(st, 0xfff) == NULL);
 	s = ut_symtab_lookup(st, 0x1005);
 	CHECK_EQ_STR(s->name, "a");
@@ -34,6 +34,98 @@ TEST(lookup_rules)
 	CHECK_EQ_STR(ut_symtab_lookup(st, 0x1010)->name, "a");
 	CHECK_EQ_STR(ut_symtab_lookup(st, 0x2005)->name, "b");
 	CHECK_EQ_STR(ut_symtab_lookup(st, 0x9000)->name, "[unknown]");
+	ut_symtab_free(st);
+}
+
+/* The names at one address: one is the function's, the others its aliases. */
+TEST(aliases)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	const struct ut_sym *a;
+	size_t n;
+
+	CHECK(st);
+	/* as glibc: strong __libc_malloc and malloc, internal __GI names */
+	ut_symtab_add_bound(st, 0x1000, 0x40, "__libc_malloc", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x1000, 0x40, "__GI___libc_malloc", NULL, UT_SYM_LOCAL);
+	ut_symtab_add_bound(st, 0x1000, 0x40, "malloc", NULL, UT_SYM_GLOBAL);
+	/* weak public name, strong internal one (glibc's open / __open) */
+	ut_symtab_add_bound(st, 0x2000, 0x40, "__open", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x2000, 0x40, "open64", NULL, UT_SYM_WEAK);
+	ut_symtab_add_bound(st, 0x2000, 0x40, "open", NULL, UT_SYM_WEAK);
+	/* global over weak over local, then the shortest, then byte order */
+	ut_symtab_add_bound(st, 0x3000, 0x40, "impl", NULL, UT_SYM_LOCAL);
+	ut_symtab_add_bound(st, 0x3000, 0x40, "api_entry", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x3000, 0x40, "apiw", NULL, UT_SYM_WEAK);
+	ut_symtab_add_bound(st, 0x4000, 0x40, "_ZN1AC2Ev", NULL, UT_SYM_WEAK);
+	ut_symtab_add_bound(st, 0x4000, 0x40, "_ZN1AC1Ev", NULL, UT_SYM_WEAK);
+	ut_symtab_add_bound(st, 0x4000, 0x40, "_ZN1AC1Ev", NULL, UT_SYM_WEAK); /* listed twice */
+	/* a label inside a function never names it */
+	ut_symtab_add_bound(st, 0x5000, 0, "a", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x5000, 0x40, "long_function_name", NULL, UT_SYM_LOCAL);
+	ut_symtab_add(st, 0x6000, 0x40, "alone", NULL);
+	ut_symtab_finish(st);
+	CHECK_EQ_INT(ut_symtab_count(st), 6);
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x1008)->name, "malloc");
+	a = ut_symtab_aliases(st, 0x1000, &n);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_STR(a[0].name, "__libc_malloc");
+	CHECK_EQ_STR(a[1].name, "__GI___libc_malloc");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x2000)->name, "open");
+	a = ut_symtab_aliases(st, 0x2000, &n);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_STR(a[0].name, "open64");
+	CHECK_EQ_STR(a[1].name, "__open");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x3000)->name, "api_entry");
+	a = ut_symtab_aliases(st, 0x3000, &n);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_STR(a[0].name, "apiw");
+	CHECK_EQ_STR(a[1].name, "impl");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x4000)->name, "_ZN1AC1Ev");
+	a = ut_symtab_aliases(st, 0x4000, &n);
+	CHECK_EQ_INT(n, 1);
+	CHECK_EQ_STR(a[0].name, "_ZN1AC2Ev");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x5000)->name, "long_function_name");
+	CHECK_EQ_INT(ut_symtab_aliases(st, 0x5000, &n) != NULL, 1);
+	CHECK_EQ_INT(ut_symtab_aliases(st, 0x6000, &n) == NULL && n == 0, 1);
+	CHECK_EQ_INT(ut_symtab_aliases(st, 0x1008, &n) == NULL, 1); /* by the function's address only */
+	/* a second finish (gap markers) keeps them */
+	ut_symtab_mark_gaps(st);
+	ut_symtab_aliases(st, 0x2000, &n);
+	CHECK_EQ_INT(n, 2);
+	ut_symtab_free(st);
+}
+
+/* Aliases in an ELF file: this binary's own alias attribute and weak alias. */
+__attribute__((noinline)) int ut_probe_aliased(int x);
+__attribute__((noinline)) int ut_probe_aliased(int x)
+{
+	return x * 3;
+}
+int ut_probe_alias(int x) __attribute__((alias("ut_probe_aliased")));
+int ut_probe_weak(int x) __attribute__((weak, alias("ut_probe_aliased")));
+
+TEST(elf_aliases)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	const struct ut_sym *a = NULL;
+	size_t n = 0;
+
+	CHECK(ut_symtab_load_elf(st, "/proc/self/exe", 0, NULL) > 10);
+	ut_symtab_finish(st);
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+
+		if (!strcmp(s->name, "ut_probe_alias")) /* global, shorter than ut_probe_aliased */
+			a = ut_symtab_aliases(st, s->addr, &n);
+	}
+	CHECK(a != NULL);
+	CHECK_EQ_INT(n, 2);
+	if (n == 2) {
+		CHECK_EQ_STR(a[0].name, "ut_probe_aliased"); /* global */
+		CHECK_EQ_STR(a[1].name, "ut_probe_weak");     /* weak, though shorter */
+	}
+	CHECK_EQ_INT(ut_probe_alias(2) + ut_probe_weak(1), 9);
 	ut_symtab_free(st);
 }
 
@@ -87,6 +179,8 @@ TEST(module_names)
 int main(void)
 {
 	RUN(lookup_rules);
+	RUN(aliases);
+	RUN(elf_aliases);
 	RUN(load_own_elf);
 	RUN(load_errors);
 	RUN(module_names);
