@@ -172,11 +172,19 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Prefer a sized symbol, then a global-looking name (no leading '_'). */
+	/*
+	 * Prefer a sized symbol, then a global-looking name (no leading '_'),
+	 * then the shorter: libc's aliases are longer spellings of the name
+	 * programs call (free, not cfree; strtol, not strtoimax).
+	 */
 	if ((x->size != 0) != (y->size != 0))
 		return x->size ? -1 : 1;
 	if ((x->name[0] == '_') != (y->name[0] == '_'))
 		return x->name[0] == '_' ? 1 : -1;
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 

@@ -47,8 +47,8 @@ static bool site_trap(ucontext_t *uc)
 	uint64_t a = ut_arch_trap_addr(uc);
 	struct ut_site *s = ut_sites_find(a);
 
-	if (!s)
-		return false;
+	if (!s || s->how == UT_HOW_LIBCALL)
+		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
 	ut_arch_set_pc(uc, a + s->len);
 	return true;
 }
@@ -219,21 +219,27 @@ int ut_patch_prepare_module(struct ut_module *m)
 int ut_patch_apply(void)
 {
 	static const enum phase phases[] = {PH_TRAP, PH_TAIL, PH_HEAD};
-	int changed = 0, ret;
+	int changed = 0, ret = ut_plt_apply(); /* GOT slots: also those of objects just loaded */
 
+	if (ret < 0)
+		return ret;
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		for (uint32_t j = 0; m->alive && j < m->nr_sites; j++)
+		for (uint32_t j = 0; m->alive && !m->hooks && j < m->nr_sites; j++)
 			changed += m->sites[j].want != m->sites[j].state;
 	}
-	if (!changed)
-		return 0;
+	if (!changed) {
+		for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
+			for (uint32_t j = 0; ut_rt.mods[i]->hooks && j < ut_rt.mods[i]->nr_sites; j++)
+				ut_rt.mods[i]->sites[j].state = ut_rt.mods[i]->sites[j].want;
+		return ret;
+	}
 	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
 		for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 			struct ut_module *m = ut_rt.mods[i];
 
-			if (!m->alive)
+			if (!m->alive || m->hooks)
 				continue;
 			ret = run_phase(m, phases[p], false);
 			if (ret)
@@ -247,5 +253,5 @@ int ut_patch_apply(void)
 		for (uint32_t j = 0; j < m->nr_sites; j++)
 			m->sites[j].state = m->sites[j].want;
 	}
-	return changed;
+	return changed + ret;
 }

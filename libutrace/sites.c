@@ -483,7 +483,8 @@ int ut_sites_forget_unloaded(void)
 		if (m->alive && !m->seen) {
 			m->alive = false;
 			drop_symfd(m); /* never named: now never will be */
-			ut_session_log_module("unload", m);
+			if (!m->hooks) /* library-call hooks (plthook.c) are no object of their own */
+				ut_session_log_module("unload", m);
 		}
 	}
 	return 0;
