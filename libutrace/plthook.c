@@ -41,6 +41,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/pltsyms.h"
 #include "common/symbols.h"
 #include "libutrace/internal.h"
 #include "libutrace/plthook.h"
@@ -160,26 +161,6 @@ static bool is_loader(const struct ut_module *m)
 	const char *base = strrchr(m->path, '/');
 
 	return !strncmp(base ? base + 1 : m->path, "ld-linux", 8);
-}
-
-/*
- * Functions never hooked: gcc's returns_twice list (their return address
- * must stay the caller's: they save it and return through it again), and
- * the start and end glue every program runs (__libc_start_main never
- * returns and would nest every trace one level deeper; each object's
- * destructor calls __cxa_finalize, libutrace's dependencies' too).
- */
-static bool never_hooked(const char *name)
-{
-	static const char *const skip[] = {
-		"setjmp",      "_setjmp",	  "__sigsetjmp",       "sigsetjmp",
-		"savectx",     "vfork",		  "__vfork",	       "getcontext",
-		"__getcontext", "qsetjmp",	  "__libc_start_main", "__cxa_finalize"};
-
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (!strcmp(name, skip[i]))
-			return true;
-	return false;
 }
 
 /* A dynamic-section address: relocated by the loader already, or not (then add the bias). */
@@ -471,7 +452,7 @@ static void take_reloc(struct pass *p, const struct ut_module *ref, const struct
 		       const ElfW(Rela) *r)
 {
 	uint32_t si = (uint32_t)ELF64_R_SYM(r->r_info);
-	unsigned kind = ut_arch_plt_reloc((uint32_t)ELF64_R_TYPE(r->r_info));
+	unsigned kind = ut_plt_reloc_kind((uint32_t)ELF64_R_TYPE(r->r_info));
 	const ElfW(Sym) *s;
 	const char *name;
 	uint64_t *got, target;
@@ -485,10 +466,10 @@ static void take_reloc(struct pass *p, const struct ut_module *ref, const struct
 	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
 		return; /* data: a GOT slot holding a variable's address */
 	name = dv->str + s->st_name;
-	if (!*name || never_hooked(name))
+	if (!*name || ut_plt_never_hooked(name))
 		return;
 	got = (uint64_t *)(dv->bias + r->r_offset);
-	target = call_target(dv, kind == UT_ARCH_PLT_JUMP_SLOT, got, name, si);
+	target = call_target(dv, kind == UT_PLT_JUMP_SLOT, got, name, si);
 	fn = target ? hook_for(p, target, name) : NULL;
 	if (fn)
 		add_slot(fn, got, ref, dv);

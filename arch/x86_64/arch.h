@@ -150,8 +150,5 @@ void ut_arch_make_plt_stub(uint8_t *code, uint64_t hook, uint64_t entry);
 /* Does @code (where a GOT slot points) look like a PLT entry waiting for lazy binding? */
 bool ut_arch_plt_lazy_entry(const uint8_t *code);
 void utrace_plt_entry(void);
-/* A relocation type that fills a GOT slot calls go through: which kind, or 0. */
-enum { UT_ARCH_PLT_JUMP_SLOT = 1, UT_ARCH_PLT_GLOB_DAT = 2 };
-unsigned ut_arch_plt_reloc(uint32_t type);
 
 #endif

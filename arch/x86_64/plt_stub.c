@@ -13,7 +13,6 @@
  * 64-bit addresses.  Also here: what a slot still waiting for lazy binding
  * points at, a PLT entry's `push $index` (after an endbr64 with IBT PLTs).
  */
-#include <elf.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -40,11 +39,4 @@ bool ut_arch_plt_lazy_entry(const uint8_t *code)
 	if (!memcmp(code, endbr, 4))
 		code += 4;
 	return code[0] == 0x68; /* push $index, then jmp to PLT0 and the resolver */
-}
-
-unsigned ut_arch_plt_reloc(uint32_t type)
-{
-	return type == R_X86_64_JUMP_SLOT ? UT_ARCH_PLT_JUMP_SLOT
-	       : type == R_X86_64_GLOB_DAT ? UT_ARCH_PLT_GLOB_DAT
-					    : 0;
 }

@@ -34,6 +34,7 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/elfsites.h"
+#include "common/pltsyms.h"
 #include "common/cxxname.h"
 #include "common/demangle.h"
 #include "common/whynosite.h"
@@ -318,6 +319,22 @@ static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
  * dozen ms here) when the program alone is not enough: no named sites of
  * its own, or a filter word that matches none of them.
  */
+static int find_runtime(char *out, size_t len);
+
+/* -O plt: the library calls of the program and its libraries are functions words may name. */
+static long add_library_calls(struct ut_ftable *t, const char *prog)
+{
+	char rt[PATH_MAX];
+	struct ut_objlist l;
+	long n;
+
+	if (ut_elfsites_objects(prog, true, true, &l))
+		return -ENOMEM;
+	n = ut_pltsyms_add(t, &l, find_runtime(rt, sizeof(rt)) ? NULL : rt);
+	ut_objlist_free(&l);
+	return n;
+}
+
 static void check_filters(const char *prog, struct rec_opts *o)
 {
 	struct ut_ftable *t = ut_ftable_new();
@@ -352,6 +369,8 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	nobj = ret > 0;
 	if (ret >= 0)
 		ut_elfsites_libraries(t, prog, &nobj);
+	if (ret >= 0 && o->cfg.plt && add_library_calls(t, prog) > 0)
+		nobj++;
 	size_t nmain = 0;
 
 	for (size_t i = 0; i < ut_ftable_size(t); i++)
