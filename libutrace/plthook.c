@@ -291,15 +291,22 @@ static uint64_t call_target(const struct dynview *dv, bool jump_slot, const uint
 {
 	uint64_t v = __atomic_load_n(got, __ATOMIC_RELAXED);
 	const char *ver;
-	void *t = NULL;
+	void *t, *v2;
+	Dl_info info;
 
 	if (!jump_slot || !in_text(dv, v) || !ut_arch_plt_lazy_entry((const uint8_t *)v))
 		return v;
+	/*
+	 * libutrace.so comes first in the global scope and its definitions
+	 * carry no version, which the loader accepts for a versioned reference
+	 * (libstdc++'s _Unwind_RaiseException@GCC_3.0): dlvsym would skip them.
+	 */
+	t = dlsym(RTLD_DEFAULT, name);
+	if (t && dladdr((void *)t, &info) && (uint64_t)info.dli_fbase == ut_rt.self_base)
+		return (uint64_t)t;
 	ver = wanted_version(dv, si);
-	if (ver)
-		t = dlvsym(RTLD_DEFAULT, name, ver);
-	if (!t)
-		t = dlsym(RTLD_DEFAULT, name);
+	if (ver && (v2 = dlvsym(RTLD_DEFAULT, name, ver)))
+		t = v2;
 	return (uint64_t)t;
 }
 
