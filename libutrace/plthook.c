@@ -101,12 +101,16 @@ static uint32_t hash_ip(uint64_t ip, uint32_t cap)
 	return (uint32_t)((ip * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
+/* The hook of the function at @ip in a live object (a dlclose'd one's may be loaded again there). */
 static struct ut_plt_fn *find_fn(uint64_t ip)
 {
 	for (uint32_t h = index_cap ? hash_ip(ip, index_cap) : 0; index_cap && index_of[h];
-	     h = (h + 1) & (index_cap - 1))
-		if (fns[index_of[h] - 1]->ip == ip)
-			return fns[index_of[h] - 1];
+	     h = (h + 1) & (index_cap - 1)) {
+		struct ut_plt_fn *fn = fns[index_of[h] - 1];
+
+		if (fn->ip == ip && ut_rt.mods[fn->def]->alive)
+			return fn;
+	}
 	return NULL;
 }
 
@@ -443,9 +447,19 @@ static struct ut_plt_fn *hook_for(struct pass *p, uint64_t target, const char *c
 static void add_slot(struct ut_plt_fn *fn, uint64_t *got, const struct ut_module *ref,
 		     const struct dynview *dv)
 {
-	for (uint32_t i = 0; i < fn->nr_slots; i++)
-		if (fn->slots[i].got == got)
+	for (uint32_t i = 0; i < fn->nr_slots; i++) {
+		struct ut_plt_slot *s = &fn->slots[i];
+
+		if (s->got == got && ut_rt.mods[s->ref]->alive)
 			return;
+		if (s->got == got || !ut_rt.mods[s->ref]->alive) {
+			/* an unloaded object's slot: the object now there takes it */
+			s->got = got;
+			s->ref = ref->index;
+			s->relro = (uint64_t)got >= dv->relro_lo && (uint64_t)got < dv->relro_hi;
+			return;
+		}
+	}
 	if (grow((void **)&fn->slots, &fn->cap_slots, fn->nr_slots + 1, sizeof(*fn->slots)))
 		return;
 	fn->slots[fn->nr_slots++] = (struct ut_plt_slot){
@@ -651,10 +665,12 @@ int ut_plt_apply(void)
 
 		for (uint32_t k = 0; fn->site && k < fn->nr_slots; k++) {
 			const struct ut_plt_slot *s = &fn->slots[k];
-			uint64_t cur = __atomic_load_n(s->got, __ATOMIC_RELAXED);
-			uint64_t want = on ? fn->stub : fn->target;
+			uint64_t want = on ? fn->stub : fn->target, cur;
 
-			if (!ut_rt.mods[s->ref]->alive || cur == want || (!on && cur != fn->stub))
+			if (!ut_rt.mods[s->ref]->alive)
+				continue; /* unmapped */
+			cur = __atomic_load_n(s->got, __ATOMIC_RELAXED);
+			if (cur == want || (!on && cur != fn->stub))
 				continue;
 			ret = set_slot(s, want);
 			if (ret)
