@@ -69,10 +69,27 @@ static int push(void **v, size_t *n, size_t size, const void *item)
 	return 0;
 }
 
-/* The functions @elf's .dynsym (section @scn) defines. */
+/* The symbol versions of @elf's .dynsym (SHT_GNU_versym), or NULL. */
+static Elf_Data *versions(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_versym)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+/*
+ * The functions @elf's .dynsym (section @scn) defines, but not its hidden
+ * versions (compatibility symbols such as libstdc++'s older
+ * condition_variable::wait): the loader binds a new reference to the
+ * default one.
+ */
 static int read_defs(struct obj *o, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
+	Elf_Data *d = elf_getdata(scn, NULL), *vd = versions(elf);
 	size_t n = d && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
 	for (size_t i = 1; i < n; i++) {
@@ -80,7 +97,9 @@ static int read_defs(struct obj *o, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 		const char *name;
 		unsigned t;
 
-		if (!gelf_getsym(d, (int)i, &s))
+		GElf_Versym ver = 0;
+
+		if (!gelf_getsym(d, (int)i, &s) || (vd && gelf_getversym(vd, (int)i, &ver) && (ver & 0x8000)))
 			continue;
 		t = GELF_ST_TYPE(s.st_info);
 		name = elf_strptr(elf, sh->sh_link, s.st_name);

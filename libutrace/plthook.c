@@ -47,6 +47,7 @@
 #include "libutrace/plthook.h"
 
 #define MAX_TEXT 4
+#define MAX_NEEDED 64
 
 /* An object's dynamic section and segments, as the loader left them in memory. */
 struct dynview {
@@ -61,6 +62,12 @@ struct dynview {
 	uint64_t relro_lo, relro_hi;
 	uint64_t text_lo[MAX_TEXT], text_hi[MAX_TEXT];
 	int ntext;
+	const char *path;       /* its module's (NULL: libutrace.so) */
+	uint64_t soname;        /* DT_SONAME (a string table offset, 0 if none) */
+	uint64_t needed[MAX_NEEDED]; /* DT_NEEDED, in order */
+	int nneeded;
+	bool reached;           /* scratch: in the closure being computed */
+	bool runtime;           /* loaded for libutrace.so only */
 };
 
 /* One scan: every object's view, and the hooks it made. */
@@ -190,6 +197,11 @@ static void read_dynamic(struct dynview *dv, const ElfW(Dyn) *d)
 		case DT_PLTRELSZ: pltsz = d->d_un.d_val; break;
 		case DT_VERSYM: dv->versym = dyn_ptr(v, dv->bias); break;
 		case DT_VERNEED: dv->verneed = dyn_ptr(v, dv->bias); break;
+		case DT_SONAME: dv->soname = d->d_un.d_val; break;
+		case DT_NEEDED:
+			if (dv->nneeded < MAX_NEEDED)
+				dv->needed[dv->nneeded++] = d->d_un.d_val;
+			break;
 		default: break;
 		}
 	}
@@ -205,8 +217,10 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 	struct dynview *dv;
 	const ElfW(Dyn) *dyn = NULL;
 
+	const struct ut_module *m = module_at(info->dlpi_addr);
+
 	(void)size;
-	if (info->dlpi_addr == ut_rt.self_base || !module_at(info->dlpi_addr))
+	if (info->dlpi_addr != ut_rt.self_base && !m)
 		return 0;
 	if (p->nv == p->capv) {
 		size_t cap = p->capv ? 2 * p->capv : 32;
@@ -220,6 +234,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 	dv = &p->v[p->nv];
 	memset(dv, 0, sizeof(*dv));
 	dv->bias = info->dlpi_addr;
+	dv->path = info->dlpi_addr == ut_rt.self_base ? NULL : m->path;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
@@ -244,9 +259,58 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 static const struct dynview *view_at(const struct pass *p, uint64_t bias)
 {
 	for (size_t i = 0; i < p->nv; i++)
-		if (p->v[i].bias == bias)
+		if (p->v[i].bias == bias && p->v[i].path)
 			return &p->v[i];
 	return NULL;
+}
+
+/* The loaded object a DT_NEEDED name means: by its soname, else its file name. */
+static struct dynview *needed_view(struct pass *p, const char *name)
+{
+	for (size_t i = 0; i < p->nv; i++) {
+		struct dynview *dv = &p->v[i];
+		const char *base = dv->path ? strrchr(dv->path, '/') : NULL;
+
+		if ((dv->soname && !strcmp(dv->str + dv->soname, name)) ||
+		    (base && !strcmp(base + 1, name)))
+			return dv;
+	}
+	return NULL;
+}
+
+/* Mark @dv and what it needs, transitively. */
+static void reach(struct pass *p, struct dynview *dv)
+{
+	if (!dv || dv->reached || !dv->str)
+		return;
+	dv->reached = true;
+	for (int i = 0; i < dv->nneeded; i++)
+		reach(p, needed_view(p, dv->str + dv->needed[i]));
+}
+
+/*
+ * The objects libutrace.so brought in and the program does not need
+ * (libelf, libz...): their calls happen for the runtime, under ut_quiet,
+ * and the tools, which list what the program loads, do not see them.
+ */
+static void mark_runtime_objects(struct pass *p)
+{
+	struct dynview *self = NULL;
+
+	for (size_t i = 0; i < p->nv; i++)
+		if (!p->v[i].path)
+			self = &p->v[i];
+	if (!self || !ut_rt.nr_mods)
+		return;
+	reach(p, self);
+	for (size_t i = 0; i < p->nv; i++) {
+		p->v[i].runtime = p->v[i].reached;
+		p->v[i].reached = false;
+	}
+	/* the program and its own dependencies (ut_rt.mods[0] is the program) */
+	reach(p, (struct dynview *)view_at(p, ut_rt.mods[0]->bias));
+	for (size_t i = 0; i < p->nv; i++)
+		p->v[i].runtime &= !p->v[i].reached && p->v[i].path;
 }
 
 static bool in_text(const struct dynview *dv, uint64_t a)
@@ -405,24 +469,54 @@ static const char *print_name(struct pass *p, const struct ut_module *def, uint6
 	return n;
 }
 
+/*
+ * The object defining the function a call reaching @target calls, and the
+ * function's address there (*@ip): the object whose symbol of that name is
+ * @target, else the first (in load order, the loader's search order) with
+ * an IFUNC of that name -- whose implementation may lie in another object
+ * (gettimeofday's is in the vDSO).  NULL for the loader's functions and for
+ * libutrace.so's (the wrappers it interposes).
+ */
+static const struct ut_module *definer(const struct pass *p, uint64_t target, const char *called,
+				       uint64_t *ip)
+{
+	const struct dynview *ifunc = NULL;
+	uint64_t at = 0;
+	Dl_info info;
+
+	if (dladdr((void *)target, &info) && (uint64_t)info.dli_fbase == ut_rt.self_base)
+		return NULL;
+	for (size_t i = 0; i < p->nv; i++) {
+		const struct dynview *dv = &p->v[i];
+		uint64_t a = dv->path ? function_at(dv, called, target) : 0;
+
+		if (a == target && in_text(dv, target)) {
+			ifunc = dv;
+			at = a;
+			break;
+		}
+		if (a && !ifunc) {
+			ifunc = dv;
+			at = a;
+		}
+	}
+	const struct ut_module *def = ifunc ? module_at(ifunc->bias) : NULL;
+
+	if (!def || is_loader(def))
+		return NULL;
+	*ip = at;
+	return def;
+}
+
 /* The hook of the function a call reaching @target calls (made if new), or NULL if not hooked. */
 static struct ut_plt_fn *hook_for(struct pass *p, uint64_t target, const char *called)
 {
-	struct link_map *lm = NULL;
 	const struct ut_module *def;
-	const struct dynview *dv;
 	struct ut_plt_fn *fn;
-	Dl_info info;
-	uint64_t ip;
+	uint64_t ip = 0;
 
-	if (!dladdr1((void *)target, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-		return NULL;
-	def = module_at(lm->l_addr);
-	dv = def ? view_at(p, def->bias) : NULL;
-	if (!dv || is_loader(def) || !in_text(dv, target))
-		return NULL;
-	ip = function_at(dv, called, target);
-	if (!ip || has_own_site(ip))
+	def = definer(p, target, called, &ip);
+	if (!def || has_own_site(ip))
 		return NULL;
 	fn = find_fn(ip);
 	if (fn)
@@ -501,7 +595,7 @@ static void scan_object(struct pass *p, struct ut_module *ref)
 	const struct dynview *dv = view_at(p, ref->bias);
 
 	ref->plt_scanned = true;
-	if (!dv || is_loader(ref))
+	if (!dv || is_loader(ref) || dv->runtime)
 		return;
 	for (size_t i = 0; i < dv->nrela; i++)
 		take_reloc(p, ref, dv, &dv->rela[i]);
@@ -611,6 +705,7 @@ int ut_plt_scan(void)
 	if (!i)
 		return 0;
 	dl_iterate_phdr(collect, &p);
+	mark_runtime_objects(&p);
 	for (uint32_t k = 0; k < nr; k++) {
 		struct ut_module *m = ut_rt.mods[k];
 

@@ -115,8 +115,9 @@ static void print_inlined(const struct ut_obj *o)
 static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 {
 	size_t from = ut_ftable_size(t);
+	char rt[4096];
 
-	if (ut_pltsyms_add(t, l, NULL) < 0)
+	if (ut_pltsyms_add(t, l, ut_find_runtime(rt, sizeof(rt)) ? NULL : rt) < 0)
 		ut_usage_die("out of memory");
 	for (size_t i = from; i < ut_ftable_size(t); i++) {
 		const struct ut_filter_func *f = ut_ftable_get(t, i);

@@ -313,14 +313,6 @@ static bool lists_match(struct ut_ftable *t, const struct rec_opts *o)
 		       LIST_OK;
 }
 
-/*
- * Check the filters against the program's functions before running anything.
- * The program's libraries are only looked at (a run of the dynamic loader: a
- * dozen ms here) when the program alone is not enough: no named sites of
- * its own, or a filter word that matches none of them.
- */
-static int find_runtime(char *out, size_t len);
-
 /* -O plt: the library calls of the program and its libraries are functions words may name. */
 static long add_library_calls(struct ut_ftable *t, const char *prog)
 {
@@ -330,11 +322,17 @@ static long add_library_calls(struct ut_ftable *t, const char *prog)
 
 	if (ut_elfsites_objects(prog, true, true, &l))
 		return -ENOMEM;
-	n = ut_pltsyms_add(t, &l, find_runtime(rt, sizeof(rt)) ? NULL : rt);
+	n = ut_pltsyms_add(t, &l, ut_find_runtime(rt, sizeof(rt)) ? NULL : rt);
 	ut_objlist_free(&l);
 	return n;
 }
 
+/*
+ * Check the filters against the program's functions before running anything.
+ * The program's libraries are only looked at (a run of the dynamic loader: a
+ * dozen ms here) when the program alone is not enough: no named sites of
+ * its own, or a filter word that matches none of them.
+ */
 static void check_filters(const char *prog, struct rec_opts *o)
 {
 	struct ut_ftable *t = ut_ftable_new();
@@ -438,8 +436,8 @@ static void check_after_run(const char *dir, const char *prog, const struct rec_
 	ut_ftable_free(t);
 }
 
-/* libutrace.so next to the utrace binary, or in ../lib/utrace/. */
-static int find_runtime(char *out, size_t len)
+/* libutrace.so next to the utrace binary, or in ../lib/utrace/ (cli/cli.h). */
+int ut_find_runtime(char *out, size_t len)
 {
 	static const char *const rel[] = {"libutrace.so", "../lib/utrace/libutrace.so",
 					  "../lib/libutrace.so"};
@@ -866,7 +864,7 @@ static int run(int argc, char **argv, bool profile)
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
 	check_filters(prog, &o);
-	if (find_runtime(lib, sizeof(lib)))
+	if (ut_find_runtime(lib, sizeof(lib)))
 		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
 	stats = open_output(&o);
 	rec = new_recorder(&o, stats, dir, sizeof(dir));
