@@ -226,29 +226,60 @@ static int resolve_all(const struct obj *o, size_t n, const struct obj *rt, stru
 	return 0;
 }
 
-/* Whether @t lists @name in @module (NULL: the program) already: a function with a site. */
-static bool listed(const struct ut_ftable *t, size_t upto, const char *name, const char *module)
+static int cmp_func(const void *a, const void *b)
 {
-	for (size_t i = 0; i < upto; i++) {
-		const struct ut_filter_func *f = ut_ftable_get(t, i);
+	const struct ut_filter_func *x = *(const struct ut_filter_func *const *)a;
+	const struct ut_filter_func *y = *(const struct ut_filter_func *const *)b;
+	int c = strcmp(x->name, y->name);
 
-		if (f && !strcmp(f->name, name) &&
-		    (f->module ? module && !strcmp(f->module, module) : !module))
-			return true;
-	}
-	return false;
+	if (c)
+		return c;
+	return strcmp(x->module ? x->module : "", y->module ? y->module : "");
 }
 
-/* Add the found functions, named as each object's symbols name them at that address. */
-static long add_found(struct ut_ftable *t, const struct ut_objlist *l, const struct found *f,
-		      size_t n)
+/* The functions @t lists already (those with a site), sorted for listed(). */
+static const struct ut_filter_func **sites_sorted(const struct ut_ftable *t, size_t *n)
 {
-	size_t had = ut_ftable_size(t);
+	const struct ut_filter_func **v = malloc((ut_ftable_size(t) + 1) * sizeof(const struct ut_filter_func *));
+
+	*n = 0;
+	for (size_t i = 0; v && i < ut_ftable_size(t); i++)
+		if (ut_ftable_get(t, i))
+			v[(*n)++] = ut_ftable_get(t, i);
+	if (v && *n)
+		qsort(v, *n, sizeof(const struct ut_filter_func *), cmp_func);
+	return v;
+}
+
+/* Whether @name of @module (NULL: the program) has a site: listed in @v already. */
+static bool listed(const struct ut_filter_func **v, size_t n, const char *name, const char *module)
+{
+	struct ut_filter_func key = {.name = name, .module = module};
+	const struct ut_filter_func *k = &key;
+
+	return n && bsearch(&k, v, n, sizeof(const struct ut_filter_func *), cmp_func);
+}
+
+/* A library call to list: its name (owned) and module (the list's). */
+struct named {
+	char *name;
+	const char *module;
+};
+
+/*
+ * The found functions, named as each object's symbols name them at that
+ * address, without those that have a site (already in @t).
+ */
+static int name_found(const struct ut_ftable *t, const struct ut_objlist *l,
+		      const struct found *f, size_t n, struct named **out, size_t *nout)
+{
+	size_t nsites;
+	const struct ut_filter_func **sites = sites_sorted(t, &nsites);
 	struct ut_symtab *st = NULL;
 	size_t st_obj = SIZE_MAX;
-	long added = 0;
+	int ret = sites ? 0 : -ENOMEM;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; !ret && i < n; i++) {
 		const char *mod = l->v[f[i].obj].module[0] ? l->v[f[i].obj].module : NULL;
 		const struct ut_sym *s;
 
@@ -260,15 +291,33 @@ static long add_found(struct ut_ftable *t, const struct ut_objlist *l, const str
 				ut_symtab_finish(st);
 		}
 		s = st ? ut_symtab_lookup(st, f[i].value) : NULL;
-		if (!s || s->addr != f[i].value || listed(t, had, s->name, mod))
+		if (!s || s->addr != f[i].value || listed(sites, nsites, s->name, mod))
 			continue;
-		if (ut_ftable_add(t, s->name, mod) < 0) {
-			ut_symtab_free(st);
-			return -ENOMEM;
+		struct named v = {.name = strdup(s->name), .module = mod};
+
+		if (!v.name || push((void **)out, nout, sizeof(v), &v)) {
+			free(v.name);
+			ret = -ENOMEM;
 		}
-		added++;
 	}
 	ut_symtab_free(st);
+	free(sites);
+	return ret;
+}
+
+/* Add them to @t (NULL: only free them); after naming, as adding may move what sites_sorted() saw. */
+static long add_named(struct ut_ftable *t, struct named *v, size_t n)
+{
+	long added = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (t && added >= 0 && ut_ftable_add(t, v[i].name, v[i].module) < 0)
+			added = -ENOMEM;
+		else if (t && added >= 0)
+			added++;
+		free(v[i].name);
+	}
+	free(v);
 	return added;
 }
 
@@ -285,8 +334,15 @@ long ut_pltsyms_add(struct ut_ftable *t, const struct ut_objlist *l, const char 
 		ret = read_obj(&rt, runtime);
 	if (!ret)
 		ret = resolve_all(o, l->n, runtime ? &rt : NULL, &f, &nf);
+	struct named *named = NULL;
+	size_t nnamed = 0;
+
 	if (!ret)
-		ret = add_found(t, l, f, nf);
+		ret = name_found(t, l, f, nf, &named, &nnamed);
+	if (!ret)
+		ret = add_named(t, named, nnamed);
+	else
+		add_named(NULL, named, nnamed);
 	for (size_t i = 0; o && i < l->n; i++)
 		free_obj(&o[i]);
 	free_obj(&rt);

@@ -142,7 +142,7 @@ static int index_rebuild(uint32_t cap)
 
 static int add_fn(struct ut_plt_fn *fn)
 {
-	if (grow((void **)&fns, &cap_fns, nr_fns + 1, sizeof(*fns)))
+	if (grow((void **)&fns, &cap_fns, nr_fns + 1, sizeof(struct ut_plt_fn *)))
 		return -ENOMEM;
 	fns[nr_fns++] = fn;
 	if (2 * nr_fns > index_cap)
@@ -528,7 +528,8 @@ static struct ut_plt_fn *hook_for(struct pass *p, uint64_t target, const char *c
 	fn->target = target;
 	fn->def = def->index;
 	fn->name = print_name(p, def, ip, called);
-	if (!fn->name || grow((void **)&p->fresh, &p->capfresh, p->nfresh + 1, sizeof(*p->fresh)) ||
+	if (!fn->name || grow((void **)&p->fresh, &p->capfresh, p->nfresh + 1,
+				    sizeof(struct ut_plt_fn *)) ||
 	    add_fn(fn)) {
 		free((void *)fn->name);
 		free(fn);
@@ -713,7 +714,7 @@ int ut_plt_scan(void)
 			scan_object(&p, m);
 	}
 	if (p.nfresh)
-		qsort(p.fresh, p.nfresh, sizeof(*p.fresh), by_def_ip);
+		qsort(p.fresh, p.nfresh, sizeof(struct ut_plt_fn *), by_def_ip);
 	for (i = 0; i < p.nfresh && !ret;) {
 		uint32_t j = i;
 
