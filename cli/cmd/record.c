@@ -279,8 +279,34 @@ static void check_list(struct ut_ftable *t, unsigned flags, const char *words, c
  * compiler also inlined elsewhere does not trace those copies.  The debug
  * info is read only here, when a list has words.
  */
+/*
+ * Keep the objects that have a function with a site among @t's first
+ * @nsites rows: a library call's copies inlined inside its library were
+ * never calls through the PLT, and reading libc's debug info for them
+ * cost 0.2 s per record.
+ */
+static void keep_sited_objects(const struct ut_ftable *t, size_t nsites, struct ut_objlist *l)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		bool sited = false;
+
+		for (size_t k = 0; k < nsites && !sited; k++) {
+			const struct ut_filter_func *f = ut_ftable_get(t, k);
+
+			sited = f && (f->module ? !strcmp(f->module, l->v[i].module) : !l->v[i].module[0]);
+		}
+		if (sited)
+			l->v[out++] = l->v[i];
+		else
+			free(l->v[i].path);
+	}
+	l->n = out;
+}
+
 static void note_inlined(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
-			 const char *prog, bool libs)
+			 const char *prog, bool libs, size_t nsites)
 {
 	struct ut_fset *s = words ? ut_fset_new(t, flags) : NULL;
 	struct ut_objlist l;
@@ -290,6 +316,7 @@ static void note_inlined(struct ut_ftable *t, unsigned flags, const char *words,
 		return;
 	if (!ut_fset_set(s, words, true, bad, sizeof(bad)) &&
 	    !ut_elfsites_objects(prog, true, libs, &l)) {
+		keep_sited_objects(t, nsites, &l);
 		note = ut_inlined_missed(t, s, l.v, l.n, file);
 		ut_objlist_free(&l);
 	}
@@ -299,10 +326,13 @@ static void note_inlined(struct ut_ftable *t, unsigned flags, const char *words,
 	ut_fset_free(s);
 }
 
-static void note_lists(struct ut_ftable *t, const struct rec_opts *o, const char *prog, bool libs)
+/* @nsites: @t's first rows, the functions with sites (library calls follow) */
+static void note_lists(struct ut_ftable *t, const struct rec_opts *o, const char *prog, bool libs,
+		       size_t nsites)
 {
-	note_inlined(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog, libs);
-	note_inlined(t, UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function", prog, libs);
+	note_inlined(t, UT_FSET_FILTER, o->cfg.filter, "set_ftrace_filter", prog, libs, nsites);
+	note_inlined(t, UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function", prog, libs,
+		     nsites);
 }
 
 /* Every filter word matches a function of @t (which word does not is told later). */
@@ -365,13 +395,15 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		return;
 	}
 	if (ret > 0 && ut_ftable_size(t) > 0 && lists_match(t, o)) {
-		note_lists(t, o, prog, false);
+		note_lists(t, o, prog, false, ut_ftable_size(t));
 		ut_ftable_free(t);
 		return;
 	}
 	nobj = ret > 0;
 	if (ret >= 0)
 		ut_elfsites_libraries(t, prog, &nobj);
+	size_t nsites = ut_ftable_size(t);
+
 	if (ret >= 0 && o->cfg.plt && add_library_calls(t, prog) > 0)
 		nobj++;
 	size_t nmain = 0;
@@ -400,7 +432,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		check_list(t, UT_FSET_GRAPH, o->cfg.graph_function, "set_graph_function", prog);
 		check_list(t, UT_FSET_GRAPH_NOTRACE, o->cfg.graph_notrace, "set_graph_notrace",
 			   prog);
-		note_lists(t, o, prog, true);
+		note_lists(t, o, prog, true, nsites);
 	}
 	ut_ftable_free(t);
 }
