@@ -76,8 +76,8 @@ struct pass {
 	size_t nv, capv;
 	struct ut_plt_fn **fresh;
 	uint32_t nfresh, capfresh;
-	uint32_t named_def;     /* the module whose symbols @names holds */
-	struct ut_symtab *names;
+	struct ut_symtab **names; /* by module index: the defining objects' symbols, read once */
+	uint32_t nr_names;
 };
 
 /* Every hook, and an open-addressing index of them by ip. */
@@ -321,6 +321,15 @@ static bool in_text(const struct dynview *dv, uint64_t a)
 	return false;
 }
 
+/* Is @a code of libutrace.so (dladdr would find out, but scans every symbol per call)? */
+static bool in_self(const struct pass *p, uint64_t a)
+{
+	for (size_t i = 0; i < p->nv; i++)
+		if (!p->v[i].path)
+			return in_text(&p->v[i], a);
+	return false;
+}
+
 /* The version an undefined symbol asks for (its Vernaux), or NULL. */
 static const char *wanted_version(const struct dynview *dv, uint32_t si)
 {
@@ -354,13 +363,12 @@ static const char *wanted_version(const struct dynview *dv, uint32_t si)
  * linker would bind it to, looked up in the global scope with the version
  * the reference asks for.  0 if nothing.
  */
-static uint64_t call_target(const struct dynview *dv, bool jump_slot, const uint64_t *got,
-			    const char *name, uint32_t si)
+static uint64_t call_target(const struct pass *p, const struct dynview *dv, bool jump_slot,
+			    const uint64_t *got, const char *name, uint32_t si)
 {
 	uint64_t v = __atomic_load_n(got, __ATOMIC_RELAXED);
 	const char *ver;
 	void *t, *v2;
-	Dl_info info;
 
 	if (!jump_slot || !in_text(dv, v) || !ut_arch_plt_lazy_entry((const uint8_t *)v))
 		return v;
@@ -370,7 +378,7 @@ static uint64_t call_target(const struct dynview *dv, bool jump_slot, const uint
 	 * (libstdc++'s _Unwind_RaiseException@GCC_3.0): dlvsym would skip them.
 	 */
 	t = dlsym(RTLD_DEFAULT, name);
-	if (t && dladdr((void *)t, &info) && (uint64_t)info.dli_fbase == ut_rt.self_base)
+	if (t && in_self(p, (uint64_t)t))
 		return (uint64_t)t;
 	ver = wanted_version(dv, si);
 	if (ver && (v2 = dlvsym(RTLD_DEFAULT, name, ver)))
@@ -454,19 +462,16 @@ static bool has_own_site(uint64_t ip)
 static const char *print_name(struct pass *p, const struct ut_module *def, uint64_t ip,
 			      const char *called)
 {
+	struct ut_symtab *st = def->index < p->nr_names ? p->names[def->index] : NULL;
 	const struct ut_sym *s;
-	char *n;
 
-	if (!p->names || p->named_def != def->index) {
-		ut_symtab_free(p->names);
-		p->names = ut_symtab_new();
-		p->named_def = def->index;
-		if (p->names && ut_symtab_load_elf(p->names, def->path, def->bias, NULL) >= 0)
-			ut_symtab_finish(p->names);
+	if (!st && def->index < p->nr_names) {
+		st = p->names[def->index] = ut_symtab_new();
+		if (st && ut_symtab_load_elf(st, def->path, def->bias, NULL) >= 0)
+			ut_symtab_finish(st);
 	}
-	s = p->names ? ut_symtab_lookup(p->names, ip) : NULL;
-	n = strdup(s && s->addr == ip ? s->name : called);
-	return n;
+	s = st ? ut_symtab_lookup(st, ip) : NULL;
+	return strdup(s && s->addr == ip ? s->name : called);
 }
 
 /*
@@ -482,9 +487,8 @@ static const struct ut_module *definer(const struct pass *p, uint64_t target, co
 {
 	const struct dynview *ifunc = NULL;
 	uint64_t at = 0;
-	Dl_info info;
 
-	if (dladdr((void *)target, &info) && (uint64_t)info.dli_fbase == ut_rt.self_base)
+	if (in_self(p, target))
 		return NULL;
 	for (size_t i = 0; i < p->nv; i++) {
 		const struct dynview *dv = &p->v[i];
@@ -585,7 +589,7 @@ static void take_reloc(struct pass *p, const struct ut_module *ref, const struct
 	if (!*name || ut_plt_never_hooked(name))
 		return;
 	got = (uint64_t *)(dv->bias + r->r_offset);
-	target = call_target(dv, kind == UT_PLT_JUMP_SLOT, got, name, si);
+	target = call_target(p, dv, kind == UT_PLT_JUMP_SLOT, got, name, si);
 	fn = target ? hook_for(p, target, name) : NULL;
 	if (fn)
 		add_slot(fn, got, ref, dv);
@@ -705,6 +709,8 @@ int ut_plt_scan(void)
 		i += ut_rt.mods[k]->alive && !ut_rt.mods[k]->plt_scanned;
 	if (!i)
 		return 0;
+	p.names = calloc(nr, sizeof(*p.names));
+	p.nr_names = p.names ? nr : 0;
 	dl_iterate_phdr(collect, &p);
 	mark_runtime_objects(&p);
 	for (uint32_t k = 0; k < nr; k++) {
@@ -723,7 +729,9 @@ int ut_plt_scan(void)
 		ret = place(p.fresh + i, j - i, ut_rt.mods[p.fresh[i]->def]);
 		i = j;
 	}
-	ut_symtab_free(p.names);
+	for (uint32_t k = 0; k < p.nr_names; k++)
+		ut_symtab_free(p.names[k]);
+	free(p.names);
 	free(p.fresh);
 	free(p.v);
 	return ret;
