@@ -3,7 +3,8 @@
 # plain gets its GOT slots hooked when `utrace start -O plt` asks, by its
 # agent, while it runs; the words select library functions as any other;
 # -O noplt turns every hook off again (the calls go straight to the library:
-# a word naming one selects nothing); function_graph through the hooks.
+# a word naming one selects nothing); function_graph through the hooks;
+# an instance and a function command (traceoff) on library calls.
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
 export LC_ALL=C
@@ -37,6 +38,20 @@ X
 	server_cmd "ping"
 	"$UTRACE" show | events | sed -E 's/^ *[0-9]+\) +[0-9. +!#*@$]*us +\|/ D |/' | grep printf >f3.txt
 	expect "$s graph" f3.txt <<<" D |  printf [libc]();"
+	# an instance traces a library call; a function command on one fires
+	check "$s start, traceoff on a library call" "$UTRACE" start -O plt -p function \
+		-l handle_request -l 'puts:traceoff'
+	check "$s instance" "$UTRACE" start -B lib -p function -l __isoc99_sscanf
+	server_cmd "run 1"
+	show_funcs -B lib >f4.txt
+	expect "$s instance: library call" f4.txt <<<"__isoc99_sscanf <-main"
+	server_cmd "ping"
+	server_cmd "run 1"
+	# (the fgets that was running under function_graph ends with its exit line)
+	show_funcs | grep -v '/\*' >f5.txt
+	expect "$s traceoff by puts" f5.txt <<<"handle_request <-main"
+	# ping tries six sscanf formats, run one
+	expect_eq "$s instance goes on" 8 "$(show_funcs -B lib | wc -l)"
 	server_cmd "ping"
 	expect_eq "$s still answering" pong "$REPLY"
 	server_stop
