@@ -55,6 +55,10 @@ expect "mod" got <<'X'
 1 malloc <-_IO_file_doallocate
 2 malloc <-work
 X
+# the library's file name works too (the function belongs to the library defining it)
+record e.dat -O plt -p function -l ':mod:libc.so.6' -n puts -n strtol -- ./prog 2
+report e.dat | funcs | sort | uniq -c | awk '{$1 = $1; print}' >got2
+check ":mod:libc.so.6" cmp -s got got2
 # every library call with no filter: the program's and libc's own
 record d.dat -O plt -p function -- ./prog 2
 report d.dat | funcs | grep -c 'malloc <-work' >got
