@@ -219,23 +219,16 @@ int ut_patch_prepare_module(struct ut_module *m)
 int ut_patch_apply(void)
 {
 	static const enum phase phases[] = {PH_TRAP, PH_TAIL, PH_HEAD};
-	int changed = 0, ret = ut_plt_apply(); /* GOT slots: also those of objects just loaded */
+	int plt = ut_plt_apply(); /* library calls' GOT slots: also those of objects just loaded */
+	int changed = 0, ret;
 
-	if (ret < 0)
-		return ret;
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
 		for (uint32_t j = 0; m->alive && !m->hooks && j < m->nr_sites; j++)
 			changed += m->sites[j].want != m->sites[j].state;
 	}
-	if (!changed) {
-		for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
-			for (uint32_t j = 0; ut_rt.mods[i]->hooks && j < ut_rt.mods[i]->nr_sites; j++)
-				ut_rt.mods[i]->sites[j].state = ut_rt.mods[i]->sites[j].want;
-		return ret;
-	}
-	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+	for (size_t p = 0; changed && p < sizeof(phases) / sizeof(phases[0]); p++) {
 		for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 			struct ut_module *m = ut_rt.mods[i];
 
@@ -253,5 +246,5 @@ int ut_patch_apply(void)
 		for (uint32_t j = 0; j < m->nr_sites; j++)
 			m->sites[j].state = m->sites[j].want;
 	}
-	return changed + ret;
+	return changed + plt;
 }

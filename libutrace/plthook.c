@@ -757,10 +757,12 @@ static int set_slot(const struct ut_plt_slot *s, uint64_t v)
  * On: at the stub.  Off: back at the function, but only a slot that points
  * at the stub (one never turned on keeps what the loader put there).  Slots
  * of unloaded objects are left alone.  Under ut_rt.lock, from
- * ut_patch_apply().  Return: how many slots changed, or a negative errno.
+ * ut_patch_apply().  Return: how many slots changed (a slot that cannot be
+ * written is said once and left).
  */
 int ut_plt_apply(void)
 {
+	static bool told;
 	int changed = 0, ret;
 
 	for (uint32_t i = 0; i < nr_fns; i++) {
@@ -777,9 +779,13 @@ int ut_plt_apply(void)
 			if (cur == want || (!on && cur != fn->stub))
 				continue;
 			ret = set_slot(s, want);
-			if (ret)
-				return ret;
-			changed++;
+			if (ret && !told) {
+				/* that object's calls stay as they are; the others change */
+				ut_log("library calls: a GOT slot of %s cannot be written (%s)",
+				       ut_rt.mods[s->ref]->path, strerror(-ret));
+				told = true;
+			}
+			changed += !ret;
 		}
 	}
 	return changed;

@@ -7,6 +7,9 @@
 # (puts -> malloc in libc) nests too.
 . "$(dirname "$0")/../lib/common.sh"
 command -v gcc >/dev/null || skip "no gcc"
+# one CPU: a graph whose thread moves between CPUs prints "} /* name */" closings
+PIN=()
+command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && PIN=(taskset -c 0)
 
 cat >prog.c <<'C'
 #include <stdio.h>
@@ -41,8 +44,8 @@ for v in lazy now noplt nopie cet; do
 	esac
 	# shellcheck disable=SC2086
 	gcc -O2 -fpatchable-function-entry=5 $flags -o "prog.$v" prog.c || fail "gcc $v"
-	record "$v.dat" -O plt -p function_graph -l main -l work -l malloc -l free -l strtol \
-		-l puts -- "./prog.$v" 2 || fail "$v: record"
+	"${PIN[@]}" "$UTRACE" record -o "$v.dat" -O plt -p function_graph -l main -l work -l malloc -l free -l strtol \
+		-l puts -- "./prog.$v" 2 >"$v.dat.out" 2>"$v.dat.err" || fail "$v: record"
 	report "$v.dat" | events | durations >"$v.got"
 	expect "$v" "$v.got" <<'X'
  C)               |  main() {

@@ -7,6 +7,9 @@
 . "$(dirname "$0")/../lib/common.sh"
 command -v gcc >/dev/null || skip "no gcc"
 export LC_ALL=C
+# one CPU: a graph whose thread moves between CPUs prints "} /* name */" closings
+PIN=()
+command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && PIN=(taskset -c 0)
 
 cat >lib.c <<'C'
 __attribute__((noinline)) int lib_sited(int x) { return x + 1; }
@@ -36,7 +39,8 @@ lib_inner [libsite]
 lib_nosite [libsite] [plt]
 X
 for tr in function function_graph; do
-	record "$tr.dat" -O plt -p $tr -l 'lib_*' -- ./prog || fail "$tr: record"
+	"${PIN[@]}" "$UTRACE" record -o "$tr.dat" -O plt -p $tr -l 'lib_*' -- ./prog >"$tr.dat.out" \
+		2>"$tr.dat.err" || fail "$tr: record"
 	expect_eq "$tr: stdout" 39 "$(cat "$tr.dat.out")"
 	if [ $tr = function ]; then
 		report "$tr.dat" | funcs | sort | uniq -c | awk '{$1 = $1; print}' >got
