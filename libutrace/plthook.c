@@ -709,7 +709,7 @@ int ut_plt_scan(void)
 		i += ut_rt.mods[k]->alive && !ut_rt.mods[k]->plt_scanned;
 	if (!i)
 		return 0;
-	p.names = calloc(nr, sizeof(*p.names));
+	p.names = calloc(nr, sizeof(struct ut_symtab *));
 	p.nr_names = p.names ? nr : 0;
 	dl_iterate_phdr(collect, &p);
 	mark_runtime_objects(&p);
