@@ -2,7 +2,7 @@
 # Library calls under function_graph (issue 14): a call through the PLT
 # nests at its caller's depth with its duration, the way a traced function
 # does, whatever way the program reaches its GOT: lazy binding, BIND_NOW
-# (-z now), -fno-plt (PIE or not), IBT PLTs (-fcf-protection).  The same
+# (-z now), -fno-plt (PIE or not), IBT PLTs (-fcf-protection, lazy or not).  The same
 # graph for each.  A library function calling another through its own GOT
 # (puts -> malloc in libc) nests too.
 . "$(dirname "$0")/../lib/common.sh"
@@ -34,13 +34,14 @@ C
 durations() {
 	sed -E -e 's/^ *[0-9]+\)/ C)/' -e 's/[0-9]+\.[0-9]+ us/D us/' -e 's/^ C\)  [ +!#*@$]  D us  /&/'
 }
-for v in lazy now noplt nopie cet; do
+for v in lazy now noplt nopie cet cetlazy; do
 	case $v in
 	lazy) flags= ;;
 	now) flags="-Wl,-z,now" ;;
 	noplt) flags="-fno-plt" ;;
 	nopie) flags="-fno-plt -fno-pie -no-pie" ;;
 	cet) flags="-fcf-protection=full -Wl,-z,now" ;;
+	cetlazy) flags="-fcf-protection=full -Wl,-z,lazy -Wl,-z,ibtplt" ;; # .plt.sec: the lazy slot points at .plt's endbr64; push
 	esac
 	# shellcheck disable=SC2086
 	gcc -O2 -fpatchable-function-entry=5 $flags -o "prog.$v" prog.c || fail "gcc $v"
