@@ -96,9 +96,11 @@ const char ut_help_record[] =
 	"                   to make room, so every event is kept);\n"
 	"                   -O plt: library calls too, through every object's PLT\n"
 	"                   and GOT, as calls of the function in the library that\n"
-	"                   defines it (`malloc [libc]`); off by default, unlike\n"
-	"                   uftrace: the program's own functions stay the graph\n"
-	"                   (README, Library calls; 'utrace list -O plt -f');\n"
+	"                   defines it (`malloc [libc]`); unlike uftrace, off unless\n"
+	"                   a filter word names a library function (-l malloc: then\n"
+	"                   on, and said), so the graph stays the program's own;\n"
+	"                   -O noplt: off whatever the words (README, Library\n"
+	"                   calls; 'utrace list -O plt -f' lists them);\n"
 	"                   output options are kept in the file for report.  One\n"
 	"                   that would do nothing (another tracer's, the profiler's,\n"
 	"                   a flag utrace cannot honour) is refused: exit 2\n"
@@ -147,6 +149,7 @@ struct rec_opts {
 	bool compress;            /* trace.dat version 7, zstd (--no-compress: version 6) */
 	int zlevel;               /* --compress-level */
 	bool zpace;               /* --compress-adaptive: chunks stored raw while the writer is behind */
+	bool plt_said;            /* -O plt or -O noplt given (else words may turn library calls on) */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -363,6 +366,29 @@ static long add_library_calls(struct ut_ftable *t, const char *prog)
 }
 
 /*
+ * Whether library calls are among the functions words may name: with
+ * -O plt; and, unless -O noplt, when the words name functions only library
+ * calls have (`-l malloc`, `:mod:libc`): then record traces library calls
+ * as -O plt would, and says so.  Words that all match functions with sites
+ * never turn them on, so a glob meant for the program (`-l 'parse_*'`)
+ * does not pull in a library's functions too.
+ */
+static bool want_library_calls(struct ut_ftable *t, struct rec_opts *o, const char *prog)
+{
+	if (o->plt_said && !o->cfg.plt)
+		return false;
+	if (!o->cfg.plt && lists_match(t, o))
+		return false;
+	if (add_library_calls(t, prog) <= 0)
+		return false;
+	if (!o->cfg.plt && lists_match(t, o)) {
+		o->cfg.plt = true;
+		ut_err("note: tracing library calls (-O plt): the filter words name some");
+	}
+	return o->cfg.plt;
+}
+
+/*
  * Check the filters against the program's functions before running anything.
  * The program's libraries are only looked at (a run of the dynamic loader: a
  * dozen ms here) when the program alone is not enough: no named sites of
@@ -404,7 +430,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		ut_elfsites_libraries(t, prog, &nobj);
 	size_t nsites = ut_ftable_size(t);
 
-	if (ret >= 0 && o->cfg.plt && add_library_calls(t, prog) > 0)
+	if (ret >= 0 && want_library_calls(t, o, prog))
 		nobj++;
 	size_t nmain = 0;
 
@@ -620,6 +646,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
 		char *end;
 
+		if (c == 'O' && (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")))
+			o->plt_said = true;
 		if (ut_cfg_opt(&o->cfg, &o->opts, c, optarg))
 			continue;
 		switch (c) {

@@ -3,9 +3,10 @@
 # -l main` counts every call the program makes to malloc and free through
 # its PLT, exactly, named after the function in libc and its caller; the
 # libc-internal call puts makes to malloc (through libc's own GOT) is one
-# more.  Without -O plt the same words are refused before the program
-# runs, with the hint.  :mod: selects a library's functions, and notrace
-# takes a library call out.
+# more.  Without -O plt the same words turn library calls on (said on
+# stderr), a glob matching the program's functions does not, and with
+# -O noplt they are refused before the program runs, with the hint.  :mod:
+# selects a library's functions, and notrace takes a library call out.
 . "$(dirname "$0")/../lib/common.sh"
 command -v gcc >/dev/null || skip "no gcc"
 export LC_ALL=C
@@ -42,10 +43,26 @@ expect "counts" got <<'X'
 1000 malloc <-work
 X
 
-# the filter's words are library functions: refused without -O plt, saying how
-record b.dat -p function -l malloc -- ./prog 3
-expect_eq "refused without -O plt" 2 $?
-grep -q -- "-O plt traces the calls" b.dat.err || fail "no -O plt hint: $(cat b.dat.err)"
+# without -O plt, words naming library functions turn library calls on, saying so
+record b.dat -p function -l malloc -l free -l main -- ./prog 1000
+expect_eq "no -O plt: status" 7 $?
+grep -q "note: tracing library calls" b.dat.err || fail "no note: $(cat b.dat.err)"
+report b.dat | funcs | sort | uniq -c | awk '{$1 = $1; print}' >got
+expect "no -O plt: counts" got <<'X'
+1000 free <-work
+1 main <-[libc]
+1 malloc <-_IO_file_doallocate
+1000 malloc <-work
+X
+# words that match the program's functions never do (a glob is not for libc)
+record g.dat -p function -l 'wor*' -- ./prog 2
+report g.dat | funcs >got
+expect "glob on the program" got <<<"work <-main"
+grep -q note g.dat.err && fail "a note for a glob on the program"
+# -O noplt: the words are refused, saying how
+record n.dat -O noplt -p function -l malloc -- ./prog 3
+expect_eq "refused with -O noplt" 2 $?
+grep -q -- "-O plt traces the calls" n.dat.err || fail "no -O plt hint: $(cat n.dat.err)"
 
 # :mod: selects what a library defines; notrace leaves one out
 record c.dat -O plt -p function -l ':mod:libc' -n puts -n strtol -- ./prog 2
