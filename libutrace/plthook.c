@@ -358,6 +358,30 @@ static const char *wanted_version(const struct dynview *dv, uint32_t si)
 }
 
 /*
+ * @name in the scope of the object at @path and its dependencies: an
+ * object dlopen()ed RTLD_LOCAL calls its own dependencies, which are not in
+ * the global scope.  The real dlopen (RTLD_NOLOAD: the object is loaded),
+ * not libutrace's wrapper, which would scan again under ut_rt.lock.
+ */
+static void *local_lookup(const char *path, const char *name)
+{
+	static void *(*real_open)(const char *, int);
+	static int (*real_close)(void *);
+	void *h, *t;
+
+	if (!real_open) {
+		real_open = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+		real_close = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	}
+	h = real_open && real_close ? real_open(path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	if (!h)
+		return NULL;
+	t = dlsym(h, name);
+	real_close(h);
+	return t;
+}
+
+/*
  * Where a call through @got goes: the slot's value once bound; for a slot
  * still lazy (a JUMP_SLOT pointing back into its PLT), what the dynamic
  * linker would bind it to, looked up in the global scope with the version
@@ -383,6 +407,8 @@ static uint64_t call_target(const struct pass *p, const struct dynview *dv, bool
 	ver = wanted_version(dv, si);
 	if (ver && (v2 = dlvsym(RTLD_DEFAULT, name, ver)))
 		t = v2;
+	if (!t && dv->path)
+		t = local_lookup(dv->path, name);
 	return (uint64_t)t;
 }
 

@@ -36,7 +36,8 @@ cat >prog.c <<'C'
 int main(int argc, char **argv)
 {
 	for (int round = 0; round < 2; round++) {
-		void *h = dlopen(argv[1], RTLD_NOW);
+		/* the second time lazily: its slots to libdep, local to it, are bound by utrace */
+		void *h = dlopen(argv[1], round ? RTLD_LAZY : RTLD_NOW);
 		int (*run)(const char *, int) = h ? (int (*)(const char *, int))dlsym(h, "plug_run") : 0;
 		if (!run)
 			return 1;
