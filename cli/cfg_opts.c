@@ -36,7 +36,8 @@ static void words(char **list, const char *arg)
  */
 static void live_setting(struct ut_cfg *c, const char *arg)
 {
-	static const char takes[] = "start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time";
+	static const char takes[] =
+		"start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt";
 	const char *name = strncmp(arg, "no", 2) != 0 ? arg : arg + 2;
 	int id = ut_opt_lookup(name);
 	const struct ut_opt_info *info = ut_opt_info(id);
@@ -66,6 +67,8 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 			     arg);
 	if (!strcmp(arg, "overwrite") || !strcmp(arg, "nooverwrite"))
 		c->overwrite = arg[0] == 'o';
+	else if (!strcmp(arg, "plt") || !strcmp(arg, "noplt"))
+		c->plt = arg[0] == 'p'; /* library calls (libutrace/plthook.c) */
 	else if (display && (!strcmp(arg, "drop") || !strcmp(arg, "nodrop")))
 		c->lossless = arg[0] == 'n'; /* record: drop when full, or wait (lossless) */
 	else if (display) {

@@ -61,4 +61,7 @@ extern const char ut_help_record[], ut_help_report[], ut_help_list[], ut_help_he
 	ut_help_extract[], ut_help_reset[], ut_help_ps[], ut_help_stat[], ut_help_marker[];
 extern const char ut_help_mount[], ut_help_umount[], ut_help_cflags[];
 
+/* libutrace.so's path (UTRACE_LIB, else next to utrace): 0, or -ENOENT (cli/cmd/record.c). */
+int ut_find_runtime(char *out, size_t len);
+
 #endif

@@ -215,7 +215,7 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "overwrite") || !strcmp(line, "tracing_on") ||
 		   !strcmp(line, "func_stack_trace") || !strcmp(line, "function_profile_enabled") ||
 		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient") ||
-		   !strcmp(line, "follow") || !strcmp(line, "lossless")) {
+		   !strcmp(line, "follow") || !strcmp(line, "lossless") || !strcmp(line, "plt")) {
 		bool b;
 
 		if (!parse_bool(v, &b))
@@ -234,6 +234,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 			c->follow = b;
 		else if (!strcmp(line, "lossless"))
 			c->lossless = b;
+		else if (!strcmp(line, "plt"))
+			c->plt = b;
 		else
 			c->sleep_time = b;
 	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
@@ -359,6 +361,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "follow 1\n");
 	if (c->lossless)
 		sb_printf(&b, "lossless 1\n");
+	if (c->plt)
+		sb_printf(&b, "plt 1\n");
 	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
 		  (unsigned long long)c->thresh_us);
 	if (c->filter)

@@ -15,6 +15,8 @@
  *                             environment it gives; absent: 0)
  *   lossless 1               (`utrace record`: a full buffer waits for the recorder
  *                             rather than dropping; absent: 0)
+ *   plt 1                    (library calls through the PLT and GOT are functions
+ *                             too: -O plt; absent: 0)
  *
  * Word lists (filter, notrace, graph_function, graph_notrace) are the words
  * written to the control file, in order, replayed by the process over its
@@ -56,6 +58,9 @@ struct ut_cfg {
 				   * waits for the recorder to make room instead of
 				   * dropping, while the recorder is alive
 				   * (libutrace/backpressure.c) */
+	bool plt;                 /* -O plt: calls through the PLT and GOT are traced
+				   * as the library functions they call
+				   * (libutrace/plthook.c) */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */

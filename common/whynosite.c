@@ -219,7 +219,8 @@ static bool tell(struct text *t, const struct evidence *e, const char *pat, bool
 	if (e->name && !e->inlined && !e->nr_clones) {
 		if (!ut_elfsites_instrumented(e->obj->path))
 			say(t, "  %s lives in %s%s, built without sites (only code built with "
-			       "-fpatchable-function-entry=5 or -pg -mfentry can be traced)\n",
+			       "-fpatchable-function-entry=5 or -pg -mfentry can be traced; "
+			       "-O plt traces the calls other objects make to it)\n",
 			    e->name, where(e->obj), e->obj->path);
 		else if (e->known_as)
 			say(t, "  %s, another name of %s, is in %s%s but has no site (a part the "

@@ -46,10 +46,12 @@ __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 	if (h && ut_rt.ready) {
 		int saved = errno;
 
+		ut_quiet++;
 		pthread_mutex_lock(&ut_rt.lock);
 		ut_sites_scan_all();
 		ut_update_locked();
 		pthread_mutex_unlock(&ut_rt.lock);
+		ut_quiet--;
 		errno = saved;
 	}
 	return h;
@@ -66,10 +68,12 @@ __attribute__((visibility("default"))) int dlclose(void *h)
 	if (ut_rt.ready) {
 		int saved = errno;
 
+		ut_quiet++;
 		pthread_mutex_lock(&ut_rt.lock);
 		ut_sites_forget_unloaded();
 		ut_update_locked();
 		pthread_mutex_unlock(&ut_rt.lock);
+		ut_quiet--;
 		errno = saved;
 	}
 	return ret;

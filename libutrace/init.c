@@ -158,6 +158,7 @@ static void atfork_child(void)
 	char why[UT_SAFE_WHY_MAX];
 
 	pthread_mutex_init(&ut_rt.lock, NULL);
+	ut_quiet++; /* what the runtime calls here is not the program's */
 	ut_writer_forget();
 	ut_rt.dirfd = -1;
 	ut_session_forget();
@@ -165,6 +166,7 @@ static void atfork_child(void)
 		if (parent_dirfd >= 0)
 			close(parent_dirfd);
 		ut_rt.ready = false;
+		ut_quiet--;
 		return;
 	}
 	ut_clock_settle(ut_rt.ctl);
@@ -173,7 +175,7 @@ static void atfork_child(void)
 	if (parent_dirfd >= 0)
 		close(parent_dirfd);
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
-		if (ut_rt.mods[i]->alive)
+		if (ut_rt.mods[i]->alive && !ut_rt.mods[i]->hooks)
 			ut_session_log_module("load", ut_rt.mods[i]);
 	ut_rt.pid = getpid();
 	ut_session_write_config();
@@ -181,6 +183,7 @@ static void atfork_child(void)
 	ut_agent_start();
 	ut_prefault_start();
 	ut_session_gc_dead(); /* a server forking helpers all day: theirs go here */
+	ut_quiet--;
 }
 
 __attribute__((constructor(101))) static void ut_init(void)
@@ -198,6 +201,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 		ut_rt.self_base = (uint64_t)self.dli_fbase;
 	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
 		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
+	ut_quiet++; /* what the runtime calls here is not the program's (plthook.c) */
 	ut_cfg_init(&ut_rt.cfg);
 	ut_follow_init();
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
@@ -240,10 +244,13 @@ __attribute__((constructor(101))) static void ut_init(void)
 out:
 	ut_clock_settle(ut_rt.ctl);
 	pthread_mutex_unlock(&ut_rt.lock);
+	ut_quiet--;
 }
 
 __attribute__((destructor)) static void ut_fini(void)
 {
+	ut_quiet++;
 	ut_session_exit();
 	ut_session_gc_self();
+	ut_quiet--;
 }

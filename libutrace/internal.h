@@ -34,6 +34,15 @@
 /* Site states. */
 enum { UT_SITE_OFF = 0, UT_SITE_FUNC = 1 };
 
+/*
+ * How a site reaches the tracer (ut_site.how).  A compiler site is bytes at
+ * the function's entry that patch.c rewrites; a library call is the
+ * function's GOT slots in every object that calls it, pointed at a stub
+ * (plthook.c).  Kinds other than UT_HOW_COMPILER never own the bytes at
+ * their address: the SIGTRAP handler and the text patcher leave them alone.
+ */
+enum { UT_HOW_COMPILER = 0, /* 1: a patched prologue */ UT_HOW_LIBCALL = 2 };
+
 struct ut_site {
 	uint64_t addr;
 	uint32_t func;   /* index into ut_rt.funcs; UT_NO_FUNC: not named (yet) */
@@ -42,6 +51,7 @@ struct ut_site {
 	uint8_t want;    /* what they should be after the next ut_patch_apply() */
 	uint8_t graph;   /* UT_GRAPH_*: set_graph_function / set_graph_notrace */
 	uint8_t inst;    /* bit K: instance K traces this function */
+	uint8_t how;     /* UT_HOW_*: what turning it on changes */
 };
 
 enum {
@@ -94,6 +104,14 @@ struct ut_module {
 	int symfd;            /* while unnamed: the file it was mapped from (-1 if none) */
 	uint64_t sym_dev, sym_ino; /* that file's identity, to tell if the program closed or reused the fd */
 	uint32_t index;       /* in ut_rt.mods */
+	/*
+	 * Library calls (plthook.c): @hooks marks an entry that holds no object
+	 * of its own but hooks of functions defined in the object at @path
+	 * (same name and bias): never logged nor snapshotted, its sites are
+	 * GOT slots.  @plt_scanned: this object's GOT was looked at.
+	 */
+	bool hooks;
+	bool plt_scanned;
 };
 
 /* A traceable function: one per site (the filter engine's table row). */
@@ -382,6 +400,17 @@ int ut_sites_scan_all(void) UT_HIDDEN;
 void ut_sites_name_all(void) UT_HIDDEN;
 int ut_sites_forget_unloaded(void) UT_HIDDEN;
 struct ut_site *ut_sites_find(uint64_t addr) UT_HIDDEN;
+
+/*
+ * tracers/plt.c: non-zero while this thread runs the runtime's own code
+ * (start-up, dlopen's scan, the runtime's threads): the library calls made
+ * meanwhile (libc calling malloc for opendir) are not the program's.
+ */
+extern __thread uint32_t ut_quiet UT_HIDDEN;
+
+/* plthook.c: library calls through the PLT and GOT */
+int ut_plt_scan(void) UT_HIDDEN;
+int ut_plt_apply(void) UT_HIDDEN;
 
 /* patch.c */
 int ut_patch_init(void) UT_HIDDEN;

@@ -48,8 +48,8 @@ static bool site_trap(ucontext_t *uc)
 	uint64_t a = ut_arch_trap_addr(uc);
 	struct ut_site *s = ut_sites_find(a);
 
-	if (!s)
-		return false;
+	if (!s || s->how == UT_HOW_LIBCALL)
+		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
 	ut_arch_set_pc(uc, a + s->len);
 	return true;
 }
@@ -228,11 +228,12 @@ static bool alone(void)
  * Only sites whose state changes are written.  Must hold ut_rt.lock.
  * Return: number of sites changed, or a negative errno.
  */
-/* One phase over every live module, then a sync. */
+/* One phase over every live module with sites in its text (not a hooks module), then a sync. */
 static int run_all(enum phase ph)
 {
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
-		int ret = ut_rt.mods[i]->alive ? run_phase(ut_rt.mods[i], ph, false) : 0;
+		const struct ut_module *m = ut_rt.mods[i];
+		int ret = m->alive && !m->hooks ? run_phase(ut_rt.mods[i], ph, false) : 0;
 
 		if (ret)
 			return ret;
@@ -244,20 +245,19 @@ static int run_all(enum phase ph)
 int ut_patch_apply(void)
 {
 	static const enum phase phases[] = {PH_TRAP, PH_TAIL, PH_HEAD};
+	int plt = ut_plt_apply(); /* library calls' GOT slots: also those of objects just loaded */
 	int changed = 0, ret = 0;
 
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		for (uint32_t j = 0; m->alive && j < m->nr_sites; j++)
+		for (uint32_t j = 0; m->alive && !m->hooks && j < m->nr_sites; j++)
 			changed += m->sites[j].want != m->sites[j].state;
 	}
-	if (!changed)
-		return 0;
-	if (alone())
+	if (changed && alone())
 		ret = run_all(PH_DIRECT);
 	else
-		for (size_t p = 0; !ret && p < sizeof(phases) / sizeof(phases[0]); p++)
+		for (size_t p = 0; changed && !ret && p < sizeof(phases) / sizeof(phases[0]); p++)
 			ret = run_all(phases[p]);
 	if (ret)
 		return ret;
@@ -267,5 +267,5 @@ int ut_patch_apply(void)
 		for (uint32_t j = 0; j < m->nr_sites; j++)
 			m->sites[j].state = m->sites[j].want;
 	}
-	return changed;
+	return changed + plt;
 }

@@ -300,6 +300,8 @@ int ut_select_apply(char *err, size_t errlen)
 
 	if (!ut_select_idle())
 		ut_sites_name_all(); /* the names tracing was started without */
+	if (ut_rt.cfg.plt && !ut_select_idle() && ut_plt_scan())
+		ut_log("library calls: out of memory, some not traced");
 	ret = sync_table();
 	if (ret > 0)
 		test_dump_table();
@@ -370,9 +372,14 @@ int ut_select_apply(char *err, size_t errlen)
 			if (ut_rt.inst[k].active && !inothing[k] &&
 			    ut_fset_traced(ifilter[k], inotrace[k], i))
 				inst |= 1u << k;
-		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
+		/* a library call is hooked only while -O plt says so, whoever wants it */
+		bool off = ut_rt.sites_off || (m->sites[f->site].how == UT_HOW_LIBCALL && !ut_rt.cfg.plt);
+
+		if (off)
+			inst = 0;
+		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off &&
 		     !filter_nothing && ut_fset_traced(filter, notrace, i);
-		cmd = !ut_rt.sites_off && ut_cmds_has(m->sites[f->site].addr);
+		cmd = !off && ut_cmds_has(m->sites[f->site].addr);
 		m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].inst = (uint8_t)inst;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |

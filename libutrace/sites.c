@@ -487,7 +487,8 @@ static int mark_alive(struct dl_phdr_info *info, size_t size, void *arg)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		if (m->bias == info->dlpi_addr && m->lo >= info->dlpi_addr)
+		/* an object without sites has no range (lo 0): its bias alone says */
+		if (m->bias == info->dlpi_addr && (m->lo >= info->dlpi_addr || !m->nr_sites))
 			m->seen = true;
 	}
 	return 0;
@@ -506,7 +507,8 @@ int ut_sites_forget_unloaded(void)
 		if (m->alive && !m->seen) {
 			m->alive = false;
 			drop_symfd(m); /* never named: now never will be */
-			ut_session_log_module("unload", m);
+			if (!m->hooks) /* library-call hooks (plthook.c) are no object of their own */
+				ut_session_log_module("unload", m);
 		}
 	}
 	return 0;

@@ -317,6 +317,8 @@ int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id)
 		return c->func_stack;
 	case UT_OPT_SLEEP_TIME:
 		return c->sleep_time;
+	case UT_OPT_PLT:
+		return c->plt;
 	default:
 		return ut_opts_get(&sc->opts, id);
 	}
@@ -324,7 +326,8 @@ int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id)
 
 static bool opt_mapped(int id)
 {
-	return id == UT_OPT_OVERWRITE || id == UT_OPT_FUNC_STACK_TRACE || id == UT_OPT_SLEEP_TIME;
+	return id == UT_OPT_OVERWRITE || id == UT_OPT_FUNC_STACK_TRACE || id == UT_OPT_SLEEP_TIME ||
+	       id == UT_OPT_PLT;
 }
 
 bool tfs_opt_listed(int id)

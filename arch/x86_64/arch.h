@@ -7,6 +7,7 @@
 #ifndef UT_ARCH_H
 #define UT_ARCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <ucontext.h>
@@ -139,5 +140,15 @@ void *ut_arch_call_returning_via(void *(*fn)(const char *, int), void *ret, cons
 void utrace_func_caller(void);
 void utrace_graph_caller(void);
 void utrace_graph_return(void);
+
+/*
+ * Library calls (plt_stub.c, plt_trampoline.S): a stub per traced library
+ * function loads its hook and jumps to utrace_plt_entry.
+ */
+#define UT_ARCH_PLT_STUB_SIZE 32
+void ut_arch_make_plt_stub(uint8_t *code, uint64_t hook, uint64_t entry);
+/* Does @code (where a GOT slot points) look like a PLT entry waiting for lazy binding? */
+bool ut_arch_plt_lazy_entry(const uint8_t *code);
+void utrace_plt_entry(void);
 
 #endif

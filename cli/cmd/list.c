@@ -15,10 +15,11 @@
 #include "common/inlined.h"
 #include "common/symbols.h"
 #include "common/names.h"
+#include "common/pltsyms.h"
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | [-O nosym-demangle] -f PROGRAM [--inlined]\n"
+	"usage: utrace list -t | -o | [-O nosym-demangle] [-O plt] -f PROGRAM [--inlined]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
@@ -43,7 +44,13 @@ const char ut_help_list[] =
 	"                then byte order; the mount's available_filter_functions\n"
 	"                has the name alone, as the kernel's does).\n"
 	"  --inlined     with -f: every inlined copy instead (the function, where it\n"
-	"                sits, file:line, entry address, whether it can be traced)\n";
+	"                sits, file:line, entry address, whether it can be traced)\n"
+	"  -O plt        with -f: also the library calls `record -O plt` traces, after\n"
+	"                the functions with sites, marked `[plt]`: each function the\n"
+	"                program or a library calls through its PLT or GOT, with the\n"
+	"                module that defines it (`malloc [libc] [plt]`); a function\n"
+	"                with a site of its own is listed once, without the mark (its\n"
+	"                site records every call)\n";
 
 /* One object's traceable functions, each marked with the copies the compiler inlined. */
 static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t from)
@@ -115,7 +122,25 @@ static void print_inlined(const struct ut_obj *o)
 	ut_symtab_free(st);
 }
 
-static int list_functions(const char *prog, bool inlined, bool demangled)
+/* -O plt: the library calls, after the functions with sites. */
+static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
+{
+	size_t from = ut_ftable_size(t);
+	char rt[4096];
+
+	if (ut_pltsyms_add(t, l, ut_find_runtime(rt, sizeof(rt)) ? NULL : rt) < 0)
+		ut_usage_die("out of memory");
+	for (size_t i = from; i < ut_ftable_size(t); i++) {
+		const struct ut_filter_func *f = ut_ftable_get(t, i);
+
+		fputs(ut_ftable_listed_name(t, i), stdout);
+		if (f->module)
+			printf(" [%s]", f->module);
+		fputs(" [plt]\n", stdout);
+	}
+}
+
+static int list_functions(const char *prog, bool inlined, bool demangled, bool plt)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	struct ut_objlist l;
@@ -142,6 +167,12 @@ static int list_functions(const char *prog, bool inlined, bool demangled)
 		else
 			print_object(&l.v[i], t, i ? from : 0);
 	}
+	if (plt && !inlined) {
+		size_t before = ut_ftable_size(t);
+
+		print_library_calls(t, &l);
+		nobj += ut_ftable_size(t) > before;
+	}
 	if (!nobj && ut_elfsites_instrumented(prog))
 		ut_err("warning: %s is stripped: its functions have sites but no names", prog);
 	else if (!nobj)
@@ -164,7 +195,7 @@ int cmd_list(int argc, char **argv)
 
 	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'}, {0}};
 	const char *prog = NULL;
-	bool inlined = false, demangled = true;
+	bool inlined = false, demangled = true, plt = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "tof:hO:", longopts, NULL)) != -1) {
@@ -183,8 +214,13 @@ int cmd_list(int argc, char **argv)
 			inlined = true;
 			break;
 		case 'O':
+			if (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")) {
+				plt = optarg[0] == 'p';
+				break;
+			}
 			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
-				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle only", optarg);
+				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle and -O [no]plt only",
+					     optarg);
 			demangled = optarg[0] != 'n';
 			break;
 		case 'h':
@@ -195,7 +231,7 @@ int cmd_list(int argc, char **argv)
 		}
 	}
 	if (prog)
-		return list_functions(prog, inlined, demangled);
+		return list_functions(prog, inlined, demangled, plt);
 	if (inlined)
 		ut_usage_die("--inlined goes with -f PROGRAM (see 'utrace help list')");
 	ut_usage_die("list what? -t, -o or -f PROGRAM (see 'utrace help list')");

@@ -45,8 +45,10 @@ const char ut_help_start[] =
 	"                   (default 65536): past it, a new thread reuses the buffer of\n"
 	"                   the thread that exited first, its events counted as lost\n"
 	"  -C CLOCK         trace_clock\n"
-	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time (the\n"
-	"                   options a process holds; output options go to show)\n"
+	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt\n"
+	"                   (the options a process holds; output options go to show);\n"
+	"                   -O plt hooks the processes' library calls (PLT and GOT)\n"
+	"                   while they run, -O noplt unhooks them\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 

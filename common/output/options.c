@@ -82,6 +82,8 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 
 	/* not the kernel's: C++ names as the source spells them (common/demangle.h) */
 	[UT_OPT_SYM_DEMANGLE] = G("sym-demangle", 1),
+	/* not the kernel's: calls through the PLT and GOT traced (libutrace/plthook.c) */
+	[UT_OPT_PLT] = { .name = "plt", .tracer = NULL, .def = 0, .top_only = 1, .record = 1 },
 };
 
 /**

@@ -104,6 +104,7 @@ enum ut_opt {
 	 * here at the end: trace.dat files keep the options as these bits.
 	 */
 	UT_OPT_SYM_DEMANGLE,
+	UT_OPT_PLT,
 	UT_OPT_NR
 };
 
