@@ -592,8 +592,21 @@ static const char *alias_list_name(const struct ut_ftable *t, size_t a)
 }
 
 /*
+ * True if @a is @primary plus a suffix gcc gives the local alias it makes
+ * for a function that may be interposed (NAME.localalias): a name no one
+ * types, not worth a listing's room.
+ */
+static bool compiler_alias(const char *a, const char *primary)
+{
+	size_t n = strlen(primary);
+
+	return !strncmp(a, primary, n) && !strcmp(a + n, ".localalias");
+}
+
+/*
  * " [= a, b]": entry @i's other names as listed, each once and not the
- * listed name itself (a constructor's C1 and C2 demangle alike).
+ * listed name itself (a constructor's C1 and C2 demangle alike), nor its
+ * compiler-made local alias.
  */
 static void sb_aliases(struct sbuf *sb, const struct ut_ftable *t, size_t i)
 {
@@ -602,7 +615,7 @@ static void sb_aliases(struct sbuf *sb, const struct ut_ftable *t, size_t i)
 
 	for (size_t k = 0; k < n; k++) {
 		const char *a = alias_list_name(t, first + k);
-		bool seen = !strcmp(a, primary);
+		bool seen = !strcmp(a, primary) || compiler_alias(a, primary);
 
 		for (size_t j = 0; j < k && !seen; j++)
 			seen = !strcmp(a, alias_list_name(t, first + j));
