@@ -46,7 +46,8 @@ LIB_LDLIBS := -lelf -lpthread -ldl
 COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
 # The reader library (include/utrace/read.h): reader/, the common code it
 # stands on, and the tools' arch files (the cycle counter, the site encodings).
-READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c
+READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c \
+	arch/$(ARCH)/usdt_args.c
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
