@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,4 +269,48 @@ void ut_usdt_list_free(struct ut_usdt_list *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+}
+
+/* @pat (@len bytes) against @s as a shell glob; an empty pattern matches anything. */
+static bool glob_part(const char *pat, size_t len, const char *s)
+{
+	char buf[256];
+
+	if (!len)
+		return true;
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, pat, len);
+	buf[len] = '\0';
+	return fnmatch(buf, s, 0) == 0;
+}
+
+bool ut_usdt_word_matches(const char *w, size_t len, const char *provider, const char *name)
+{
+	const char *colon = memchr(w, ':', len);
+
+	if (!colon)
+		return glob_part(w, len, name);
+	return glob_part(w, (size_t)(colon - w), provider) &&
+	       glob_part(colon + 1, len - (size_t)(colon - w) - 1, name);
+}
+
+bool ut_usdt_selected(const char *events, const char *provider, const char *name)
+{
+	const char *w = events ? events : "";
+	bool on = false;
+
+	for (;;) {
+		size_t n;
+		bool neg;
+
+		w += strspn(w, " \t\n");
+		if (!*w)
+			return on;
+		n = strcspn(w, " \t\n");
+		neg = w[0] == '!';
+		if (ut_usdt_word_matches(w + neg, n - neg, provider, name))
+			on = !neg;
+		w += n;
+	}
 }

@@ -101,4 +101,14 @@ void ut_usdt_list_free(struct ut_usdt_list *l);
 /* `4@%edi` style text of one parsed argument's type: "s32", "u8", ... */
 const char *ut_usdt_type_name(const struct ut_usdt_arg *a);
 
+/*
+ * Whether one set_event word (@len bytes, without its '!') names
+ * provider:name: `provider:name` with globs in either part, `name` alone
+ * (any provider), `provider:` (every probe of it).
+ */
+bool ut_usdt_word_matches(const char *w, size_t len, const char *provider, const char *name);
+
+/* Whether the words of @events select provider:name: the last word naming it wins, `!word` removes. */
+bool ut_usdt_selected(const char *events, const char *provider, const char *name);
+
 #endif

@@ -48,9 +48,19 @@ static bool site_trap(ucontext_t *uc)
 	struct ut_site *s = ut_sites_find(a);
 
 	if (!s)
-		return false;
+		return ut_usdt_trap(uc);
 	ut_arch_set_pc(uc, a + s->len);
 	return true;
+}
+
+int ut_patch_byte(uint64_t addr, uint8_t byte)
+{
+	return pwrite(ut_rt.memfd, &byte, 1, (off_t)addr) == 1 ? 0 : -EIO;
+}
+
+void ut_patch_sync(void)
+{
+	sync_cores();
 }
 
 int ut_patch_init(void)

@@ -259,6 +259,7 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, boo
 		goto out;
 	}
 	f.elf = elf;
+	ut_usdt_scan(m, elf);
 	f.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
 	ret = ut_sitefind_scan(&f);
 	if (ret)

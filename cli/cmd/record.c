@@ -40,6 +40,7 @@
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
+#include "common/usdt.h"
 
 const char ut_help_record[] =
 	"usage: utrace record [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -54,7 +55,14 @@ const char ut_help_record[] =
 	"as it was afterwards.\n"
 	"\n"
 	"  -P PID           a running process to record (repeatable)\n"
-	"  -p TRACER        function_graph, function or nop (default: function)\n"
+	"  -p TRACER        function_graph, function or nop (default: function; nop\n"
+	"                   with -e)\n"
+	"  -e EVENT         record USDT probes (<sys/sdt.h>) as events (set_event):\n"
+	"                   provider:name, globs in either part, name alone for any\n"
+	"                   provider, !EVENT to leave one out; repeatable.  'utrace\n"
+	"                   list -e PROGRAM' lists them.  Checked against PROGRAM and\n"
+	"                   its libraries before it runs.  An enabled probe costs a\n"
+	"                   trap per hit (about 1-2 us); a disabled one its nop\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable;\n"
 	"                   C++ names as demangled or mangled: 'ns::C::f' (every\n"
 	"                   overload), 'ns::C::*', 'ns::f(int)' (see 'utrace help list')\n"
@@ -133,6 +141,7 @@ struct rec_opts {
 	struct ut_cfg cfg;        /* what the program is to trace (cli/cfg_opts.h) */
 	const char *output;
 	bool profile;             /* utrace profile */
+	bool tracer_given;        /* -p was given */
 	bool output_given;
 	struct ut_opts opts;      /* -O: the report's options */
 	int32_t pids[64];         /* -P */
@@ -383,6 +392,53 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	ut_ftable_free(t);
 }
 
+/* Whether set_event word @w (@n bytes) names a probe of @prog or of its libraries. */
+static bool event_exists(const struct ut_objlist *objs, const char *w, size_t n)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < objs->n && !found; i++) {
+		struct ut_usdt_list l = {0};
+
+		ut_usdt_read_file(objs->v[i].path, &l);
+		for (size_t k = 0; k < l.n && !found; k++)
+			found = ut_usdt_word_matches(w, n, l.v[k].provider, l.v[k].name);
+		ut_usdt_list_free(&l);
+	}
+	return found;
+}
+
+/*
+ * -e words: each must name a probe of the program or of a library it
+ * loads (a script's programs are known only as they run: not checked).
+ */
+static void check_events(const char *prog, const struct rec_opts *o)
+{
+	const char *w = o->cfg.events;
+	struct ut_objlist objs;
+
+	if (!w || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
+		return;
+	for (;;) {
+		size_t n;
+		bool neg;
+
+		w += strspn(w, " ");
+		if (!*w)
+			break;
+		n = strcspn(w, " ");
+		neg = *w == '!';
+		if (!event_exists(&objs, w + neg, n - neg)) {
+			ut_objlist_free(&objs);
+			ut_usage_die("-e %.*s: no USDT probe of %s or of its libraries is named so "
+				     "('utrace list -e %s' lists them)",
+				     (int)(n - neg), w + neg, prog, prog);
+		}
+		w += n;
+	}
+	ut_objlist_free(&objs);
+}
+
 /*
  * After a run whose words could not be checked before: warn about each
  * list's first word that matched no function of any program that ran (it
@@ -563,9 +619,10 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->zlevel = -1; /* measured: see docs/file-format.md, section 7 */
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:he:", longopts, NULL)) != -1) {
 		char *end;
 
+		o->tracer_given |= c == 'p';
 		if (ut_cfg_opt(&o->cfg, &o->opts, c, optarg))
 			continue;
 		switch (c) {
@@ -583,6 +640,12 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			o->pids[o->npids++] = (int32_t)v;
 			break;
 		}
+		case 'e':
+			if (o->profile)
+				ut_usage_die("-e: the profiler records no events");
+			if (ut_cfg_set_words(&o->cfg.events, optarg, true))
+				ut_usage_die("out of memory");
+			break;
 		case OPT_ZPACE:
 			o->zpace = true;
 			break;
@@ -604,6 +667,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			ut_usage_die("bad usage (see 'utrace help record')");
 		}
 	}
+	if (o->cfg.events && !o->tracer_given)
+		o->cfg.tracer = UT_TRACER_NOP; /* events alone, as trace-cmd record -e */
 	if (o->npids && optind < argc)
 		ut_usage_die("-P records running processes: no program to run");
 	if (!o->npids && optind >= argc)
@@ -847,6 +912,7 @@ static int run(int argc, char **argv, bool profile)
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
 	check_filters(prog, &o);
+	check_events(prog, &o);
 	if (find_runtime(lib, sizeof(lib)))
 		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
 	stats = open_output(&o);
