@@ -40,7 +40,7 @@
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
-#include "common/usdt.h"
+#include "cli/usdt_words.h"
 
 const char ut_help_record[] =
 	"usage: utrace record [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -392,49 +392,22 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	ut_ftable_free(t);
 }
 
-/* Whether set_event word @w (@n bytes) names a probe of @prog or of its libraries. */
-static bool event_exists(const struct ut_objlist *objs, const char *w, size_t n)
-{
-	bool found = false;
-
-	for (size_t i = 0; i < objs->n && !found; i++) {
-		struct ut_usdt_list l = {0};
-
-		ut_usdt_read_file(objs->v[i].path, &l);
-		for (size_t k = 0; k < l.n && !found; k++)
-			found = ut_usdt_word_matches(w, n, l.v[k].provider, l.v[k].name);
-		ut_usdt_list_free(&l);
-	}
-	return found;
-}
-
 /*
  * -e words: each must name a probe of the program or of a library it
  * loads (a script's programs are known only as they run: not checked).
  */
 static void check_events(const char *prog, const struct rec_opts *o)
 {
-	const char *w = o->cfg.events;
 	struct ut_objlist objs;
+	char word[256];
 
-	if (!w || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
+	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
 		return;
-	for (;;) {
-		size_t n;
-		bool neg;
-
-		w += strspn(w, " ");
-		if (!*w)
-			break;
-		n = strcspn(w, " ");
-		neg = *w == '!';
-		if (!event_exists(&objs, w + neg, n - neg)) {
-			ut_objlist_free(&objs);
-			ut_usage_die("-e %.*s: no USDT probe of %s or of its libraries is named so "
-				     "('utrace list -e %s' lists them)",
-				     (int)(n - neg), w + neg, prog, prog);
-		}
-		w += n;
+	if (ut_usdt_unknown_word(&objs, o->cfg.events, word, sizeof(word))) {
+		ut_objlist_free(&objs);
+		ut_usage_die("-e %s: no USDT probe of %s or of its libraries is named so "
+			     "('utrace list -e %s' lists them)",
+			     word, prog, prog);
 	}
 	ut_objlist_free(&objs);
 }
@@ -619,7 +592,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->zlevel = -1; /* measured: see docs/file-format.md, section 7 */
 	ut_opts_init(&o->opts, 0);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:he:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
 		char *end;
 
 		o->tracer_given |= c == 'p';
@@ -640,12 +613,6 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			o->pids[o->npids++] = (int32_t)v;
 			break;
 		}
-		case 'e':
-			if (o->profile)
-				ut_usage_die("-e: the profiler records no events");
-			if (ut_cfg_set_words(&o->cfg.events, optarg, true))
-				ut_usage_die("out of memory");
-			break;
 		case OPT_ZPACE:
 			o->zpace = true;
 			break;
@@ -667,6 +634,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			ut_usage_die("bad usage (see 'utrace help record')");
 		}
 	}
+	if (o->profile && o->cfg.events)
+		ut_usage_die("-e: the profiler records no events");
 	if (o->cfg.events && !o->tracer_given)
 		o->cfg.tracer = UT_TRACER_NOP; /* events alone, as trace-cmd record -e */
 	if (o->npids && optind < argc)

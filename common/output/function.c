@@ -237,9 +237,9 @@ static void probe_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 
 	(void)o;
 	if (!ev->probe) { /* no format came with it: its address and raw values */
-		fprintf(f, "probe_%llx:", (unsigned long long)ev->ip);
+		fprintf(f, "probe_%llx: ", (unsigned long long)ev->ip);
 		for (uint32_t i = 0; ev->args && i < ev->nargs; i++)
-			fprintf(f, " arg%u=0x%llx", i + 1, (unsigned long long)ev->args[i]);
+			fprintf(f, "%sarg%u=%llu", i ? " " : "", i + 1, (unsigned long long)ev->args[i]);
 		fputc('\n', f);
 		return;
 	}

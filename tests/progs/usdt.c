@@ -7,9 +7,13 @@
  * only while some tracer has the probe enabled.  Prints the values each
  * probe passes, so tests compare them with what was recorded.
  *   usdt [N]    N rounds (default 3)
+ *   usdt -i     driven from stdin (tests/lib/live.sh's protocol): "run N"
+ *               runs N more rounds and replies "ran N guarded G", "ping"
+ *               replies "pong", "quit" (or the end of input) exits
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/sdt.h>
 
 #include "lib/tlib.h"
@@ -55,15 +59,41 @@ NOINLINE static void guarded_probe(int i)
 	}
 }
 
+static int rounds;
+
+static void run(int n)
+{
+	for (int i = 0; i < n; i++, rounds++) {
+		plain_probes(rounds);
+		guarded_probe(rounds);
+		counter++;
+	}
+}
+
+static int interactive(void)
+{
+	char line[64];
+	int n;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), stdin) && strncmp(line, "quit", 4) != 0) {
+		if (sscanf(line, "run %d", &n) == 1) {
+			run(n);
+			printf("ran %d guarded %d\n", n, guarded_runs);
+		} else {
+			printf("pong\n");
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
 
-	for (int i = 0; i < n; i++) {
-		plain_probes(i);
-		guarded_probe(i);
-		counter++;
-	}
-	printf("rounds %d guarded %d counter %d\n", n, guarded_runs, counter);
+	if (argc > 1 && !strcmp(argv[1], "-i"))
+		return interactive();
+	run(n);
+	printf("rounds %d guarded %d counter %d\n", rounds, guarded_runs, counter);
 	return 0;
 }

@@ -90,8 +90,8 @@ record graph.dat -p function_graph -e utest:pair -- "$p" 1 || fail "record -p fu
 report graph.dat | sed -E 's/^ *[0-9]+\)/ <CPU>)/; s/[0-9]+\.[0-9]+ us/<DUR> us/; s/[+!#*@$] <DUR>/  <DUR>/' |
 	grep -E 'plain_probes|pair' >graph.txt
 expect "an event in a graph" graph.txt <<'EOF'
- <CPU>)               |    plain_probes() {
- <CPU>)               |      /* pair: arg1=0 arg2=0 */
+ <CPU>)               |      plain_probes() {
+ <CPU>)               |        /* pair: arg1=0 arg2=0 */
 EOF
 
 # A word naming no probe of the program or its libraries: nothing runs.
