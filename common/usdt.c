@@ -204,7 +204,7 @@ static int read_notes(Elf *elf, Elf_Scn *scn, struct ut_usdt_list *l, bool wide,
 		int r;
 
 		if (nh.n_type != NT_STAPSDT || nh.n_namesz != sizeof("stapsdt") ||
-		    memcmp(owner, "stapsdt", sizeof("stapsdt")))
+		    memcmp(owner, "stapsdt", sizeof("stapsdt")) != 0)
 			continue;
 		r = add_probe(elf, l, (const uint8_t *)d->d_buf + desc_off, nh.n_descsz, wide, base);
 		if (r < 0)
@@ -230,7 +230,7 @@ int ut_usdt_read_elf(Elf *elf, struct ut_usdt_list *l)
 		int r;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
-		    !(n = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(n, ".note.stapsdt"))
+		    !(n = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(n, ".note.stapsdt") != 0)
 			continue;
 		r = read_notes(elf, scn, l, wide, base);
 		if (r < 0)

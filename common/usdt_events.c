@@ -87,7 +87,7 @@ int ut_evfmt_parse(struct ut_evfmt *f, const char *system, const char *text)
 	long v;
 
 	memset(f, 0, sizeof(*f));
-	if (strncmp(text, "name: ", 6) || !id || strlen(system) >= sizeof(f->system))
+	if (strncmp(text, "name: ", 6) != 0 || !id || strlen(system) >= sizeof(f->system))
 		return -EINVAL;
 	snprintf(f->system, sizeof(f->system), "%s", system);
 	snprintf(f->name, sizeof(f->name), "%.*s", (int)strcspn(text + 6, "\n"), text + 6);

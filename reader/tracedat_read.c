@@ -1237,7 +1237,7 @@ static int decode_probe(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const
 	c->ev.probe = f;
 	c->ev.nargs = f->nargs;
 	for (unsigned i = 0; i < f->nargs; i++)
-		c->callers[i] = td_get_le(d + 8 + 8 * i, 8);
+		c->callers[i] = td_get_le(d + 8 + (size_t)8 * i, 8);
 	c->ev.args = c->callers;
 	return 1;
 }
