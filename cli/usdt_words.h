@@ -12,12 +12,19 @@
 
 #include "common/elfsites.h"
 
+enum ut_usdt_word {
+	UT_USDT_WORD_OK,        /* every word names a probe */
+	UT_USDT_WORD_ELSEWHERE, /* a word's provider is in none of the objects: it
+				 * may come with a library loaded later (dlopen) */
+	UT_USDT_WORD_UNKNOWN,   /* a word names no probe of a provider that is there */
+};
+
 /*
- * The first word of @events (blank-separated, `!` before a word ignored)
- * naming no probe of the objects in @objs, copied into @word; false if
- * every word names one.
+ * Check the words of @events (blank-separated, `!` before a word ignored)
+ * against the probes of the objects in @objs: the worst finding, the word
+ * it is about copied into @word.
  */
-bool ut_usdt_unknown_word(const struct ut_objlist *objs, const char *events, char *word,
-			  size_t len);
+enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char *events,
+				      char *word, size_t len);
 
 #endif

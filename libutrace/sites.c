@@ -465,7 +465,8 @@ static int mark_alive(struct dl_phdr_info *info, size_t size, void *arg)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		if (m->bias == info->dlpi_addr && m->lo >= info->dlpi_addr)
+		/* an object without sites (lo 0) is known by its bias alone: its probes live on */
+		if (m->bias == info->dlpi_addr && (m->lo >= info->dlpi_addr || !m->nr_sites))
 			m->seen = true;
 	}
 	return 0;

@@ -394,7 +394,8 @@ static void check_filters(const char *prog, struct rec_opts *o)
 
 /*
  * -e words: each must name a probe of the program or of a library it
- * loads (a script's programs are known only as they run: not checked).
+ * loads (a script's programs are known only as they run: not checked); a
+ * provider none of them has may come with a dlopen: said, not refused.
  */
 static void check_events(const char *prog, const struct rec_opts *o)
 {
@@ -403,11 +404,19 @@ static void check_events(const char *prog, const struct rec_opts *o)
 
 	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
 		return;
-	if (ut_usdt_unknown_word(&objs, o->cfg.events, word, sizeof(word))) {
+	switch (ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
+	case UT_USDT_WORD_UNKNOWN:
 		ut_objlist_free(&objs);
 		ut_usage_die("-e %s: no USDT probe of %s or of its libraries is named so "
 			     "('utrace list -e %s' lists them)",
 			     word, prog, prog);
+	case UT_USDT_WORD_ELSEWHERE:
+		ut_err("warning: -e %s: no provider of that name in %s or the libraries it "
+		       "loads at start; it applies if the program dlopen()s one that has it",
+		       word, prog);
+		break;
+	case UT_USDT_WORD_OK:
+		break;
 	}
 	ut_objlist_free(&objs);
 }

@@ -271,20 +271,27 @@ static int apply(const char *rundir, const struct ut_targets *t, const struct ut
 	return ret;
 }
 
-/* -e words naming no probe of any object the processes loaded: exit 2, nothing changed. */
+/*
+ * -e words: one naming no probe of a provider the processes have exits 2
+ * and changes nothing; a provider none has may come with a dlopen: said.
+ */
 static void check_events(const char *rundir, const struct ut_cfg *c)
 {
+	enum ut_usdt_word k;
 	struct ut_objlist l;
 	char word[256];
-	bool bad;
 
 	if (!c->events)
 		return;
 	ut_ran_objects(rundir, &l);
-	bad = ut_usdt_unknown_word(&l, c->events, word, sizeof(word));
+	k = ut_usdt_check_words(&l, c->events, word, sizeof(word));
 	ut_objlist_free(&l);
-	if (bad)
+	if (k == UT_USDT_WORD_UNKNOWN)
 		ut_usage_die("set_event: '%s' names no USDT probe of the traced processes", word);
+	if (k == UT_USDT_WORD_ELSEWHERE)
+		ut_err("warning: set_event: '%s': no traced process has that provider; it applies "
+		       "if one dlopen()s a library that has it",
+		       word);
 }
 
 int cmd_start(int argc, char **argv)
