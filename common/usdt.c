@@ -289,8 +289,8 @@ bool ut_usdt_word_matches(const char *w, size_t len, const char *provider, const
 {
 	const char *colon = memchr(w, ':', len);
 
-	if (!colon)
-		return glob_part(w, len, name);
+	if (!colon) /* an event of any provider, or a whole provider (set_event) */
+		return glob_part(w, len, name) || glob_part(w, len, provider);
 	return glob_part(w, (size_t)(colon - w), provider) &&
 	       glob_part(colon + 1, len - (size_t)(colon - w) - 1, name);
 }

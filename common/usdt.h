@@ -103,8 +103,9 @@ const char *ut_usdt_type_name(const struct ut_usdt_arg *a);
 
 /*
  * Whether one set_event word (@len bytes, without its '!') names
- * provider:name: `provider:name` with globs in either part, `name` alone
- * (any provider), `provider:` (every probe of it).
+ * provider:name: `provider:name` with globs in either part, a bare word
+ * naming an event of any provider or a whole provider (set_event's
+ * `sched`), `provider:` (every probe of it).
  */
 bool ut_usdt_word_matches(const char *w, size_t len, const char *provider, const char *name);
 

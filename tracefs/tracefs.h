@@ -206,6 +206,10 @@ int tfs_strip(const char *buf, size_t len, char *out, size_t outlen);
 int tfs_show_list(struct tfs_req *r, FILE *f);
 int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_show_available(struct tfs_req *r, FILE *f);
+/* events.c: available_events, set_event (USDT probes) */
+int tfs_show_available_events(struct tfs_req *r, FILE *f);
+int tfs_show_set_event(struct tfs_req *r, FILE *f);
+int tfs_store_set_event(struct tfs_req *r, const char *buf, size_t len, bool append);
 void tfs_funcs_free(void);
 /*
  * A configuration that came from the top level (lenient: each process skips

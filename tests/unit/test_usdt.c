@@ -157,6 +157,25 @@ TEST(lists)
 	CHECK_EQ_STR(why, "more than 12 arguments");
 }
 
+TEST(event_words)
+{
+	CHECK(ut_usdt_word_matches("python:function__entry", 22, "python", "function__entry"));
+	CHECK(!ut_usdt_word_matches("python:function__entry", 22, "python", "function__return"));
+	CHECK(ut_usdt_word_matches("python:function__*", 18, "python", "function__return"));
+	CHECK(ut_usdt_word_matches("*:gc__start", 11, "python", "gc__start"));
+	CHECK(ut_usdt_word_matches("python:", 7, "python", "line"));
+	/* a bare word: an event of any provider, or a whole provider (set_event) */
+	CHECK(ut_usdt_word_matches("line", 4, "python", "line"));
+	CHECK(ut_usdt_word_matches("python", 6, "python", "line"));
+	CHECK(!ut_usdt_word_matches("pyth", 4, "python", "line"));
+	/* the last word naming a probe decides; !word removes */
+	CHECK(ut_usdt_selected("utest:* !utest:noargs", "utest", "pair"));
+	CHECK(!ut_usdt_selected("utest:* !utest:noargs", "utest", "noargs"));
+	CHECK(ut_usdt_selected("!utest:pair utest:*", "utest", "pair"));
+	CHECK(!ut_usdt_selected(NULL, "utest", "pair"));
+	CHECK(!ut_usdt_selected("", "utest", "pair"));
+}
+
 int main(void)
 {
 	RUN(registers);
@@ -164,5 +183,6 @@ int main(void)
 	RUN(memory);
 	RUN(bad_input);
 	RUN(lists);
+	RUN(event_words);
 	TEST_EXIT();
 }
