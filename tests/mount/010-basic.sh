@@ -18,6 +18,7 @@ buffer_size_kb
 buffer_total_size_kb
 current_tracer
 error_log
+events
 function_profile_enabled
 instances
 max_graph_depth

@@ -54,6 +54,9 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 			  probes of the traced processes, as provider:name
   set_event		- Enables events by name written into it
 			  provider:name, provider:*, name, !name to disable
+  events/		- one directory per provider, one per event below it:
+      enable		- 0/1: every event (events/), a provider's, one event's
+      format, id	- an event's fields and id (events/<provider>/<event>/)
 
   available_filter_functions - list of functions that can be filtered on
   set_ftrace_filter	- echo function name in here to only trace these

@@ -63,5 +63,46 @@ expect_eq "clear" OK "$(w set_event '')"
 expect_eq "none left" "" "$(cat set_event)"
 run_req u 1
 expect_eq "guarded's semaphore lowered" 1 "$(grep -c '^ran 1 guarded 2$' "$TOP/u.out")"
+
+# events/: a directory per provider and per event, enable 0/1/X, format, id
+echo $(ls events/utest) >"$TOP/evdir.txt"
+expect "events/utest/" "$TOP/evdir.txt" <<'EOF2'
+enable guarded konst memory noargs pair string widths
+EOF2
+echo $(ls events/utest/pair) >"$TOP/evfiles.txt"
+expect "events/utest/pair/" "$TOP/evfiles.txt" <<'EOF2'
+enable format id
+EOF2
+expect_eq "an event's id" "$(cat events/utest/pair/id)" "$(grep -m1 '^ID: ' events/utest/pair/format | cut -d' ' -f2)"
+sed -e '/^ID: /d' events/utest/widths/format >"$TOP/format.txt"
+expect "an event's format" "$TOP/format.txt" <<'EOF2'
+name: widths
+format:
+	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;
+	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;
+	field:int common_pid;	offset:4;	size:4;	signed:1;
+
+	field:s8 arg1;	offset:8;	size:1;	signed:1;
+	field:u16 arg2;	offset:16;	size:2;	signed:0;
+	field:u64 arg3;	offset:24;	size:8;	signed:0;
+
+print fmt: "arg1=%hhd arg2=%hu arg3=%lu", REC->arg1, REC->arg2, REC->arg3
+EOF2
+expect_eq "enable: none" 0 "$(cat events/utest/enable)"
+expect_eq "enable one event" OK "$(w events/utest/konst/enable 1)"
+expect_eq "the event's enable" 1 "$(cat events/utest/konst/enable)"
+expect_eq "the provider's: mixed" X "$(cat events/utest/enable)"
+expect_eq "set_event agrees" "utest:konst" "$(cat set_event)"
+expect_eq "enable a provider" OK "$(w events/utest/enable 1)"
+expect_eq "the provider's: all" 1 "$(cat events/utest/enable)"
+expect_eq "disable one" OK "$(w events/utest/pair/enable 0)"
+expect_eq "set_event without it" 6 "$(grep -c '^utest:' set_event)"
+expect_eq "enable takes 0 or 1" EINVAL "$(w events/utest/pair/enable 2)"
+expect_eq "events/enable 0: none" OK "$(w events/enable 0)"
+expect_eq "nothing enabled" "" "$(cat set_event)"
+expect_eq "no such event" ENOENT "$(werr cat events/utest/nosuch/enable)"
+run_req u 3
+expect_eq "guarded's semaphore still down" "ran 3 guarded 2" "$(tail -n 1 "$TOP/u.out")"
 alive
 finish
