@@ -293,7 +293,8 @@ static int show_format(struct tfs_req *r, FILE *f, bool id_only)
 	for (k = 0; k < n && strcmp(v[k], r->ev) != 0; k++)
 		;
 	for (size_t i = 0; k < n && t && i < t->n; i++) {
-		if (!ev_under(r->ev, t->v[i].f.system) || strcmp(t->v[i].f.name, strchr(r->ev, ':') + 1))
+		if (!ev_under(r->ev, t->v[i].f.system) ||
+		    strcmp(t->v[i].f.name, strchr(r->ev, ':') + 1) != 0)
 			continue;
 		fmt = t->v[i].f;
 		fmt.id = (uint16_t)(UT_EV_PROBE_FIRST_ID + k);
