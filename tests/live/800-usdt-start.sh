@@ -62,6 +62,23 @@ EOF
 cmd "run 1"
 expect_eq "an unknown event enables nothing" "ran 1 guarded 2" "$REPLY"
 
+# trace_pipe names the events as the file does
+"$UTRACE" start -P "$pid" -e utest:pair 2>/dev/null || fail "start -e again exited $?"
+"$UTRACE" show --pipe -P "$pid" >pipe.txt 2>pipe.err &
+reader=$!
+sleep 0.3
+cmd "run 1"
+for ((i = 0; i < 500; i++)); do
+	grep -q 'pair:' pipe.txt && break
+	sleep 0.01
+done
+kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+mask <pipe.txt >pipe.masked
+expect "trace_pipe" pipe.masked <<'EOF'
+usdt-<PID> [<CPU>] ..... <TS>: pair: arg1=7 arg2=-7000
+EOF
+
 echo quit >&7
 exec 7>&-
 wait "$pid"
