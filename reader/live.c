@@ -565,7 +565,7 @@ static void print_final_losses(struct ut_live_stream *s, FILE *f)
 /* The sessions' probes read again; the tables before stay (events point into them). */
 static void reload_probes(struct ut_live_stream *s, const char **dirs)
 {
-	struct ut_probetab **v = realloc(s->probes, (s->nr_probes + 1) * sizeof(*v));
+	struct ut_probetab **v = realloc(s->probes, (s->nr_probes + 1) * sizeof(struct ut_probetab *));
 
 	if (!v)
 		return;
