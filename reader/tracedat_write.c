@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "common/grow.h"
+#include "common/ring_headers.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
@@ -302,11 +303,11 @@ static void meta_file_header(struct td_buf *b)
 static void meta_ring_headers(struct td_buf *b)
 {
 	buf_put(b, "header_page", 12);
-	buf_num(b, td_header_page_len, 8);
-	buf_put(b, td_header_page, td_header_page_len);
+	buf_num(b, ut_header_page_len, 8);
+	buf_put(b, ut_header_page, ut_header_page_len);
 	buf_put(b, "header_event", 13);
-	buf_num(b, td_header_event_len, 8);
-	buf_put(b, td_header_event, td_header_event_len);
+	buf_num(b, ut_header_event_len, 8);
+	buf_put(b, ut_header_event, ut_header_event_len);
 }
 
 /* A u32 count of @system's formats (NULL: ftrace), then each as u64 size + text. */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/control.h"
+#include "common/ring_headers.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
 
@@ -320,10 +321,26 @@ static int show_event_id(struct tfs_req *r, FILE *f)
 	return show_format(r, f, true);
 }
 
+static int show_header_page(struct tfs_req *r, FILE *f)
+{
+	(void)r;
+	fwrite(ut_header_page, 1, ut_header_page_len, f);
+	return 0;
+}
+
+static int show_header_event(struct tfs_req *r, FILE *f)
+{
+	(void)r;
+	fwrite(ut_header_event, 1, ut_header_event_len, f);
+	return 0;
+}
+
 #define EV_FILES (TFS_TOP | TFS_PROC)
 
 const struct tfs_file tfs_events_files[] = {
 	{"enable", 0640, EV_FILES, show_enable, store_enable, NULL, 0},
+	{"header_event", 0440, EV_FILES, show_header_event, NULL, NULL, 0},
+	{"header_page", 0440, EV_FILES, show_header_page, NULL, NULL, 0},
 };
 const size_t tfs_nr_events_files = sizeof(tfs_events_files) / sizeof(tfs_events_files[0]);
 

@@ -65,6 +65,17 @@ run_req u 1
 expect_eq "guarded's semaphore lowered" 1 "$(grep -c '^ran 1 guarded 2$' "$TOP/u.out")"
 
 # events/: a directory per provider and per event, enable 0/1/X, format, id
+echo $(ls events) >"$TOP/events.txt"
+expect "events/" "$TOP/events.txt" <<'EOF2'
+enable header_event header_page utest
+EOF2
+expect "events/header_page: the ring's page, as the kernel's" events/header_page <<'EOF2'
+	field: u64 timestamp;	offset:0;	size:8;	signed:0;
+	field: local_t commit;	offset:8;	size:8;	signed:1;
+	field: int overwrite;	offset:8;	size:1;	signed:1;
+	field: char data;	offset:16;	size:4080;	signed:0;
+EOF2
+expect_eq "events/header_event" "# compressed entry header" "$(head -n 1 events/header_event)"
 echo $(ls events/utest) >"$TOP/evdir.txt"
 expect "events/utest/" "$TOP/evdir.txt" <<'EOF2'
 enable guarded konst memory noargs pair string widths
