@@ -47,7 +47,8 @@ COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
 # The reader library (include/utrace/read.h): reader/, the common code it
 # stands on, and the tools' arch files (the cycle counter, the site encodings).
 READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c \
-	arch/$(ARCH)/pltreloc.c
+	arch/$(ARCH)/pltreloc.c \
+	arch/$(ARCH)/usdt_args.c
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
@@ -58,7 +59,7 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/glob.c common/filter.c \
-	common/pltsyms.c \
+	common/pltsyms.c common/usdt.c \
 	common/cxxname.c common/clock.c common/grow.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
 

@@ -102,6 +102,9 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 	case 'g':
 		words(&c->graph_function, arg);
 		return true;
+	case 'e':
+		words(&c->events, arg);
+		return true;
 	case UT_CFG_OPT_GNOTRACE:
 		words(&c->graph_notrace, arg);
 		return true;

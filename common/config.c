@@ -27,6 +27,7 @@ void ut_cfg_free(struct ut_cfg *c)
 	free(c->notrace);
 	free(c->graph_function);
 	free(c->graph_notrace);
+	free(c->events);
 	ut_cfg_init(c);
 }
 
@@ -42,10 +43,10 @@ static int dup_str(char **dst, const char *src)
 int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
 {
 	*dst = *src;
-	dst->filter = dst->notrace = dst->graph_function = dst->graph_notrace = NULL;
+	dst->filter = dst->notrace = dst->graph_function = dst->graph_notrace = dst->events = NULL;
 	if (dup_str(&dst->filter, src->filter) || dup_str(&dst->notrace, src->notrace) ||
 	    dup_str(&dst->graph_function, src->graph_function) ||
-	    dup_str(&dst->graph_notrace, src->graph_notrace)) {
+	    dup_str(&dst->graph_notrace, src->graph_notrace) || dup_str(&dst->events, src->events)) {
 		ut_cfg_free(dst);
 		return -ENOMEM;
 	}
@@ -239,10 +240,12 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 		else
 			c->sleep_time = b;
 	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
-		   !strcmp(line, "graph_function") || !strcmp(line, "graph_notrace")) {
+		   !strcmp(line, "graph_function") || !strcmp(line, "graph_notrace") ||
+		   !strcmp(line, "events")) {
 		char **list = !strcmp(line, "filter")	       ? &c->filter
 			      : !strcmp(line, "notrace")       ? &c->notrace
 			      : !strcmp(line, "graph_function") ? &c->graph_function
+			      : !strcmp(line, "events")	       ? &c->events
 							       : &c->graph_notrace;
 
 		if (ut_cfg_set_words(list, v, false))
@@ -373,6 +376,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "graph_function %s\n", c->graph_function);
 	if (c->graph_notrace)
 		sb_printf(&b, "graph_notrace %s\n", c->graph_notrace);
+	if (c->events)
+		sb_printf(&b, "events %s\n", c->events);
 	if (c->nr_pids) {
 		sb_printf(&b, "ftrace_pid");
 		for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)

@@ -11,6 +11,8 @@
  *   max_graph_depth 3
  *   tracing_cpumask 5        (hex, CPU 0 the lowest bit; absent: every CPU)
  *   lenient 1                (words matching nothing in a process select nothing)
+ *   events utest:* !utest:noargs python:function__entry
+ *                            (set_event words: USDT probes to enable)
  *   follow 1                 (`utrace record`: trace what the process execs, whatever
  *                             environment it gives; absent: 0)
  *   lossless 1               (`utrace record`: a full buffer waits for the recorder
@@ -18,7 +20,7 @@
  *   plt 1                    (library calls through the PLT and GOT are functions
  *                             too: -O plt; absent: 0)
  *
- * Word lists (filter, notrace, graph_function, graph_notrace) are the words
+ * Word lists (filter, notrace, graph_function, graph_notrace, events) are the words
  * written to the control file, in order, replayed by the process over its
  * own function table (">" starts a new list, ">>" appends words).  Unknown
  * keys are errors, so a newer writer cannot silently be half understood.
@@ -67,6 +69,7 @@ struct ut_cfg {
 	char *notrace;
 	char *graph_function;
 	char *graph_notrace;
+	char *events;             /* set_event words: provider:name globs, !word */
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	uint32_t nr_pids;
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */

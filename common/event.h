@@ -25,7 +25,19 @@ enum {
 	 */
 	UT_EV_SIGNAL_ENTER = 1000,
 	UT_EV_SIGNAL_EXIT = 1001,
+	/*
+	 * A USDT probe hit (event system = its provider): @ip its address,
+	 * @args its arguments.  In trace.dat each probe's event has an id of
+	 * its own from UT_EV_PROBE_FIRST_ID (common/usdt_events.h); decoded
+	 * events carry this type and the format in @probe.
+	 */
+	UT_EV_PROBE = 1002,
 };
+
+struct ut_evfmt;
+
+/* The most arguments an event of a USDT probe has (sys/sdt.h's limit). */
+#define UT_EV_MAX_ARGS 12
 
 struct ut_event {
 	uint64_t ts;        /* in the trace clock's unit (ns for ns clocks) */
@@ -49,6 +61,10 @@ struct ut_event {
 	const uint64_t *callers;
 	uint32_t nr_callers;
 	uint64_t last_ts;   /* func_repeats: the last folded call's time */
+	/* USDT probes: the arguments in 8-byte slots, not owned; the format if known */
+	const uint64_t *args;
+	uint32_t nargs;
+	const struct ut_evfmt *probe;
 };
 
 #endif

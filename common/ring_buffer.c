@@ -229,6 +229,11 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 		if (n > UT_REC_MARKER_MAX)
 			return 0;
 		size = (unsigned)(16 + ((n + 1 + 15) & ~15ull));
+	} else if (type == UT_REC_PROBE) {
+		n = w[1] & 0xff;
+		if (n > UT_REC_PROBE_MAX_ARGS || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
+			return 0;
+		size = (unsigned)(16 + ((8 * n + 15) & ~15ull));
 	}
 	if (size > room || size > left)
 		return 0;
@@ -265,7 +270,7 @@ long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint6
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		size = w[0] && have_ts && type >= UT_REC_FUNCTION && type <= UT_REC_SIGNAL
+		size = w[0] && have_ts && type >= UT_REC_FUNCTION && type <= UT_REC_PROBE
 			       ? rec_size(p, w, type, room, len - (pos - start))
 			       : 0;
 		if (!size) {
@@ -334,6 +339,12 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		ev->sig = (int32_t)(w[0] & 0xff);
 		ev->ip = 0;
 		ev->depth = (uint32_t)w[1];
+		break;
+	case UT_REC_PROBE:
+		ev->type = UT_EV_PROBE;
+		ev->nargs = (uint32_t)(w[1] & 0xff);
+		/* points into the caller's bytes (8-aligned): valid while they are */
+		ev->args = (const uint64_t *)(const void *)(p + 16);
 		break;
 	default: /* LOST: the count in ip */
 		ev->type = 0;

@@ -164,6 +164,10 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 		ret = -errno;
 		snprintf(msg, msglen, "patching failed: %s", strerror(errno));
 	}
+	if (ut_usdt_apply() < 0 && ret >= 0) {
+		ret = -errno;
+		snprintf(msg, msglen, "enabling USDT probes failed: %s", strerror(errno));
+	}
 	ut_rt.ctl->tracer = ut_rt.cfg.tracer;
 	ut_rt.ctl->clock = ut_rt.cfg.clock;
 	ut_rt.ctl->buf_size = ut_rt.buf_size;

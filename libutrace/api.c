@@ -19,6 +19,8 @@ __attribute__((visibility("default"))) int utrace_set_tracing(int on)
 	ret = ut_select_apply(err, sizeof(err));
 	if (ret >= 0)
 		ret = ut_patch_apply();
+	if (ret >= 0)
+		ret = ut_usdt_apply();
 	pthread_mutex_unlock(&ut_rt.lock);
 	return ret < 0 ? ret : 0;
 }

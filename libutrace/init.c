@@ -137,6 +137,8 @@ void ut_update_locked(void)
 		ut_log("%s", err);
 	if (ut_patch_apply() < 0)
 		ut_log("patching failed: %s", strerror(errno));
+	if (ut_usdt_apply() < 0)
+		ut_log("enabling USDT probes failed: %s", strerror(errno));
 }
 
 static void atfork_prepare(void)

@@ -20,6 +20,7 @@
 #include "utrace/abi.h"
 #include "common/config.h"
 #include "common/symsnap.h"
+#include "common/usdt.h"
 #include "arch.h"
 
 #define UT_HIDDEN __attribute__((visibility("hidden")))
@@ -112,6 +113,21 @@ struct ut_module {
 	 */
 	bool hooks;
 	bool plt_scanned;
+	struct ut_usdt_list usdt;     /* its USDT probes (usdt.c), link addresses */
+	struct ut_probe *probes;      /* the same by run-time address, sorted */
+	uint32_t nr_probes;
+	uint64_t probe_lo, probe_hi;  /* the range of their addresses */
+};
+
+/* An enabled-or-not USDT probe of a module (usdt.c). */
+struct ut_probe {
+	uint64_t addr;        /* run-time address of its nop */
+	uint64_t semaphore;   /* run-time address of its semaphore, 0 if none */
+	uint32_t idx;         /* in the module's usdt list */
+	uint8_t on;           /* its nop is an int3 now (and its semaphore raised) */
+	uint8_t want;         /* what the configuration wants */
+	uint8_t usable;       /* decodable arguments and a 1-byte nop at addr */
+	uint8_t ever;         /* was enabled once: an int3 there may be ours */
 };
 
 /* A traceable function: one per site (the filter engine's table row). */
@@ -416,6 +432,16 @@ int ut_plt_apply(void) UT_HIDDEN;
 int ut_patch_init(void) UT_HIDDEN;
 int ut_patch_prepare_module(struct ut_module *m) UT_HIDDEN;
 int ut_patch_apply(void) UT_HIDDEN;
+/* Write one byte of text at @addr (no protocol: a 1-byte instruction); sync later. */
+int ut_patch_byte(uint64_t addr, uint8_t byte) UT_HIDDEN;
+/* Every core of the process fetches the text written so far. */
+void ut_patch_sync(void) UT_HIDDEN;
+
+/* usdt.c: USDT probes */
+struct Elf;
+void ut_usdt_scan(struct ut_module *m, struct Elf *elf) UT_HIDDEN;
+int ut_usdt_apply(void) UT_HIDDEN;
+bool ut_usdt_trap(ucontext_t *uc) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */

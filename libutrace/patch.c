@@ -48,10 +48,22 @@ static bool site_trap(ucontext_t *uc)
 	uint64_t a = ut_arch_trap_addr(uc);
 	struct ut_site *s = ut_sites_find(a);
 
-	if (!s || s->how == UT_HOW_LIBCALL)
+	if (!s)
+		return ut_usdt_trap(uc);
+	if (s->how == UT_HOW_LIBCALL)
 		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
 	ut_arch_set_pc(uc, a + s->len);
 	return true;
+}
+
+int ut_patch_byte(uint64_t addr, uint8_t byte)
+{
+	return pwrite(ut_rt.memfd, &byte, 1, (off_t)addr) == 1 ? 0 : -EIO;
+}
+
+void ut_patch_sync(void)
+{
+	sync_cores();
 }
 
 int ut_patch_init(void)

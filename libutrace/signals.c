@@ -5,6 +5,16 @@
  * libraries).  So sigaction() and signal() are wrapped: for SIGTRAP they
  * record the program's handler and report it back as if installed, while
  * ours stays in place and chains to it for every trap that is not ours.
+ *
+ * SIGTRAP must also never be blocked: an int3 (an enabled USDT probe, a
+ * site while it changes) raised in a thread that blocks SIGTRAP makes the
+ * kernel reset the handler to the default and kill the process, and
+ * servers commonly block every signal in their worker threads.  So
+ * sigprocmask() and pthread_sigmask() keep SIGTRAP out of the mask they
+ * set, and report it back as blocked while the program believes it is (a
+ * per-thread flag); sigaction() keeps it out of every handler's sa_mask.
+ * A SIGTRAP the program raises itself while it believes it blocked is
+ * delivered rather than left pending.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -77,6 +87,62 @@ int ut_signals_init(bool (*ours)(ucontext_t *uc))
 	return 0;
 }
 
+/* What the program believes of SIGTRAP in this thread's mask. */
+static __thread bool trap_blocked;
+
+typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+
+/* @how/@set as the program gave them, SIGTRAP kept out; @old gets it back as believed. */
+static int masked_call(sigmask_fn real, int how, const sigset_t *set, sigset_t *old)
+{
+	bool was = trap_blocked;
+	sigset_t copy;
+	int ret;
+
+	if (set && how != SIG_UNBLOCK && sigismember(set, SIGTRAP)) {
+		copy = *set;
+		sigdelset(&copy, SIGTRAP);
+		set = &copy;
+	}
+	ret = real(how, set, old);
+	if (ret == 0 && old && was)
+		sigaddset(old, SIGTRAP);
+	if (ret == 0 && set) {
+		bool in = set == &copy || sigismember(set, SIGTRAP);
+
+		if (how == SIG_SETMASK)
+			trap_blocked = in;
+		else if (how == SIG_BLOCK && in)
+			trap_blocked = true;
+		else if (how == SIG_UNBLOCK && in)
+			trap_blocked = false;
+	}
+	return ret;
+}
+
+__attribute__((visibility("default"))) int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	static sigmask_fn real;
+
+	if (!real)
+		real = (sigmask_fn)dlsym(RTLD_NEXT, "sigprocmask");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return masked_call(real, how, set, old);
+}
+
+__attribute__((visibility("default"))) int pthread_sigmask(int how, const sigset_t *set,
+							   sigset_t *old)
+{
+	static sigmask_fn real;
+
+	if (!real)
+		real = (sigmask_fn)dlsym(RTLD_NEXT, "pthread_sigmask");
+	return real ? masked_call(real, how, set, old) : ENOSYS;
+}
+
 /* The wrappers: exported, they interpose libc's. */
 __attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
 						     struct sigaction *old)
@@ -85,8 +151,17 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 		errno = ENOSYS;
 		return -1;
 	}
-	if (sig != SIGTRAP || !installed)
+	if (sig != SIGTRAP || !installed) {
+		struct sigaction copy;
+
+		/* a handler runs with SIGTRAP deliverable (see the top of this file) */
+		if (act && sigismember(&act->sa_mask, SIGTRAP)) {
+			copy = *act;
+			sigdelset(&copy.sa_mask, SIGTRAP);
+			act = &copy;
+		}
 		return real_sigaction(sig, act, old);
+	}
 	if (old)
 		*old = program_act;
 	if (act)

@@ -282,6 +282,7 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, boo
 		goto out;
 	}
 	f.elf = elf;
+	ut_usdt_scan(m, elf);
 	f.fentry = (uint64_t)dlsym(RTLD_DEFAULT, "__fentry__");
 	ret = ut_sitefind_scan(&f);
 	if (ret)
@@ -487,7 +488,7 @@ static int mark_alive(struct dl_phdr_info *info, size_t size, void *arg)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		/* an object without sites has no range (lo 0): its bias alone says */
+		/* an object without sites (lo 0) is known by its bias alone: its probes live on */
 		if (m->bias == info->dlpi_addr && (m->lo >= info->dlpi_addr || !m->nr_sites))
 			m->seen = true;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/names.h"
+#include "common/usdt_events.h"
 #include "reader/tracedat_format.h"
 
 /* The clock the trace_clock line selects ("[name]"), as the file's reader finds it. */
@@ -123,6 +124,10 @@ void ut_filed_event(const struct ut_event *ev, int32_t tgid, struct ut_event *ou
 	case UT_EV_PRINT:
 		out->str = ev->str ? ev->str : "";
 		break;
+	case UT_EV_PROBE: /* its format is found by the sink (ut_filed_sink.probes) */
+		out->args = ev->args;
+		out->nargs = ev->nargs;
+		break;
 	case UT_EV_KERNEL_STACK:
 	case UT_EV_USER_STACK:
 		out->ip = 0;
@@ -204,6 +209,7 @@ static int filed_begin(struct ut_write_sink *sink, const struct ut_tracedat_meta
 	struct ut_filed_sink *k = (struct ut_filed_sink *)sink;
 	int ret = make_tasks(k, m);
 
+	k->probes = m->probes;
 	if (!ret && !k->syms && !(k->syms = ut_filed_symbols(m->syms)))
 		ret = -ENOMEM;
 	if (!ret)
@@ -220,6 +226,12 @@ static int filed_event(struct ut_write_sink *sink, const struct ut_event *ev)
 	uint64_t lost;
 
 	ut_filed_event(ev, ut_filed_tgid(k, ev->pid), &fe);
+	if (fe.type == UT_EV_PROBE) {
+		/* the file names it after its probe, or probe_<address> with 8-byte values */
+		fe.probe = ut_probetab_find(k->probes, fe.ip);
+		if (fe.probe && fe.probe->nargs != fe.nargs)
+			fe.probe = NULL;
+	}
 	/* a loss goes with its CPU's next event, as a page's missed-events count */
 	lost = k->pending[fe.cpu];
 	k->pending[fe.cpu] = 0;

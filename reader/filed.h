@@ -42,6 +42,7 @@ struct ut_filed_sink {
 	/* After the last event: @m with the totals (NULL: nothing to do). */
 	int (*end)(struct ut_filed_sink *k, const struct ut_tracedat_meta *m);
 	struct ut_symtab *syms; /* made by the first replay, kept for the next */
+	const struct ut_probetab *probes; /* this replay's USDT probes (the meta's) */
 	/* this replay's */
 	struct ut_filed_task *tasks; /* comm and tgid tables, by pid */
 	size_t nr_tasks;

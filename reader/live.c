@@ -27,6 +27,7 @@
 #include "common/output/graph.h"
 #include "common/output/output.h"
 #include "common/ring_buffer.h"
+#include "common/usdt_events.h"
 #include "common/symbols.h"
 
 int ut_live_stat(const char *rundir, const int32_t *pids, size_t npids, FILE *f, bool graph_time,
@@ -153,6 +154,13 @@ struct ut_live_stream {
 	/* the formatter */
 	bool fmt_running;
 	struct ut_symtab *syms;
+	/*
+	 * The USDT probes of the sessions' objects (their events' names): the
+	 * tables read before stay until the end, as events kept for printing
+	 * point into them.
+	 */
+	struct ut_probetab **probes;
+	size_t nr_probes;
 	struct ut_opts opts;
 	struct ut_out *out;      /* function-tracer events */
 	struct ut_out *gout;     /* function_graph events, through graph */
@@ -249,6 +257,9 @@ static void formatters_free(struct ut_live_stream *s)
 	ut_out_free(s->gout);
 	ut_out_free(s->out);
 	ut_symtab_free(s->syms);
+	for (size_t i = 0; i < s->nr_probes; i++)
+		ut_probetab_free(s->probes[i]);
+	free(s->probes);
 }
 
 /* A session's threads unmapped, and the session. */
@@ -479,6 +490,12 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 	p = &s->cur->ev.v[s->cur->ev.n++];
 	s->nr_new++;
 	ut_print_keep(p, ev, s->cur->lost);
+	if (ev->type == UT_EV_PROBE && s->nr_probes) {
+		/* named as a trace.dat would name it (common/usdt_events.h) */
+		p->ev.probe = ut_probetab_find(s->probes[s->nr_probes - 1], ev->ip);
+		if (p->ev.probe && p->ev.probe->nargs != ev->nargs)
+			p->ev.probe = NULL;
+	}
 	s->cur->lost = 0;
 	return 0;
 }
@@ -545,6 +562,18 @@ static void print_final_losses(struct ut_live_stream *s, FILE *f)
 		}
 }
 
+/* The sessions' probes read again; the tables before stay (events point into them). */
+static void reload_probes(struct ut_live_stream *s, const char **dirs)
+{
+	struct ut_probetab **v = realloc(s->probes, (s->nr_probes + 1) * sizeof(struct ut_probetab *));
+
+	if (!v)
+		return;
+	s->probes = v;
+	v[s->nr_probes] = ut_live_probes(dirs, s->nr_sess);
+	s->nr_probes += v[s->nr_probes] != NULL;
+}
+
 static void reload_symbols(struct ut_live_stream *s)
 {
 	const char **dirs = calloc(s->nr_sess + 1, sizeof(*dirs));
@@ -555,6 +584,7 @@ static void reload_symbols(struct ut_live_stream *s)
 		dirs[i] = s->sess[i]->dir;
 	ut_symtab_free(s->syms);
 	s->syms = ut_live_symbols(dirs, s->nr_sess);
+	reload_probes(s, dirs);
 	free(dirs);
 	s->syms_stale = false;
 	if (s->out)

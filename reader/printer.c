@@ -31,6 +31,11 @@ void ut_print_keep(struct ut_print_ev *p, const struct ut_event *ev, uint64_t lo
 	}
 	p->ev.callers = NULL;
 	p->ev.nr_callers = 0;
+	if (ev->args) { /* reader-owned too */
+		p->ev.nargs = ev->nargs < UT_EV_MAX_ARGS ? ev->nargs : UT_EV_MAX_ARGS;
+		memcpy(p->args, ev->args, p->ev.nargs * sizeof(uint64_t));
+		p->ev.args = p->args;
+	}
 	if (ev->nr_callers && ev->callers) {
 		/* reader-owned and reused: keep a copy */
 		p->callers = malloc(ev->nr_callers * sizeof(uint64_t));

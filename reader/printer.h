@@ -26,6 +26,7 @@ struct ut_print_ev {
 	bool consumed;      /* printed already, as the line before's leaf */
 	char *str;          /* owned copies of ev.str and ev.callers */
 	uint64_t *callers;
+	uint64_t args[UT_EV_MAX_ARGS]; /* a copy of ev.args (USDT probes) */
 };
 
 /* @p holds @ev (its text and stack copied) and the @lost before it. */

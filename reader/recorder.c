@@ -26,6 +26,7 @@
 #include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/warn.h"
+#include "common/usdt_events.h"
 #include "reader/backpressure.h"
 #include "reader/drain.h"
 #include "reader/recorder.h"
@@ -108,6 +109,7 @@ struct ut_recorder {
 	bool *mark_empty;
 	size_t mark_n, mark_cap;
 	struct ut_symtab *syms;     /* every session's symbols, loaded at the first write-out */
+	struct ut_probetab *probes; /* the USDT probes of the sessions' objects (their formats) */
 	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
 	uint64_t one_end;           /* the one spool's size */
 	int clock;
@@ -1093,6 +1095,29 @@ static struct ut_symtab *load_symbols(struct ut_recorder *r)
 	return st;
 }
 
+/* The USDT probes of the objects the sessions that wrote loaded (their events' names). */
+static struct ut_probetab *load_probes(struct ut_recorder *r)
+{
+	char (*dirs)[PATH_MAX] = calloc(r->nr_sess + 1, PATH_MAX);
+	const char **v = calloc(r->nr_sess + 1, sizeof(*v));
+	struct ut_probetab *t = NULL;
+	size_t n = 0;
+
+	if (dirs && v) {
+		for (size_t i = 0; i < r->nr_sess; i++) {
+			if (!sess_wrote(r->sess[i]))
+				continue;
+			snprintf(dirs[n], PATH_MAX, "%s/%s", r->dir, r->sess[i]->name);
+			v[n] = dirs[n];
+			n++;
+		}
+		t = ut_live_probes(v, n);
+	}
+	free(dirs);
+	free(v);
+	return t;
+}
+
 static char *clock_line(int clock)
 {
 	static char buf[256];
@@ -1268,6 +1293,10 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 	if (!r->syms)
 		r->syms = load_symbols(r);
 	m->syms = r->syms;
+	/* sessions come as the program runs: read again for each write-out */
+	ut_probetab_free(r->probes);
+	r->probes = load_probes(r);
+	m->probes = r->probes;
 	m->nr_cmdlines = m->nr_tgids = o->ncmd;
 	m->cmd_pids = m->tgid_pids = o->pids;
 	m->cmd_comms = o->comms;
@@ -1699,6 +1728,7 @@ int ut_recorder_finish(struct ut_recorder *r)
 
 void ut_recorder_free(struct ut_recorder *r)
 {
+	ut_probetab_free(r->probes);
 	ut_rstream_free(r->rs); /* first: it frees what it kept in the threads */
 	if (r->tw)
 		ut_tracedat_close(r->tw);

@@ -36,6 +36,7 @@
 /* Lost-event count when the kernel could not store it (no RB_MISSED_STORED). */
 #define UT_TRACEDAT_LOST_UNKNOWN UINT64_MAX
 
+struct ut_probetab;
 struct ut_tracedat_meta {
 	int nr_cpus;                  /* number of per-CPU streams, >= 1 */
 	const char *clock;            /* trace_clock line, "[local] global ..."; NULL: "[local]" */
@@ -52,6 +53,8 @@ struct ut_tracedat_meta {
 	uint64_t options;             /* trace options when recorded (struct ut_opts bits) */
 	bool has_options;
 	uint64_t lost;                /* events lost in all, including those no page could record */
+	/* names the USDT probes recorded (their formats); may be NULL */
+	const struct ut_probetab *probes;
 	/*
 	 * Version 7 with zstd-compressed sections at this level (create only);
 	 * false: version 6, uncompressed, as before.

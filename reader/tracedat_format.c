@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The trace.dat texts the writer copies into every file and the reader
- * matches against: the ring buffer's self-description (header_page,
- * header_event) and the event formats utrace records, byte for byte as the
+ * matches against: the event formats utrace records (the ring buffer's
+ * self-description, header_page and header_event, is common/ring_headers.c), byte for byte as the
  * kernel's tracefs prints them (Linux 6.x, x86-64), so trace-cmd learns the
  * page and event layouts from them.
  */
@@ -13,23 +13,6 @@
 #include "reader/tracedat_format.h"
 
 const unsigned char td_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-const char td_header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-const char td_header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n"
-	"\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
 
 #define TD_COMMON_FIELDS                                                                   \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"             \
@@ -110,8 +93,6 @@ const struct td_format td_formats[] = {
 };
 
 const size_t td_nr_formats = sizeof(td_formats) / sizeof(td_formats[0]);
-const size_t td_header_page_len = sizeof(td_header_page) - 1;
-const size_t td_header_event_len = sizeof(td_header_event) - 1;
 
 _Static_assert(sizeof(td_formats) / sizeof(td_formats[0]) <= TD_MAX_FORMATS,
 	       "raise TD_MAX_FORMATS");

@@ -59,10 +59,6 @@
 #define TD_SEC_HDR 16           /* u16 id, u16 flags, u32 description, u64 size */
 
 extern const unsigned char td_magic[10];
-extern const char td_header_page[];
-extern const size_t td_header_page_len;
-extern const char td_header_event[];
-extern const size_t td_header_event_len;
 
 struct td_format {
 	const char *system; /* NULL: ftrace */

@@ -31,6 +31,7 @@
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
+#include "common/usdt_events.h"
 
 struct td_rcpu {
 	uint64_t start, size;    /* the stream's place in the file */
@@ -78,6 +79,9 @@ struct ut_tracedat {
 	/* event id -> UT_EV_* for the ftrace formats found in the file */
 	struct { uint16_t id, type; } idmap[TD_MAX_FORMATS];
 	size_t nr_idmap;
+	/* USDT probes' events (systems of their providers: common/usdt_events.h) */
+	struct ut_evfmt *probes;
+	size_t nr_probes;
 	/* funcgraph_exit has `retval` (CONFIG_FUNCTION_GRAPH_RETVAL): fields move by 8 */
 	bool exit_retval;
 	bool failed;
@@ -321,6 +325,23 @@ static int parse_kallsyms(struct ut_tracedat *r, char *text)
 	return 0;
 }
 
+/* A USDT probe's format (another system than ftrace and utrace): kept if it is one. */
+static void parse_probe_format(struct ut_tracedat *r, const char *system, const char *text)
+{
+	struct ut_evfmt f, *v;
+
+	if (ut_evfmt_parse(&f, system, text) || r->nr_probes >= UT_EV_PROBE_MAX_IDS)
+		return;
+	for (size_t i = 0; i < r->nr_probes; i++)
+		if (r->probes[i].id == f.id)
+			return;
+	v = realloc(r->probes, (r->nr_probes + 1) * sizeof(*v));
+	if (!v)
+		return;
+	r->probes = v;
+	r->probes[r->nr_probes++] = f;
+}
+
 /* "name: X" and "ID: N" of a format of @system (NULL: ftrace): map the ids we decode. */
 static void parse_format(struct ut_tracedat *r, const char *system, const char *text)
 {
@@ -330,6 +351,10 @@ static void parse_format(struct ut_tracedat *r, const char *system, const char *
 
 	if (!n || !id || n != text)
 		return;
+	if (system && strcmp(system, "utrace") != 0) {
+		parse_probe_format(r, system, text);
+		return;
+	}
 	n += 6;
 	len = strcspn(n, "\n");
 	v = strtol(id + 5, NULL, 10);
@@ -1175,6 +1200,48 @@ static void decode_fields(struct ut_tracedat *r, struct td_rcpu *c, const unsign
 	}
 }
 
+static void decode_common(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsigned char *d)
+{
+	struct ut_event *ev = &c->ev;
+	const struct td_pid *t;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = c->ts;
+	ev->cpu = (uint32_t)cpu;
+	ev->flags = d[2];
+	ev->preempt = d[3];
+	ev->pid = (int32_t)td_get_le(d + 4, 4);
+	t = find_pid(r->tgids, r->nr_tgids, ev->pid);
+	ev->tgid = t ? t->val : 0;
+}
+
+/* An event of a USDT probe's id: its arguments into c->callers (aligned). */
+static int decode_probe(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsigned char *d,
+			uint32_t len, uint64_t off)
+{
+	uint16_t id = (uint16_t)td_get_le(d, 2);
+	const struct ut_evfmt *f = NULL;
+
+	for (size_t i = 0; i < r->nr_probes && !f; i++)
+		if (r->probes[i].id == id)
+			f = &r->probes[i];
+	if (!f)
+		return 0;
+	if (len < 8u + 8u * f->nargs) {
+		pg_err(r, c, off, "%u-byte event of %s:%s is shorter than its %u arguments", len,
+		       f->system, f->name, f->nargs);
+		return -1;
+	}
+	decode_common(r, c, cpu, d);
+	c->ev.type = UT_EV_PROBE;
+	c->ev.probe = f;
+	c->ev.nargs = f->nargs;
+	for (unsigned i = 0; i < f->nargs; i++)
+		c->callers[i] = td_get_le(d + 8 + (size_t)8 * i, 8);
+	c->ev.args = c->callers;
+	return 1;
+}
+
 /*
  * Decode one data record (@len bytes at @d) into c->ev.  Returns 1 for an
  * event, 0 for one of a type we do not decode, -1 when it is malformed.
@@ -1182,8 +1249,6 @@ static void decode_fields(struct ut_tracedat *r, struct td_rcpu *c, const unsign
 static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsigned char *d,
 		  uint32_t len, uint64_t off)
 {
-	struct ut_event *ev = &c->ev;
-	const struct td_pid *t;
 	uint16_t type;
 	uint32_t need;
 
@@ -1194,21 +1259,14 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 	type = map_type(r, (uint16_t)td_get_le(d, 2));
 	need = decode_need(r, type);
 	if (!need)
-		return 0;
+		return decode_probe(r, c, cpu, d, len, off);
 	if (len < need) {
 		pg_err(r, c, off, "%u-byte event of type %u is shorter than its %u-byte format",
 		       len, type, need);
 		return -1;
 	}
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->ts = c->ts;
-	ev->cpu = (uint32_t)cpu;
-	ev->flags = d[2];
-	ev->preempt = d[3];
-	ev->pid = (int32_t)td_get_le(d + 4, 4);
-	t = find_pid(r->tgids, r->nr_tgids, ev->pid);
-	ev->tgid = t ? t->val : 0;
+	decode_common(r, c, cpu, d);
+	c->ev.type = type;
 	decode_fields(r, c, d, len);
 	return 1;
 }
@@ -1683,6 +1741,7 @@ void ut_tracedat_close_reader(struct ut_tracedat *r)
 	}
 	free(r->bcpu);
 	free(r->cpu);
+	free(r->probes);
 	free_tables(r);
 	free(r->path);
 	free(r);

@@ -45,10 +45,12 @@
 #include <sys/stat.h>
 
 #include "common/grow.h"
+#include "common/ring_headers.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_zpool.h"
 #include "reader/tracedat_format.h"
+#include "reader/tracedat_probes.h"
 
 /* A growable byte buffer; a failed allocation is remembered, not reported. */
 struct td_buf {
@@ -209,6 +211,7 @@ struct ut_tracedat_writer {
 	uint64_t next_region;    /* where the next region goes, 0: none yet */
 	int pipe_fd;             /* a pipe given as output: version 7 is made in a temp file
 				  * (fd) and copied to it at the end; -1 otherwise */
+	struct td_probe_ids probes; /* the USDT probes met: their event ids */
 };
 
 /* One kallsyms line in /proc/kallsyms' layout (tab before the module). */
@@ -310,11 +313,11 @@ static void meta_file_header(struct td_buf *b)
 static void meta_ring_headers(struct td_buf *b)
 {
 	buf_put(b, "header_page", 12);
-	buf_num(b, td_header_page_len, 8);
-	buf_put(b, td_header_page, td_header_page_len);
+	buf_num(b, ut_header_page_len, 8);
+	buf_put(b, ut_header_page, ut_header_page_len);
 	buf_put(b, "header_event", 13);
-	buf_num(b, td_header_event_len, 8);
-	buf_put(b, td_header_event, td_header_event_len);
+	buf_num(b, ut_header_event_len, 8);
+	buf_put(b, ut_header_event, ut_header_event_len);
 }
 
 /* A u32 count of @system's formats (NULL: ftrace), then each as u64 size + text. */
@@ -339,12 +342,27 @@ static void meta_ftrace_formats(struct td_buf *b)
 	meta_format_list(b, NULL);
 }
 
-/* Section: the other event systems, utrace's own only. */
-static void meta_systems(struct td_buf *b)
+/* Section: the other event systems: utrace's own, then the USDT providers recorded. */
+static void meta_systems(struct td_buf *b, const struct ut_tracedat_meta *m,
+			 const struct td_probe_ids *ids)
 {
-	buf_num(b, 1, 4);
+	struct td_probe_system *sys = NULL;
+	size_t n = 0;
+
+	if (td_probe_systems(ids, m->probes, &sys, &n))
+		b->nomem = true;
+	buf_num(b, 1 + n, 4);
 	buf_put(b, "utrace", 7);
 	meta_format_list(b, "utrace");
+	for (size_t i = 0; i < n; i++) {
+		buf_put(b, sys[i].name, strlen(sys[i].name) + 1);
+		buf_num(b, sys[i].n, 4);
+		for (size_t k = 0; k < sys[i].n; k++) {
+			buf_num(b, strlen(sys[i].texts[k]), 8);
+			buf_str(b, sys[i].texts[k]);
+		}
+	}
+	td_probe_systems_free(sys, n);
 }
 
 /* Section: trace_printk formats; utrace has none. */
@@ -392,11 +410,12 @@ static char *meta_info(const struct ut_tracedat_meta *m)
 }
 
 /* The six metadata sections, in file order (trace-cmd's HEADER_INFO .. CMDLINES). */
-static void meta_sections(struct td_buf sec[TD_NR_META_SECTIONS], const struct ut_tracedat_meta *m)
+static void meta_sections(struct td_buf sec[TD_NR_META_SECTIONS], const struct ut_tracedat_meta *m,
+			  const struct td_probe_ids *ids)
 {
 	meta_ring_headers(&sec[0]);
 	meta_ftrace_formats(&sec[1]);
-	meta_systems(&sec[2]);
+	meta_systems(&sec[2], m, ids);
 	meta_kallsyms(&sec[3], m->syms);
 	meta_printk(&sec[4]);
 	meta_cmdlines(&sec[5], m);
@@ -427,7 +446,7 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	if ((m->nr_cmdlines && (!m->cmd_pids || !m->cmd_comms)) ||
 	    (m->nr_tgids && (!m->tgid_pids || !m->tgid_tgids)))
 		return -EINVAL;
-	meta_sections(t.sec, m);
+	meta_sections(t.sec, m, &w->probes);
 	meta_tgids(&t.tgids, m);
 	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
 		nomem |= t.sec[i].nomem;
@@ -459,6 +478,7 @@ static void writer_free(struct ut_tracedat_writer *w)
 	td_zenc_free(w->z);
 	free(w->dends);
 	meta_free(&w->meta);
+	td_probe_ids_free(&w->probes);
 	free(w->cpus);
 	free(w->path);
 	free(w);
@@ -896,6 +916,8 @@ static int payload_len(const struct ut_event *ev)
 	case UT_EV_USER_STACK:
 		return 16 + 8 * TD_USER_STACK_SLOTS;
 	}
+	if (ev->type >= UT_EV_PROBE_FIRST_ID && ev->nargs <= UT_USDT_MAX_ARGS)
+		return (int)(8 + 8 * ev->nargs); /* a USDT probe: its arguments' slots */
 	return -EINVAL;
 }
 
@@ -963,6 +985,10 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 		for (i = 0; i < n; i++)
 			td_put_le(p + 16 + 8 * i, ev->callers[i], 8);
 		break;
+	default: /* a USDT probe (payload_len() checked) */
+		for (i = 0; i < ev->nargs; i++)
+			td_put_le(p + 8 + 8 * i, ev->args[i], 8);
+		break;
 	}
 	memset(p + len, 0, alen - len);
 }
@@ -1024,6 +1050,7 @@ static int page_make_room(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t t
  */
 int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 {
+	struct ut_event probe;
 	struct td_wcpu *c;
 	uint64_t ts, delta;
 	size_t plen, alen, need;
@@ -1035,6 +1062,14 @@ int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 		return w->err;
 	if (ev->cpu >= (uint32_t)w->nr_cpus)
 		return -EINVAL;
+	if (ev->type == UT_EV_PROBE) {
+		/* each probe's event has its id; its format is written with the metadata */
+		probe = *ev;
+		probe.type = td_probe_id(&w->probes, ev->ip, ev->nargs);
+		if (!probe.type || (ev->nargs && !ev->args))
+			return 0; /* more probes than ids: not written */
+		ev = &probe;
+	}
 	len = payload_len(ev);
 	if (len < 0)
 		return len;

@@ -6,6 +6,7 @@ PKGS="build-essential gcc g++ clang llvm pkg-config make
 libelf-dev libdw-dev libzstd-dev zlib1g-dev
 libfuse3-dev fuse3 libcapstone-dev
 libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
+systemtap-sdt-dev
 uftrace valgrind binutils file strace util-linux python3 dpkg-dev
 linux-source"
 missing=""

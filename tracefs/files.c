@@ -702,6 +702,7 @@ static int show_readme(struct tfs_req *r, FILE *f)
 
 const struct tfs_file tfs_files[] = {
 	{"README", 0440, TFS_TOP, show_readme, NULL, NULL, 0},
+	{"available_events", 0440, ALL, tfs_show_available_events, NULL, NULL, 0},
 	{"available_filter_functions", 0440, ALL, tfs_show_available, NULL, NULL, 0},
 	{"available_tracers", 0440, ALL | TFS_INST, show_available_tracers, NULL, NULL, 0},
 	{"buffer_size_kb", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_BUF_KB},
@@ -711,6 +712,7 @@ const struct tfs_file tfs_files[] = {
 	{"function_profile_enabled", 0640, ALL, show_number, store_number, NULL, S_PROFILE},
 	{"max_graph_depth", 0640, ALL, show_number, store_number, NULL, S_DEPTH},
 	{"saved_cmdlines", 0440, ALL, show_cmdlines, NULL, NULL, 0},
+	{"set_event", 0640, ALL | TFS_LIST, tfs_show_set_event, tfs_store_set_event, NULL, 0},
 	{"set_ftrace_filter", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 0},
 	{"set_ftrace_notrace", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 1},
 	{"set_ftrace_pid", 0640, ALL | TFS_INST | TFS_LIST, show_pids, store_pids, NULL, 0},

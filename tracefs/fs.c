@@ -140,6 +140,7 @@ static bool set_req(const struct tfs_node *nd, struct tfs_req *r)
 	r->file = nd->file;
 	r->opt = nd->opt;
 	r->tid = nd->tid;
+	r->ev = nd->ev;
 	r->caller = fuse_get_context() ? (int32_t)fuse_get_context()->pid : 0;
 	return r->sc != NULL;
 }

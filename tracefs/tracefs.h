@@ -146,6 +146,7 @@ struct tfs_req {
 	int opt;              /* options/NAME: the option id, else -1 */
 	int32_t tid;          /* per_thread/TID/: the thread, else 0 */
 	int32_t caller;       /* the thread doing the read or write */
+	const char *ev;       /* events/PROVIDER[/NAME]/: "PROVIDER" or "PROVIDER:NAME", else "" */
 };
 
 extern const struct tfs_file tfs_files[];
@@ -172,6 +173,9 @@ enum tfs_kind {
 	TFS_K_STAT,      /* [processes/PID/]trace_stat/ */
 	TFS_K_INSTANCES, /* instances/ */
 	TFS_K_INST,      /* instances/NAME/ */
+	TFS_K_EVENTS,    /* [processes/PID/]events/ */
+	TFS_K_EVSYS,     /* events/PROVIDER/ */
+	TFS_K_EVENT,     /* events/PROVIDER/NAME/ */
 	TFS_K_FILE,      /* a file (last: the directory kinds index the tree) */
 };
 
@@ -183,6 +187,7 @@ struct tfs_node {
 	const struct tfs_file *file;
 	int opt;      /* options/NAME, else -1 */
 	int inst;     /* instances/NAME/: its number, else 0 */
+	char ev[136]; /* events/PROVIDER[/NAME]/: "PROVIDER" or "PROVIDER:NAME" */
 };
 
 /* Look @path up.  0, -ENOENT or -ENAMETOOLONG. */
@@ -206,6 +211,17 @@ int tfs_strip(const char *buf, size_t len, char *out, size_t outlen);
 int tfs_show_list(struct tfs_req *r, FILE *f);
 int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_show_available(struct tfs_req *r, FILE *f);
+/* events.c: available_events, set_event (USDT probes) */
+int tfs_show_available_events(struct tfs_req *r, FILE *f);
+int tfs_show_set_event(struct tfs_req *r, FILE *f);
+int tfs_store_set_event(struct tfs_req *r, const char *buf, size_t len, bool append);
+/* events/: the files of events/, events/PROVIDER/ and events/PROVIDER/NAME/ */
+extern const struct tfs_file tfs_events_files[], tfs_evsys_files[], tfs_event_files[];
+extern const size_t tfs_nr_events_files, tfs_nr_evsys_files, tfs_nr_event_files;
+/* Whether the scope of processes/@pid (0: the top) has provider @sys (and event @name, if given). */
+bool tfs_event_exists(int32_t pid, const char *sys, const char *name);
+/* The providers (@name NULL) or the events of provider @sys of the scope, each to @fill. */
+void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx);
 void tfs_funcs_free(void);
 /*
  * A configuration that came from the top level (lenient: each process skips

@@ -12,6 +12,7 @@
  *   /processes/PID/options/NAME
  *   /processes/PID/trace_stat/function, functionTID
  *   /processes/PID/per_thread/TID/   tfs_thread_files[]
+ *   /[processes/PID/]events/PROVIDER/NAME/   the USDT probes (tracefs/events.c)
  *
  * A directory holds the files of a table, subdirectories of fixed names,
  * and children named only at run time (pids, thread ids, instances,
@@ -215,6 +216,39 @@ static void list_threads(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx)
 		free(v);
 }
 
+/* ---- events/PROVIDER/NAME/: the USDT probes of the scope's processes ---- */
+
+static int find_evsys(const char *name, struct tfs_node *nd)
+{
+	if (strlen(name) >= 64 || !tfs_event_exists(nd->pid, name, NULL))
+		return -ENOENT;
+	snprintf(nd->ev, sizeof(nd->ev), "%s", name);
+	nd->kind = TFS_K_EVSYS;
+	return 0;
+}
+
+static void list_evsys(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx)
+{
+	tfs_event_list(nd->pid, NULL, fill, ctx);
+}
+
+static int find_event(const char *name, struct tfs_node *nd)
+{
+	char sys[sizeof(nd->ev)];
+
+	memcpy(sys, nd->ev, sizeof(sys));
+	if (strlen(name) >= 64 || !tfs_event_exists(nd->pid, sys, name))
+		return -ENOENT;
+	snprintf(nd->ev, sizeof(nd->ev), "%.63s:%.63s", sys, name);
+	nd->kind = TFS_K_EVENT;
+	return 0;
+}
+
+static void list_event(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx)
+{
+	tfs_event_list(nd->pid, nd->ev, fill, ctx);
+}
+
 /* ------------------------------------------------------------------ */
 /* The tree                                                            */
 /* ------------------------------------------------------------------ */
@@ -230,7 +264,7 @@ struct dir {
 	bool mkdir;                    /* mkdir/rmdir make and remove children (instances/) */
 	const struct tfs_file *table;  /* and/or the files of a table of its own */
 	const size_t *nr_table;
-	struct subdir subdirs[5];      /* fixed names; ends at a NULL name */
+	struct subdir subdirs[6];      /* fixed names; ends at a NULL name */
 	/* children named at run time: @name made into *@nd (0 or -ENOENT), and listed */
 	int (*find)(const char *name, struct tfs_node *nd);
 	void (*list)(const struct tfs_node *nd, tfs_fill_fn fill, void *ctx);
@@ -242,13 +276,19 @@ static const struct dir tree[TFS_K_FILE] = {
 	[TFS_K_ROOT] = {
 		.files = TFS_TOP,
 		.subdirs = {{"options", TFS_K_OPTIONS}, {"processes", TFS_K_PROCESSES},
-			    {"trace_stat", TFS_K_STAT}, {"instances", TFS_K_INSTANCES}},
+			    {"trace_stat", TFS_K_STAT}, {"instances", TFS_K_INSTANCES},
+			    {"events", TFS_K_EVENTS}},
 	},
 	[TFS_K_PROC] = {
 		.files = TFS_PROC,
 		.subdirs = {{"options", TFS_K_OPTIONS}, {"per_thread", TFS_K_THREADS},
-			    {"trace_stat", TFS_K_STAT}},
+			    {"trace_stat", TFS_K_STAT}, {"events", TFS_K_EVENTS}},
 	},
+	[TFS_K_EVENTS] = {.table = tfs_events_files, .nr_table = &tfs_nr_events_files,
+			  .find = find_evsys, .list = list_evsys},
+	[TFS_K_EVSYS] = {.table = tfs_evsys_files, .nr_table = &tfs_nr_evsys_files,
+			 .find = find_event, .list = list_event},
+	[TFS_K_EVENT] = {.table = tfs_event_files, .nr_table = &tfs_nr_event_files},
 	[TFS_K_INST] = {
 		.files = TFS_INST,
 		.subdirs = {{"options", TFS_K_OPTIONS}},

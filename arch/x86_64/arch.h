@@ -61,6 +61,15 @@ void ut_arch_make_call(uint8_t *buf, unsigned len, uint64_t site, uint64_t targe
  */
 void ut_arch_make_stub(uint8_t *code, uint64_t code_addr, uint64_t slot_addr);
 
+struct ut_usdt_arg;
+/*
+ * The value of USDT argument @a (common/usdt.h) for a thread stopped at its
+ * probe with context @uc; @bias: the object's load bias (static operands).
+ * @a->size bytes of it, sign- or zero-extended to 64 bits.  Memory operands
+ * are what the program's own code would load there.  (usdt_fetch.c)
+ */
+uint64_t ut_arch_usdt_fetch(const ucontext_t *uc, const struct ut_usdt_arg *a, uint64_t bias);
+
 /* From a SIGTRAP context: the address of the trap instruction. */
 uint64_t ut_arch_trap_addr(const ucontext_t *uc);
 /* Make the interrupted thread resume at @pc. */

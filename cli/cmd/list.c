@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* utrace list -t | -o | -f PROGRAM */
+/* utrace list -t | -o | -f PROGRAM | -e PROGRAM */
 #include <errno.h>
 #include <getopt.h>
 #include <libelf.h>
@@ -14,12 +14,13 @@
 #include "common/filter.h"
 #include "common/inlined.h"
 #include "common/symbols.h"
+#include "common/usdt.h"
 #include "common/names.h"
 #include "common/pltsyms.h"
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | [-O nosym-demangle] [-O plt] -f PROGRAM [--inlined]\n"
+	"usage: utrace list -t | -o | -e PROGRAM | [-O nosym-demangle] [-O plt] -f PROGRAM [--inlined]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
@@ -50,7 +51,15 @@ const char ut_help_list[] =
 	"                program or a library calls through its PLT or GOT, with the\n"
 	"                module that defines it (`malloc [libc] [plt]`); a function\n"
 	"                with a site of its own is listed once, without the mark (its\n"
-	"                site records every call)\n";
+	"                site records every call)\n"
+	"  -e PROGRAM    the USDT probes (<sys/sdt.h>) of PROGRAM and of the shared\n"
+	"                objects it loads (available_events): `provider:name`, then\n"
+	"                ` [lib]` for a shared object, then the note's argument\n"
+	"                descriptions (`-4@%edi`: a signed 4-byte value in %edi;\n"
+	"                `8@-16(%rbp)`, `4@$5`, `8@foo(%rip)`), `(semaphore)` when\n"
+	"                the probe has one, `(N sites)` when the name has several\n"
+	"                locations, and why a probe whose arguments cannot be\n"
+	"                decoded cannot be enabled\n";
 
 /* One object's traceable functions, each marked with the copies the compiler inlined. */
 static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t from)
@@ -187,6 +196,64 @@ static int list_functions(const char *prog, bool inlined, bool demangled, bool p
 	return 0;
 }
 
+/* Whether probe @i of @l repeats the name of an earlier one. */
+static bool seen_before(const struct ut_usdt_list *l, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(l->v[k].provider, l->v[i].provider) && !strcmp(l->v[k].name, l->v[i].name))
+			return true;
+	return false;
+}
+
+/* One object's probes, each name once (its first location's arguments). */
+static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct ut_usdt_probe *p = &l->v[i];
+		size_t sites = 1;
+
+		if (seen_before(l, i))
+			continue;
+		for (size_t k = i + 1; k < l->n; k++)
+			sites += !strcmp(l->v[k].provider, p->provider) && !strcmp(l->v[k].name, p->name);
+		printf("%s:%s", p->provider, p->name);
+		if (o->module[0])
+			printf(" [%s]", o->module);
+		if (p->args[0])
+			printf("  %s", p->args);
+		if (p->semaphore)
+			fputs("  (semaphore)", stdout);
+		if (sites > 1)
+			printf("  (%zu sites)", sites);
+		if (p->nargs < 0)
+			printf("  -- cannot be enabled: %s", p->why);
+		putchar('\n');
+	}
+}
+
+/* `list -e`: the USDT probes of @prog and of the libraries it loads. */
+static int list_events(const char *prog)
+{
+	struct ut_objlist objs;
+	int ret;
+
+	if (ut_elfsites_objects(prog, true, true, &objs))
+		ut_usage_die("out of memory");
+	for (size_t i = 0; i < objs.n; i++) {
+		struct ut_usdt_list l = {0};
+
+		ret = ut_usdt_read_file(objs.v[i].path, &l);
+		if (ret < 0 && !i) {
+			ut_objlist_free(&objs);
+			ut_usage_die("%s: %s", prog, ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+		}
+		print_probes(&objs.v[i], &l);
+		ut_usdt_list_free(&l);
+	}
+	ut_objlist_free(&objs);
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct ut_opts opts;
@@ -194,11 +261,11 @@ int cmd_list(int argc, char **argv)
 	int c;
 
 	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'}, {0}};
-	const char *prog = NULL;
+	const char *prog = NULL, *events = NULL;
 	bool inlined = false, demangled = true, plt = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "tof:hO:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "tof:e:hO:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			printf("%s\n", ut_tracer_list(list, sizeof(list)));
@@ -209,6 +276,9 @@ int cmd_list(int argc, char **argv)
 			return 0;
 		case 'f':
 			prog = optarg;
+			break;
+		case 'e':
+			events = optarg;
 			break;
 		case 'I':
 			inlined = true;
@@ -230,9 +300,13 @@ int cmd_list(int argc, char **argv)
 			ut_usage_die("bad usage (see 'utrace help list')");
 		}
 	}
+	if (events && (prog || inlined))
+		ut_usage_die("-e lists events only (see 'utrace help list')");
+	if (events)
+		return list_events(events);
 	if (prog)
 		return list_functions(prog, inlined, demangled, plt);
 	if (inlined)
 		ut_usage_die("--inlined goes with -f PROGRAM (see 'utrace help list')");
-	ut_usage_die("list what? -t, -o or -f PROGRAM (see 'utrace help list')");
+	ut_usage_die("list what? -t, -o, -e PROGRAM or -f PROGRAM (see 'utrace help list')");
 }

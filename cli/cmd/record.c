@@ -41,6 +41,7 @@
 #include "common/filter.h"
 #include "common/names.h"
 #include "common/output/output.h"
+#include "cli/usdt_words.h"
 
 const char ut_help_record[] =
 	"usage: utrace record [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -55,7 +56,14 @@ const char ut_help_record[] =
 	"as it was afterwards.\n"
 	"\n"
 	"  -P PID           a running process to record (repeatable)\n"
-	"  -p TRACER        function_graph, function or nop (default: function)\n"
+	"  -p TRACER        function_graph, function or nop (default: function; nop\n"
+	"                   with -e)\n"
+	"  -e EVENT         record USDT probes (<sys/sdt.h>) as events (set_event):\n"
+	"                   provider:name, globs in either part, name alone for any\n"
+	"                   provider, !EVENT to leave one out; repeatable.  'utrace\n"
+	"                   list -e PROGRAM' lists them.  Checked against PROGRAM and\n"
+	"                   its libraries before it runs.  An enabled probe costs a\n"
+	"                   trap per hit (about 1-2 us); a disabled one its nop\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable;\n"
 	"                   C++ names as demangled or mangled: 'ns::C::f' (every\n"
 	"                   overload), 'ns::C::*', 'ns::f(int)' (see 'utrace help list');\n"
@@ -145,6 +153,7 @@ struct rec_opts {
 	struct ut_cfg cfg;        /* what the program is to trace (cli/cfg_opts.h) */
 	const char *output;
 	bool profile;             /* utrace profile */
+	bool tracer_given;        /* -p was given */
 	bool output_given;
 	struct ut_opts opts;      /* -O: the report's options */
 	int32_t pids[64];         /* -P */
@@ -468,6 +477,35 @@ static void check_filters(const char *prog, struct rec_opts *o)
 }
 
 /*
+ * -e words: each must name a probe of the program or of a library it
+ * loads (a script's programs are known only as they run: not checked); a
+ * provider none of them has may come with a dlopen: said, not refused.
+ */
+static void check_events(const char *prog, const struct rec_opts *o)
+{
+	struct ut_objlist objs;
+	char word[256];
+
+	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
+		return;
+	switch (ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
+	case UT_USDT_WORD_UNKNOWN:
+		ut_objlist_free(&objs);
+		ut_usage_die("-e %s: no USDT probe of %s or of its libraries is named so "
+			     "('utrace list -e %s' lists them)",
+			     word, prog, prog);
+	case UT_USDT_WORD_ELSEWHERE:
+		ut_err("warning: -e %s: no provider of that name in %s or the libraries it "
+		       "loads at start; it applies if the program dlopen()s one that has it",
+		       word, prog);
+		break;
+	case UT_USDT_WORD_OK:
+		break;
+	}
+	ut_objlist_free(&objs);
+}
+
+/*
  * After a run whose words could not be checked before: warn about each
  * list's first word that matched no function of any program that ran (it
  * recorded nothing; a typo, or a program that did not run), or that
@@ -652,6 +690,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 
 		if (c == 'O' && (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")))
 			o->plt_said = true;
+		o->tracer_given |= c == 'p';
 		if (ut_cfg_opt(&o->cfg, &o->opts, c, optarg))
 			continue;
 		switch (c) {
@@ -690,6 +729,10 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 			ut_usage_die("bad usage (see 'utrace help record')");
 		}
 	}
+	if (o->profile && o->cfg.events)
+		ut_usage_die("-e: the profiler records no events");
+	if (o->cfg.events && !o->tracer_given)
+		o->cfg.tracer = UT_TRACER_NOP; /* events alone, as trace-cmd record -e */
 	if (o->npids && optind < argc)
 		ut_usage_die("-P records running processes: no program to run");
 	if (!o->npids && optind >= argc)
@@ -940,6 +983,7 @@ static int run(int argc, char **argv, bool profile)
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
 	check_filters(prog, &o);
+	check_events(prog, &o);
 	if (ut_find_runtime(lib, sizeof(lib)))
 		ut_usage_die("cannot find libutrace.so (set UTRACE_LIB)");
 	stats = open_output(&o);

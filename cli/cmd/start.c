@@ -16,6 +16,7 @@
 #include "common/control.h"
 #include "cli/cfg_opts.h"
 #include "cli/ran.h"
+#include "cli/usdt_words.h"
 #include "common/whynosite.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
@@ -36,6 +37,8 @@ const char ut_help_start[] =
 	"                   -O overwrite)\n"
 	"  -p TRACER        function_graph, function or nop (default: function)\n"
 	"  -l / -n PATTERN  set_ftrace_filter / set_ftrace_notrace words; repeatable\n"
+	"  -e EVENT         USDT probes to enable (set_event: provider:name, globs,\n"
+	"                   !EVENT); repeatable; alone, the tracer is nop\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
 	"  --max-graph-depth N, --thresh US, --func-stack, --profile\n"
 	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
@@ -107,10 +110,12 @@ static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targe
 		{"pid", required_argument, NULL, O_TID},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
+	bool tracer_given = false;
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "P:B:" UT_CFG_SHORTOPTS "h", longopts, NULL)) != -1) {
+		tracer_given |= opt == 'p';
 		if (ut_cfg_opt(c, NULL, opt, optarg))
 			continue;
 		switch (opt) {
@@ -137,6 +142,8 @@ static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targe
 	}
 	if (optind < argc)
 		ut_usage_die("unexpected argument '%s'", argv[optind]);
+	if (c->events && !tracer_given)
+		c->tracer = UT_TRACER_NOP; /* events alone, as trace-cmd start -e */
 	return false;
 }
 
@@ -266,6 +273,29 @@ static int apply(const char *rundir, const struct ut_targets *t, const struct ut
 	return ret;
 }
 
+/*
+ * -e words: one naming no probe of a provider the processes have exits 2
+ * and changes nothing; a provider none has may come with a dlopen: said.
+ */
+static void check_events(const char *rundir, const struct ut_cfg *c)
+{
+	enum ut_usdt_word k;
+	struct ut_objlist l;
+	char word[256];
+
+	if (!c->events)
+		return;
+	ut_ran_objects(rundir, &l);
+	k = ut_usdt_check_words(&l, c->events, word, sizeof(word));
+	ut_objlist_free(&l);
+	if (k == UT_USDT_WORD_UNKNOWN)
+		ut_usage_die("set_event: '%s' names no USDT probe of the traced processes", word);
+	if (k == UT_USDT_WORD_ELSEWHERE)
+		ut_err("warning: set_event: '%s': no traced process has that provider; it applies "
+		       "if one dlopen()s a library that has it",
+		       word);
+}
+
 int cmd_start(int argc, char **argv)
 {
 	char rundir[PATH_MAX], err[256];
@@ -282,6 +312,9 @@ int cmd_start(int argc, char **argv)
 	}
 	ut_cli_rundir(rundir, sizeof(rundir));
 	ut_cfg_check(&c);
+	if (inst && c.events)
+		ut_usage_die("-e: instances record no events yet (the top level does)");
+	check_events(rundir, &c);
 	if (inst)
 		ret = start_instance(rundir, inst, &t, &c);
 	else if (!t.n && (ret = ut_live_set_all(rundir, &c, err, sizeof(err)))) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/output/output.h"
+#include "common/usdt_events.h"
 
 /*
  * A symbol the way the kernel's %ps-style printer shows it.  Without
@@ -228,6 +229,24 @@ static void signal_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 	fprintf(f, "sig=%d\n", ev->sig);
 }
 
+/* ---- USDT probes: the event's name and its arguments, as its print fmt ---- */
+
+static void probe_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	char args[1024];
+
+	(void)o;
+	if (!ev->probe) { /* no format came with it: its address and raw values */
+		fprintf(f, "probe_%llx: ", (unsigned long long)ev->ip);
+		for (uint32_t i = 0; ev->args && i < ev->nargs; i++)
+			fprintf(f, "%sarg%u=%llu", i ? " " : "", i + 1, (unsigned long long)ev->args[i]);
+		fputc('\n', f);
+		return;
+	}
+	ut_evfmt_print(args, sizeof(args), ev->probe, ev->args);
+	fprintf(f, "%s: %s\n", ev->probe->name, args);
+}
+
 static const struct ut_out_event_ops function_ops[] = {
 	{
 		.type = UT_EV_FUNCTION,
@@ -269,6 +288,11 @@ static const struct ut_out_event_ops function_ops[] = {
 		.type = UT_EV_SIGNAL_EXIT,
 		.name = "signal_exit",
 		.trace = signal_trace,
+	},
+	{
+		.type = UT_EV_PROBE,
+		.name = "usdt",
+		.trace = probe_trace,
 	},
 };
 

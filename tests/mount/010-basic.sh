@@ -11,18 +11,21 @@ cd "$MNT" || exit 1
 ls >"$TOP/ls.txt"
 expect "top-level files" "$TOP/ls.txt" <<'EOF2'
 README
+available_events
 available_filter_functions
 available_tracers
 buffer_size_kb
 buffer_total_size_kb
 current_tracer
 error_log
+events
 function_profile_enabled
 instances
 max_graph_depth
 options
 processes
 saved_cmdlines
+set_event
 set_ftrace_filter
 set_ftrace_notrace
 set_ftrace_pid

@@ -50,6 +50,14 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
   options/		- one file per option: 0 or 1
   saved_cmdlines	- pid and command of each traced thread
 
+  available_events	- list of events that can be enabled: the USDT
+			  probes of the traced processes, as provider:name
+  set_event		- Enables events by name written into it
+			  provider:name, provider:*, name, !name to disable
+  events/		- one directory per provider, one per event below it:
+      enable		- 0/1: every event (events/), a provider's, one event's
+      format, id	- an event's fields and id (events/<provider>/<event>/)
+
   available_filter_functions - list of functions that can be filtered on
   set_ftrace_filter	- echo function name in here to only trace these
 			  functions

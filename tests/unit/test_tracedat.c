@@ -12,6 +12,7 @@
 
 #include "ut_test.h"
 #include "reader/tracedat.h"
+#include "common/usdt_events.h"
 
 #define NR_EV 1200
 #define BIG_PRINT 3000
@@ -1039,6 +1040,69 @@ TEST(signal_events)
 	ut_tracedat_close_reader(r);
 }
 
+/*
+ * USDT probe events: each probe address gets an id from 1100 as first met
+ * and a format under its provider's system, named from the probe table;
+ * the reader gives them back with the format and the values cut to the
+ * fields' sizes, an unknown address as usdt:probe_<address>.
+ */
+TEST(probe_events)
+{
+	struct ut_probetab tab = {0};
+	struct ut_probetab_ent ent[2] = {
+		{.pc = 0x401000, .f = {.system = "utest", .name = "pair", .nargs = 2,
+				       .size = {4, 8}, .is_signed = {1, 1}}},
+		{.pc = 0x401010, .f = {.system = "other", .name = "one", .nargs = 1,
+				       .size = {1}, .is_signed = {0}}},
+	};
+	struct ut_tracedat_meta m = {.nr_cpus = 1};
+	uint64_t a1[2] = {(uint64_t)-7, (uint64_t)-1000}, a2[1] = {0x1ff}, a3[1] = {5};
+	struct ut_event e = {.type = UT_EV_PROBE, .pid = 7, .ts = 500, .ip = 0x401000,
+			     .args = a1, .nargs = 2};
+	const char *path = (make_dir(), path_in_dir("probe.dat"));
+	struct ut_tracedat_writer *w;
+	struct ut_tracedat *r;
+	struct ut_event ev;
+	uint64_t lost;
+	char err[256], text[128];
+
+	tab.v = ent;
+	tab.n = 2;
+	m.probes = &tab;
+	w = ut_tracedat_create(path, &m, err, sizeof(err));
+	CHECK(w);
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	e = (struct ut_event){.type = UT_EV_PROBE, .pid = 7, .ts = 600, .ip = 0x401010,
+			      .args = a2, .nargs = 1};
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	e = (struct ut_event){.type = UT_EV_PROBE, .pid = 7, .ts = 700, .ip = 0x402000,
+			      .args = a3, .nargs = 1};
+	CHECK_EQ_INT(ut_tracedat_write(w, &e), 0);
+	CHECK_EQ_INT(ut_tracedat_update_meta(w, &m), 0);
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+	r = ut_tracedat_open(path, err, sizeof(err));
+	CHECK(r);
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK(ev.type == UT_EV_PROBE && ev.probe && ev.pid == 7);
+	CHECK_EQ_STR(ev.probe->system, "utest");
+	CHECK_EQ_STR(ev.probe->name, "pair");
+	CHECK_EQ_INT(ev.probe->id, 1100);
+	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args);
+	CHECK_EQ_STR(text, "arg1=-7 arg2=-1000");
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK_EQ_STR(ev.probe->name, "one");
+	CHECK_EQ_INT(ev.probe->id, 1101);
+	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args);
+	CHECK_EQ_STR(text, "arg1=255"); /* a u8 field: the low byte */
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
+	CHECK_EQ_STR(ev.probe->system, "usdt");
+	CHECK_EQ_STR(ev.probe->name, "probe_402000");
+	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args);
+	CHECK_EQ_STR(text, "arg1=5");
+	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 0);
+	ut_tracedat_close_reader(r);
+}
+
 TEST(trace_cmd_report)
 {
 	struct ut_symtab *st;
@@ -1243,6 +1307,7 @@ int main(void)
 	RUN(worked_example);
 	RUN(exit_layouts);
 	RUN(signal_events);
+	RUN(probe_events);
 	RUN(trace_cmd_report);
 	RUN(compressed);
 	cleanup();

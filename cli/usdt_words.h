@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * set_event words (-e) checked against the USDT probes of a set of objects
+ * before anything changes: record checks the program and the libraries it
+ * loads, start the objects the running processes loaded.
+ */
+#ifndef UT_CLI_USDT_WORDS_H
+#define UT_CLI_USDT_WORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/elfsites.h"
+
+enum ut_usdt_word {
+	UT_USDT_WORD_OK,        /* every word names a probe */
+	UT_USDT_WORD_ELSEWHERE, /* a word's provider is in none of the objects: it
+				 * may come with a library loaded later (dlopen) */
+	UT_USDT_WORD_UNKNOWN,   /* a word names no probe of a provider that is there */
+};
+
+/*
+ * Check the words of @events (blank-separated, `!` before a word ignored)
+ * against the probes of the objects in @objs: the worst finding, the word
+ * it is about copied into @word.
+ */
+enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char *events,
+				      char *word, size_t len);
+
+#endif

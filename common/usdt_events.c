@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * USDT probes as trace events (common/usdt_events.h): their formats, the
+ * table naming a recorded probe address, their printed text.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/usdt_events.h"
+
+/*
+ * The type the format declares for an argument: the kernel's probe events
+ * (uprobe_events, USDT) declare s8..s64 / u8..u64, which trace-cmd sign-
+ * extends by.
+ */
+static const char *c_type(unsigned size, bool is_signed)
+{
+	static const char *const names[2][4] = {{"u8", "u16", "u32", "u64"},
+						{"s8", "s16", "s32", "s64"}};
+
+	return names[is_signed][size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+}
+
+/* trace-cmd reads a field zero-extended: the length modifier makes a narrow one signed again */
+static const char *conv(unsigned size, bool is_signed)
+{
+	static const char *const c[2][4] = {{"%hhu", "%hu", "%u", "%lu"},
+					    {"%hhd", "%hd", "%d", "%ld"}};
+
+	return c[is_signed][size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+}
+
+char *ut_evfmt_text(const struct ut_evfmt *f)
+{
+	char *text = NULL, fields[2048] = "", fmt[512] = "", args[512] = "";
+	size_t nf = 0, nm = 0, na = 0;
+
+	for (unsigned i = 0; i < f->nargs && i < UT_USDT_MAX_ARGS; i++) {
+		nf += (size_t)snprintf(fields + nf, sizeof(fields) - nf,
+				       "\tfield:%s arg%u;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+				       c_type(f->size[i], f->is_signed[i]), i + 1, 8 + 8 * i,
+				       f->size[i], f->is_signed[i] ? 1 : 0);
+		nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm, "%sarg%u=%s", i ? " " : "", i + 1,
+				       conv(f->size[i], f->is_signed[i]));
+		na += (size_t)snprintf(args + na, sizeof(args) - na, ", REC->arg%u", i + 1);
+	}
+	if (asprintf(&text,
+		     "name: %s\nID: %u\nformat:\n"
+		     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		     "\n%s\nprint fmt: \"%s\"%s\n",
+		     f->name, f->id, fields, fmt, args) < 0)
+		return NULL;
+	return text;
+}
+
+/* One "field:TYPE argN;	offset:O;	size:S;	signed:G;" line for argument @i. */
+static int parse_field(struct ut_evfmt *f, const char *line, unsigned i)
+{
+	char want[16];
+	const char *p;
+	unsigned off, size, sign;
+
+	snprintf(want, sizeof(want), " arg%u;", i + 1);
+	p = strstr(line, want);
+	if (!p || p > strchr(line, '\n'))
+		return -EINVAL;
+	if (sscanf(p + strlen(want), "\toffset:%u;\tsize:%u;\tsigned:%u;", &off, &size, &sign) != 3 ||
+	    off != 8 + 8 * i || (size != 1 && size != 2 && size != 4 && size != 8) || sign > 1)
+		return -EINVAL;
+	f->size[i] = (uint8_t)size;
+	f->is_signed[i] = (uint8_t)sign;
+	return 0;
+}
+
+int ut_evfmt_parse(struct ut_evfmt *f, const char *system, const char *text)
+{
+	const char *p, *id = strstr(text, "\nID: ");
+	long v;
+
+	memset(f, 0, sizeof(*f));
+	if (strncmp(text, "name: ", 6) != 0 || !id || strlen(system) >= sizeof(f->system))
+		return -EINVAL;
+	snprintf(f->system, sizeof(f->system), "%s", system);
+	snprintf(f->name, sizeof(f->name), "%.*s", (int)strcspn(text + 6, "\n"), text + 6);
+	v = strtol(id + 5, NULL, 10);
+	if (v < UT_EV_PROBE_FIRST_ID || v >= UT_EV_PROBE_FIRST_ID + UT_EV_PROBE_MAX_IDS)
+		return -EINVAL;
+	f->id = (uint16_t)v;
+	/* the fields after the common ones: arg1, arg2, ... in their slots */
+	p = strstr(text, "common_pid;");
+	while (p && (p = strstr(p, "\tfield:")) && f->nargs < UT_USDT_MAX_ARGS) {
+		if (parse_field(f, p, f->nargs))
+			return -EINVAL;
+		f->nargs++;
+		p++;
+	}
+	return p && strstr(p, "\tfield:") ? -EINVAL : 0;
+}
+
+void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint64_t *args)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < f->nargs && n < len; i++) {
+		unsigned bits = f->size[i] * 8u;
+		uint64_t v = args[i];
+
+		if (bits < 64) {
+			v &= (1ULL << bits) - 1;
+			if (f->is_signed[i] && (v >> (bits - 1)) & 1)
+				v |= ~0ULL << bits;
+		}
+		if (f->is_signed[i])
+			n += (size_t)snprintf(buf + n, len - n, "%sarg%u=%" PRId64, i ? " " : "", i + 1,
+					      (int64_t)v);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%sarg%u=%" PRIu64, i ? " " : "", i + 1,
+					      v);
+	}
+}
+
+int ut_probetab_add_object(struct ut_probetab *t, const char *path, uint64_t bias)
+{
+	struct ut_usdt_list l = {0};
+	int ret = ut_usdt_read_file(path, &l);
+	struct ut_probetab_ent *v;
+
+	if (ret <= 0) {
+		ut_usdt_list_free(&l);
+		return ret;
+	}
+	v = realloc(t->v, (t->n + l.n) * sizeof(*v));
+	if (!v) {
+		ut_usdt_list_free(&l);
+		return -ENOMEM;
+	}
+	t->v = v;
+	for (size_t i = 0; i < l.n; i++) {
+		const struct ut_usdt_probe *p = &l.v[i];
+		struct ut_probetab_ent *e = &t->v[t->n];
+
+		if (p->nargs < 0)
+			continue; /* never enabled */
+		memset(e, 0, sizeof(*e));
+		e->pc = p->pc + bias;
+		snprintf(e->f.system, sizeof(e->f.system), "%s", p->provider);
+		snprintf(e->f.name, sizeof(e->f.name), "%s", p->name);
+		e->f.nargs = (uint8_t)p->nargs;
+		for (int k = 0; k < p->nargs; k++) {
+			e->f.size[k] = p->arg[k].size;
+			e->f.is_signed[k] = p->arg[k].is_signed;
+		}
+		t->n++;
+	}
+	ut_usdt_list_free(&l);
+	return 0;
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct ut_probetab_ent *x = a, *y = b;
+
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+void ut_probetab_finish(struct ut_probetab *t)
+{
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_ent);
+}
+
+const struct ut_evfmt *ut_probetab_find(const struct ut_probetab *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t ? t->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].pc == pc)
+			return &t->v[mid].f;
+		if (t->v[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ut_probetab_free(struct ut_probetab *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t);
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * USDT probes in the runtime: each loaded object's probes (common/usdt.c
+ * reads its .note.stapsdt when sites.c scans it), enabled and disabled as
+ * the configuration's `events` words say, and recorded when hit.
+ *
+ * A probe is a 1-byte nop that sys/sdt.h put in the middle of the code:
+ * the instructions after it are often a branch target (the code after an
+ * `if`), and probes follow each other byte by byte, so it cannot become a
+ * 5-byte call without relocating code that other paths jump into.  An
+ * enabled probe is therefore an int3 (as the kernel's uprobes make it):
+ * the SIGTRAP handler (patch.c's, which asks here for traps that are not
+ * sites) finds the probe, fetches its arguments from the saved registers
+ * and memory (arch/<arch>/usdt_fetch.c), writes one PROBE record into the
+ * thread's ring and resumes after the nop.  One byte changes, so no
+ * thread can see half an instruction; a thread that hits an int3 just
+ * turned back into a nop (or a nop just made an int3) is handled either
+ * way.  The cost is a signal delivery per hit (docs/architecture.md, USDT
+ * probes); a disabled probe costs its nop.
+ *
+ * A probe with a semaphore (the counter PROVIDER_NAME_ENABLED() reads) has
+ * it raised while the probe is enabled and lowered when it is disabled, as
+ * the kernel's uprobes do, so the code that prepares its arguments runs.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libutrace/internal.h"
+
+#define NOP1 0x90
+
+static int cmp_probe(const void *a, const void *b)
+{
+	const struct ut_probe *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Whether the probe's address holds the 1-byte nop inside the module's code. */
+static bool nop_at(const struct ut_module *m, uint64_t addr)
+{
+	return m->path[0] && addr > m->bias && *(const volatile uint8_t *)addr == NOP1;
+}
+
+/*
+ * The probes of module @m from its file @elf: kept by run-time address.
+ * A probe whose note cannot be used is left out of the run-time table (the
+ * tools list it with the reason).
+ */
+void ut_usdt_scan(struct ut_module *m, Elf *elf)
+{
+	uint32_t n = 0;
+
+	if (ut_usdt_read_elf(elf, &m->usdt) <= 0)
+		return;
+	m->probes = calloc(m->usdt.n, sizeof(*m->probes));
+	if (!m->probes) {
+		ut_usdt_list_free(&m->usdt);
+		return;
+	}
+	for (size_t i = 0; i < m->usdt.n; i++) {
+		const struct ut_usdt_probe *p = &m->usdt.v[i];
+		struct ut_probe *r = &m->probes[n];
+
+		r->addr = p->pc + m->bias;
+		r->semaphore = p->semaphore ? p->semaphore + m->bias : 0;
+		r->idx = (uint32_t)i;
+		r->usable = p->nargs >= 0 && nop_at(m, r->addr);
+		n++;
+	}
+	qsort(m->probes, n, sizeof(*m->probes), cmp_probe);
+	m->probe_lo = m->probes[0].addr;
+	m->probe_hi = m->probes[n - 1].addr + 1;
+	__atomic_store_n(&m->nr_probes, n, __ATOMIC_RELEASE);
+}
+
+/* Raise (+1) or lower (-1) a probe's semaphore; an unsigned short in the program's data. */
+static void semaphore_add(const struct ut_probe *r, int by)
+{
+	if (r->semaphore)
+		__atomic_add_fetch((uint16_t *)r->semaphore, (uint16_t)by, __ATOMIC_RELAXED);
+}
+
+/* Make module @m's probes what the configuration wants; how many bytes changed. */
+static int apply_module(struct ut_module *m)
+{
+	int changed = 0;
+
+	for (uint32_t i = 0; i < m->nr_probes; i++) {
+		struct ut_probe *r = &m->probes[i];
+		const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
+		bool want = r->usable && !ut_rt.sites_off &&
+			    ut_usdt_selected(ut_rt.cfg.events, p->provider, p->name);
+
+		if (want == r->on)
+			continue;
+		if (want)
+			semaphore_add(r, 1); /* before the probe can fire */
+		if (ut_patch_byte(r->addr, want ? UT_ARCH_TRAP_BYTE : NOP1)) {
+			if (want)
+				semaphore_add(r, -1);
+			return -EIO;
+		}
+		if (!want)
+			semaphore_add(r, -1);
+		r->on = want;
+		r->ever |= want;
+		changed++;
+	}
+	return changed;
+}
+
+/**
+ * ut_usdt_apply - enable the probes the configuration's events select, disable the others
+ *
+ * Under ut_rt.lock, after the configuration or the set of objects changed.
+ * Return: how many probes changed, or -1 with errno set.
+ */
+int ut_usdt_apply(void)
+{
+	int changed = 0, r;
+
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (!m->alive || !m->nr_probes)
+			continue;
+		r = apply_module(m);
+		if (r < 0) {
+			errno = -r;
+			return -1;
+		}
+		changed += r;
+	}
+	if (changed)
+		ut_patch_sync();
+	return changed;
+}
+
+/* The probe at @addr of a live module, or NULL.  Async-signal-safe. */
+static const struct ut_probe *find_probe(uint64_t addr, const struct ut_module **mod)
+{
+	uint32_t n = __atomic_load_n(&ut_rt.nr_mods, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ut_module *m = ut_rt.mods[i];
+		uint32_t lo = 0, hi = __atomic_load_n(&m->nr_probes, __ATOMIC_ACQUIRE);
+
+		if (!m->alive || addr < m->probe_lo || addr >= m->probe_hi)
+			continue;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (m->probes[mid].addr == addr) {
+				*mod = m;
+				return &m->probes[mid];
+			}
+			if (m->probes[mid].addr < addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * One PROBE record: the probe's address, then each argument in an 8-byte
+ * slot (common/usdt.h's size, sign- or zero-extended).
+ */
+static void record_probe(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+{
+	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
+	struct ut_thread *t = &ut_self;
+	unsigned n = (unsigned)p->nargs, size = 16 + ((8 * n + 15) & ~15u);
+	uint64_t *w, delta;
+
+	if (!ut_tracing_on(t) || !ut_enter(t))
+		return;
+	w = ut_rec_reserve(t, size, &delta);
+	if (w) {
+		w[0] = ut_rec_word0(UT_REC_PROBE, ut_cpu(), r->addr);
+		w[1] = (delta << UT_REC_DELTA_SHIFT) | n;
+		for (unsigned i = 0; i < n; i++)
+			w[2 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
+		if (n & 1)
+			w[2 + n] = 0;
+		ut_rec_commit(t, size);
+	}
+	ut_leave(t);
+}
+
+/* From the SIGTRAP handler: true if the trap was one of our probes' int3s. */
+bool ut_usdt_trap(ucontext_t *uc)
+{
+	uint64_t a = ut_arch_trap_addr(uc);
+	const struct ut_module *m = NULL;
+	const struct ut_probe *r = find_probe(a, &m);
+
+	if (!r || !__atomic_load_n(&r->ever, __ATOMIC_RELAXED))
+		return false; /* not ours: someone else's breakpoint */
+	/* a probe disabled meanwhile was an int3 when this thread fetched it: skip the nop all the same */
+	if (__atomic_load_n(&r->on, __ATOMIC_RELAXED) && ut_rt.ready)
+		record_probe(m, r, uc);
+	ut_arch_set_pc(uc, a + 1);
+	return true;
+}
