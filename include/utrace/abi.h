@@ -136,7 +136,9 @@ struct ut_ctl {
 	uint64_t total_bytes;   /* the bound on buf_bytes in effect (buffer_total_size_kb) */
 	uint64_t threads_exited;/* threads whose slot went EXITED */
 	uint64_t slots_reused;  /* slots handed to a new thread */
-	uint64_t reserved2[3];
+	uint64_t slot_looks;    /* exited slots looked at by new threads' claims
+				 * (tests: a claim costs O(1), not a table scan) */
+	uint64_t reserved2[2];
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 320 + 40 * UT_MAX_THREADS, "ABI");
