@@ -1364,9 +1364,16 @@ struct file_sink {
 static int file_begin(struct ut_write_sink *k, const struct ut_tracedat_meta *m)
 {
 	struct file_sink *fs = (struct file_sink *)k;
+	struct ut_tracedat_meta mw = *m;
 	char err[256];
 
-	fs->w = ut_tracedat_create(fs->r->output, m, err, sizeof(err));
+	/*
+	 * A snapshot (extract) leaves the buffers as they are: its file
+	 * appears whole or not at all, nothing if it is interrupted.  record
+	 * writes in place: a killed recorder leaves what it wrote, readable.
+	 */
+	mw.whole = fs->r->live && !fs->r->consume;
+	fs->w = ut_tracedat_create(fs->r->output, &mw, err, sizeof(err));
 	if (!fs->w) {
 		rwarn(fs->r, "%s", err);
 		return -EIO;

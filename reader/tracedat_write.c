@@ -40,9 +40,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/grow.h"
+#include "reader/outfile.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
@@ -178,7 +180,8 @@ struct td_meta {
 
 struct ut_tracedat_writer {
 	char *path;
-	int fd;
+	int fd;                  /* out.fd */
+	struct ut_outfile out;   /* the output, written in place or published whole */
 	int nr_cpus;
 	struct td_wcpu *cpus;
 	struct td_meta meta;
@@ -441,8 +444,7 @@ static void writer_free(struct ut_tracedat_writer *w)
 			close(w->cpus[i].fd);
 		free(w->cpus[i].wbuf);
 	}
-	if (w->fd >= 0)
-		close(w->fd);
+	ut_outfile_close(&w->out, false);
 	td_zenc_free(w->z);
 	free(w->dends);
 	meta_free(&w->meta);
@@ -475,7 +477,7 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		goto nomem;
-	w->fd = -1;
+	w->fd = w->out.fd = -1;
 	w->nr_cpus = m->nr_cpus;
 	w->path = strdup(path);
 	w->cpus = calloc((size_t)m->nr_cpus, sizeof(*w->cpus));
@@ -495,8 +497,10 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 		if (!w->z)
 			goto nomem;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	ret = w->fd < 0 ? -errno : w->z ? v7_start(w) : 0;
+	ret = ut_outfile_open(&w->out, path, m->whole);
+	w->fd = w->out.fd;
+	if (!ret && w->z)
+		ret = v7_start(w);
 	if (ret) {
 		td_set_err(err, errlen, "%s: %s", path, strerror(-ret));
 		goto fail;
@@ -623,6 +627,28 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 }
 
 /* Finish the CPU's current page (header, data, lost count) into its write buffer. */
+/*
+ * Tests: UTRACE_TEST_WRITE_DELAY_US=N makes each finished page wait N µs
+ * (tests/live/527 catches an extract in the middle of its file).
+ */
+static void test_delay(void)
+{
+	static long delay_us = -1;
+
+	if (delay_us < 0) {
+		const char *v = getenv("UTRACE_TEST_WRITE_DELAY_US");
+
+		delay_us = v ? strtol(v, NULL, 10) : 0;
+		if (delay_us < 0 || delay_us > 1000000)
+			delay_us = 0;
+	}
+	if (delay_us) {
+		struct timespec ts = {delay_us / 1000000, delay_us % 1000000 * 1000};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static int page_flush(struct ut_tracedat_writer *w, int cpu)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
@@ -632,6 +658,7 @@ static int page_flush(struct ut_tracedat_writer *w, int cpu)
 
 	if (!c->open)
 		return 0;
+	test_delay();
 	if (!c->wbuf) {
 		c->wbuf = malloc((size_t)TD_WBUF_PAGES * TD_PAGE_SIZE);
 		if (!c->wbuf)
@@ -1364,7 +1391,7 @@ static int v7_close(struct ut_tracedat_writer *w)
 int ut_tracedat_close(struct ut_tracedat_writer *w)
 {
 	struct td_buf h = { 0 };
-	int ret, i;
+	int ret, aret, i;
 
 	if (!w)
 		return -EINVAL;
@@ -1385,16 +1412,20 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 		for (i = 0; i < w->nr_cpus; i++)
 			w->cpus[i].nr_pages = w->cpus[i].flushed / TD_PAGE_SIZE;
 	if (ret != -ENOMEM && ret != -EINVAL) {
-		int aret = w->z ? v7_close(w) : v6_write(w, &h);
-
+		aret = w->z ? v7_close(w) : v6_write(w, &h);
 		if (!ret)
 			ret = aret;
 	}
-	/* No fsync: waiting for the disk cost seconds on big traces, for nothing. */
-	if (close(w->fd) < 0 && !ret)
-		ret = -errno;
+	/*
+	 * No fsync: waiting for the disk cost seconds on big traces, for
+	 * nothing.  A file written whole (create's m->whole) takes its name
+	 * now, if it is a trace: complete, or made of what was written whole.
+	 */
+	aret = ut_outfile_close(&w->out, !ret || w->meta_written);
+	if (!ret)
+		ret = aret;
 	w->fd = -1;
-	if (ret && !w->meta_written)
+	if (ret && !w->meta_written && ut_outfile_in_place(&w->out))
 		unlink(w->path);
 	buf_free(&h);
 	writer_free(w);
