@@ -47,7 +47,9 @@ struct slot_rt {
 	struct ut_buf_hdr *buf[UT_MAX_INST]; /* the top level's [0], instance K's [K] */
 	uint32_t size[UT_MAX_INST];          /* their data bytes */
 	uint64_t told[UT_MAX_INST];          /* hdr->dropped told in LOST records at exit */
-	struct ut_prof_hdr *prof;            /* prof.N: kept and added to by later threads */
+	struct ut_prof_hdr *prof;            /* prof.N: kept, cleared or added to by later threads */
+	uint64_t prof_gen;                   /* the slot's gen that last counted in it */
+	bool prof_clear;                     /* taken by a reader: cleared for the next thread */
 	int32_t older, newer;                /* the exited list's links (-1: none) */
 	bool listed;                         /* on the exited list */
 	bool freed;                          /* FREE again, its files given back */
@@ -144,13 +146,17 @@ static uint64_t total_bound(void)
 
 /*
  * Whether the buffers of slot @i hold nothing unread (every one: tail ==
- * head).  A profiler table is read only at the end: its slot is never
- * "taken", and is reused only when every slot is used (its counts then go
- * on with the next thread's).
+ * head), and its profiler table, if its thread counted in it, was taken by
+ * a reader (record: ut_prof_hdr.taken is the slot's gen + 1).  The live
+ * readers of tables (trace_stat) do not take them: such a slot is reused
+ * only when none is left, its counts going on with the next thread's.
  */
 static bool taken(uint32_t i)
 {
-	if (slots[i].prof)
+	const struct ut_prof_hdr *p = slots[i].prof;
+	uint64_t gen = __atomic_load_n(&ut_rt.ctl->threads[i].gen, __ATOMIC_RELAXED);
+
+	if (p && slots[i].prof_gen == gen && __atomic_load_n(&p->taken, __ATOMIC_ACQUIRE) != gen + 1)
 		return false;
 	for (int k = 0; k < UT_MAX_INST; k++) {
 		const struct ut_buf_hdr *h = slots[i].buf[k];
@@ -319,6 +325,15 @@ static void recycle_buffer(struct ut_buf_hdr *h, uint64_t told, int32_t tid, uin
 	__atomic_store_n(&h->tail, pos, __ATOMIC_RELEASE);
 }
 
+/* Slot @i's table, taken by a reader, is cleared when a thread next counts in it. */
+static void prof_taken(uint32_t i)
+{
+	const struct ut_prof_hdr *p = slots[i].prof;
+
+	if (p && __atomic_load_n(&p->taken, __ATOMIC_ACQUIRE) == ut_rt.ctl->threads[i].gen + 1)
+		slots[i].prof_clear = true;
+}
+
 /* Slot @i, EXITED and claimed by us (REUSING), becomes @tid's. */
 static void reuse(uint32_t i, int32_t tid)
 {
@@ -328,6 +343,7 @@ static void reuse(uint32_t i, int32_t tid)
 	for (int k = 0; k < UT_MAX_INST; k++)
 		if (slots[i].buf[k])
 			recycle_buffer(slots[i].buf[k], slots[i].told[k], tid, gen);
+	prof_taken(i);
 	/* before the new thread's first record is published (readers: head, then gen) */
 	__atomic_store_n(&s->gen, gen, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&ut_rt.ctl->slots_reused, 1, __ATOMIC_RELAXED);
@@ -371,6 +387,7 @@ static void give_back(uint32_t i)
 		slots[i].size[k] = 0;
 		slots[i].told[k] = 0;
 	}
+	prof_taken(i);
 	__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
 	slots[i].freed = true;
 	freed_stack[nr_freed++] = i;
@@ -584,13 +601,41 @@ bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size)
 	return true;
 }
 
-/* The profiler's table of slot @slot: one per slot, its counts kept across threads. */
+/*
+ * A taken table emptied for the next thread: its pages given back (a hole
+ * punched in the file), else its used rows cleared.
+ */
+static void prof_clear(struct ut_prof_hdr *p, size_t size)
+{
+	struct ut_prof_entry *e = (struct ut_prof_entry *)(p + 1);
+
+	if (!madvise(p, size, MADV_REMOVE))
+		return;
+	for (uint32_t i = 0; i < p->nr_entries && i < UT_PROF_ENTRIES; i++)
+		if (e[i].ip) {
+			e[i].ip = e[i].hits = e[i].time = e[i].self = 0;
+			e[i].time_sq[0] = e[i].time_sq[1] = e[i].self_sq[0] = e[i].self_sq[1] = 0;
+		}
+	p->overflow = 0;
+}
+
+/*
+ * The profiler's table of slot @slot (*@fresh: new or emptied, its header to
+ * write): one per slot, emptied for the next thread once a reader took it,
+ * else its counts kept across threads.
+ */
 struct ut_prof_hdr *ut_slot_prof(uint32_t slot, size_t size, bool *fresh)
 {
-	*fresh = !slots[slot].prof;
-	if (*fresh)
-		slots[slot].prof = ut_thread_file("prof.", slot, size);
-	return slots[slot].prof;
+	struct slot_rt *r = &slots[slot];
+
+	*fresh = !r->prof || r->prof_clear;
+	if (r->prof && r->prof_clear)
+		prof_clear(r->prof, size);
+	r->prof_clear = false;
+	if (!r->prof)
+		r->prof = ut_thread_file("prof.", slot, size);
+	r->prof_gen = __atomic_load_n(&ut_rt.ctl->threads[slot].gen, __ATOMIC_RELAXED);
+	return r->prof;
 }
 
 /* @t no longer writes its buffer: remember what its LOST records told. */
@@ -673,6 +718,7 @@ void ut_slots_forget(void)
 			slots[i].told[k] = 0;
 		}
 		slots[i].prof = NULL;
+		slots[i].prof_clear = false;
 		slots[i].listed = false;
 		slots[i].freed = false;
 	}

@@ -28,6 +28,7 @@
 #include "common/warn.h"
 #include "reader/backpressure.h"
 #include "reader/drain.h"
+#include "reader/proftake.h"
 #include "reader/recorder.h"
 #include "reader/record_stream.h"
 #include "reader/stat.h"
@@ -78,6 +79,13 @@ struct sess {
 	 */
 	struct thr **old;
 	size_t nold, capold;
+	uint64_t *prof_seen;    /* profile: per slot, the gen + 1 whose table was looked at */
+};
+
+/* An exited thread's profiler table, taken while the program ran (reader/proftake.c). */
+struct taken_tab {
+	struct ut_proftab t;
+	struct sess *s;
 };
 
 /* Thread slots a session has used (the count is the writer's: bounded here). */
@@ -97,6 +105,8 @@ struct ut_recorder {
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
+	struct taken_tab *ptaken;   /* profile: exited threads' tables taken so far */
+	size_t nptaken, capptaken;
 	uint64_t thresh_ns;
 	/* live mode (extract, show, record -P): sessions of running processes */
 	const int32_t *pids;        /* only these processes; NULL = all */
@@ -894,6 +904,41 @@ static void find_sessions(struct ut_recorder *r)
  * everything.  New sessions are looked for every time: a process's first
  * buffer fills in a millisecond or two at full speed.
  */
+/*
+ * Profile: the tables of threads that exited since the last pass, copied
+ * and marked taken, so the runtime empties them for new threads (one table
+ * per thread alive, not per thread of the run).
+ */
+static void take_tables(struct ut_recorder *r)
+{
+	char path[PATH_MAX], err[256];
+
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+
+		if (!s->prof_seen && !(s->prof_seen = calloc(UT_MAX_THREADS, sizeof(uint64_t))))
+			return;
+		for (uint32_t j = 0; j < nr_slots(s); j++) {
+			struct taken_tab *tt;
+			int ret;
+
+			if (r->nptaken == r->capptaken &&
+			    ut_grow(&r->ptaken, &r->capptaken, sizeof(*r->ptaken), 64))
+				return;
+			tt = &r->ptaken[r->nptaken];
+			snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, j);
+			ret = ut_prof_take(path, &s->ctl->threads[j], j, &s->prof_seen[j], &tt->t, err,
+					   sizeof(err));
+			if (ret == 1) {
+				tt->s = s;
+				r->nptaken++;
+			} else if (ret < 0) {
+				map_failed(r, ret);
+			}
+		}
+	}
+}
+
 static long drain_pass(struct ut_recorder *r, bool all)
 {
 	long total = 0;
@@ -902,6 +947,8 @@ static long drain_pass(struct ut_recorder *r, bool all)
 	r->pass_incomplete = false;
 	r->mark_n = 0;
 	find_sessions(r);
+	if (r->profile && !r->live)
+		take_tables(r);
 	now = r->rs ? pass_now(r) : 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
@@ -1553,35 +1600,24 @@ void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, 
 /* A thread's table, and whose (reader/stat.c prints it). */
 struct ptable {
 	struct ut_stat_table t;
-	const struct sess *s;
+	size_t sidx;             /* its session's place: the order they print in */
 	uint32_t slot;
+	uint64_t gen;            /* the slot's incarnation */
+	int32_t tid;
+	char comm[17];
 };
 
-/* Add one thread's table (prof.<slot>) to @all and to @mine; untrusted input. */
-static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
-			const struct ut_symtab *st, struct ut_stat_table *all, struct ptable *mine)
+/* Rows @e[0..@n) of a table of @s to @all and to @mine; untrusted input. */
+static void add_rows(const struct ut_recorder *r, const struct sess *s, bool cpu_time,
+		     const struct ut_prof_entry *e, size_t n, const struct ut_symtab *st,
+		     struct ut_stat_table *all, struct ptable *mine)
 {
-	char path[PATH_MAX], err[256];
-	struct ut_prof_hdr *h;
-	size_t len;
-
-	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
-	if (map_failed(r, ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err,
-					   sizeof(err))))
-		return;
-	if (h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
-	    !h->nr_entries || (h->nr_entries & (h->nr_entries - 1)) ||
-	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) < h->nr_entries) {
-		munmap(h, len);
-		return;
-	}
-	const struct ut_prof_entry *e = (const struct ut_prof_entry *)(h + 1);
 	/* Times in TSC cycles for the local clock: ns = cycles * mult >> shift. */
 	long double k = 1;
 
-	if (!h->reserved[0] && s->clk.clock == UT_CLOCK_LOCAL && s->clk.mult)
+	if (!cpu_time && s->clk.clock == UT_CLOCK_LOCAL && s->clk.mult)
 		k = (long double)s->clk.mult / (long double)(1ull << s->clk.shift);
-	for (uint32_t i = 0; i < h->nr_entries; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct ut_sym *sym;
 		long double t, sq;
 
@@ -1597,7 +1633,81 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 		ut_stat_add(all, sym->name, e[i].hits, t, sq);
 		ut_stat_add(&mine->t, sym->name, e[i].hits, t, sq);
 	}
+}
+
+/*
+ * Add slot @slot's table (prof.<slot>) to @all and to @mine, unless its
+ * counts were taken while the program ran (they are in r->ptaken).
+ */
+static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
+			const struct ut_symtab *st, struct ut_stat_table *all, struct ptable *mine)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
+	char path[PATH_MAX], err[256];
+	struct ut_prof_hdr *h;
+	size_t len;
+
+	mine->slot = slot;
+	mine->gen = ts->gen;
+	mine->tid = ts->tid;
+	memcpy(mine->comm, ts->comm, 16);
+	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
+	if (map_failed(r, ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err,
+					   sizeof(err))))
+		return;
+	if (h->magic == UT_PROF_MAGIC && h->version == UT_ABI_VERSION && h->nr_entries &&
+	    !(h->nr_entries & (h->nr_entries - 1)) &&
+	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) >= h->nr_entries &&
+	    (r->live || __atomic_load_n(&h->taken, __ATOMIC_ACQUIRE) != ts->gen + 1))
+		add_rows(r, s, h->cpu_time, (const struct ut_prof_entry *)(h + 1), h->nr_entries,
+			 st, all, mine);
 	munmap(h, len);
+}
+
+/* The order of the per-thread tables: session, slot, incarnation. */
+static int ptable_cmp(const void *a, const void *b)
+{
+	const struct ptable *x = a, *y = b;
+
+	if (x->sidx != y->sidx)
+		return x->sidx < y->sidx ? -1 : 1;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+/* Every thread's counts: those taken while the program ran, then the slots' tables. */
+static size_t gather_ptables(struct ut_recorder *r, const struct ut_symtab *st,
+			     struct ut_stat_table *all, struct ptable *per, size_t cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nptaken && k < cap; i++) {
+		const struct taken_tab *tt = &r->ptaken[i];
+
+		if (r->profile_only > 0 && tt->t.tid != r->profile_only)
+			continue;
+		for (size_t j = 0; j < r->nr_sess; j++)
+			if (r->sess[j] == tt->s)
+				per[k].sidx = j;
+		per[k].slot = tt->t.slot;
+		per[k].gen = tt->t.gen;
+		per[k].tid = tt->t.tid;
+		memcpy(per[k].comm, tt->t.comm, sizeof(per[k].comm));
+		add_rows(r, tt->s, tt->t.cpu_time, tt->t.e, tt->t.n, st, all, &per[k++]);
+	}
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+
+		for (uint32_t j = 0; j < nr_slots(s) && k < cap; j++) {
+			if (r->profile_only > 0 && s->ctl->threads[j].tid != r->profile_only)
+				continue;
+			per[k].sidx = i;
+			read_ptable(r, s, j, st, all, &per[k++]);
+		}
+	}
+	qsort(per, k, sizeof(*per), ptable_cmp);
+	return k;
 }
 
 static int write_profile(struct ut_recorder *r)
@@ -1607,7 +1717,7 @@ static int write_profile(struct ut_recorder *r)
 	bool wide = r->names & UT_STAT_WIDE;
 	struct ut_stat_table all = {0};
 	struct ptable *per = NULL;
-	size_t nthreads = 0, k = 0;
+	size_t nthreads = r->nptaken, k;
 
 	if (!st)
 		return -ENOMEM;
@@ -1619,26 +1729,12 @@ static int write_profile(struct ut_recorder *r)
 		ut_demangler_free(dm);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < r->nr_sess; i++) {
-		struct sess *s = r->sess[i];
-
-		for (uint32_t j = 0; j < nr_slots(s) && k < nthreads; j++, k++) {
-			per[k].s = s;
-			per[k].slot = j;
-			if (r->profile_only > 0 && s->ctl->threads[j].tid != r->profile_only)
-				continue;
-			read_ptable(r, s, j, st, &all, &per[k]);
-		}
-	}
+	k = gather_ptables(r, st, &all, per, nthreads);
 	ut_stat_print(r->profile, &all, r->thresh_ns, dm, wide);
 	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
-		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
-		char comm[17] = {0};
-
 		if (!per[i].t.n)
 			continue;
-		memcpy(comm, ts->comm, 16);
-		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
+		fprintf(r->profile, "\n==> thread %s-%d <==\n", per[i].comm, per[i].tid);
 		ut_stat_print(r->profile, &per[i].t, r->thresh_ns, dm, wide);
 	}
 	for (size_t i = 0; i < k; i++)
@@ -1730,6 +1826,7 @@ void ut_recorder_free(struct ut_recorder *r)
 			free(s->old[j]);
 		}
 		free(s->old);
+		free(s->prof_seen);
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
@@ -1737,6 +1834,9 @@ void ut_recorder_free(struct ut_recorder *r)
 		close(r->one_fd);
 	if (r->retired_fd >= 0)
 		close(r->retired_fd);
+	for (size_t i = 0; i < r->nptaken; i++)
+		free(r->ptaken[i].t.e);
+	free(r->ptaken);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);

@@ -262,7 +262,12 @@ struct ut_prof_hdr {
 	int32_t tid;
 	uint32_t slot;
 	uint64_t overflow;       /* calls not counted: the table was full */
-	uint64_t reserved[4];
+	uint64_t cpu_time;       /* 1: times are ns of the thread's CPU time (nosleep-time) */
+	uint64_t taken;          /* a consuming reader (record) took the counts of the slot's
+				  * incarnation gen: gen + 1.  The runtime may then clear
+				  * the table for the slot's next thread; untaken, the
+				  * next thread's counts go on in it */
+	uint64_t reserved[2];
 };
 static_assert(sizeof(struct ut_prof_hdr) == 64, "ABI");
 
