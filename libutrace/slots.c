@@ -123,7 +123,8 @@ void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return NULL;
-	if (ftruncate(fd, (off_t)size)) {
+	/* its header page now: readers read it (a hole would fault on a full file system) */
+	if (ftruncate(fd, (off_t)size) || fallocate(fd, 0, 0, UT_PAGE_SIZE)) {
 		close(fd);
 		unlinkat(ut_rt.dirfd, name, 0);
 		return NULL;
@@ -650,6 +651,15 @@ static void detach(struct ut_thread *t, uint32_t slot, bool exiting)
 	t->failed = exiting; /* events after the exit are not recorded */
 }
 
+/* Whether slot @slot has no file (its thread's buffer or table could not be made). */
+static bool no_files(uint32_t slot)
+{
+	for (int k = 0; k < UT_MAX_INST; k++)
+		if (slots[slot].buf[k])
+			return false;
+	return !slots[slot].prof;
+}
+
 /**
  * ut_slot_leave - this thread gives up its slot: it exits (@exiting), or
  * goes on in a new slot (buffer_size_kb changed)
@@ -671,6 +681,15 @@ void ut_slot_leave(bool exiting)
 	t->prof = NULL;
 	t->has_slot = 0;
 	lock();
+	if (no_files(slot)) { /* its buffer could not be made: nothing to read, FREE again */
+		slots[slot].freed = true;
+		freed_stack[nr_freed++] = slot;
+		unlock();
+		__atomic_add_fetch(&ut_rt.ctl->threads_exited, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&ut_rt.ctl->threads[slot].state, UT_SLOT_FREE, __ATOMIC_RELEASE);
+		t->busy = busy;
+		return;
+	}
 	list_exited(slot);
 	trim(ut_rt.cfg.lossless && !ut_rt.cfg.overwrite);
 	unlock();
@@ -692,6 +711,36 @@ static void exit_destructor(void *arg)
 				       UT_SHADOW_DEPTH * sizeof(struct ut_shadow_frame));
 		t->home = t->shadow = NULL;
 	}
+}
+
+/*
+ * The mapping of a buffer or profiler table holding @addr (libutrace/
+ * shmfault.c: a write to it faulted): its start and length.  In a signal
+ * handler: reads the table without the lock (a mapping being made or
+ * given back meanwhile is not found; the fault is then not ours).
+ */
+bool ut_slot_mapping(uintptr_t addr, uintptr_t *start, size_t *len)
+{
+	for (uint32_t i = 0; i < UT_MAX_THREADS; i++) {
+		for (int k = 0; k < UT_MAX_INST; k++) {
+			uintptr_t b = (uintptr_t)slots[i].buf[k];
+
+			if (b && addr >= b && addr - b < UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]) {
+				*start = b;
+				*len = UT_BUF_HDR_SIZE + (size_t)slots[i].size[k];
+				return true;
+			}
+		}
+		if (slots[i].prof && addr >= (uintptr_t)slots[i].prof &&
+		    addr - (uintptr_t)slots[i].prof <
+			    sizeof(struct ut_prof_hdr) + (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry)) {
+			*start = (uintptr_t)slots[i].prof;
+			*len = sizeof(struct ut_prof_hdr) +
+			       (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* At start-up: the key whose destructor tells a thread's exit. */

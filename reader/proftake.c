@@ -107,6 +107,25 @@ static int copy_rows(const char *path, const struct ut_prof_hdr *h, size_t len,
 	return 0;
 }
 
+int ut_prof_copy(const char *path, struct ut_proftab *out, uint64_t *taken, char *err,
+		 size_t errlen)
+{
+	struct ut_prof_hdr *h;
+	size_t len;
+	int ret = ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err, errlen);
+
+	memset(out, 0, sizeof(*out));
+	if (ret)
+		return ret;
+	ret = 0;
+	if (table_ok(h, len)) {
+		*taken = __atomic_load_n(&h->taken, __ATOMIC_ACQUIRE);
+		ret = copy_rows(path, h, len, out) ? -ENOMEM : 1;
+	}
+	munmap(h, len);
+	return ret;
+}
+
 int ut_prof_take(const char *path, const struct ut_thread_slot *ts, uint32_t slot,
 		 uint64_t *gen_seen, struct ut_proftab *out, char *err, size_t errlen)
 {

@@ -35,4 +35,12 @@ struct ut_proftab {
 int ut_prof_take(const char *path, const struct ut_thread_slot *ts, uint32_t slot,
 		 uint64_t *gen_seen, struct ut_proftab *out, char *err, size_t errlen);
 
+/*
+ * Copy the table (file @path) as it is (a live reader, or the end of a
+ * record): its used rows into @out, its ut_prof_hdr.taken into *@taken.
+ * Return: 1 copied, 0 not a table (yet), or -errno (@err says why).
+ */
+int ut_prof_copy(const char *path, struct ut_proftab *out, uint64_t *taken, char *err,
+		 size_t errlen);
+
 #endif

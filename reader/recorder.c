@@ -80,6 +80,7 @@ struct sess {
 	struct thr **old;
 	size_t nold, capold;
 	uint64_t *prof_seen;    /* profile: per slot, the gen + 1 whose table was looked at */
+	uint64_t *gone_told;    /* per slot, the gen + 1 whose buffer was said to be gone */
 };
 
 /* An exited thread's profiler table, taken while the program ran (reader/proftake.c). */
@@ -418,12 +419,37 @@ static bool slot_busy(struct ut_recorder *r, uint32_t state)
 	return !ut_slot_readable(state);
 }
 
+/*
+ * Slot @slot's buffer could not be opened (@ret, @err): if the slot still
+ * says it has one (readable, the same gen), the file was deleted or cut
+ * short under us -- by someone else: said once, the others are read on.
+ */
+static void buffer_gone(struct ut_recorder *r, struct sess *s, uint32_t slot, uint64_t gen,
+			int ret, const char *err)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
+
+	if ((ret != -ENOENT && ret != -EINVAL) ||
+	    !ut_slot_readable(__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)) ||
+	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen)
+		return;
+	if (!s->gone_told && !(s->gone_told = calloc(UT_MAX_THREADS, sizeof(uint64_t))))
+		return;
+	if (s->gone_told[slot] == gen + 1)
+		return;
+	s->gone_told[slot] = gen + 1;
+	rwarn(r, "warning: process %d thread %d: its buffer was deleted or cut short (%s); "
+		 "its events are lost, the others are read",
+	      s->pid, ts->tid, ret == -ENOENT ? "no such file" : err);
+}
+
 static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
 	char err[256], sessdir[PATH_MAX];
 	uint64_t gen = __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE);
 	struct thr *t;
+	int ret;
 
 	if (slot_busy(r, __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)))
 		return NULL;
@@ -431,8 +457,11 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	if (!t)
 		return NULL;
 	snprintf(sessdir, sizeof(sessdir), "%s/%s", r->dir, s->name);
-	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
-					     sizeof(err))) ||
+	ret = ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
+				 sizeof(err));
+	if (ret)
+		buffer_gone(r, s, slot, gen, ret, err);
+	if (map_failed(r, ret) ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume)) ||
 	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen) {
 		/* not ready, or reused while we opened it: next pass */
@@ -1644,24 +1673,24 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
 	char path[PATH_MAX], err[256];
-	struct ut_prof_hdr *h;
-	size_t len;
+	struct ut_proftab tab;
+	uint64_t taken = 0;
+	int ret;
 
 	mine->slot = slot;
 	mine->gen = ts->gen;
 	mine->tid = ts->tid;
 	memcpy(mine->comm, ts->comm, 16);
 	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
-	if (map_failed(r, ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err,
-					   sizeof(err))))
+	/* (a copy: the file's holes, pages no thread wrote, are not read) */
+	ret = ut_prof_copy(path, &tab, &taken, err, sizeof(err));
+	if (ret <= 0) {
+		map_failed(r, ret);
 		return;
-	if (h->magic == UT_PROF_MAGIC && h->version == UT_ABI_VERSION && h->nr_entries &&
-	    !(h->nr_entries & (h->nr_entries - 1)) &&
-	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) >= h->nr_entries &&
-	    (r->live || __atomic_load_n(&h->taken, __ATOMIC_ACQUIRE) != ts->gen + 1))
-		add_rows(r, s, h->cpu_time, (const struct ut_prof_entry *)(h + 1), h->nr_entries,
-			 st, all, mine);
-	munmap(h, len);
+	}
+	if (r->live || taken != ts->gen + 1)
+		add_rows(r, s, tab.cpu_time, tab.e, tab.n, st, all, mine);
+	free(tab.e);
 }
 
 /* The order of the per-thread tables: session, slot, incarnation. */
@@ -1827,6 +1856,7 @@ void ut_recorder_free(struct ut_recorder *r)
 		}
 		free(s->old);
 		free(s->prof_seen);
+		free(s->gone_told);
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}

@@ -138,7 +138,9 @@ struct ut_ctl {
 	uint64_t slots_reused;  /* slots handed to a new thread */
 	uint64_t slot_looks;    /* exited slots looked at by new threads' claims
 				 * (tests: a claim costs O(1), not a table scan) */
-	uint64_t reserved2[2];
+	uint64_t shm_faults;    /* pages of session files the file system could not
+				 * give (full): their buffer or table went private */
+	uint64_t reserved2[1];
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 320 + 40 * UT_MAX_THREADS, "ABI");
