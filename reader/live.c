@@ -1229,7 +1229,7 @@ static int take_thread(struct ut_live_stream *s, struct sthread *t, struct sthre
 {
 	if (!t || !t->ev.n || t->merged_pass == s->merge_pass)
 		return 0;
-	if (*n == *cap && ut_grow(ths, cap, sizeof(**ths), 64))
+	if (*n == *cap && ut_grow(ths, cap, sizeof(struct sthread *), 64))
 		return -ENOMEM;
 	t->merged_pass = s->merge_pass;
 	(*ths)[(*n)++] = t;

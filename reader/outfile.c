@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ int ut_outfile_open(struct ut_outfile *o, const char *path, bool whole)
 	o->fd = -1;
 	if (strlen(path) + 8 > sizeof(o->path))
 		return -ENAMETOOLONG;
-	strcpy(o->path, path);
+	memcpy(o->path, path, strlen(path) + 1);
 	if (!whole || in_place(path)) {
 		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		return o->fd < 0 ? -errno : 0;
@@ -108,9 +109,10 @@ static int link_unnamed(struct ut_outfile *o)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		snprintf(o->temp, sizeof(o->temp), "%s.%06lx", o->path,
-			 (unsigned long)(ts.tv_nsec ^ getpid() * 2654435761u ^ (unsigned)tries) &
-				 0xffffff);
+		uint64_t mix = (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() * 2654435761u ^ (uint64_t)tries;
+
+		snprintf(o->temp, sizeof(o->temp), "%s.%06llx", o->path,
+			 (unsigned long long)(mix & 0xffffff));
 		if (!linkat(AT_FDCWD, proc, AT_FDCWD, o->temp, AT_SYMLINK_FOLLOW) ||
 		    (errno == ENOENT && !linkat(o->fd, "", AT_FDCWD, o->temp, AT_EMPTY_PATH)))
 			return 0;

@@ -11,11 +11,11 @@
  * one's data meanwhile, so its slot is reused), and prints "tid T calls C"
  * for each thread: who wrote what, to compare with a trace.
  */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +55,7 @@ static void *tid_thread(void *arg)
 
 	for (long i = 0; i < calls; i++)
 		c_work((int)i);
-	return (void *)(long)gettid();
+	return (void *)syscall(SYS_gettid);
 }
 
 static int tids(int n)
