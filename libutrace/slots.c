@@ -173,7 +173,7 @@ static bool taken(uint32_t i)
 static bool consumer_near(uint32_t i, uint64_t now)
 {
 	for (int k = 0; k < UT_MAX_INST; k++)
-		if (slots[i].buf[k] && ut_bp_fresh(slots[i].buf[k], now))
+		if (slots[i].buf[k] && ut_bp_beaten(slots[i].buf[k], now))
 			return true;
 	return false;
 }
@@ -194,7 +194,7 @@ static bool recorder_present(uint32_t nr)
 		if (!slots[i].buf[0])
 			continue;
 		seen++;
-		if (ut_bp_fresh(slots[i].buf[0], now))
+		if (ut_bp_beaten(slots[i].buf[0], now))
 			return true;
 	}
 	return !seen; /* nothing to tell by: as if there were */
@@ -402,9 +402,19 @@ static void give_back(uint32_t i)
  * the threads that exited first, their unread records counted as lost (the
  * kernel's oldest pages overwritten).  Under the lock.
  */
+#define TRIM_MAX 8 /* slots given back per call: the lock is a spin lock */
+
 static void trim(bool lossless)
 {
-	while (__atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) > total_bound()) {
+	/*
+	 * A few at a time: each thread's start and exit trims, so the process
+	 * comes back under the bound within a few threads, and no thread
+	 * spins while another gives back thousands of files (a recorder that
+	 * died leaves the whole table over the bound at once).
+	 */
+	for (int n = 0; n < TRIM_MAX &&
+			__atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) > total_bound();
+	     n++) {
 		int64_t i = find_exited(!lossless);
 
 		if (!grab(i))

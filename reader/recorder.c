@@ -1575,7 +1575,7 @@ long ut_recorder_drain(struct ut_recorder *r)
 	ut_bp_test_delay();
 	r->pressed = false;
 	r->queue_full = false;
-	r->pass_ns = ut_bp_now();
+	r->pass_ns = ut_bp_now() & ~1ull; /* even: a consumer's beat (libutrace/backpressure.c) */
 	return drain_pass(r, false);
 }
 
