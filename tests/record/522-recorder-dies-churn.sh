@@ -16,18 +16,18 @@ P=$(prog threadchurn "$S")
 "$UTRACE" record -o k.dat -p function -- "$P" 10000 10 >k.out 2>k.err &
 rec=$!
 for ((i = 0; i < 200; i++)); do # until the program runs
-	ppid=$(pgrep -f "^$P 10000") && break
+	ppid=$(pgrep -P $rec -f "^$P 10000") && break
 	sleep 0.01
 done
 sleep 0.2
 kill -9 $rec
 wait $rec 2>/dev/null
 for ((i = 0; i < 600; i++)); do
-	pgrep -f "$P 10000" >/dev/null || break
+	kill -0 "$ppid" 2>/dev/null || break
 	sleep 0.1
 done
-if pgrep -f "$P 10000" >/dev/null; then
-	pkill -9 -f "$P 10000"
+if kill -0 "$ppid" 2>/dev/null; then
+	kill -9 "$ppid"
 	fail "the program was still running 60 s after its recorder died"
 fi
 expect_eq "the program's result" "threadchurn 10000 threads total 1100000" "$(cat k.out)"

@@ -15,7 +15,7 @@ rec=$!
 # the slots the program's session has used (ctl.nr_slots only grows): its last value
 slots=
 for ((i = 0; i < 6000; i++)); do
-	ppid=$(pgrep -f "^$P 6000") || { [ -n "$slots" ] && break; sleep 0.01; continue; }
+	ppid=$(pgrep -P $rec -f "^$P 6000") || { [ -n "$slots" ] && break; sleep 0.01; continue; }
 	ctl=$(ls /dev/shm/utrace-"$(id -u)"/rec.*/"$ppid".*/ctl 2>/dev/null | head -1)
 	n=$(od -An -t u4 -j 40 -N 4 "$ctl" 2>/dev/null | tr -d ' ')
 	[ -n "$n" ] && slots=$n

@@ -15,7 +15,7 @@ recdir() { grep -l "^$1 " "$root"/rec.*/recorder 2>/dev/null | head -1 | xargs -
 "$UTRACE" record -o k.dat -l c_work -- "$P" 300 1 tids >k.out 2>k.err &
 rec=$!
 for ((i = 0; i < 500; i++)); do # until the program runs
-	ppid=$(pgrep -f "^$P 300") && break
+	ppid=$(pgrep -P $rec -f "^$P 300 ") && break
 	sleep 0.01
 done
 dir=$(recdir $rec)
@@ -42,7 +42,7 @@ check "reset" "$UTRACE" reset
 [ ! -e "$dir" ] || fail "reset left $dir"
 kill -0 $live || fail "the live recording ended early"
 [ -n "$ldir" ] && [ -d "$ldir" ] || fail "reset removed a live recording ($ldir)"
-pkill -f "^$P 3000" # its program ends: the recording ends, and removes its directory
+pkill -P $live -f "^$P 3000 " # its program ends: the recording ends, and removes its directory
 wait $live 2>/dev/null
 [ ! -e "$ldir" ] || fail "the live recording left $ldir"
 finish
