@@ -15,8 +15,14 @@ struct ut_ctl *ut_ctl_create(int dirfd, const char *name, uint64_t start_ns)
 
 	if (fd < 0)
 		return NULL;
-	if (ftruncate(fd, sizeof(*ctl))) {
+	/*
+	 * Every page now (ENOSPC: no session): readers read any slot of it,
+	 * and a page the file system could not give later would be a hole
+	 * they fault on.
+	 */
+	if (ftruncate(fd, sizeof(*ctl)) || fallocate(fd, 0, 0, sizeof(*ctl))) {
 		err = errno;
+		unlinkat(dirfd, name, 0);
 		close(fd);
 		errno = err;
 		return NULL;

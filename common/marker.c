@@ -59,9 +59,14 @@ static int marker_file(const char *path, int32_t tid, uint32_t slot)
 	fd = ut_live_open(path, O_RDWR | O_CREAT | O_EXCL);
 	if (fd < 0)
 		return fd == -EEXIST ? 0 : fd; /* another writer of the slot made it */
-	if (ftruncate(fd, UT_BUF_HDR_SIZE + MARKER_BUF)) {
+	/* every page now: a page a full file system could not give later would fault */
+	if (ftruncate(fd, UT_BUF_HDR_SIZE + MARKER_BUF) ||
+	    fallocate(fd, 0, 0, UT_BUF_HDR_SIZE + MARKER_BUF)) {
+		int err = errno;
+
 		close(fd);
-		return -errno;
+		unlink(path);
+		return -err;
 	}
 	h = mmap(NULL, UT_BUF_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);

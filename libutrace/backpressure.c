@@ -46,7 +46,18 @@ void ut_bp_arm(struct ut_thread *t)
 	 * STALE period at most.
 	 */
 	if (wanted(t))
-		__atomic_store_n(&t->hdr->beat_ns, ut_bp_now(), __ATOMIC_RELEASE);
+		__atomic_store_n(&t->hdr->beat_ns, ut_bp_now() | 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Whether a consumer beat @h lately: a fresh beat of its own (even), not
+ * the producer's arming (odd).  A recorder that died left every new
+ * thread's buffer armed, fresh, and the slot claims that ask whether a
+ * recorder is there (libutrace/slots.c) kept waiting for it.
+ */
+bool ut_bp_beaten(const struct ut_buf_hdr *h, uint64_t now)
+{
+	return ut_bp_fresh(h, now) && !(__atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE) & 1);
 }
 
 bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now)

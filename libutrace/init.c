@@ -209,6 +209,9 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	ut_slots_init();
+	/* before a page of the session is written: a full file system must not kill the program */
+	if (ut_shmfault_init())
+		ut_log("cannot handle SIGBUS: a full session root may kill the program");
 	pthread_mutex_lock(&ut_rt.lock);
 	ret = ut_session_create(why, sizeof(why));
 	if (ret) {

@@ -277,6 +277,7 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need) UT_HIDDEN;
 uint64_t ut_bp_now(void) UT_HIDDEN;
 /* Whether a consumer passed over buffer @h less than UT_BP_STALE_NS before @now. */
 bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now) UT_HIDDEN;
+bool ut_bp_beaten(const struct ut_buf_hdr *h, uint64_t now) UT_HIDDEN;
 
 static inline uint64_t ut_now_in(uint32_t clock)
 {
@@ -479,6 +480,10 @@ int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;
 void *ut_thread_file(const char *prefix, uint32_t slot, size_t size) UT_HIDDEN;
 /* slots.c: @t's buffer in @slot (the slot's, reused, or a new one) */
 bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size) UT_HIDDEN;
+/* slots.c: the buffer or table mapping holding @addr (shmfault.c) */
+bool ut_slot_mapping(uintptr_t addr, uintptr_t *start, size_t *len) UT_HIDDEN;
+/* shmfault.c: SIGBUS on the session's files dealt with (from then on) */
+int ut_shmfault_init(void) UT_HIDDEN;
 /* slots.c: the slot's profiler table (*@fresh: just made) */
 struct ut_prof_hdr *ut_slot_prof(uint32_t slot, size_t size, bool *fresh) UT_HIDDEN;
 /* slots.c: the thread leaves its slot (exits, or moves to a new buffer size) */

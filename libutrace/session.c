@@ -134,7 +134,7 @@ static int cmds_create(void)
 	int fd = openat(ut_rt.dirfd, "cmds", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			0600);
 
-	if (fd >= 0 && !ftruncate(fd, sizeof(*c)))
+	if (fd >= 0 && !ftruncate(fd, sizeof(*c)) && !fallocate(fd, 0, 0, sizeof(*c)))
 		c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (fd >= 0)
 		close(fd);

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * SIGTRAP ownership.  The patcher needs a SIGTRAP handler for as long as the
- * process lives, and the program may want one too (tests, debuggers' helper
- * libraries).  So sigaction() and signal() are wrapped: for SIGTRAP they
- * record the program's handler and report it back as if installed, while
- * ours stays in place and chains to it for every trap that is not ours.
+ * SIGTRAP and SIGBUS ownership.  The patcher needs a SIGTRAP handler for as
+ * long as the process lives, the session files a SIGBUS handler (a write to
+ * a buffer whose file system is full: libutrace/shmfault.c), and the
+ * program may want its own (tests, debuggers' helper libraries, runtimes
+ * that map files).  So sigaction() and signal() are wrapped: for these
+ * signals they record the program's handler and report it back as if
+ * installed, while ours stays in place and chains to it for every signal
+ * that is not ours.
  *
- * SIGTRAP must also never be blocked: an int3 (an enabled USDT probe, a
- * site while it changes) raised in a thread that blocks SIGTRAP makes the
- * kernel reset the handler to the default and kill the process, and
- * servers commonly block every signal in their worker threads.  So
- * sigprocmask() and pthread_sigmask() keep SIGTRAP out of the mask they
- * set, and report it back as blocked while the program believes it is (a
- * per-thread flag); sigaction() keeps it out of every handler's sa_mask.
- * A SIGTRAP the program raises itself while it believes it blocked is
- * delivered rather than left pending.
+ * Neither may be blocked: an int3 (an enabled USDT probe, a site while it
+ * changes) or a fault on a session file raised in a thread that blocks the
+ * signal makes the kernel reset the handler to the default and kill the
+ * process, and servers commonly block every signal in their worker threads.
+ * So sigprocmask() and pthread_sigmask() keep SIGTRAP and SIGBUS out of the
+ * mask they set, and report them back as blocked while the program believes
+ * they are (per-thread flags); sigaction() keeps them out of every
+ * handler's sa_mask.  A SIGTRAP or SIGBUS the program raises itself while it
+ * believes it blocked is delivered rather than left pending.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,21 +28,31 @@
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
+/* The signals we own: SIGTRAP (patching), SIGBUS (session files that cannot get a page). */
+enum { OWN_TRAP, OWN_BUS, NR_OWN };
+
 static sigaction_fn real_sigaction;
 static bool (*our_trap)(ucontext_t *uc);
-static struct sigaction program_act; /* what the program believes is installed */
-static bool installed;
+static bool (*our_bus)(void *addr);
+static struct sigaction program_act[NR_OWN]; /* what the program believes is installed */
+static bool installed[NR_OWN];
 
-static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
+static int own_index(int sig)
 {
-	struct sigaction act = program_act;
-	int saved = errno;
+	return sig == SIGTRAP ? OWN_TRAP : sig == SIGBUS ? OWN_BUS : -1;
+}
 
-	if (our_trap && our_trap(ucv)) {
-		errno = saved;
-		return;
-	}
+static void on_signal(int sig, siginfo_t *si, void *ucv)
+{
+	int k = sig == SIGTRAP ? OWN_TRAP : OWN_BUS; /* (installed for these two only) */
+	struct sigaction act = program_act[k];
+	int saved = errno;
+	bool ours = k == OWN_TRAP ? our_trap && our_trap(ucv)
+				  : our_bus && si->si_code == BUS_ADRERR && our_bus(si->si_addr);
+
 	errno = saved;
+	if (ours)
+		return;
 	if (act.sa_flags & SA_SIGINFO) {
 		if (act.sa_sigaction)
 			act.sa_sigaction(sig, si, ucv);
@@ -51,10 +64,10 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 		act.sa_handler(sig);
 		return;
 	}
-	/* Default action: die by SIGTRAP as the program would have. */
+	/* Default action: die by the signal as the program would have. */
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
-	real_sigaction(SIGTRAP, &dfl, NULL);
-	raise(SIGTRAP);
+	real_sigaction(sig, &dfl, NULL);
+	raise(sig);
 }
 
 static sigaction_fn get_real(void)
@@ -64,19 +77,30 @@ static sigaction_fn get_real(void)
 	return real_sigaction;
 }
 
+static int install(int sig, int k)
+{
+	struct sigaction act = {0};
+
+	act.sa_sigaction = on_signal;
+	act.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+	sigemptyset(&act.sa_mask);
+	if (real_sigaction(sig, &act, &program_act[k]))
+		return -errno;
+	installed[k] = true;
+	return 0;
+}
+
 int ut_signals_init(bool (*ours)(ucontext_t *uc))
 {
 	struct sigaction act = {0};
+	int ret;
 
 	if (!get_real())
 		return -ENOSYS;
 	our_trap = ours;
-	act.sa_sigaction = on_sigtrap;
-	act.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
-	sigemptyset(&act.sa_mask);
-	if (real_sigaction(SIGTRAP, &act, &program_act))
-		return -errno;
-	installed = true;
+	ret = install(SIGTRAP, OWN_TRAP);
+	if (ret)
+		return ret;
 	/*
 	 * libc gave the kernel its signal restorer with ours, as it does for
 	 * every handler: the return address of every handler the kernel calls
@@ -87,35 +111,39 @@ int ut_signals_init(bool (*ours)(ucontext_t *uc))
 	return 0;
 }
 
-/* What the program believes of SIGTRAP in this thread's mask. */
-static __thread bool trap_blocked;
+/* What the program believes of SIGTRAP and SIGBUS in this thread's mask (bit per OWN_*). */
+static __thread unsigned own_blocked;
 
 typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
 
-/* @how/@set as the program gave them, SIGTRAP kept out; @old gets it back as believed. */
+static const int own_sigs[NR_OWN] = {[OWN_TRAP] = SIGTRAP, [OWN_BUS] = SIGBUS};
+
+/* @how/@set as the program gave them, our signals kept out; @old gets them back as believed. */
 static int masked_call(sigmask_fn real, int how, const sigset_t *set, sigset_t *old)
 {
-	bool was = trap_blocked;
+	unsigned was = own_blocked, in = 0;
 	sigset_t copy;
 	int ret;
 
-	if (set && how != SIG_UNBLOCK && sigismember(set, SIGTRAP)) {
+	for (int k = 0; set && k < NR_OWN; k++)
+		in |= sigismember(set, own_sigs[k]) == 1 ? 1u << k : 0;
+	if (in && how != SIG_UNBLOCK) {
 		copy = *set;
-		sigdelset(&copy, SIGTRAP);
+		for (int k = 0; k < NR_OWN; k++)
+			sigdelset(&copy, own_sigs[k]);
 		set = &copy;
 	}
 	ret = real(how, set, old);
-	if (ret == 0 && old && was)
-		sigaddset(old, SIGTRAP);
+	for (int k = 0; ret == 0 && old && k < NR_OWN; k++)
+		if (was & (1u << k))
+			sigaddset(old, own_sigs[k]);
 	if (ret == 0 && set) {
-		bool in = set == &copy || sigismember(set, SIGTRAP);
-
 		if (how == SIG_SETMASK)
-			trap_blocked = in;
-		else if (how == SIG_BLOCK && in)
-			trap_blocked = true;
-		else if (how == SIG_UNBLOCK && in)
-			trap_blocked = false;
+			own_blocked = in;
+		else if (how == SIG_BLOCK)
+			own_blocked |= in;
+		else if (how == SIG_UNBLOCK)
+			own_blocked &= ~in;
 	}
 	return ret;
 }
@@ -143,29 +171,40 @@ __attribute__((visibility("default"))) int pthread_sigmask(int how, const sigset
 	return real ? masked_call(real, how, set, old) : ENOSYS;
 }
 
+int ut_signals_bus(bool (*ours)(void *addr))
+{
+	if (!get_real())
+		return -ENOSYS;
+	our_bus = ours;
+	return installed[OWN_BUS] ? 0 : install(SIGBUS, OWN_BUS);
+}
+
 /* The wrappers: exported, they interpose libc's. */
 __attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
 						     struct sigaction *old)
 {
+	int k = own_index(sig);
+
 	if (!get_real()) {
 		errno = ENOSYS;
 		return -1;
 	}
-	if (sig != SIGTRAP || !installed) {
+	if (k < 0 || !installed[k]) {
 		struct sigaction copy;
 
-		/* a handler runs with SIGTRAP deliverable (see the top of this file) */
-		if (act && sigismember(&act->sa_mask, SIGTRAP)) {
+		/* a handler runs with our signals deliverable (see the top of this file) */
+		if (act && (sigismember(&act->sa_mask, SIGTRAP) || sigismember(&act->sa_mask, SIGBUS))) {
 			copy = *act;
 			sigdelset(&copy.sa_mask, SIGTRAP);
+			sigdelset(&copy.sa_mask, SIGBUS);
 			act = &copy;
 		}
 		return real_sigaction(sig, act, old);
 	}
 	if (old)
-		*old = program_act;
+		*old = program_act[k];
 	if (act)
-		program_act = *act;
+		program_act[k] = *act;
 	return 0;
 }
 
@@ -173,7 +212,7 @@ __attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t
 {
 	struct sigaction act = {0}, old;
 
-	if (sig != SIGTRAP) {
+	if (own_index(sig) < 0) {
 		sighandler_t (*real)(int, sighandler_t) =
 			(sighandler_t(*)(int, sighandler_t))dlsym(RTLD_NEXT, "signal");
 

@@ -14,5 +14,11 @@
  * its sigaction()/signal() wrappers instead of letting it replace ours.
  */
 int ut_signals_init(bool (*ours)(ucontext_t *uc)) UT_HIDDEN;
+/*
+ * Install our SIGBUS handler: @ours is asked about every SIGBUS of a
+ * missing page (BUS_ADRERR) and returns true if it was in one of our
+ * mappings and is dealt with; others go to the program's handler.
+ */
+int ut_signals_bus(bool (*ours)(void *addr)) UT_HIDDEN;
 
 #endif

@@ -47,14 +47,32 @@ struct slot_rt {
 	struct ut_buf_hdr *buf[UT_MAX_INST]; /* the top level's [0], instance K's [K] */
 	uint32_t size[UT_MAX_INST];          /* their data bytes */
 	uint64_t told[UT_MAX_INST];          /* hdr->dropped told in LOST records at exit */
-	struct ut_prof_hdr *prof;            /* prof.N: kept and added to by later threads */
-	uint64_t exit_seq;                   /* order of the exits: the oldest goes first */
+	struct ut_prof_hdr *prof;            /* prof.N: kept, cleared or added to by later threads */
+	uint64_t prof_gen;                   /* the slot's gen that last counted in it */
+	bool prof_clear;                     /* taken by a reader: cleared for the next thread */
+	int32_t older, newer;                /* the exited list's links (-1: none) */
+	bool listed;                         /* on the exited list */
 	bool freed;                          /* FREE again, its files given back */
 };
 
+/*
+ * Claims cost O(1), not a scan of the table: a program creating threads
+ * after its recorder died fills the table with data nobody takes, and each
+ * new thread scanned all 4,096 slots three times (record/522: 6 s instead
+ * of 0.3).  So the exited slots are kept in a list in the order their
+ * threads exited (the oldest is the one to overwrite), and slots given back
+ * on a stack.  Whether an exited slot's data is taken is looked at in the
+ * oldest TAKEN_LOOK of them: a recorder or trace_pipe takes data in the
+ * order it was written, so a taken slot further in means the first ones are
+ * taken too.
+ */
+#define TAKEN_LOOK 64
+
 static struct slot_rt slots[UT_MAX_THREADS];
 static int lock_word;          /* a spin lock: claims are rare and short */
-static uint64_t exit_seq;
+static int32_t oldest_exited = -1, newest_exited = -1; /* the exited list's ends */
+static uint32_t freed_stack[UT_MAX_THREADS];
+static uint32_t nr_freed;
 static pthread_key_t exit_key;
 static bool key_made;
 
@@ -105,7 +123,8 @@ void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return NULL;
-	if (ftruncate(fd, (off_t)size)) {
+	/* its header page now: readers read it (a hole would fault on a full file system) */
+	if (ftruncate(fd, (off_t)size) || fallocate(fd, 0, 0, UT_PAGE_SIZE)) {
 		close(fd);
 		unlinkat(ut_rt.dirfd, name, 0);
 		return NULL;
@@ -128,13 +147,17 @@ static uint64_t total_bound(void)
 
 /*
  * Whether the buffers of slot @i hold nothing unread (every one: tail ==
- * head).  A profiler table is read only at the end: its slot is never
- * "taken", and is reused only when every slot is used (its counts then go
- * on with the next thread's).
+ * head), and its profiler table, if its thread counted in it, was taken by
+ * a reader (record: ut_prof_hdr.taken is the slot's gen + 1).  The live
+ * readers of tables (trace_stat) do not take them: such a slot is reused
+ * only when none is left, its counts going on with the next thread's.
  */
 static bool taken(uint32_t i)
 {
-	if (slots[i].prof)
+	const struct ut_prof_hdr *p = slots[i].prof;
+	uint64_t gen = __atomic_load_n(&ut_rt.ctl->threads[i].gen, __ATOMIC_RELAXED);
+
+	if (p && slots[i].prof_gen == gen && __atomic_load_n(&p->taken, __ATOMIC_ACQUIRE) != gen + 1)
 		return false;
 	for (int k = 0; k < UT_MAX_INST; k++) {
 		const struct ut_buf_hdr *h = slots[i].buf[k];
@@ -150,7 +173,7 @@ static bool taken(uint32_t i)
 static bool consumer_near(uint32_t i, uint64_t now)
 {
 	for (int k = 0; k < UT_MAX_INST; k++)
-		if (slots[i].buf[k] && ut_bp_fresh(slots[i].buf[k], now))
+		if (slots[i].buf[k] && ut_bp_beaten(slots[i].buf[k], now))
 			return true;
 	return false;
 }
@@ -171,26 +194,66 @@ static bool recorder_present(uint32_t nr)
 		if (!slots[i].buf[0])
 			continue;
 		seen++;
-		if (ut_bp_fresh(slots[i].buf[0], now))
+		if (ut_bp_beaten(slots[i].buf[0], now))
 			return true;
 	}
 	return !seen; /* nothing to tell by: as if there were */
 }
 
-/* An EXITED slot: the first whose data is taken, else (@oldest) the first to exit. */
-static int64_t find_exited(uint32_t nr, bool oldest)
+/* Slot @i joins the exited list, as the newest.  Under the lock. */
+static void list_exited(uint32_t i)
 {
-	int64_t best = -1;
+	if (slots[i].listed)
+		return;
+	slots[i].listed = true;
+	slots[i].newer = -1;
+	slots[i].older = newest_exited;
+	if (newest_exited >= 0)
+		slots[newest_exited].newer = (int32_t)i;
+	else
+		oldest_exited = (int32_t)i;
+	newest_exited = (int32_t)i;
+}
 
-	for (uint32_t i = 0; i < nr; i++) {
+/* Slot @i leaves the exited list (grabbed for a new thread).  Under the lock. */
+static void unlist_exited(uint32_t i)
+{
+	if (!slots[i].listed)
+		return;
+	if (slots[i].older >= 0)
+		slots[slots[i].older].newer = slots[i].newer;
+	else
+		oldest_exited = slots[i].newer;
+	if (slots[i].newer >= 0)
+		slots[slots[i].newer].older = slots[i].older;
+	else
+		newest_exited = slots[i].older;
+	slots[i].listed = false;
+}
+
+/*
+ * An EXITED slot: among the TAKEN_LOOK that exited first, one whose data is
+ * taken, else (@oldest) the first to exit.  Under the lock.
+ */
+static int64_t find_exited(bool oldest)
+{
+	int64_t first = -1;
+	int n = 0;
+
+	for (int32_t i = oldest_exited; i >= 0 && n < TAKEN_LOOK; i = slots[i].newer, n++) {
+		/* (listed just before its state is stored: ut_slot_leave) */
 		if (__atomic_load_n(&ut_rt.ctl->threads[i].state, __ATOMIC_ACQUIRE) != UT_SLOT_EXITED)
 			continue;
-		if (taken(i))
-			return i;
-		if (oldest && (best < 0 || slots[i].exit_seq < slots[best].exit_seq))
-			best = i;
+		if (taken((uint32_t)i)) {
+			first = i;
+			oldest = true;
+			break;
+		}
+		if (first < 0)
+			first = i;
 	}
-	return oldest ? best : -1;
+	__atomic_add_fetch(&ut_rt.ctl->slot_looks, (uint64_t)n, __ATOMIC_RELAXED);
+	return oldest ? first : -1;
 }
 
 /*
@@ -221,7 +284,7 @@ static void reap_vanished(uint32_t nr)
 			for (int k = 0; k < UT_MAX_INST; k++) /* what it told is unknown: all */
 				if (slots[i].buf[k])
 					slots[i].told[k] = slots[i].buf[k]->dropped;
-			slots[i].exit_seq = ++exit_seq;
+			list_exited(i);
 			__atomic_store_n(&s->state, UT_SLOT_EXITED, __ATOMIC_RELEASE);
 		}
 	}
@@ -263,6 +326,15 @@ static void recycle_buffer(struct ut_buf_hdr *h, uint64_t told, int32_t tid, uin
 	__atomic_store_n(&h->tail, pos, __ATOMIC_RELEASE);
 }
 
+/* Slot @i's table, taken by a reader, is cleared when a thread next counts in it. */
+static void prof_taken(uint32_t i)
+{
+	const struct ut_prof_hdr *p = slots[i].prof;
+
+	if (p && __atomic_load_n(&p->taken, __ATOMIC_ACQUIRE) == ut_rt.ctl->threads[i].gen + 1)
+		slots[i].prof_clear = true;
+}
+
 /* Slot @i, EXITED and claimed by us (REUSING), becomes @tid's. */
 static void reuse(uint32_t i, int32_t tid)
 {
@@ -272,19 +344,23 @@ static void reuse(uint32_t i, int32_t tid)
 	for (int k = 0; k < UT_MAX_INST; k++)
 		if (slots[i].buf[k])
 			recycle_buffer(slots[i].buf[k], slots[i].told[k], tid, gen);
+	prof_taken(i);
 	/* before the new thread's first record is published (readers: head, then gen) */
 	__atomic_store_n(&s->gen, gen, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&ut_rt.ctl->slots_reused, 1, __ATOMIC_RELAXED);
 }
 
-/* Take EXITED slot @i if nobody else did first. */
+/* Take EXITED slot @i if nobody else did first.  Under the lock. */
 static bool grab(int64_t i)
 {
 	uint32_t want = UT_SLOT_EXITED;
 
-	return i >= 0 && __atomic_compare_exchange_n(&ut_rt.ctl->threads[i].state, &want,
-						     UT_SLOT_REUSING, false, __ATOMIC_ACQ_REL,
-						     __ATOMIC_ACQUIRE);
+	if (i < 0 || !__atomic_compare_exchange_n(&ut_rt.ctl->threads[i].state, &want,
+						  UT_SLOT_REUSING, false, __ATOMIC_ACQ_REL,
+						  __ATOMIC_ACQUIRE))
+		return false;
+	unlist_exited((uint32_t)i);
+	return true;
 }
 
 /* Slot @i's files go (a grabbed EXITED slot): FREE again, a new gen for readers. */
@@ -312,8 +388,10 @@ static void give_back(uint32_t i)
 		slots[i].size[k] = 0;
 		slots[i].told[k] = 0;
 	}
+	prof_taken(i);
 	__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
 	slots[i].freed = true;
+	freed_stack[nr_freed++] = i;
 	__atomic_store_n(&s->state, UT_SLOT_FREE, __ATOMIC_RELEASE);
 }
 
@@ -324,10 +402,20 @@ static void give_back(uint32_t i)
  * the threads that exited first, their unread records counted as lost (the
  * kernel's oldest pages overwritten).  Under the lock.
  */
-static void trim(uint32_t nr, bool lossless)
+#define TRIM_MAX 8 /* slots given back per call: the lock is a spin lock */
+
+static void trim(bool lossless)
 {
-	while (__atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) > total_bound()) {
-		int64_t i = find_exited(nr, !lossless);
+	/*
+	 * A few at a time: each thread's start and exit trims, so the process
+	 * comes back under the bound within a few threads, and no thread
+	 * spins while another gives back thousands of files (a recorder that
+	 * died leaves the whole table over the bound at once).
+	 */
+	for (int n = 0; n < TRIM_MAX &&
+			__atomic_load_n(&ut_rt.ctl->buf_bytes, __ATOMIC_RELAXED) > total_bound();
+	     n++) {
+		int64_t i = find_exited(!lossless);
 
 		if (!grab(i))
 			return;
@@ -336,14 +424,17 @@ static void trim(uint32_t nr, bool lossless)
 }
 
 /* A slot given back by trim(), or -1.  Under the lock. */
-static int64_t find_freed(uint32_t nr)
+static int64_t find_freed(void)
 {
-	for (uint32_t i = 0; i < nr; i++)
+	while (nr_freed) {
+		uint32_t i = freed_stack[--nr_freed];
+
 		if (slots[i].freed &&
 		    __atomic_load_n(&ut_rt.ctl->threads[i].state, __ATOMIC_ACQUIRE) == UT_SLOT_FREE) {
 			slots[i].freed = false;
 			return i;
 		}
+	}
 	return -1;
 }
 
@@ -354,11 +445,11 @@ static int64_t pick(bool lossless)
 	uint32_t nr = __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE);
 	uint64_t need = (uint64_t)ut_rt.buf_size + UT_BUF_HDR_SIZE;
 	bool over = __atomic_load_n(&ctl->buf_bytes, __ATOMIC_RELAXED) + need > total_bound();
-	int64_t i = find_exited(nr < UT_MAX_THREADS ? nr : UT_MAX_THREADS, over && !lossless);
+	int64_t i = find_exited(over && !lossless);
 
 	if (grab(i))
 		return i;
-	i = find_freed(nr < UT_MAX_THREADS ? nr : UT_MAX_THREADS);
+	i = find_freed();
 	if (i >= 0)
 		return i;
 	if (nr < UT_MAX_THREADS) {
@@ -366,7 +457,7 @@ static int64_t pick(bool lossless)
 		return nr;
 	}
 	reap_vanished(UT_MAX_THREADS);
-	i = find_exited(UT_MAX_THREADS, !lossless);
+	i = find_exited(!lossless);
 	return grab(i) ? i : -1;
 }
 
@@ -426,7 +517,7 @@ int ut_thread_slot(struct ut_thread *t, uint32_t *slotp)
 	if (lossless && __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE) >= UT_MAX_THREADS)
 		lossless = recorder_present(UT_MAX_THREADS);
 	i = pick(lossless);
-	trim(__atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE), lossless); /* a burst ended */
+	trim(lossless); /* a burst ended */
 	unlock();
 	if (i < 0 && lossless)
 		i = pick_waiting();
@@ -521,13 +612,41 @@ bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size)
 	return true;
 }
 
-/* The profiler's table of slot @slot: one per slot, its counts kept across threads. */
+/*
+ * A taken table emptied for the next thread: its pages given back (a hole
+ * punched in the file), else its used rows cleared.
+ */
+static void prof_clear(struct ut_prof_hdr *p, size_t size)
+{
+	struct ut_prof_entry *e = (struct ut_prof_entry *)(p + 1);
+
+	if (!madvise(p, size, MADV_REMOVE))
+		return;
+	for (uint32_t i = 0; i < p->nr_entries && i < UT_PROF_ENTRIES; i++)
+		if (e[i].ip) {
+			e[i].ip = e[i].hits = e[i].time = e[i].self = 0;
+			e[i].time_sq[0] = e[i].time_sq[1] = e[i].self_sq[0] = e[i].self_sq[1] = 0;
+		}
+	p->overflow = 0;
+}
+
+/*
+ * The profiler's table of slot @slot (*@fresh: new or emptied, its header to
+ * write): one per slot, emptied for the next thread once a reader took it,
+ * else its counts kept across threads.
+ */
 struct ut_prof_hdr *ut_slot_prof(uint32_t slot, size_t size, bool *fresh)
 {
-	*fresh = !slots[slot].prof;
-	if (*fresh)
-		slots[slot].prof = ut_thread_file("prof.", slot, size);
-	return slots[slot].prof;
+	struct slot_rt *r = &slots[slot];
+
+	*fresh = !r->prof || r->prof_clear;
+	if (r->prof && r->prof_clear)
+		prof_clear(r->prof, size);
+	r->prof_clear = false;
+	if (!r->prof)
+		r->prof = ut_thread_file("prof.", slot, size);
+	r->prof_gen = __atomic_load_n(&ut_rt.ctl->threads[slot].gen, __ATOMIC_RELAXED);
+	return r->prof;
 }
 
 /* @t no longer writes its buffer: remember what its LOST records told. */
@@ -540,6 +659,15 @@ static void detach(struct ut_thread *t, uint32_t slot, bool exiting)
 	t->limit = 0;
 	t->head = 0;
 	t->failed = exiting; /* events after the exit are not recorded */
+}
+
+/* Whether slot @slot has no file (its thread's buffer or table could not be made). */
+static bool no_files(uint32_t slot)
+{
+	for (int k = 0; k < UT_MAX_INST; k++)
+		if (slots[slot].buf[k])
+			return false;
+	return !slots[slot].prof;
 }
 
 /**
@@ -563,9 +691,17 @@ void ut_slot_leave(bool exiting)
 	t->prof = NULL;
 	t->has_slot = 0;
 	lock();
-	slots[slot].exit_seq = ++exit_seq;
-	trim(__atomic_load_n(&ut_rt.ctl->nr_slots, __ATOMIC_ACQUIRE),
-	     ut_rt.cfg.lossless && !ut_rt.cfg.overwrite);
+	if (no_files(slot)) { /* its buffer could not be made: nothing to read, FREE again */
+		slots[slot].freed = true;
+		freed_stack[nr_freed++] = slot;
+		unlock();
+		__atomic_add_fetch(&ut_rt.ctl->threads_exited, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&ut_rt.ctl->threads[slot].state, UT_SLOT_FREE, __ATOMIC_RELEASE);
+		t->busy = busy;
+		return;
+	}
+	list_exited(slot);
+	trim(ut_rt.cfg.lossless && !ut_rt.cfg.overwrite);
 	unlock();
 	__atomic_add_fetch(&ut_rt.ctl->threads_exited, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_rt.ctl->threads[slot].state, UT_SLOT_EXITED, __ATOMIC_RELEASE);
@@ -585,6 +721,36 @@ static void exit_destructor(void *arg)
 				       UT_SHADOW_DEPTH * sizeof(struct ut_shadow_frame));
 		t->home = t->shadow = NULL;
 	}
+}
+
+/*
+ * The mapping of a buffer or profiler table holding @addr (libutrace/
+ * shmfault.c: a write to it faulted): its start and length.  In a signal
+ * handler: reads the table without the lock (a mapping being made or
+ * given back meanwhile is not found; the fault is then not ours).
+ */
+bool ut_slot_mapping(uintptr_t addr, uintptr_t *start, size_t *len)
+{
+	for (uint32_t i = 0; i < UT_MAX_THREADS; i++) {
+		for (int k = 0; k < UT_MAX_INST; k++) {
+			uintptr_t b = (uintptr_t)slots[i].buf[k];
+
+			if (b && addr >= b && addr - b < UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]) {
+				*start = b;
+				*len = UT_BUF_HDR_SIZE + (size_t)slots[i].size[k];
+				return true;
+			}
+		}
+		if (slots[i].prof && addr >= (uintptr_t)slots[i].prof &&
+		    addr - (uintptr_t)slots[i].prof <
+			    sizeof(struct ut_prof_hdr) + (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry)) {
+			*start = (uintptr_t)slots[i].prof;
+			*len = sizeof(struct ut_prof_hdr) +
+			       (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* At start-up: the key whose destructor tells a thread's exit. */
@@ -611,9 +777,11 @@ void ut_slots_forget(void)
 			slots[i].told[k] = 0;
 		}
 		slots[i].prof = NULL;
-		slots[i].exit_seq = 0;
+		slots[i].prof_clear = false;
+		slots[i].listed = false;
 		slots[i].freed = false;
 	}
+	oldest_exited = newest_exited = -1;
+	nr_freed = 0;
 	lock_word = 0;
-	exit_seq = 0;
 }

@@ -27,7 +27,8 @@ bool ut_bp_beat(const struct ut_rb_reader *rb, uint64_t now)
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	bool waiting;
 
-	__atomic_store_n(&h->beat_ns, now, __ATOMIC_RELEASE);
+	/* even: a consumer's (a producer arms a new buffer with an odd one) */
+	__atomic_store_n(&h->beat_ns, now & ~1ull, __ATOMIC_RELEASE);
 	/* tail's store (ut_rb_consume) before this load: a writer going to sleep
 	 * either saw the new tail or is seen waiting here */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -23,6 +23,7 @@
 #include "reader/printer.h"
 #include "reader/stream.h"
 #include "common/control.h"
+#include "common/grow.h"
 #include "common/names.h"
 #include "common/output/graph.h"
 #include "common/output/output.h"
@@ -87,6 +88,9 @@ struct sthread {
 	size_t maplen;
 	struct ut_rb_reader rb;
 	struct ut_rb_decoder dec;
+	uint64_t gen;            /* the slot's incarnation this thread is */
+	struct sthread *next;    /* retired: the next on its session's list */
+	unsigned merged_pass;    /* the formatter's: the last merge that took its events */
 	int32_t tid;
 	char comm[17];
 	uint64_t lost;           /* to print before its next event */
@@ -107,12 +111,24 @@ struct ssess {
 	struct sthread *thr[UT_MAX_THREADS];
 	uint32_t nr_thr;
 	bool alive;
+	/*
+	 * Threads whose slot went to a new thread (its gen changed): the
+	 * drainer pushes them on retired_in (a stack; their last chunk is a
+	 * CHUNK_RETIRED), the formatter takes them into retired and frees
+	 * each once its events are printed.
+	 */
+	struct sthread *retired_in;
+	struct sthread *retired;
+	bool drained;            /* the drainer's: gone, all of it queued, ctl unmapped */
+	unsigned dead_passes;    /* the drainer's passes since it found it gone */
+	bool released;           /* the formatter's: all of it printed; the drainer frees it */
 };
 
 
 #define STREAM_MAX_SESS 1024
 
-#define CHUNK_FINAL 1u /* a thread's last chunk: its process is gone, all was told */
+#define CHUNK_FINAL 1u   /* a thread's last chunk: its process is gone, all was told */
+#define CHUNK_RETIRED 2u /* a thread's last chunk: its slot went to a new thread */
 
 /*
  * Three parts once ut_live_stream_start() ran, each on its own thread:
@@ -135,6 +151,18 @@ struct ut_live_stream {
 	int inst;                /* instances/: whose buffers */
 	struct ssess *sess[STREAM_MAX_SESS];
 	size_t nr_sess;
+	/*
+	 * Sessions are freed once gone and printed (a long reader of short
+	 * processes holds those alive, not one mapping per process it saw):
+	 * the formatter holds sess_mu for its passes, the drainer frees
+	 * released sessions when it can take it, and remembers their names
+	 * (done, sorted) while the run-time dir lists them.
+	 */
+	pthread_mutex_t sess_mu;
+	char **done_names;
+	bool *done_seen;
+	size_t nr_done, cap_done;
+	unsigned merge_pass;
 	struct ut_chunkq *q;     /* drainer -> formatter */
 	/* the drainer */
 	pthread_t drainer;
@@ -150,7 +178,8 @@ struct ut_live_stream {
 	bool graph_mode;         /* the sessions run function_graph now */
 	bool tmpl_traces;        /* the template's tracer is not nop */
 	unsigned ahead;          /* spare blocks asked of the queue */
-	bool syms_stale;
+	unsigned syms_gen;       /* the drainer's: + 1 when a session's objects change */
+	unsigned syms_loaded;    /* the formatter's: the syms_gen its symbols are of */
 	/* the formatter */
 	bool fmt_running;
 	struct ut_symtab *syms;
@@ -184,12 +213,17 @@ struct ut_live_stream {
 	bool done;               /* the processes are gone, all they wrote is text */
 };
 
+/* The formatter's: the thread of @tid (a retired one if no other has it). */
 static struct sthread *find_thread(const struct ut_live_stream *s, int32_t tid)
 {
 	for (size_t i = 0; i < s->nr_sess; i++)
 		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
 			if (s->sess[i]->thr[j] && s->sess[i]->thr[j]->tid == tid)
 				return s->sess[i]->thr[j];
+	for (size_t i = 0; i < s->nr_sess; i++)
+		for (struct sthread *t = s->sess[i]->retired; t; t = t->next)
+			if (t->tid == tid)
+				return t;
 	return NULL;
 }
 
@@ -202,13 +236,9 @@ static const char *stream_comm(void *ctx, int32_t tid)
 
 static int32_t stream_tgid(void *ctx, int32_t tid)
 {
-	const struct ut_live_stream *s = ctx;
+	const struct sthread *t = find_thread(ctx, tid);
 
-	for (size_t i = 0; i < s->nr_sess; i++)
-		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
-			if (s->sess[i]->thr[j] && s->sess[i]->thr[j]->tid == tid)
-				return s->sess[i]->pid;
-	return 0;
+	return t ? t->ss->pid : 0;
 }
 
 struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const int32_t *pids,
@@ -228,6 +258,7 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const in
 	}
 	pthread_mutex_init(&s->text_mu, NULL);
 	pthread_cond_init(&s->text_cv, NULL);
+	pthread_mutex_init(&s->sess_mu, NULL);
 	if ((npids && !s->pids) || !s->q) {
 		ut_live_stream_free(s);
 		return NULL;
@@ -262,20 +293,34 @@ static void formatters_free(struct ut_live_stream *s)
 	free(s->probes);
 }
 
+static void sthread_free(struct sthread *t)
+{
+	if (t->map)
+		munmap(t->map, t->maplen);
+	evvec_free(&t->ev);
+	free(t);
+}
+
+static void sthread_list_free(struct sthread *t)
+{
+	while (t) {
+		struct sthread *next = t->next;
+
+		sthread_free(t);
+		t = next;
+	}
+}
+
 /* A session's threads unmapped, and the session. */
 static void ssess_free(struct ssess *ss)
 {
-	for (uint32_t j = 0; j < ss->nr_thr; j++) {
-		struct sthread *t = ss->thr[j];
-
-		if (t) {
-			if (t->map)
-				munmap(t->map, t->maplen);
-			evvec_free(&t->ev);
-			free(t);
-		}
-	}
-	ut_sess_unmap_ctl(ss->ctl);
+	for (uint32_t j = 0; j < ss->nr_thr; j++)
+		if (ss->thr[j])
+			sthread_free(ss->thr[j]);
+	sthread_list_free(ss->retired_in);
+	sthread_list_free(ss->retired);
+	if (ss->ctl)
+		ut_sess_unmap_ctl(ss->ctl);
 	free(ss);
 }
 
@@ -300,6 +345,11 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	ut_chunkq_free(s->q);
 	for (size_t i = 0; i < s->nr_sess; i++)
 		ssess_free(s->sess[i]);
+	for (size_t i = 0; i < s->nr_done; i++)
+		free(s->done_names[i]);
+	free(s->done_names);
+	free(s->done_seen);
+	pthread_mutex_destroy(&s->sess_mu);
 	evvec_free(&(struct evvec){.v = s->ev, .n = s->nr_ev});
 	free(s->merged.v);
 	formatters_free(s);
@@ -337,6 +387,113 @@ static bool rundir_changed(struct ut_live_stream *s)
 	s->dir_mtime = st.st_mtim;
 	s->rescan = false;
 	return true;
+}
+
+/* Where session @name is, or would go, in the sorted list of those done. */
+static size_t done_pos(const struct ut_live_stream *s, const char *name, bool *found)
+{
+	size_t lo = 0, hi = s->nr_done;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->done_names[mid], name);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Session @name was read to its end and freed: never taken up again. */
+static void done_add(struct ut_live_stream *s, const char *name)
+{
+	bool found;
+	size_t at = done_pos(s, name, &found);
+	char *copy;
+
+	if (found)
+		return;
+	if (s->nr_done == s->cap_done) {
+		size_t cap = s->cap_done ? 2 * s->cap_done : 64;
+		char **d = realloc(s->done_names, cap * sizeof(*d));
+		bool *seen;
+
+		if (d)
+			s->done_names = d;
+		seen = d ? realloc(s->done_seen, cap * sizeof(*seen)) : NULL;
+		if (!seen)
+			return; /* (read again if listed again: its rings are empty) */
+		s->done_seen = seen;
+		s->cap_done = cap;
+	}
+	copy = strdup(name);
+	if (!copy)
+		return;
+	memmove(s->done_names + at + 1, s->done_names + at, (s->nr_done - at) * sizeof(*s->done_names));
+	memmove(s->done_seen + at + 1, s->done_seen + at, (s->nr_done - at) * sizeof(bool));
+	s->done_names[at] = copy;
+	s->done_seen[at] = true;
+	s->nr_done++;
+}
+
+/* Whether @name is done (and mark it seen in this listing). */
+static bool done_listed(struct ut_live_stream *s, const char *name)
+{
+	bool found;
+	size_t at = done_pos(s, name, &found);
+
+	if (found)
+		s->done_seen[at] = true;
+	return found;
+}
+
+/* After a whole listing: names no longer in the run-time dir are forgotten. */
+static void done_prune(struct ut_live_stream *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nr_done; i++) {
+		if (!s->done_seen[i]) {
+			free(s->done_names[i]);
+			continue;
+		}
+		s->done_names[k] = s->done_names[i];
+		s->done_seen[k++] = false;
+	}
+	s->nr_done = k;
+}
+
+/* The drainer's: sessions the formatter released are freed, if it is not in a pass. */
+static void free_released(struct ut_live_stream *s)
+{
+	bool any = false;
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nr_sess && !any; i++)
+		any = __atomic_load_n(&s->sess[i]->released, __ATOMIC_ACQUIRE);
+	if (!any || pthread_mutex_trylock(&s->sess_mu))
+		return;
+	for (size_t i = 0; i < s->nr_sess; i++) {
+		struct ssess *ss = s->sess[i];
+
+		if (ss->released) {
+			const char *base = strrchr(ss->dir, '/');
+
+			done_add(s, base ? base + 1 : ss->dir);
+			ssess_free(ss);
+		} else {
+			s->sess[k++] = ss;
+		}
+	}
+	s->nr_sess = k;
+	pthread_mutex_unlock(&s->sess_mu);
 }
 
 static void add_session(struct ut_live_stream *s, const char *dir)
@@ -382,7 +539,7 @@ static void scan_sessions(struct ut_live_stream *s)
 		long pid = strtol(de->d_name, &end, 10);
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end != '.' ||
-		    !wanted(s, (int32_t)pid))
+		    !wanted(s, (int32_t)pid) || done_listed(s, de->d_name))
 			continue;
 		if (snprintf(dir, sizeof(dir), "%s/%s", s->rundir, de->d_name) < (int)sizeof(dir))
 			add_session(s, dir);
@@ -391,6 +548,7 @@ static void scan_sessions(struct ut_live_stream *s)
 		struct ut_cfg tmpl;
 
 		closedir(d);
+		done_prune(s);
 		/* new processes will trace (template writes rename: the dir changes) */
 		if (!ut_live_get_config(s->rundir, 0, &tmpl))
 			s->tmpl_traces = tmpl.tracer != UT_TRACER_NOP;
@@ -398,13 +556,17 @@ static void scan_sessions(struct ut_live_stream *s)
 	}
 	for (size_t k = 0; k < s->nr_sess; k++) {
 		struct ssess *ss = s->sess[k];
-		uint64_t gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
+		uint64_t gen;
+
+		if (ss->drained)
+			continue;
+		gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
 
 		ss->alive = __atomic_load_n(&ss->ctl->alive, __ATOMIC_ACQUIRE) &&
 			    (kill(ss->pid, 0) == 0 || errno == EPERM);
 		if (gen != ss->modules_gen) {
 			ss->modules_gen = gen;
-			s->syms_stale = true;
+			__atomic_add_fetch(&s->syms_gen, 1, __ATOMIC_RELEASE);
 		}
 	}
 }
@@ -413,6 +575,8 @@ static void scan_sessions(struct ut_live_stream *s)
 static struct sthread *open_thread(struct ut_live_stream *s, struct ssess *ss, int inst,
 				   uint32_t j)
 {
+	const struct ut_thread_slot *ts = &ss->ctl->threads[j];
+	uint64_t gen = __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE);
 	struct sthread *t = calloc(1, sizeof(*t));
 	char err[256];
 	int ret;
@@ -422,13 +586,16 @@ static struct sthread *open_thread(struct ut_live_stream *s, struct ssess *ss, i
 	ret = ut_sess_map_thread(ss->dir, inst, j, true, &t->map, &t->maplen, err, sizeof(err));
 	if (ret == -EPERM)
 		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
-	if (ret || ut_rb_open(&t->rb, t->map, t->maplen, true)) {
+	/* (reused while we opened it: looked at again next pass) */
+	if (ret || ut_rb_open(&t->rb, t->map, t->maplen, true) ||
+	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen) {
 		if (!ret)
 			munmap(t->map, t->maplen);
 		free(t);
 		return NULL;
 	}
 	t->ss = ss;
+	t->gen = gen;
 	t->dec.from = t->rb.from;
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ss->ctl->threads[j].comm, 16);
@@ -563,34 +730,124 @@ static void print_final_losses(struct ut_live_stream *s, FILE *f)
 }
 
 /* The sessions' probes read again; the tables before stay (events point into them). */
-static void reload_probes(struct ut_live_stream *s, const char **dirs)
+static void reload_probes(struct ut_live_stream *s, const char **dirs, size_t nr)
 {
 	struct ut_probetab **v = realloc(s->probes, (s->nr_probes + 1) * sizeof(struct ut_probetab *));
 
 	if (!v)
 		return;
 	s->probes = v;
-	v[s->nr_probes] = ut_live_probes(dirs, s->nr_sess);
+	v[s->nr_probes] = ut_live_probes(dirs, nr);
 	s->nr_probes += v[s->nr_probes] != NULL;
 }
 
+/*
+ * The symbols again when a session's objects changed (a new process among
+ * them).  Before each print: a process that came and went between two
+ * passes has its events printed in the same pass as it was found.
+ */
 static void reload_symbols(struct ut_live_stream *s)
 {
-	const char **dirs = calloc(s->nr_sess + 1, sizeof(*dirs));
+	unsigned gen = __atomic_load_n(&s->syms_gen, __ATOMIC_ACQUIRE);
+	size_t nr = __atomic_load_n(&s->nr_sess, __ATOMIC_ACQUIRE);
+	const char **dirs;
 
+	if (gen == s->syms_loaded)
+		return;
+	dirs = calloc(nr + 1, sizeof(*dirs));
 	if (!dirs)
 		return;
-	for (size_t i = 0; i < s->nr_sess; i++)
+	for (size_t i = 0; i < nr; i++)
 		dirs[i] = s->sess[i]->dir;
 	ut_symtab_free(s->syms);
-	s->syms = ut_live_symbols(dirs, s->nr_sess);
-	reload_probes(s, dirs);
+	s->syms = ut_live_symbols(dirs, nr);
+	reload_probes(s, dirs, nr);
 	free(dirs);
-	s->syms_stale = false;
+	s->syms_loaded = gen;
 	if (s->out)
 		s->out->cfg.syms = s->syms;
 	if (s->gout)
 		s->gout->cfg.syms = s->syms;
+}
+
+/*
+ * Slot @j's thread gave its slot to a new thread (its gen changed): all it
+ * wrote was taken (the runtime reuses a slot only then, or counts what it
+ * gave up), so its last chunk says so and it moves to the session's
+ * retired threads; the slot is opened again for the new one.  False: the
+ * queue is full, again next pass.
+ */
+static bool retire_thread(struct ut_live_stream *s, struct ssess *ss, uint32_t j)
+{
+	struct sthread *t = ss->thr[j];
+	struct ut_drain_chunk *q;
+	size_t got;
+
+	q = ut_chunkq_reserve(s->q, sizeof(*q), sizeof(*q), &got);
+	if (!q)
+		return false;
+	*q = (struct ut_drain_chunk){.owner = t, .flags = CHUNK_RETIRED};
+	t->final_done = true;
+	/* on the list before it leaves the table: the formatter finds it in one */
+	t->next = __atomic_load_n(&ss->retired_in, __ATOMIC_ACQUIRE);
+	while (!__atomic_compare_exchange_n(&ss->retired_in, &t->next, t, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE))
+		;
+	__atomic_store_n(&ss->thr[j], NULL, __ATOMIC_RELEASE);
+	ut_chunkq_push(s->q, q, sizeof(*q));
+	return true;
+}
+
+/*
+ * Slot @j's thread to drain, or NULL.  Its head now, then the slot's gen
+ * (the runtime stores a new gen before the new thread's first record): data
+ * up to that head is this thread's, and an exited thread's drain stops
+ * there (past it may come the slot's next thread).  A new gen: retired.
+ */
+static struct sthread *current_thread(struct ut_live_stream *s, struct ssess *ss, uint32_t j)
+{
+	const struct ut_thread_slot *ts = &ss->ctl->threads[j];
+	struct sthread *t = ss->thr[j];
+	uint64_t head;
+
+	if (!t || t->final_done)
+		return NULL;
+	head = __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != t->gen) {
+		retire_thread(s, ss, j);
+		return NULL;
+	}
+	t->rb.stop = __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE) == UT_SLOT_ACTIVE ? 0 : head;
+	return t;
+}
+
+#define GIVE_UP_PASSES 1000 /* a dead process's buffer that cannot be opened: ~1 s */
+
+/*
+ * A process that is gone and whose threads' data is all queued: its
+ * control block is unmapped and the formatter told it may release it.
+ */
+static void mark_drained(struct ssess *ss)
+{
+	uint32_t nr = __atomic_load_n(&ss->ctl->nr_slots, __ATOMIC_ACQUIRE);
+
+	if (ss->alive)
+		return;
+	if (nr > UT_MAX_THREADS)
+		nr = UT_MAX_THREADS;
+	ss->dead_passes++;
+	for (uint32_t j = 0; j < nr; j++) {
+		const struct sthread *t = ss->thr[j];
+
+		if (t ? !t->final_done
+		      : ut_slot_readable(__atomic_load_n(&ss->ctl->threads[j].state,
+							 __ATOMIC_ACQUIRE)) &&
+				ss->dead_passes < GIVE_UP_PASSES)
+			return;
+	}
+	ut_sess_unmap_ctl(ss->ctl);
+	ss->ctl = NULL;
+	__atomic_store_n(&ss->drained, true, __ATOMIC_RELEASE);
 }
 
 /*
@@ -607,23 +864,26 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 	/* New processes every 5 ms. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!s->nr_sess || now.tv_sec * 1000000000ll + now.tv_nsec - s->last_scan >= 5000000) {
+		free_released(s);
 		scan_sessions(s);
 		s->last_scan = now.tv_sec * 1000000000ll + now.tv_nsec;
 	}
 	for (size_t i = 0; i < s->nr_sess; i++) {
 		struct ssess *ss = s->sess[i];
 
+		if (ss->drained)
+			continue;
 		alive |= ss->alive;
 		graph |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
 		traces |= ss->alive && ss->ctl->tracer != UT_TRACER_NOP;
 		open_threads(s, ss, s->inst);
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
-			struct sthread *t = ss->thr[j];
+			struct sthread *t = current_thread(s, ss, j);
 			struct ut_drain_chunk *q;
 			struct ut_drain_qsink k;
 			long n;
 
-			if (!t || t->final_done)
+			if (!t)
 				continue;
 			ut_drain_qsink_init(&k, s->q, t);
 			n = ut_drain(&t->rb,
@@ -641,6 +901,7 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 				ut_chunkq_push(s->q, q, sizeof(*q));
 			}
 		}
+		mark_drained(ss);
 	}
 	/* memory: 48 MiB of blocks mapped ahead only while bursts may come */
 	if (!s->inst && s->ahead != (traces ? STREAM_AHEAD : STREAM_AHEAD_IDLE)) {
@@ -840,8 +1101,9 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 			return false;
 		t = c->owner;
 		s->cur = t;
-		if (c->flags & CHUNK_FINAL) {
-			final_losses(t);
+		if (c->flags & (CHUNK_FINAL | CHUNK_RETIRED)) {
+			if (c->flags & CHUNK_FINAL) /* (a retired one's were counted by the runtime) */
+				final_losses(t);
 			/*
 			 * All of it was told, and the drainer is done with it:
 			 * the ring goes (a reader of many dead threads holds
@@ -850,13 +1112,19 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 			munmap(t->map, t->maplen);
 			t->map = NULL;
 		} else {
+			struct ut_buf_hdr *h = (struct ut_buf_hdr *)t->rb.hdr;
+
 			t->lost += c->lost;
 			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->ss->pid,
 				     &t->ss->clk, collect_event, s);
-			/* what this reader took is gone for every reader (`trace` too) */
-			__atomic_store_n(&((struct ut_buf_hdr *)t->rb.hdr)->tail_records,
-					 t->rb.base + t->decoded + t->stream_lost + t->rb.lost,
-					 __ATOMIC_RELEASE);
+			/*
+			 * What this reader took is gone for every reader (`trace`
+			 * too); not once the ring is the slot's next thread's.
+			 */
+			if (__atomic_load_n(&h->gen, __ATOMIC_ACQUIRE) == t->gen)
+				__atomic_store_n(&h->tail_records,
+						 t->rb.base + t->decoded + t->stream_lost + t->rb.lost,
+						 __ATOMIC_RELEASE);
 		}
 		ut_chunkq_release(s->q, c);
 	}
@@ -866,23 +1134,76 @@ static long print_batch(struct ut_live_stream *s, FILE *f, bool flush);
 
 #define STREAM_BATCH 16384
 
+/* Whether an event of thread @tid (0: any) of process @pid waits in the held-back rest. */
+static bool held(const struct ut_live_stream *s, int32_t pid, int32_t tid)
+{
+	for (size_t k = 0; k < s->nr_ev; k++)
+		if (s->ev[k].ev.tgid == pid && (!tid || s->ev[k].ev.pid == tid))
+			return true;
+	return false;
+}
+
+/* The formatter's: retired threads whose events are all printed are freed. */
+static void free_retired(struct ut_live_stream *s)
+{
+	for (size_t i = 0; i < s->nr_sess; i++) {
+		struct ssess *ss = s->sess[i];
+		struct sthread **pp = &ss->retired;
+
+		while (*pp) {
+			struct sthread *t = *pp;
+
+			if (t->map || t->ev.n || held(s, ss->pid, t->tid)) {
+				pp = &t->next;
+				continue;
+			}
+			*pp = t->next;
+			sthread_free(t);
+		}
+	}
+}
+
+/*
+ * The formatter's: a session the drainer is done with (gone, all queued)
+ * whose events are all printed is released, for the drainer to free.
+ */
+static void release_sessions(struct ut_live_stream *s)
+{
+	for (size_t i = 0; i < s->nr_sess; i++) {
+		struct ssess *ss = s->sess[i];
+		bool busy = ss->released || !__atomic_load_n(&ss->drained, __ATOMIC_ACQUIRE) ||
+			    ss->retired_in || ss->retired || held(s, ss->pid, 0);
+
+		for (uint32_t j = 0; j < ss->nr_thr && !busy; j++) {
+			const struct sthread *t = ss->thr[j];
+
+			busy = t && (t->map || t->ev.n || t->final_lost);
+		}
+		if (!busy)
+			__atomic_store_n(&ss->released, true, __ATOMIC_RELEASE);
+	}
+}
+
 /* Decode and print what the queue holds; graph entries without a successor wait unless @flush. */
 static long format_queue(struct ut_live_stream *s, FILE *f, bool flush)
 {
-	long printed = 0, n;
+	long printed = 0, n = 0;
 	bool more;
 
-	if (s->syms_stale)
-		reload_symbols(s);
+	pthread_mutex_lock(&s->sess_mu); /* the drainer frees no session meanwhile */
 	do {
 		more = decode_queue(s, STREAM_BATCH);
+		reload_symbols(s); /* (after the decode: its sessions' objects are known) */
 		/* a full batch prints whole (a graph entry at its end cannot wait) */
 		n = print_batch(s, f, flush || more);
 		if (n < 0)
-			return n;
+			break;
 		printed += n;
 	} while (more && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED));
-	return printed;
+	free_retired(s);
+	release_sessions(s);
+	pthread_mutex_unlock(&s->sess_mu);
+	return n < 0 ? n : printed;
 }
 
 long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *alive)
@@ -932,6 +1253,53 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
 	}
 }
 
+/* @t has new events for this merge and was not taken yet: into @ths. */
+static int take_thread(struct ut_live_stream *s, struct sthread *t, struct sthread ***ths,
+		       size_t *n, size_t *cap)
+{
+	if (!t || !t->ev.n || t->merged_pass == s->merge_pass)
+		return 0;
+	if (*n == *cap && ut_grow(ths, cap, sizeof(struct sthread *), 64))
+		return -ENOMEM;
+	t->merged_pass = s->merge_pass;
+	(*ths)[(*n)++] = t;
+	return 0;
+}
+
+/*
+ * The threads with new events: the table's first, then the retired ones
+ * (the drainer puts a thread on the retired list before it takes it out of
+ * the table, so it is met once or twice -- the pass mark -- never missed).
+ */
+static int threads_to_merge(struct ut_live_stream *s, struct sthread ***ths, size_t *n)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	s->merge_pass++;
+	*ths = NULL;
+	*n = 0;
+	for (size_t i = 0; i < s->nr_sess && !ret; i++)
+		for (uint32_t j = 0; j < s->sess[i]->nr_thr && !ret; j++)
+			ret = take_thread(s, __atomic_load_n(&s->sess[i]->thr[j], __ATOMIC_ACQUIRE),
+					  ths, n, &cap);
+	for (size_t i = 0; i < s->nr_sess && !ret; i++) {
+		struct ssess *ss = s->sess[i];
+		struct sthread *in = __atomic_exchange_n(&ss->retired_in, NULL, __ATOMIC_ACQ_REL);
+
+		while (in) {
+			struct sthread *next = in->next;
+
+			in->next = ss->retired;
+			ss->retired = in;
+			in = next;
+		}
+		for (struct sthread *t = ss->retired; t && !ret; t = t->next)
+			ret = take_thread(s, t, ths, n, &cap);
+	}
+	return ret;
+}
+
 /*
  * The held-back events and every thread's new ones into one array in time
  * order, by the library's one merge (reader/stream.c): each source is
@@ -939,31 +1307,26 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
  */
 static int merge_batch(struct ut_live_stream *s)
 {
-	size_t nsrc = 1, k = 0;
-	struct ut_pev_src *src; /* a thread's new events, or the held-back rest */
+	struct ut_pev_src *src = NULL; /* a thread's new events, or the held-back rest */
+	struct sthread **ths;
 	struct ut_stream *st;
 	struct ut_stream_item it;
-	int ret = 0;
+	size_t n;
+	int ret = threads_to_merge(s, &ths, &n);
 
-	for (size_t i = 0; i < s->nr_sess; i++)
-		nsrc += s->sess[i]->nr_thr;
-	src = calloc(nsrc, sizeof(*src));
+	if (!ret)
+		src = calloc(n + 1, sizeof(*src));
 	st = ut_stream_new(NULL);
-	if (!src || !st || evvec_grow(&s->merged, s->nr_ev + s->nr_new)) {
+	if (ret || !src || !st || evvec_grow(&s->merged, s->nr_ev + s->nr_new)) {
+		free(ths);
 		free(src);
 		ut_stream_free(st);
 		return -ENOMEM;
 	}
-	ut_pev_src_init(&src[k++], s->ev, s->nr_ev);
-	for (size_t i = 0; i < s->nr_sess; i++)
-		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++) {
-			struct sthread *t = s->sess[i]->thr[j];
-
-			/* (a thread opened since the count has decoded nothing yet) */
-			if (t && t->ev.n && k < nsrc)
-				ut_pev_src_init(&src[k++], t->ev.v, t->ev.n);
-		}
-	for (size_t i = 0; i < k && !ret; i++)
+	ut_pev_src_init(&src[0], s->ev, s->nr_ev);
+	for (size_t i = 0; i < n; i++)
+		ut_pev_src_init(&src[i + 1], ths[i]->ev.v, ths[i]->ev.n);
+	for (size_t i = 0; i <= n && !ret; i++)
 		ret = ut_stream_add(st, &src[i].src);
 	s->merged.n = 0;
 	/* the events move: their owned copies go with them */
@@ -972,12 +1335,11 @@ static int merge_batch(struct ut_live_stream *s)
 			s->merged.v[s->merged.n++] = *(const struct ut_print_ev *)it.ev;
 	ut_stream_free(st);
 	free(src);
+	for (size_t i = 0; i < n && !ret; i++)
+		ths[i]->ev.n = 0;
+	free(ths);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < s->nr_sess; i++)
-		for (uint32_t j = 0; j < s->sess[i]->nr_thr; j++)
-			if (s->sess[i]->thr[j])
-				s->sess[i]->thr[j]->ev.n = 0;
 	s->nr_new = 0;
 	/* swap: the merged array becomes this batch */
 	{

@@ -29,6 +29,7 @@
 #include "common/usdt_events.h"
 #include "reader/backpressure.h"
 #include "reader/drain.h"
+#include "reader/proftake.h"
 #include "reader/recorder.h"
 #include "reader/record_stream.h"
 #include "reader/stat.h"
@@ -79,6 +80,14 @@ struct sess {
 	 */
 	struct thr **old;
 	size_t nold, capold;
+	uint64_t *prof_seen;    /* profile: per slot, the gen + 1 whose table was looked at */
+	uint64_t *gone_told;    /* per slot, the gen + 1 whose buffer was said to be gone */
+};
+
+/* An exited thread's profiler table, taken while the program ran (reader/proftake.c). */
+struct taken_tab {
+	struct ut_proftab t;
+	struct sess *s;
 };
 
 /* Thread slots a session has used (the count is the writer's: bounded here). */
@@ -98,6 +107,8 @@ struct ut_recorder {
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
+	struct taken_tab *ptaken;   /* profile: exited threads' tables taken so far */
+	size_t nptaken, capptaken;
 	uint64_t thresh_ns;
 	/* live mode (extract, show, record -P): sessions of running processes */
 	const int32_t *pids;        /* only these processes; NULL = all */
@@ -410,12 +421,37 @@ static bool slot_busy(struct ut_recorder *r, uint32_t state)
 	return !ut_slot_readable(state);
 }
 
+/*
+ * Slot @slot's buffer could not be opened (@ret, @err): if the slot still
+ * says it has one (readable, the same gen), the file was deleted or cut
+ * short under us -- by someone else: said once, the others are read on.
+ */
+static void buffer_gone(struct ut_recorder *r, struct sess *s, uint32_t slot, uint64_t gen,
+			int ret, const char *err)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
+
+	if ((ret != -ENOENT && ret != -EINVAL) ||
+	    !ut_slot_readable(__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)) ||
+	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen)
+		return;
+	if (!s->gone_told && !(s->gone_told = calloc(UT_MAX_THREADS, sizeof(uint64_t))))
+		return;
+	if (s->gone_told[slot] == gen + 1)
+		return;
+	s->gone_told[slot] = gen + 1;
+	rwarn(r, "warning: process %d thread %d: its buffer was deleted or cut short (%s); "
+		 "its events are lost, the others are read",
+	      s->pid, ts->tid, ret == -ENOENT ? "no such file" : err);
+}
+
 static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
 	char err[256], sessdir[PATH_MAX];
 	uint64_t gen = __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE);
 	struct thr *t;
+	int ret;
 
 	if (slot_busy(r, __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)))
 		return NULL;
@@ -423,8 +459,11 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 	if (!t)
 		return NULL;
 	snprintf(sessdir, sizeof(sessdir), "%s/%s", r->dir, s->name);
-	if (map_failed(r, ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
-					     sizeof(err))) ||
+	ret = ut_sess_map_thread(sessdir, r->inst, slot, true, &t->map, &t->maplen, err,
+				 sizeof(err));
+	if (ret)
+		buffer_gone(r, s, slot, gen, ret, err);
+	if (map_failed(r, ret) ||
 	    ut_rb_open(&t->rb, t->map, t->maplen, !s->ctl->overwrite && (!r->live || r->consume)) ||
 	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen) {
 		/* not ready, or reused while we opened it: next pass */
@@ -896,6 +935,41 @@ static void find_sessions(struct ut_recorder *r)
  * everything.  New sessions are looked for every time: a process's first
  * buffer fills in a millisecond or two at full speed.
  */
+/*
+ * Profile: the tables of threads that exited since the last pass, copied
+ * and marked taken, so the runtime empties them for new threads (one table
+ * per thread alive, not per thread of the run).
+ */
+static void take_tables(struct ut_recorder *r)
+{
+	char path[PATH_MAX], err[256];
+
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+
+		if (!s->prof_seen && !(s->prof_seen = calloc(UT_MAX_THREADS, sizeof(uint64_t))))
+			return;
+		for (uint32_t j = 0; j < nr_slots(s); j++) {
+			struct taken_tab *tt;
+			int ret;
+
+			if (r->nptaken == r->capptaken &&
+			    ut_grow(&r->ptaken, &r->capptaken, sizeof(*r->ptaken), 64))
+				return;
+			tt = &r->ptaken[r->nptaken];
+			snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, j);
+			ret = ut_prof_take(path, &s->ctl->threads[j], j, &s->prof_seen[j], &tt->t, err,
+					   sizeof(err));
+			if (ret == 1) {
+				tt->s = s;
+				r->nptaken++;
+			} else if (ret < 0) {
+				map_failed(r, ret);
+			}
+		}
+	}
+}
+
 static long drain_pass(struct ut_recorder *r, bool all)
 {
 	long total = 0;
@@ -904,6 +978,8 @@ static long drain_pass(struct ut_recorder *r, bool all)
 	r->pass_incomplete = false;
 	r->mark_n = 0;
 	find_sessions(r);
+	if (r->profile && !r->live)
+		take_tables(r);
 	now = r->rs ? pass_now(r) : 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		struct sess *s = r->sess[i];
@@ -1393,9 +1469,16 @@ struct file_sink {
 static int file_begin(struct ut_write_sink *k, const struct ut_tracedat_meta *m)
 {
 	struct file_sink *fs = (struct file_sink *)k;
+	struct ut_tracedat_meta mw = *m;
 	char err[256];
 
-	fs->w = ut_tracedat_create(fs->r->output, m, err, sizeof(err));
+	/*
+	 * A snapshot (extract) leaves the buffers as they are: its file
+	 * appears whole or not at all, nothing if it is interrupted.  record
+	 * writes in place: a killed recorder leaves what it wrote, readable.
+	 */
+	mw.whole = fs->r->live && !fs->r->consume;
+	fs->w = ut_tracedat_create(fs->r->output, &mw, err, sizeof(err));
 	if (!fs->w) {
 		rwarn(fs->r, "%s", err);
 		return -EIO;
@@ -1521,7 +1604,7 @@ long ut_recorder_drain(struct ut_recorder *r)
 	ut_bp_test_delay();
 	r->pressed = false;
 	r->queue_full = false;
-	r->pass_ns = ut_bp_now();
+	r->pass_ns = ut_bp_now() & ~1ull; /* even: a consumer's beat (libutrace/backpressure.c) */
 	return drain_pass(r, false);
 }
 
@@ -1575,35 +1658,24 @@ void ut_recorder_set_profile(struct ut_recorder *r, FILE *out, bool graph_time, 
 /* A thread's table, and whose (reader/stat.c prints it). */
 struct ptable {
 	struct ut_stat_table t;
-	const struct sess *s;
+	size_t sidx;             /* its session's place: the order they print in */
 	uint32_t slot;
+	uint64_t gen;            /* the slot's incarnation */
+	int32_t tid;
+	char comm[17];
 };
 
-/* Add one thread's table (prof.<slot>) to @all and to @mine; untrusted input. */
-static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
-			const struct ut_symtab *st, struct ut_stat_table *all, struct ptable *mine)
+/* Rows @e[0..@n) of a table of @s to @all and to @mine; untrusted input. */
+static void add_rows(const struct ut_recorder *r, const struct sess *s, bool cpu_time,
+		     const struct ut_prof_entry *e, size_t n, const struct ut_symtab *st,
+		     struct ut_stat_table *all, struct ptable *mine)
 {
-	char path[PATH_MAX], err[256];
-	struct ut_prof_hdr *h;
-	size_t len;
-
-	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
-	if (map_failed(r, ut_sess_map_file(path, false, sizeof(*h), 0, (void **)&h, &len, err,
-					   sizeof(err))))
-		return;
-	if (h->magic != UT_PROF_MAGIC || h->version != UT_ABI_VERSION ||
-	    !h->nr_entries || (h->nr_entries & (h->nr_entries - 1)) ||
-	    (len - sizeof(*h)) / sizeof(struct ut_prof_entry) < h->nr_entries) {
-		munmap(h, len);
-		return;
-	}
-	const struct ut_prof_entry *e = (const struct ut_prof_entry *)(h + 1);
 	/* Times in TSC cycles for the local clock: ns = cycles * mult >> shift. */
 	long double k = 1;
 
-	if (!h->reserved[0] && s->clk.clock == UT_CLOCK_LOCAL && s->clk.mult)
+	if (!cpu_time && s->clk.clock == UT_CLOCK_LOCAL && s->clk.mult)
 		k = (long double)s->clk.mult / (long double)(1ull << s->clk.shift);
-	for (uint32_t i = 0; i < h->nr_entries; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct ut_sym *sym;
 		long double t, sq;
 
@@ -1619,7 +1691,81 @@ static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
 		ut_stat_add(all, sym->name, e[i].hits, t, sq);
 		ut_stat_add(&mine->t, sym->name, e[i].hits, t, sq);
 	}
-	munmap(h, len);
+}
+
+/*
+ * Add slot @slot's table (prof.<slot>) to @all and to @mine, unless its
+ * counts were taken while the program ran (they are in r->ptaken).
+ */
+static void read_ptable(struct ut_recorder *r, struct sess *s, uint32_t slot,
+			const struct ut_symtab *st, struct ut_stat_table *all, struct ptable *mine)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
+	char path[PATH_MAX], err[256];
+	struct ut_proftab tab;
+	uint64_t taken = 0;
+	int ret;
+
+	mine->slot = slot;
+	mine->gen = ts->gen;
+	mine->tid = ts->tid;
+	memcpy(mine->comm, ts->comm, 16);
+	snprintf(path, sizeof(path), "%s/%s/prof.%u", r->dir, s->name, slot);
+	/* (a copy: the file's holes, pages no thread wrote, are not read) */
+	ret = ut_prof_copy(path, &tab, &taken, err, sizeof(err));
+	if (ret <= 0) {
+		map_failed(r, ret);
+		return;
+	}
+	if (r->live || taken != ts->gen + 1)
+		add_rows(r, s, tab.cpu_time, tab.e, tab.n, st, all, mine);
+	free(tab.e);
+}
+
+/* The order of the per-thread tables: session, slot, incarnation. */
+static int ptable_cmp(const void *a, const void *b)
+{
+	const struct ptable *x = a, *y = b;
+
+	if (x->sidx != y->sidx)
+		return x->sidx < y->sidx ? -1 : 1;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+/* Every thread's counts: those taken while the program ran, then the slots' tables. */
+static size_t gather_ptables(struct ut_recorder *r, const struct ut_symtab *st,
+			     struct ut_stat_table *all, struct ptable *per, size_t cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nptaken && k < cap; i++) {
+		const struct taken_tab *tt = &r->ptaken[i];
+
+		if (r->profile_only > 0 && tt->t.tid != r->profile_only)
+			continue;
+		for (size_t j = 0; j < r->nr_sess; j++)
+			if (r->sess[j] == tt->s)
+				per[k].sidx = j;
+		per[k].slot = tt->t.slot;
+		per[k].gen = tt->t.gen;
+		per[k].tid = tt->t.tid;
+		memcpy(per[k].comm, tt->t.comm, sizeof(per[k].comm));
+		add_rows(r, tt->s, tt->t.cpu_time, tt->t.e, tt->t.n, st, all, &per[k++]);
+	}
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		struct sess *s = r->sess[i];
+
+		for (uint32_t j = 0; j < nr_slots(s) && k < cap; j++) {
+			if (r->profile_only > 0 && s->ctl->threads[j].tid != r->profile_only)
+				continue;
+			per[k].sidx = i;
+			read_ptable(r, s, j, st, all, &per[k++]);
+		}
+	}
+	qsort(per, k, sizeof(*per), ptable_cmp);
+	return k;
 }
 
 static int write_profile(struct ut_recorder *r)
@@ -1629,7 +1775,7 @@ static int write_profile(struct ut_recorder *r)
 	bool wide = r->names & UT_STAT_WIDE;
 	struct ut_stat_table all = {0};
 	struct ptable *per = NULL;
-	size_t nthreads = 0, k = 0;
+	size_t nthreads = r->nptaken, k;
 
 	if (!st)
 		return -ENOMEM;
@@ -1641,26 +1787,12 @@ static int write_profile(struct ut_recorder *r)
 		ut_demangler_free(dm);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < r->nr_sess; i++) {
-		struct sess *s = r->sess[i];
-
-		for (uint32_t j = 0; j < nr_slots(s) && k < nthreads; j++, k++) {
-			per[k].s = s;
-			per[k].slot = j;
-			if (r->profile_only > 0 && s->ctl->threads[j].tid != r->profile_only)
-				continue;
-			read_ptable(r, s, j, st, &all, &per[k]);
-		}
-	}
+	k = gather_ptables(r, st, &all, per, nthreads);
 	ut_stat_print(r->profile, &all, r->thresh_ns, dm, wide);
 	for (size_t i = 0; k > 1 && r->profile_only < 0 && i < k; i++) {
-		const struct ut_thread_slot *ts = &per[i].s->ctl->threads[per[i].slot];
-		char comm[17] = {0};
-
 		if (!per[i].t.n)
 			continue;
-		memcpy(comm, ts->comm, 16);
-		fprintf(r->profile, "\n==> thread %s-%d <==\n", comm, ts->tid);
+		fprintf(r->profile, "\n==> thread %s-%d <==\n", per[i].comm, per[i].tid);
 		ut_stat_print(r->profile, &per[i].t, r->thresh_ns, dm, wide);
 	}
 	for (size_t i = 0; i < k; i++)
@@ -1753,6 +1885,8 @@ void ut_recorder_free(struct ut_recorder *r)
 			free(s->old[j]);
 		}
 		free(s->old);
+		free(s->prof_seen);
+		free(s->gone_told);
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}
@@ -1760,6 +1894,9 @@ void ut_recorder_free(struct ut_recorder *r)
 		close(r->one_fd);
 	if (r->retired_fd >= 0)
 		close(r->retired_fd);
+	for (size_t i = 0; i < r->nptaken; i++)
+		free(r->ptaken[i].t.e);
+	free(r->ptaken);
 	free(r->mark_thr);
 	free(r->mark_empty);
 	free(r->sess);

@@ -46,6 +46,17 @@ int ut_sess_map_file(const char *path, bool rw, size_t min, size_t want, void **
 		close(fd);
 		return -EINVAL;
 	}
+	/*
+	 * A first page that is a hole: the file is being made, or its file
+	 * system is full (the writer could not get the page).  Reading it
+	 * through a shared mapping would allocate it, and fail with SIGBUS.
+	 */
+	if (st.st_size && lseek(fd, 0, SEEK_DATA) != 0) {
+		snprintf(err, errlen, "%s: its first page is missing (being made, or its file "
+			 "system is full)", path);
+		close(fd);
+		return -EAGAIN;
+	}
 	*len = want ? want : (size_t)st.st_size;
 	/* Not populated: that would allocate every page of every thread's ring,
 	 * used or not (a program with many threads would pay for all of them). */

@@ -61,6 +61,13 @@ struct ut_tracedat_meta {
 	 */
 	bool compress;
 	int zstd_level;
+	/*
+	 * Create only: the file appears whole or not at all -- written as a
+	 * temporary beside it, given its name at close (reader/outfile.h);
+	 * false: written in place from the start (record: a killed recorder
+	 * leaves what it wrote).
+	 */
+	bool whole;
 };
 
 struct ut_tracedat_writer;

@@ -40,12 +40,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "common/grow.h"
 #include "common/ring_headers.h"
+#include "reader/outfile.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_zpool.h"
@@ -184,7 +186,8 @@ struct td_meta {
 
 struct ut_tracedat_writer {
 	char *path;
-	int fd;
+	int fd;                  /* out.fd */
+	struct ut_outfile out;   /* the output, written in place or published whole */
 	int nr_cpus;
 	struct td_wcpu *cpus;
 	struct td_meta meta;
@@ -471,10 +474,9 @@ static void writer_free(struct ut_tracedat_writer *w)
 			close(w->cpus[i].fd);
 		free(w->cpus[i].wbuf);
 	}
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->pipe_fd >= 0)
-		close(w->pipe_fd);
+	if (w->pipe_fd >= 0 && w->fd >= 0)
+		close(w->fd); /* the temp file a pipe's trace is made in */
+	ut_outfile_close(&w->out, false);
 	td_zenc_free(w->z);
 	free(w->dends);
 	meta_free(&w->meta);
@@ -487,43 +489,20 @@ static void writer_free(struct ut_tracedat_writer *w)
 static int v7_start(struct ut_tracedat_writer *w);
 
 /*
- * The output, created: a regular file already there is replaced by a new
- * one (as ld does), not truncated.  ext4 takes "truncated, then written" for
- * a file being rewritten in place and, to keep it from being left empty by a
- * crash, writes all of its data back when it is closed (auto_da_alloc): the
- * close of a 200 MB trace took 110 ms here, after the program had ended.
- * Devices, pipes and links to them are opened as they are.
+ * @path opened for @w (reader/outfile.c: in place, or @whole: published at
+ * close).  Version 7 is written in place (pwrite): a pipe gets it through
+ * an unlinked temp file in $TMPDIR, copied into the pipe at the end.
+ * Return: 0 or a negative errno.
  */
-static int open_output(const char *path)
-{
-	struct stat st;
-
-	int fd;
-
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
-		(void)unlink(path); /* if it fails, O_TRUNC below still empties it */
-	/* a file of ours readable too: regions move within it (v7_settle()); never a pipe */
-	if (stat(path, &st) < 0 && errno == ENOENT) {
-		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0 || errno != EACCES)
-			return fd;
-	}
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-}
-
-/*
- * @path opened for @w.  Version 7 is written in place (pwrite): a pipe gets
- * it through an unlinked temp file in $TMPDIR, copied into the pipe at the
- * end.  Return: 0 or a negative errno.
- */
-static int open_for(struct ut_tracedat_writer *w, const char *path)
+static int open_for(struct ut_tracedat_writer *w, const char *path, bool whole)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct stat st;
+	int ret = ut_outfile_open(&w->out, path, whole);
 
-	w->fd = open_output(path);
-	if (w->fd < 0 || fstat(w->fd, &st) < 0)
-		return -errno;
+	w->fd = w->out.fd;
+	if (ret || fstat(w->fd, &st) < 0)
+		return ret ? ret : -errno;
 	w->regular = S_ISREG(st.st_mode);
 	w->sparse = w->regular && (fcntl(w->fd, F_GETFL) & O_ACCMODE) == O_RDWR;
 	if (!w->z || lseek(w->fd, 0, SEEK_CUR) >= 0 || errno != ESPIPE)
@@ -569,7 +548,7 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		goto nomem;
-	w->fd = -1;
+	w->fd = w->out.fd = -1;
 	w->pipe_fd = -1;
 	w->nr_cpus = m->nr_cpus;
 	w->path = strdup(path);
@@ -591,7 +570,7 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 		if (!w->z || !w->zp)
 			goto nomem;
 	}
-	ret = open_for(w, path);
+	ret = open_for(w, path, m->whole);
 	if (!ret && w->z)
 		ret = v7_start(w);
 	if (ret) {
@@ -845,6 +824,28 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 }
 
 /* Finish the CPU's current page (header, data, lost count) into its write buffer. */
+/*
+ * Tests: UTRACE_TEST_WRITE_DELAY_US=N makes each finished page wait N µs
+ * (tests/live/527 catches an extract in the middle of its file).
+ */
+static void test_delay(void)
+{
+	static long delay_us = -1;
+
+	if (delay_us < 0) {
+		const char *v = getenv("UTRACE_TEST_WRITE_DELAY_US");
+
+		delay_us = v ? strtol(v, NULL, 10) : 0;
+		if (delay_us < 0 || delay_us > 1000000)
+			delay_us = 0;
+	}
+	if (delay_us) {
+		struct timespec ts = {delay_us / 1000000, delay_us % 1000000 * 1000};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static int page_flush(struct ut_tracedat_writer *w, int cpu)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
@@ -854,6 +855,7 @@ static int page_flush(struct ut_tracedat_writer *w, int cpu)
 
 	if (!c->open)
 		return 0;
+	test_delay();
 	if (c->wpages == TD_WBUF_PAGES) {
 		ret = wbuf_flush(w, cpu);
 		if (ret)
@@ -1707,7 +1709,7 @@ static int v7_close(struct ut_tracedat_writer *w)
 int ut_tracedat_close(struct ut_tracedat_writer *w)
 {
 	struct td_buf h = { 0 };
-	int ret, i;
+	int ret, aret, i;
 
 	if (!w)
 		return -EINVAL;
@@ -1730,24 +1732,26 @@ int ut_tracedat_close(struct ut_tracedat_writer *w)
 		for (i = 0; i < w->nr_cpus; i++)
 			w->cpus[i].nr_pages = w->cpus[i].flushed / TD_PAGE_SIZE;
 	if (ret != -ENOMEM && ret != -EINVAL) {
-		int aret = w->z ? v7_close(w) : v6_write(w, &h);
-
+		aret = w->z ? v7_close(w) : v6_write(w, &h);
 		if (!ret)
 			ret = aret;
 	}
 	if (w->pipe_fd >= 0) {
 		if (!ret)
 			ret = to_pipe(w);
-		if (close(w->pipe_fd) < 0 && !ret)
-			ret = -errno;
-		w->pipe_fd = -1;
+		close(w->fd); /* the temp file; the pipe is the output's */
 	}
-	/* No fsync: waiting for the disk cost seconds on big traces, for nothing. */
-	if (close(w->fd) < 0 && !ret)
-		ret = -errno;
+	/*
+	 * No fsync: waiting for the disk cost seconds on big traces, for
+	 * nothing.  A file written whole (create's m->whole) takes its name
+	 * now, if it is a trace: complete, or made of what was written whole.
+	 */
+	aret = ut_outfile_close(&w->out, !ret || w->meta_written);
+	if (!ret)
+		ret = aret;
 	w->fd = -1;
 	/* a file of our own only: never a device (/dev/null) nor what a link points at */
-	if (ret && !w->meta_written && w->regular)
+	if (ret && !w->meta_written && ut_outfile_in_place(&w->out) && w->regular)
 		unlink(w->path);
 	buf_free(&h);
 	writer_free(w);

@@ -21,7 +21,8 @@ const char ut_help_extract[] =
 	"default trace.dat), readable by 'utrace report' and 'trace-cmd report'.\n"
 	"The buffers stay as they are; sessions of processes that have exited are\n"
 	"removed once extracted.  This recovers the trace of a process that was\n"
-	"killed (even by SIGKILL).\n";
+	"killed (even by SIGKILL).  FILE appears only once complete: an\n"
+	"interrupted extract leaves nothing (and an older FILE as it was).\n";
 
 int cmd_extract(int argc, char **argv)
 {

@@ -853,6 +853,27 @@ static int record_running(struct rec_opts *o)
 }
 
 /*
+ * "recorder" in the run's directory: who records (pid, CLOCK_MONOTONIC ns
+ * now), so that `utrace reset` can tell a recording whose recorder was
+ * killed (common/orphans.c).
+ */
+static int write_recorder(const char *dir)
+{
+	char path[PATH_MAX];
+	struct timespec now;
+	FILE *f;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	snprintf(path, sizeof(path), "%s/recorder", dir);
+	f = fopen(path, "wx");
+	if (!f)
+		return -errno;
+	fprintf(f, "%d %llu\n", (int)getpid(),
+		(unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
+	return fclose(f) ? -EIO : 0;
+}
+
+/*
  * The run's private directory, made in /dev/shm/utrace-<uid> once that is
  * known to be ours (common/safedir.h): nobody else can then reach it.  Its
  * "config" is @o's (write_config).
@@ -870,7 +891,9 @@ static int mkdirs_session(char *dir, size_t len, const struct rec_opts *o)
 	snprintf(dir, len, "%s/rec.XXXXXX", base);
 	if (!mkdtemp(dir))
 		return -errno;
-	ret = write_config(dir, o);
+	ret = write_recorder(dir);
+	if (!ret)
+		ret = write_config(dir, o);
 	if (ret)
 		ut_live_remove(dir);
 	return ret;

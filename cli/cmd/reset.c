@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/targets.h"
 #include "common/control.h"
+#include "common/orphans.h"
 #include "utrace/read.h"
 
 const char ut_help_reset[] =
@@ -21,7 +22,9 @@ const char ut_help_reset[] =
 	"Back to the defaults: tracer nop (every site a nop), filters cleared,\n"
 	"buffers emptied; removes the sessions of processes that have exited (a\n"
 	"process is gone by its pid and start time: one killed with SIGKILL goes at\n"
-	"once, its agent not waited for).\n"
+	"once, its agent not waited for), and the directories of recordings whose\n"
+	"recorder was killed once their processes are gone (until then\n"
+	"'UTRACE_DIR=/dev/shm/utrace-UID/rec.XXXXXX utrace extract' recovers them).\n"
 	"-B NAME removes instance NAME instead (every process stops tracing for it).\n";
 
 int cmd_reset(int argc, char **argv)
@@ -60,8 +63,14 @@ int cmd_reset(int argc, char **argv)
 		}
 		ut_live_clear(v[i].dir, 0);
 	}
-	if (!t.n)
+	if (!t.n) {
+		char root[64];
+
 		ut_live_set_template(rundir, 0, &c);
+		/* recordings whose recorder was killed, and their processes gone */
+		snprintf(root, sizeof(root), "/dev/shm/utrace-%u", (unsigned)getuid());
+		ut_live_remove_orphans(root);
+	}
 	free(v);
 	ut_live_prune_symbols(rundir);
 	return ret;

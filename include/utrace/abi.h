@@ -136,7 +136,11 @@ struct ut_ctl {
 	uint64_t total_bytes;   /* the bound on buf_bytes in effect (buffer_total_size_kb) */
 	uint64_t threads_exited;/* threads whose slot went EXITED */
 	uint64_t slots_reused;  /* slots handed to a new thread */
-	uint64_t reserved2[3];
+	uint64_t slot_looks;    /* exited slots looked at by new threads' claims
+				 * (tests: a claim costs O(1), not a table scan) */
+	uint64_t shm_faults;    /* pages of session files the file system could not
+				 * give (full): their buffer or table went private */
+	uint64_t reserved2[1];
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 320 + 40 * UT_MAX_THREADS, "ABI");
@@ -264,7 +268,12 @@ struct ut_prof_hdr {
 	int32_t tid;
 	uint32_t slot;
 	uint64_t overflow;       /* calls not counted: the table was full */
-	uint64_t reserved[4];
+	uint64_t cpu_time;       /* 1: times are ns of the thread's CPU time (nosleep-time) */
+	uint64_t taken;          /* a consuming reader (record) took the counts of the slot's
+				  * incarnation gen: gen + 1.  The runtime may then clear
+				  * the table for the slot's next thread; untaken, the
+				  * next thread's counts go on in it */
+	uint64_t reserved[2];
 };
 static_assert(sizeof(struct ut_prof_hdr) == 64, "ABI");
 

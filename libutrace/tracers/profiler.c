@@ -20,7 +20,7 @@ static struct ut_prof_hdr *create_table(struct ut_thread *t)
 
 	if (ut_thread_slot(t, &slot))
 		return NULL;
-	/* a reused slot's table goes on counting (docs/shm-abi.md, Recycling) */
+	/* a reused slot's table: cleared if a reader took it, else it goes on counting */
 	h = ut_slot_prof(slot, sizeof(*h) + (size_t)UT_PROF_ENTRIES * sizeof(struct ut_prof_entry),
 			 &fresh);
 	if (!h || !fresh)
@@ -29,7 +29,8 @@ static struct ut_prof_hdr *create_table(struct ut_thread *t)
 	h->nr_entries = UT_PROF_ENTRIES;
 	h->tid = ut_rt.ctl->threads[slot].tid;
 	h->slot = slot;
-	h->reserved[0] = !ut_rt.cfg.sleep_time; /* 1: times are ns of CPU time */
+	h->cpu_time = !ut_rt.cfg.sleep_time;
+	h->taken = 0;
 	__atomic_store_n(&h->magic, UT_PROF_MAGIC, __ATOMIC_RELEASE);
 	return h;
 }

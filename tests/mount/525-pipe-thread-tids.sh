@@ -1,0 +1,34 @@
+#!/bin/bash
+# The mount's trace_pipe under thread churn (issue 17): each event carries
+# the tid of the thread that wrote it, also when the thread's slot (and
+# buffer) was another thread's before.  tests/live/525 does the same with
+# show --pipe; the program (threadchurn ... tids) says which tid made how
+# many calls.  Before, every thread of a reused slot printed under the
+# slot's first tid.
+. "$(dirname "$0")/mount.lib"
+
+do_mount
+cd "$MNT" || exit 1
+echo c_work >set_ftrace_filter
+echo function >current_tracer
+cd "$TOP" || exit 1
+cat "$MNT/trace_pipe" >pipe.txt &
+reader=$!
+LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog threadchurn gcc-pfe)" 150 1 tids </dev/null \
+	>prog.txt 2>prog.err || fail "program exited $?"
+sed -n 's/^tid \([0-9]*\) calls \([0-9]*\)$/\1 \2/p' prog.txt | sort >want.txt
+expect_eq "threads" 150 "$(wc -l <want.txt)"
+want=$(awk '{n += $2} END {print n}' want.txt)
+for ((i = 0; i < 1000; i++)); do # until the reader printed them all (10 s at most)
+	[ "$(grep -c ' c_work <-' pipe.txt)" -ge "$want" ] && break
+	sleep 0.01
+done
+kill $reader
+wait $reader 2>/dev/null
+reused=$(od -An -t u8 -j 288 -N 8 "$(ls run/*/ctl | head -1)" | tr -d ' ')
+[ "${reused:-0}" -ge 50 ] || fail "only ${reused:-0} slots reused"
+grep ' c_work <-' pipe.txt | sed -E 's/^ *.*-([0-9]+) +\[[0-9]+\].*/\1/' | sort | uniq -c |
+	awk '{print $2, $1}' | sort >got.txt
+expect "trace_pipe: each thread's calls under its own tid" got.txt <want.txt
+alive
+finish
