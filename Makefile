@@ -29,7 +29,7 @@ SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-poi
 # Tools (CLI, unit tests): may be sanitized.
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
+TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lcapstone -lpthread -ldl -lm -lstdc++
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
@@ -39,14 +39,16 @@ LIB_CFLAGS := $(BASE_CFLAGS) -fvisibility=hidden -fno-stack-protector -fno-omit-
 	-ftls-model=initial-exec $(CFLAGS)
 cc_has = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(1))
 HOT_CFLAGS := -mgeneral-regs-only -fno-builtin -fomit-frame-pointer $(call cc_has,-fno-tree-loop-distribute-patterns)
-LIB_LDLIBS := -lelf -lpthread -ldl
+LIB_LDLIBS := -lelf -lcapstone -lpthread -ldl
 
 
 
 COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
 # The reader library (include/utrace/read.h): reader/, the common code it
-# stands on, and the tools' arch files (the cycle counter, the site encodings).
-READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c
+# stands on, and the tools' arch files (the cycle counter, the site encodings,
+# the prologue relocator's plan).
+READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c \
+	arch/$(ARCH)/relocate.c
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
@@ -56,7 +58,8 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/glob.c common/filter.c \
+LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/prologue.c \
+	common/glob.c common/filter.c \
 	common/cxxname.c common/clock.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
 

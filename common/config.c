@@ -215,7 +215,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "overwrite") || !strcmp(line, "tracing_on") ||
 		   !strcmp(line, "func_stack_trace") || !strcmp(line, "function_profile_enabled") ||
 		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient") ||
-		   !strcmp(line, "follow") || !strcmp(line, "lossless")) {
+		   !strcmp(line, "follow") || !strcmp(line, "lossless") ||
+		   !strcmp(line, "patch_prologue")) {
 		bool b;
 
 		if (!parse_bool(v, &b))
@@ -234,6 +235,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 			c->follow = b;
 		else if (!strcmp(line, "lossless"))
 			c->lossless = b;
+		else if (!strcmp(line, "patch_prologue"))
+			c->patch_prologue = b;
 		else
 			c->sleep_time = b;
 	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
@@ -359,6 +362,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "follow 1\n");
 	if (c->lossless)
 		sb_printf(&b, "lossless 1\n");
+	if (c->patch_prologue)
+		sb_printf(&b, "patch_prologue 1\n");
 	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
 		  (unsigned long long)c->thresh_us);
 	if (c->filter)

@@ -56,6 +56,8 @@ struct ut_cfg {
 				   * waits for the recorder to make room instead of
 				   * dropping, while the recorder is alive
 				   * (libutrace/backpressure.c) */
+	bool patch_prologue;      /* -O patch-prologue: functions without a site get a
+				   * patched prologue (common/prologue.h) */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */

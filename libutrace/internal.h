@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -74,6 +75,14 @@ struct ut_instance {
 };
 
 
+/*
+ * The kinds of site: what put a module's sites where they are.  An object's
+ * compiler sites are its own module; the sites made for it by other means
+ * (patched prologues: libutrace/prologue.c) form one more module each, with
+ * the same path, name and bias, `of` the object's own, not logged in the
+ * session (readers name their addresses from the object's symbols).
+ * The kinds are common/filter.h's UT_FKIND_*.
+ */
 struct ut_module {
 	char path[PATH_MAX];
 	char name[64];        /* "" for the main program, else e.g. "libz" */
@@ -94,6 +103,10 @@ struct ut_module {
 	int symfd;            /* while unnamed: the file it was mapped from (-1 if none) */
 	uint64_t sym_dev, sym_ino; /* that file's identity, to tell if the program closed or reused the fd */
 	uint32_t index;       /* in ut_rt.mods */
+	uint8_t kind;         /* UT_FKIND_* (common/filter.h): what made its sites */
+	bool kinds_done;      /* the other kinds were looked for (prologue.c) */
+	struct ut_module *of; /* a module of another kind: the object's own module */
+	void *kind_data;      /* that kind's per-site data (prologue.c: one entry per site) */
 };
 
 /* A traceable function: one per site (the filter engine's table row). */
@@ -369,11 +382,22 @@ int ut_sites_scan_all(void) UT_HIDDEN;
 void ut_sites_name_all(void) UT_HIDDEN;
 int ut_sites_forget_unloaded(void) UT_HIDDEN;
 struct ut_site *ut_sites_find(uint64_t addr) UT_HIDDEN;
+struct ut_site *ut_sites_find_in(uint64_t addr, struct ut_module **mod) UT_HIDDEN;
+struct ut_symtab *ut_sites_symbols(const struct ut_module *m) UT_HIDDEN;
+uint32_t ut_sites_add_func(const struct ut_module *m, const char *name, uint32_t site) UT_HIDDEN;
+int ut_sites_add_module(struct ut_module *m) UT_HIDDEN;
+
+/* prologue.c: patched prologues (common/prologue.h) */
+void ut_prologue_sync(void) UT_HIDDEN;
+int ut_prologue_install(void) UT_HIDDEN;
+uint64_t ut_prologue_resume(const struct ut_module *m, const struct ut_site *s) UT_HIDDEN;
+bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc) UT_HIDDEN;
 
 /* patch.c */
 int ut_patch_init(void) UT_HIDDEN;
 int ut_patch_prepare_module(struct ut_module *m) UT_HIDDEN;
 int ut_patch_apply(void) UT_HIDDEN;
+void ut_patch_sync(void) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */

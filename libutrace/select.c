@@ -121,6 +121,7 @@ static int sync_table(void)
 
 		if (ut_ftable_add_kept(table, f->name, f->module) < 0)
 			return -ENOMEM;
+		ut_ftable_set_kind(table, have, ut_rt.mods[f->mod]->kind);
 		changed = 1;
 	}
 	return changed;
@@ -291,8 +292,10 @@ int ut_select_apply(char *err, size_t errlen)
 	char ignored[256];
 	int ret;
 
-	if (!ut_select_idle())
+	if (!ut_select_idle()) {
 		ut_sites_name_all(); /* the names tracing was started without */
+		ut_prologue_sync();  /* -O patch-prologue: functions without a site */
+	}
 	ret = sync_table();
 	if (ret > 0)
 		test_dump_table();

@@ -16,7 +16,7 @@
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 static sigaction_fn real_sigaction;
-static bool (*our_trap)(ucontext_t *uc);
+static bool (*our_trap)(siginfo_t *si, ucontext_t *uc);
 static struct sigaction program_act; /* what the program believes is installed */
 static bool installed;
 
@@ -25,7 +25,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 	struct sigaction act = program_act;
 	int saved = errno;
 
-	if (our_trap && our_trap(ucv)) {
+	if (our_trap && our_trap(si, ucv)) {
 		errno = saved;
 		return;
 	}
@@ -54,7 +54,7 @@ static sigaction_fn get_real(void)
 	return real_sigaction;
 }
 
-int ut_signals_init(bool (*ours)(ucontext_t *uc))
+int ut_signals_init(bool (*ours)(siginfo_t *si, ucontext_t *uc))
 {
 	struct sigaction act = {0};
 

@@ -18,7 +18,8 @@
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | [-O nosym-demangle] -f PROGRAM [--inlined]\n"
+	"usage: utrace list -t | -o | [-O nosym-demangle] [-O patch-prologue] -f PROGRAM\n"
+	"                   [--inlined | --untraceable]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
@@ -36,7 +37,12 @@ const char ut_help_list[] =
 	"                not part of the name; write operator\\[\\] for operator[]\n"
 	"                ('[' starts a glob class).\n"
 	"  --inlined     with -f: every inlined copy instead (the function, where it\n"
-	"                sits, file:line, entry address, whether it can be traced)\n";
+	"                sits, file:line, entry address, whether it can be traced)\n"
+	"  -O patch-prologue  with -f: also the functions without a site that a\n"
+	"                patched prologue makes traceable (record/start -O\n"
+	"                patch-prologue), marked `[prologue]`\n"
+	"  --untraceable with -f: the functions without a site that no patched\n"
+	"                prologue can trace either, each with the reason\n";
 
 /* One object's traceable functions, each marked with the copies the compiler inlined. */
 static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t from)
@@ -53,6 +59,8 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 			printf(" [%s]", f->module);
 		if (k)
 			printf(" [+%zu inlined]", k);
+		if (f->kind != UT_FKIND_COMPILER)
+			printf(" [%s]", ut_fkind_name(f->kind));
 		putchar('\n');
 	}
 }
@@ -104,6 +112,40 @@ static void print_inlined(const struct ut_obj *o)
 	ut_symtab_free(st);
 }
 
+/* `list -f --untraceable`: one object's refused functions, with the reason. */
+static void print_refused(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+			  const struct ut_pro_plan *p)
+{
+	const struct ut_obj *o = ctx;
+	char *name = ut_demangle_alloc(s->name);
+
+	(void)p;
+	if (why == UT_PRO_OK)
+		return;
+	printf("%s%s%s%s  %s\n", name ? name : s->name, o->module[0] ? " [" : "", o->module,
+	       o->module[0] ? "]" : "", ut_pro_why_text(why));
+	free(name);
+}
+
+static int list_untraceable(const char *prog)
+{
+	struct ut_objlist l;
+
+	elf_version(EV_CURRENT);
+	if (ut_elfsites_objects(prog, true, true, &l))
+		ut_usage_die("out of memory");
+	for (size_t i = 0; i < l.n; i++) {
+		int ret = ut_elfsites_prologues(l.v[i].path, l.v[i].module[0] ? l.v[i].module : NULL,
+						print_refused, &l.v[i]);
+
+		if (!i && ret < 0)
+			ut_usage_die("%s: %s", prog,
+				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	}
+	ut_objlist_free(&l);
+	return 0;
+}
+
 static int list_functions(const char *prog, bool inlined, bool demangled)
 {
 	struct ut_ftable *t = ut_ftable_new();
@@ -151,9 +193,11 @@ int cmd_list(int argc, char **argv)
 	char list[128];
 	int c;
 
-	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'}, {0}};
+	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'},
+						 {"untraceable", no_argument, NULL, 'U'},
+						 {0}};
 	const char *prog = NULL;
-	bool inlined = false, demangled = true;
+	bool inlined = false, demangled = true, untraceable = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "tof:hO:", longopts, NULL)) != -1) {
@@ -171,9 +215,18 @@ int cmd_list(int argc, char **argv)
 		case 'I':
 			inlined = true;
 			break;
+		case 'U':
+			untraceable = true;
+			break;
 		case 'O':
+			if (!strcmp(optarg, "patch-prologue") || !strcmp(optarg, "nopatch-prologue")) {
+				ut_elfsites_with_prologues(optarg[0] == 'p');
+				break;
+			}
 			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
-				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle only", optarg);
+				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle and "
+					     "[no]patch-prologue only",
+					     optarg);
 			demangled = optarg[0] != 'n';
 			break;
 		case 'h':
@@ -183,6 +236,8 @@ int cmd_list(int argc, char **argv)
 			ut_usage_die("bad usage (see 'utrace help list')");
 		}
 	}
+	if (prog && untraceable)
+		return list_untraceable(prog);
 	if (prog)
 		return list_functions(prog, inlined, demangled);
 	if (inlined)

@@ -323,13 +323,14 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
 
+	ut_elfsites_with_prologues(o->cfg.patch_prologue);
 	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc)) {
 		ut_ftable_free(t);
 		return;
 	}
 	/* no words to check: that the program has a site of its own is enough */
 	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
-	    ut_elfsites_any(prog) > 0) {
+	    !o->cfg.patch_prologue && ut_elfsites_any(prog) > 0) {
 		ut_ftable_free(t);
 		return;
 	}
