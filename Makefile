@@ -197,7 +197,32 @@ $(BUILD)/progs/plain: tests/progs/plain/plain.c
 	@mkdir -p $(dir $@)
 	$(Q)gcc -O2 -o $@ $<
 
-progs: $(PROG_BINS) $(PLUG_LIBS) $(BUILD)/progs/plain
+# Plain -O2 builds (no sites) for patched prologues: tests/progs/prologue/*.c
+# as build/progs/NAME.<cc>-<pie|nopie>[-cf] (-cf: -fcf-protection=full, so
+# functions start with endbr64), and the plugin libpplug.<same>.so.
+PRO_SRCS := $(wildcard tests/progs/prologue/*.c)
+PRO_VARIANTS := $(foreach c,gcc clang,$(foreach p,pie nopie,$(c)-$(p) $(c)-$(p)-cf))
+PRO_BINS := $(foreach n,$(basename $(notdir $(PRO_SRCS))),$(foreach v,$(PRO_VARIANTS),\
+	$(BUILD)/progs/$(n).$(v))) $(foreach v,$(PRO_VARIANTS),$(BUILD)/progs/libpplug.$(v).so)
+PRO_CFLAGS := -O2 -g -Wall -Werror -Wno-unused-result
+PRO_pie := -fPIE -pie
+PRO_nopie := -fno-pie -no-pie
+pro_cf = $(if $(findstring -cf,$(1)),-fcf-protection=full,-fcf-protection=none)
+pro_cc = $(CC_$(firstword $(subst -, ,$(1))))
+pro_pie = $(PRO_$(word 2,$(subst -, ,$(1))))
+$(BUILD)/progs/libpplug.%.so: tests/progs/prologue/lib/pplug.c
+	@mkdir -p $(dir $@)
+	$(Q)$(call pro_cc,$*) $(PRO_CFLAGS) $(call pro_cf,$*) -fPIC -shared -o $@ $<
+define pro_rule
+$(BUILD)/progs/%.$(1): tests/progs/prologue/%.c
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  CC      $$@")
+	$$(Q)$$(call pro_cc,$(1)) $$(PRO_CFLAGS) $$(call pro_cf,$(1)) $$(call pro_pie,$(1)) \
+		-o $$@ $$< -lpthread -ldl
+endef
+$(foreach v,$(PRO_VARIANTS),$(eval $(call pro_rule,$(v))))
+
+progs: $(PROG_BINS) $(PLUG_LIBS) $(BUILD)/progs/plain $(PRO_BINS)
 units: $(UNIT_BINS)
 
 $(DEPS_STAMP):

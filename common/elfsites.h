@@ -46,6 +46,13 @@ struct ut_obj {
 	char module[64];
 };
 
+/*
+ * The functions of @objs a filter @word names that no patched prologue can
+ * trace, one line each with the reason (common/prologue_why.c); NULL if
+ * none.  Malloc'd.
+ */
+char *ut_pro_why_word(const char *word, const struct ut_obj *objs, size_t n);
+
 struct ut_objlist {
 	struct ut_obj *v;
 	size_t n;

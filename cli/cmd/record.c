@@ -205,13 +205,18 @@ static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, 
  * Why @bad matches nothing, from the program's and its libraries' symbols
  * and debug info (common/whynosite.h): the lines told after the error.
  */
+static bool patching_prologues; /* -O patch-prologue: say why a function is refused */
+
 static char *why_no_site(const char *bad, const char *prog)
 {
 	struct ut_objlist l;
 	char *why = NULL;
 
-	if (!ut_elfsites_objects(prog, true, true, &l))
-		why = ut_why_no_site(bad, l.v, l.n);
+	if (!ut_elfsites_objects(prog, true, true, &l)) {
+		why = patching_prologues ? ut_pro_why_word(bad, l.v, l.n) : NULL;
+		if (!why)
+			why = ut_why_no_site(bad, l.v, l.n);
+	}
 	ut_objlist_free(&l);
 	if (why && why[0])
 		why[strlen(why) - 1] = '\0'; /* ut_usage_die ends the line */
@@ -324,6 +329,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	int nobj = 0, ret;
 
 	ut_elfsites_with_prologues(o->cfg.patch_prologue);
+	patching_prologues = o->cfg.patch_prologue;
 	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc)) {
 		ut_ftable_free(t);
 		return;
@@ -407,8 +413,8 @@ static void check_after_run(const char *dir, const char *prog, const struct rec_
 	if (t && !ut_ftable_size(t)) {
 		if (o->cfg.tracer != UT_TRACER_NOP)
 			ut_err("warning: %s has no patchable functions, nor has any program it "
-			       "ran: build them with -fpatchable-function-entry=5 or -pg -mfentry",
-			       prog);
+			       "ran: build them with -fpatchable-function-entry=5 or -pg -mfentry%s",
+			       prog, o->cfg.patch_prologue ? "" : ", or try -O patch-prologue");
 		ut_ftable_free(t);
 		return; /* every word matched nothing: said in one line */
 	}

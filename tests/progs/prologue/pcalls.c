@@ -2,7 +2,7 @@
 /*
  * pcalls: built plain -O2 (no sites), traced through patched prologues.
  * Known counts: scale 3 times, mix 5 times, chain 2 times (each calling
- * scale once), count_down once; spin and tiny (once each) cannot be patched.  The bodies use rip-relative data and calls
+ * scale once), count_down once; asm_loop and tiny (once each) cannot be patched.  The bodies use rip-relative data and calls
  * so that the moved instructions need rewriting.
  */
 #include <stdio.h>
@@ -45,15 +45,22 @@ __attribute__((noinline)) long count_down(long n)
 	return s;
 }
 
-/* refused: its loop jumps back to its first instruction */
-__attribute__((noinline)) long spin(long n)
-{
-again:
-	sink++;
-	if (--n > 0)
-		goto again;
-	return n;
-}
+/*
+ * refused: its loop jumps back into its first 10 bytes.  Written in
+ * assembly so that both compilers give it the same bytes:
+ *   xor %eax,%eax; 1: add $2,%rax; sub $1,%rdi; jg 1b; ret
+ */
+long asm_loop(long n);
+__asm__(".text\n"
+	".globl asm_loop\n"
+	".type asm_loop, @function\n"
+	"asm_loop:\n"
+	"	xor %eax, %eax\n"
+	"1:	add $2, %rax\n"
+	"	sub $1, %rdi\n"
+	"	jg 1b\n"
+	"	ret\n"
+	".size asm_loop, .-asm_loop\n");
 
 /* refused: shorter than a patch */
 __attribute__((noinline)) int tiny(int x)
@@ -71,7 +78,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		t += chain(i);
 	t += count_down(argc + 2);
-	t += spin(argc + 1) + tiny(argc);
+	t += asm_loop(argc + 1) + tiny(argc);
 	printf("pcalls %ld\n", t & 0xff);
 	return 0;
 }
