@@ -66,7 +66,7 @@ struct pro_entry {
 
 enum { P_PENDING, P_TRAPPING, P_READY, P_FAILED };
 
-#define MIGRATE_MAGIC 0x75747072 /* "utpr": our signal, not the program's */
+#define MIGRATE_MAGIC 0x7570 /* "up": our signal, not the program's (then the round) */
 #define SLOT_AREA (1u << 20)
 
 /* The batch being installed, for the signal handler. */
@@ -74,6 +74,10 @@ static struct pro_entry *volatile batch[4096];
 static struct ut_site *batch_site[4096];
 static volatile uint32_t batch_n;
 static uint32_t acks;
+static uint16_t round_no;            /* a late answer to an earlier round is not counted */
+#define MAX_ASKED 4096
+static int asked_tid[MAX_ASKED];     /* the threads a round asked */
+static uint8_t answered[MAX_ASKED];  /* set by each one's handler */
 
 /* Slot memory: areas near each object, handed out in UT_PRO_SLOT pieces. */
 struct slot_area {
@@ -362,12 +366,17 @@ bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc)
 {
 	uint64_t to;
 
-	if (si->si_code != SI_QUEUE || si->si_pid != ut_rt.pid ||
-	    si->si_value.sival_int != MIGRATE_MAGIC)
+	uint64_t v = (uint64_t)si->si_value.sival_ptr;
+
+	if (si->si_code != SI_QUEUE || si->si_pid != ut_rt.pid || (v >> 48) != MIGRATE_MAGIC ||
+	    (uint32_t)v >= MAX_ASKED)
 		return false;
 	to = migrated_pc((uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
 	if (to)
 		ut_arch_set_pc(uc, to);
+	if ((uint16_t)(v >> 32) != __atomic_load_n(&round_no, __ATOMIC_ACQUIRE))
+		return true; /* moved all the same: the slots stay valid */
+	__atomic_store_n(&answered[(uint32_t)v], 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&acks, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &acks, FUTEX_WAKE, 1, NULL, NULL, 0);
 	return true;
@@ -380,7 +389,7 @@ bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc)
  */
 static bool must_ask(int tid)
 {
-	char path[64], buf[512];
+	char path[64], buf[4096]; /* status: SigBlk is ~1 KiB in */
 	ssize_t n;
 	int fd;
 
@@ -408,41 +417,71 @@ static bool must_ask(int tid)
 	return true;
 }
 
+/* Ask thread @tid (number @i of the round); false if it is gone. */
+static bool ask(int tid, uint32_t i)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGTRAP;
+	si.si_code = SI_QUEUE;
+	si.si_pid = ut_rt.pid;
+	si.si_uid = getuid();
+	si.si_value.sival_ptr =
+		(void *)(((uint64_t)MIGRATE_MAGIC << 48) | ((uint64_t)round_no << 32) | i);
+	return syscall(SYS_rt_tgsigqueueinfo, ut_rt.pid, tid, SIGTRAP, &si) == 0;
+}
+
+/* Has every thread asked answered, or ended since (its signal lost with it)? */
+static bool all_answered(uint32_t n)
+{
+	char path[64];
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (__atomic_load_n(&answered[i], __ATOMIC_ACQUIRE))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d", asked_tid[i]);
+		if (!access(path, F_OK))
+			return false;
+	}
+	return true;
+}
+
 /* Step 3: every other thread running user code is moved out of the moved bytes. */
 static bool migrate(void)
 {
 	int self = (int)syscall(SYS_gettid);
-	uint32_t sent = 0, seen;
-	struct timespec t0, now;
+	uint32_t n = 0, seen;
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
 
 	if (!d)
 		return false;
+	__atomic_store_n(&round_no, (uint16_t)(round_no + 1), __ATOMIC_RELEASE);
 	__atomic_store_n(&acks, 0, __ATOMIC_RELEASE);
 	while ((de = readdir(d))) {
 		int tid = atoi(de->d_name);
-		siginfo_t si;
 
 		if (tid <= 0 || tid == self || !must_ask(tid))
 			continue;
-		memset(&si, 0, sizeof(si));
-		si.si_signo = SIGTRAP;
-		si.si_code = SI_QUEUE;
-		si.si_pid = ut_rt.pid;
-		si.si_uid = getuid();
-		si.si_value.sival_int = MIGRATE_MAGIC;
-		sent += syscall(SYS_rt_tgsigqueueinfo, ut_rt.pid, tid, SIGTRAP, &si) == 0;
+		if (n == MAX_ASKED)
+			break;
+		asked_tid[n] = tid;
+		answered[n] = 0;
+		n += ask(tid, n);
 	}
 	closedir(d);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while ((seen = __atomic_load_n(&acks, __ATOMIC_ACQUIRE)) < sent) {
+	if (n == MAX_ASKED)
+		return false;
+	/* 2 s at most: a thread that does not answer makes the batch give up */
+	for (int waits = 0; (seen = __atomic_load_n(&acks, __ATOMIC_ACQUIRE)) < n; waits++) {
 		struct timespec wait = {0, 10 * 1000 * 1000};
 
 		syscall(SYS_futex, &acks, FUTEX_WAIT, seen, &wait, NULL, 0);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= 2)
-			return false; /* a thread that does not answer: give up the batch */
+		if (waits % 10 == 9 && all_answered(n))
+			return true;
+		if (waits >= 200)
+			return false;
 	}
 	return true;
 }
