@@ -475,7 +475,7 @@ static bool migrate(void)
 		return false;
 	/* 2 s at most: a thread that does not answer makes the batch give up */
 	for (int waits = 0; (seen = __atomic_load_n(&acks, __ATOMIC_ACQUIRE)) < n; waits++) {
-		struct timespec wait = {0, 10 * 1000 * 1000};
+		struct timespec wait = {0, 10000000L}; /* 10 ms */
 
 		syscall(SYS_futex, &acks, FUTEX_WAIT, seen, &wait, NULL, 0);
 		if (waits % 10 == 9 && all_answered(n))

@@ -45,8 +45,10 @@ const char ut_help_start[] =
 	"                   (default 65536): past it, a new thread reuses the buffer of\n"
 	"                   the thread that exited first, its events counted as lost\n"
 	"  -C CLOCK         trace_clock\n"
-	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time (the\n"
-	"                   options a process holds; output options go to show)\n"
+	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time,\n"
+	"                   [no]patch-prologue (the options a process holds; output\n"
+	"                   options go to show); patch-prologue patches the functions\n"
+	"                   without a site while the program's threads run\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 
