@@ -127,11 +127,25 @@ static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn
 		return false;
 	in->len = scratch->size;
 	classify(code, in->len, addr, in);
+	/*
+	 * A rip-relative displacement is always 32 bits in 64-bit mode:
+	 * capstone 4 says 2 for some SSE forms (movdqa 0(%rip)), so its size
+	 * is not asked, and the bytes found must be the displacement it
+	 * decoded, or the instruction is not understood.
+	 */
 	const cs_x86 *x = &scratch->detail->x86;
-	for (unsigned k = 0; k < x->op_count; k++)
-		if (x->operands[k].type == X86_OP_MEM && x->operands[k].mem.base == X86_REG_RIP &&
-		    x->encoding.disp_offset && x->encoding.disp_size == 4)
-			in->disp_off = x->encoding.disp_offset;
+	for (unsigned k = 0; k < x->op_count; k++) {
+		int32_t d;
+
+		if (x->operands[k].type != X86_OP_MEM || x->operands[k].mem.base != X86_REG_RIP)
+			continue;
+		if (!x->encoding.disp_offset || x->encoding.disp_offset + 4u > in->len)
+			return false;
+		memcpy(&d, code + x->encoding.disp_offset, 4);
+		if (d != x->operands[k].mem.disp)
+			return false;
+		in->disp_off = x->encoding.disp_offset;
+	}
 	return true;
 }
 

@@ -70,6 +70,22 @@ TEST(rip_relative_mov)
 	CHECK_EQ_INT(rel(patch + 6), (int64_t)SLOT - (int64_t)(ADDR + 10));
 }
 
+TEST(rip_relative_sse)
+{
+	/* lea 0x20(%rsi),%rax; movdqa 0x26aa4(%rip),%xmm0 (capstone 4 says disp_size 2) */
+	static const uint8_t h[] = {0x48, 0x8d, 0x46, 0x20, 0x66, 0x0f, 0x6f,
+				    0x05, 0xa4, 0x6a, 0x02, 0x00};
+	uint8_t buf[64], out[UT_PRO_SLOT], map[UT_PRO_MAX_INSN];
+	struct ut_pro_plan p;
+	size_t len = 0;
+
+	func(buf, h, sizeof(h), 20);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.moved, 12);
+	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
+	CHECK_EQ_INT(rel(out + 8), (int64_t)(ADDR + 12 + 0x26aa4) - (int64_t)(SLOT + 12));
+}
+
 TEST(jcc_short_to_near)
 {
 	/* test %edi,%edi; je +0x20; mov %rdi,%rax; add %rsi,%rax */
@@ -175,6 +191,7 @@ TEST(out_of_reach)
 int main(void)
 {
 	RUN(rip_relative_mov);
+	RUN(rip_relative_sse);
 	RUN(jcc_short_to_near);
 	RUN(call_rel32_keeps_its_return_address);
 	RUN(endbr64_stays_at_the_entry);
