@@ -146,6 +146,8 @@ static int list_untraceable(const char *prog)
 	return 0;
 }
 
+static bool prologues; /* -O patch-prologue */
+
 static int list_functions(const char *prog, bool inlined, bool demangled)
 {
 	struct ut_ftable *t = ut_ftable_new();
@@ -178,7 +180,11 @@ static int list_functions(const char *prog, bool inlined, bool demangled)
 	else if (!nobj)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry ('utrace cflags CC' says which, "
-		       "'utrace help cflags' why)",
+		       "'utrace help cflags' why)%s",
+		       prog, prologues ? "" : ", or list what -O patch-prologue traces as it is built");
+	else if (prologues && !inlined)
+		ut_err("note: the functions no patched prologue can trace: "
+		       "'utrace list -f %s --untraceable'",
 		       prog);
 	else if (!inlined)
 		ut_say_unsited(stderr, prog, t);
@@ -220,7 +226,8 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'O':
 			if (!strcmp(optarg, "patch-prologue") || !strcmp(optarg, "nopatch-prologue")) {
-				ut_elfsites_with_prologues(optarg[0] == 'p');
+				prologues = optarg[0] == 'p';
+				ut_elfsites_with_prologues(prologues);
 				break;
 			}
 			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
