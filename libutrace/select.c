@@ -369,6 +369,10 @@ int ut_select_apply(char *err, size_t errlen)
 		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !ut_rt.sites_off &&
 		     !filter_nothing && ut_fset_traced(filter, notrace, i);
 		cmd = !ut_rt.sites_off && ut_cmds_has(m->sites[f->site].addr);
+		if (m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
+			on = cmd = false; /* the option turned off: the patches stay, off */
+			inst = 0;
+		}
 		m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].inst = (uint8_t)inst;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
