@@ -2,6 +2,7 @@
 /* Patched prologues: the portable part (common/prologue.h). */
 #include "common/prologue.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/symbols.h"
@@ -14,6 +15,7 @@ const char *ut_pro_why_text(enum ut_pro_why why)
 		[UT_PRO_UNDECODABLE] = "an instruction the decoder does not know",
 		[UT_PRO_RETURN] = "returns or jumps away within its first 10 bytes",
 		[UT_PRO_TARGET] = "a branch of its own lands in its first 10 bytes",
+		[UT_PRO_FOREIGN] = "another function's branch lands in its first 10 bytes",
 		[UT_PRO_JUMPTABLE] = "an indirect jump (jump table?) may land in its first 10 bytes",
 		[UT_PRO_INSN] = "a call, system call or loop among its first 10 bytes",
 		[UT_PRO_REACH] = "an operand out of reach of the out-of-line slot",
@@ -76,13 +78,78 @@ static bool has_site(const uint64_t *sites, size_t n, uint64_t lo, uint64_t hi)
 	return a < n && sites[a] < hi;
 }
 
-void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
-		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx)
+/* The branch targets between functions of an object, sorted (ut_pro_targets). */
+struct targets {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void add_target(void *ctx, uint64_t t)
+{
+	struct targets *tg = ctx;
+
+	if (tg->n == tg->cap) {
+		size_t cap = tg->cap ? 2 * tg->cap : 1024;
+		uint64_t *v = realloc(tg->v, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		tg->v = v;
+		tg->cap = cap;
+	}
+	tg->v[tg->n++] = t;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void collect_targets(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
+			    struct targets *tg)
 {
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
+		const uint8_t *bytes = s->size ? code(code_ctx, s->addr, s->size) : NULL;
+
+		if (bytes)
+			ut_pro_targets(bytes, s->size, s->addr, add_target, tg);
+	}
+	if (tg->n)
+		qsort(tg->v, tg->n, sizeof(*tg->v), cmp_u64);
+}
+
+/* The verdict on one function, given the branches between functions (@tg). */
+static enum ut_pro_why judge(const struct ut_sym *s, const uint8_t *bytes,
+			     const struct targets *tg, struct ut_pro_plan *plan)
+{
+	enum ut_pro_why why;
+
+	if (!strcmp(s->name, "_start"))
+		return UT_PRO_ENTRY;
+	if (crt_function(s->name))
+		return UT_PRO_CRT;
+	if (!s->size)
+		return UT_PRO_NOSIZE;
+	why = ut_pro_plan(bytes, s->size, s->addr, plan);
+	/* a jump to the entry from elsewhere is a tail call: fine; past it, not */
+	if (why == UT_PRO_OK &&
+	    has_site(tg->v, tg->n, s->addr + 1, s->addr + plan->skip + plan->moved))
+		why = UT_PRO_FOREIGN;
+	return why;
+}
+
+void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
+		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx)
+{
+	struct targets tg = {0};
+
+	collect_targets(st, code, code_ctx, &tg);
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
 		struct ut_pro_plan plan;
-		enum ut_pro_why why;
 		const uint8_t *bytes;
 
 		if (has_site(sites, nsites, s->addr, s->addr + (s->size ? s->size : 1)))
@@ -91,16 +158,9 @@ void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsite
 			continue; /* a part of another function, entered by a jump */
 		memset(&plan, 0, sizeof(plan));
 		bytes = s->size ? code(code_ctx, s->addr, s->size) : NULL;
-		if (!strcmp(s->name, "_start"))
-			why = UT_PRO_ENTRY;
-		else if (crt_function(s->name))
-			why = UT_PRO_CRT;
-		else if (!s->size)
-			why = UT_PRO_NOSIZE;
-		else if (!bytes)
+		if (s->size && !bytes && strcmp(s->name, "_start") != 0 && !crt_function(s->name))
 			continue; /* not code we can see (an IFUNC's data, a PLT) */
-		else
-			why = ut_pro_plan(bytes, s->size, s->addr, &plan);
-		cb(cb_ctx, s, why, &plan);
+		cb(cb_ctx, s, judge(s, bytes, &tg, &plan), &plan);
 	}
+	free(tg.v);
 }

@@ -38,6 +38,7 @@ enum ut_pro_why {
 	UT_PRO_UNDECODABLE,/* an instruction the decoder does not know */
 	UT_PRO_RETURN,     /* a ret or an indirect jump among the moved bytes */
 	UT_PRO_TARGET,     /* a branch of its own lands inside the moved bytes */
+	UT_PRO_FOREIGN,    /* another function's branch lands inside them (a .cold part) */
 	UT_PRO_JUMPTABLE,  /* an indirect jump (jump table?) whose targets are unknown */
 	UT_PRO_INSN,       /* a moved instruction that cannot run elsewhere */
 	UT_PRO_REACH,      /* a moved operand out of reach of the slot */
@@ -73,6 +74,14 @@ struct ut_pro_plan {
  */
 enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
 			    struct ut_pro_plan *p);
+
+/*
+ * The targets of the direct branches and calls of the function at @code
+ * (@size bytes, address @addr) that lie outside it: @cb for each.  Used to
+ * refuse a function another one jumps into (a .cold part jumping back).
+ */
+void ut_pro_targets(const uint8_t *code, size_t size, uint64_t addr,
+		    void (*cb)(void *ctx, uint64_t target), void *ctx);
 
 /*
  * The slot's code for @p's moved instructions (at @code, run-time address

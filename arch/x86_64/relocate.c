@@ -210,6 +210,21 @@ static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t 
 	return UT_PRO_OK;
 }
 
+void ut_pro_targets(const uint8_t *code, size_t size, uint64_t addr,
+		    void (*cb)(void *ctx, uint64_t target), void *ctx)
+{
+	for (size_t o = 0; o < size;) {
+		struct insn in;
+
+		if (!decode(code + o, size - o, addr + o, &in))
+			return;
+		if ((in.kind == I_JMP || in.kind == I_JCC || in.kind == I_CALL) &&
+		    (in.target < addr || in.target >= addr + size))
+			cb(ctx, in.target);
+		o += in.len;
+	}
+}
+
 enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
 			    struct ut_pro_plan *p)
 {

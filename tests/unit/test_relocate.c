@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/prologue.h"
+#include "common/symbols.h"
 #include "ut_test.h"
 
 #define ADDR 0x400000ull
@@ -188,6 +189,52 @@ TEST(out_of_reach)
 		     UT_PRO_REACH);
 }
 
+/* ut_pro_walk over two functions in @image (at ADDR) */
+static uint8_t image[0x80];
+
+static const uint8_t *image_code(void *ctx, uint64_t addr, size_t len)
+{
+	(void)ctx;
+	return addr >= ADDR && addr + len <= ADDR + sizeof(image) ? image + (addr - ADDR) : NULL;
+}
+
+static enum ut_pro_why verdict[2];
+
+static void found(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+		  const struct ut_pro_plan *p)
+{
+	(void)ctx;
+	(void)p;
+	verdict[s->addr != ADDR] = why;
+}
+
+TEST(jump_from_another_function)
+{
+	/* f: mov %rdi,%rax; add $1,%rax; add $2,%rax; ...  f.cold-like g: jmp f+3 */
+	static const uint8_t f[] = {0x48, 0x89, 0xf8, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x83, 0xc0, 0x02};
+	static const uint8_t g[] = {0x48, 0x89, 0xf8, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x83, 0xc0, 0x02,
+				    0xe9, 0, 0, 0, 0};
+	struct ut_symtab *st = ut_symtab_new();
+	int32_t back = -(int32_t)(0x40 + sizeof(g) - 3);
+
+	CHECK(st);
+	func(image, f, sizeof(f), 0x20);
+	func(image + 0x40, g, sizeof(g), 0x20);
+	memcpy(image + 0x40 + 12, &back, 4);
+	ut_symtab_add(st, ADDR, 0x20, "f", NULL);
+	ut_symtab_add(st, ADDR + 0x40, 0x20, "g", NULL);
+	ut_symtab_finish(st);
+	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
+	CHECK_EQ_INT(verdict[1], UT_PRO_OK);
+	/* a jump to the entry itself is a tail call */
+	back -= 3;
+	memcpy(image + 0x40 + 12, &back, 4);
+	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_OK);
+	ut_symtab_free(st);
+}
+
 int main(void)
 {
 	RUN(rip_relative_mov);
@@ -197,5 +244,6 @@ int main(void)
 	RUN(endbr64_stays_at_the_entry);
 	RUN(refusals);
 	RUN(out_of_reach);
+	RUN(jump_from_another_function);
 	TEST_EXIT();
 }
