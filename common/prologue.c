@@ -145,8 +145,15 @@ void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsite
 		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx)
 {
 	struct targets tg = {0};
+	size_t unsited = 0;
 
-	collect_targets(st, code, code_ctx, &tg);
+	for (size_t i = 0; i < ut_symtab_count(st) && !unsited; i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+
+		unsited += !has_site(sites, nsites, s->addr, s->addr + (s->size ? s->size : 1));
+	}
+	if (unsited) /* an object built with sites throughout needs no sweep */
+		collect_targets(st, code, code_ctx, &tg);
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
 		struct ut_pro_plan plan;

@@ -530,8 +530,8 @@ struct ut_site *ut_sites_find_in(uint64_t addr, struct ut_module **mod)
 		struct ut_module *m = ut_rt.mods[i];
 		uint32_t lo = 0, hi;
 
-		if (addr < m->lo || addr >= m->hi)
-			continue;
+		if (addr < m->lo || addr >= m->hi || (m->of && !m->alive))
+			continue; /* an unloaded object's patched prologues: its slots are not this code's */
 		hi = m->nr_sites;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;

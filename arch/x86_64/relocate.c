@@ -48,21 +48,26 @@ struct insn {
 	unsigned disp_off; /* a rip-relative displacement's offset, 0 if none */
 };
 
-static csh handle;
-static cs_insn *scratch;
-static bool opened;
+/*
+ * Two decoders for the process (the runtime calls them under its lock):
+ * one with capstone's operand details, for the moved instructions, one
+ * without, for sweeping whole functions (lengths and opcodes are all the
+ * sweep needs, and details cost capstone about half its time).
+ */
+static csh handle[2];
+static cs_insn *scratch[2];
+static bool opened[2];
 
-/* One decoder for the process (the runtime calls it under its lock). */
-static bool decoder(void)
+static bool decoder(int detail)
 {
-	if (opened)
-		return scratch != NULL;
-	opened = true;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+	if (opened[detail])
+		return scratch[detail] != NULL;
+	opened[detail] = true;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle[detail]) != CS_ERR_OK)
 		return false;
-	cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
-	scratch = cs_malloc(handle);
-	return scratch != NULL;
+	cs_option(handle[detail], CS_OPT_DETAIL, detail ? CS_OPT_ON : CS_OPT_OFF);
+	scratch[detail] = cs_malloc(handle[detail]);
+	return scratch[detail] != NULL;
 }
 
 static bool is_prefix(uint8_t b)
@@ -115,6 +120,21 @@ static void classify(const uint8_t *b, unsigned len, uint64_t addr, struct insn 
 	}
 }
 
+/* The length of the instruction at @code and its kind (no operand details); false if undecodable. */
+static bool decode_kind(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
+{
+	const uint8_t *p = code;
+	size_t n = avail;
+	uint64_t a = addr;
+
+	memset(in, 0, sizeof(*in));
+	if (!decoder(0) || !cs_disasm_iter(handle[0], &p, &n, &a, scratch[0]))
+		return false;
+	in->len = scratch[0]->size;
+	classify(code, in->len, addr, in);
+	return true;
+}
+
 /* Decode one instruction at @code (address @addr, @avail bytes); false if undecodable. */
 static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
 {
@@ -123,9 +143,9 @@ static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn
 	uint64_t a = addr;
 
 	memset(in, 0, sizeof(*in));
-	if (!decoder() || !cs_disasm_iter(handle, &p, &n, &a, scratch))
+	if (!decoder(1) || !cs_disasm_iter(handle[1], &p, &n, &a, scratch[1]))
 		return false;
-	in->len = scratch->size;
+	in->len = scratch[1]->size;
 	classify(code, in->len, addr, in);
 	/*
 	 * A rip-relative displacement is always 32 bits in 64-bit mode:
@@ -133,7 +153,7 @@ static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn
 	 * is not asked, and the bytes found must be the displacement it
 	 * decoded, or the instruction is not understood.
 	 */
-	const cs_x86 *x = &scratch->detail->x86;
+	const cs_x86 *x = &scratch[1]->detail->x86;
 	for (unsigned k = 0; k < x->op_count; k++) {
 		int32_t d;
 
@@ -189,7 +209,7 @@ static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t 
 	for (size_t o = 0; o < size;) {
 		struct insn in;
 
-		if (!decode(code + o, size - o, addr + o, &in))
+		if (!decode_kind(code + o, size - o, addr + o, &in))
 			return UT_PRO_UNDECODABLE;
 		if (in.kind == I_IJMP)
 			return UT_PRO_JUMPTABLE;
@@ -216,7 +236,7 @@ void ut_pro_targets(const uint8_t *code, size_t size, uint64_t addr,
 	for (size_t o = 0; o < size;) {
 		struct insn in;
 
-		if (!decode(code + o, size - o, addr + o, &in))
+		if (!decode_kind(code + o, size - o, addr + o, &in))
 			return;
 		if ((in.kind == I_JMP || in.kind == I_JCC || in.kind == I_CALL) &&
 		    (in.target < addr || in.target >= addr + size))
