@@ -2,7 +2,7 @@
 # -O patch-prologue and dlopen: a plain -O2 plugin loaded with dlopen gets
 # its patched prologues before dlopen returns; `:mod:` selects its
 # functions, counted exactly (7 plug_step, 1 plug_total) with function and
-# function_graph.
+# function_graph; loaded and unloaded 20 times, each load patched anew.
 . "$(dirname "$0")/../lib/common.sh"
 
 one() {
@@ -11,7 +11,7 @@ one() {
 	record f.dat -O patch-prologue -p function -l ':mod:libpplug' -- "$p" ||
 		fail "$v: record exited $?: $(cat f.dat.err)"
 	expect "$v output" f.dat.out <<'EOF'
-pdlopen 142 41
+pdlopen 142041
 EOF
 	report f.dat | funcs | uniq -c | awk '{$1 = $1; print}' >f.txt
 	expect "$v function" f.txt <<'EOF'
@@ -25,6 +25,13 @@ EOF
 	expect "$v function_graph" g.txt <<'EOF'
 7 plug_step [libpplug]();
 1 plug_total [libpplug]();
+EOF
+	record c.dat -O patch-prologue -p function_graph -l ':mod:libpplug' -- "$p" 20 ||
+		fail "$v: cycles exited $?: $(cat c.dat.err)"
+	report c.dat | grep -v '^#' | sed -E 's/^[^|]*\| //' | sort | uniq -c | awk '{$1 = $1; print}' >c.txt
+	expect "$v 20 dlopen/dlclose cycles" c.txt <<'EOF'
+140 plug_step [libpplug]();
+20 plug_total [libpplug]();
 EOF
 }
 
