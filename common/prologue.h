@@ -64,6 +64,7 @@ struct ut_pro_plan {
 	uint8_t skip;                    /* landing pad kept at the entry (endbr64) */
 	uint8_t moved;                   /* bytes moved from entry + skip, whole instructions */
 	uint8_t nr;                      /* instructions moved */
+	uint8_t call;                    /* the last one is a call (moved as push + jmp) */
 	uint8_t off[UT_PRO_MAX_INSN];    /* each one's offset in the moved bytes */
 };
 

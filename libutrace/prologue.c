@@ -298,8 +298,12 @@ static bool write_slot(struct pro_entry *pe)
 {
 	uint8_t code[UT_PRO_SLOT];
 	size_t len = 0;
-	uint64_t slot = slot_for(pe->entry + pe->plan.skip);
+	uint64_t slot;
 
+	/* a moved call returns to an address it did not push: a shadow stack refuses that */
+	if (pe->plan.call && ut_arch_shadow_stack())
+		return false;
+	slot = slot_for(pe->entry + pe->plan.skip);
 	memset(code, UT_ARCH_TRAP_BYTE, sizeof(code));
 	if (!slot || ut_pro_relocate(&pe->plan, (const uint8_t *)pe->entry, pe->entry, slot, code,
 				     &len, pe->map) != UT_PRO_OK)

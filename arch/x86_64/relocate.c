@@ -193,6 +193,7 @@ static enum ut_pro_why plan_moved(const uint8_t *code, size_t size, uint64_t add
 		o += in.len;
 		if (in.kind == I_CALL && o - p->skip < UT_PRO_PATCH)
 			return UT_PRO_INSN; /* a return address inside the moved bytes */
+		p->call = in.kind == I_CALL;
 	}
 	p->moved = (uint8_t)(o - p->skip);
 	return UT_PRO_OK;
