@@ -4,8 +4,9 @@
 # function_graph: gcc and clang, PIE and not, with and without
 # -fcf-protection (endbr64 first).  The moved bytes hold rip-relative
 # operands (every function), a call (chain), a short branch (count_down).
-# Without the option nothing of it is traceable, and asm_loop / tiny are
-# refused with their reasons.
+# Graph filters and notrace select them as any function.  Without the
+# option nothing of it is traceable, and asm_loop / tiny are refused with
+# their reasons.
 . "$(dirname "$0")/../lib/common.sh"
 
 VARIANTS="gcc-pie gcc-nopie gcc-pie-cf gcc-nopie-cf clang-pie clang-nopie clang-pie-cf clang-nopie-cf"
@@ -64,6 +65,25 @@ EOF
 for v in $VARIANTS; do
 	one "$v"
 done
+
+p=$(prog pcalls clang-pie-cf)
+record gf.dat -O patch-prologue -p function_graph -g chain -- "$p" || fail "-g exited $?"
+report gf.dat | graph_body >gf.txt
+expect "-g chain" gf.txt <<'EOF'
+ chain() {
+   scale();
+ }
+ chain() {
+   scale();
+ }
+EOF
+record nt.dat -O patch-prologue -p function -n mix -n main -- "$p" || fail "-n exited $?"
+report nt.dat | count_funcs >nt.txt
+expect "-n mix -n main" nt.txt <<'EOF'
+chain 2
+count_down 1
+scale 3
+EOF
 
 p=$(prog pcalls gcc-pie)
 "$UTRACE" list -f "$p" 2>/dev/null | grep -v '\[' >nolist.txt
