@@ -29,7 +29,7 @@ SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-poi
 # Tools (CLI, unit tests): may be sanitized.
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
+TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lcapstone -lpthread -ldl -lm -lstdc++
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
@@ -39,15 +39,16 @@ LIB_CFLAGS := $(BASE_CFLAGS) -fvisibility=hidden -fno-stack-protector -fno-omit-
 	-ftls-model=initial-exec $(CFLAGS)
 cc_has = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(1))
 HOT_CFLAGS := -mgeneral-regs-only -fno-builtin -fomit-frame-pointer $(call cc_has,-fno-tree-loop-distribute-patterns)
-LIB_LDLIBS := -lelf -lpthread -ldl
+LIB_LDLIBS := -lelf -lcapstone -lpthread -ldl
 
 
 
 COMMON_SRCS := $(wildcard common/*.c common/output/*.c)
 # The reader library (include/utrace/read.h): reader/, the common code it
-# stands on, and the tools' arch files (the cycle counter, the site encodings).
+# stands on, and the tools' arch files (the cycle counter, the site encodings,
+# the prologue relocator's plan).
 READER_SRCS := $(wildcard reader/*.c) arch/$(ARCH)/tsc.c arch/$(ARCH)/sitekind.c \
-	arch/$(ARCH)/pltreloc.c \
+	arch/$(ARCH)/relocate.c arch/$(ARCH)/pltreloc.c \
 	arch/$(ARCH)/usdt_args.c
 CLI_SRCS := $(wildcard cli/*.c cli/cmd/*.c tracefs/*.c)
 LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
@@ -58,7 +59,8 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
-LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/glob.c common/filter.c \
+LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/prologue.c \
+	common/glob.c common/filter.c \
 	common/pltsyms.c common/usdt.c \
 	common/cxxname.c common/clock.c common/grow.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
@@ -197,7 +199,32 @@ $(BUILD)/progs/plain: tests/progs/plain/plain.c
 	@mkdir -p $(dir $@)
 	$(Q)gcc -O2 -o $@ $<
 
-progs: $(PROG_BINS) $(PLUG_LIBS) $(BUILD)/progs/plain
+# Plain -O2 builds (no sites) for patched prologues: tests/progs/prologue/*.c
+# as build/progs/NAME.<cc>-<pie|nopie>[-cf] (-cf: -fcf-protection=full, so
+# functions start with endbr64), and the plugin libpplug.<same>.so.
+PRO_SRCS := $(wildcard tests/progs/prologue/*.c)
+PRO_VARIANTS := $(foreach c,gcc clang,$(foreach p,pie nopie,$(c)-$(p) $(c)-$(p)-cf))
+PRO_BINS := $(foreach n,$(basename $(notdir $(PRO_SRCS))),$(foreach v,$(PRO_VARIANTS),\
+	$(BUILD)/progs/$(n).$(v))) $(foreach v,$(PRO_VARIANTS),$(BUILD)/progs/libpplug.$(v).so)
+PRO_CFLAGS := -O2 -g -Wall -Werror -Wno-unused-result
+PRO_pie := -fPIE -pie
+PRO_nopie := -fno-pie -no-pie
+pro_cf = $(if $(findstring -cf,$(1)),-fcf-protection=full,-fcf-protection=none)
+pro_cc = $(CC_$(firstword $(subst -, ,$(1))))
+pro_pie = $(PRO_$(word 2,$(subst -, ,$(1))))
+$(BUILD)/progs/libpplug.%.so: tests/progs/prologue/lib/pplug.c
+	@mkdir -p $(dir $@)
+	$(Q)$(call pro_cc,$*) $(PRO_CFLAGS) $(call pro_cf,$*) -fPIC -shared -o $@ $<
+define pro_rule
+$(BUILD)/progs/%.$(1): tests/progs/prologue/%.c
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  CC      $$@")
+	$$(Q)$$(call pro_cc,$(1)) $$(PRO_CFLAGS) $$(call pro_cf,$(1)) $$(call pro_pie,$(1)) \
+		-o $$@ $$< -lpthread -ldl
+endef
+$(foreach v,$(PRO_VARIANTS),$(eval $(call pro_rule,$(v))))
+
+progs: $(PROG_BINS) $(PLUG_LIBS) $(BUILD)/progs/plain $(PRO_BINS)
 units: $(UNIT_BINS)
 
 $(DEPS_STAMP):

@@ -37,7 +37,8 @@ static void words(char **list, const char *arg)
 static void live_setting(struct ut_cfg *c, const char *arg)
 {
 	static const char takes[] =
-		"start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt";
+		"start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt, "
+		"[no]patch-prologue";
 	const char *name = strncmp(arg, "no", 2) != 0 ? arg : arg + 2;
 	int id = ut_opt_lookup(name);
 	const struct ut_opt_info *info = ut_opt_info(id);
@@ -60,6 +61,10 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 
 static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 {
+	if (!strcmp(arg, "patch-prologue") || !strcmp(arg, "nopatch-prologue")) {
+		c->patch_prologue = arg[0] == 'p';
+		return;
+	}
 	if (!strcmp(arg, "inlined") || !strcmp(arg, "noinlined"))
 		ut_usage_die("-O %s: tracing the copies the compiler inlined needs the out-of-line "
 			     "engine (moving instructions to patch an address inside a function), "

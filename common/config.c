@@ -216,7 +216,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "overwrite") || !strcmp(line, "tracing_on") ||
 		   !strcmp(line, "func_stack_trace") || !strcmp(line, "function_profile_enabled") ||
 		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient") ||
-		   !strcmp(line, "follow") || !strcmp(line, "lossless") || !strcmp(line, "plt")) {
+		   !strcmp(line, "follow") || !strcmp(line, "lossless") || !strcmp(line, "plt") ||
+		   !strcmp(line, "patch_prologue")) {
 		bool b;
 
 		if (!parse_bool(v, &b))
@@ -237,6 +238,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 			c->lossless = b;
 		else if (!strcmp(line, "plt"))
 			c->plt = b;
+		else if (!strcmp(line, "patch_prologue"))
+			c->patch_prologue = b;
 		else
 			c->sleep_time = b;
 	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
@@ -366,6 +369,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "lossless 1\n");
 	if (c->plt)
 		sb_printf(&b, "plt 1\n");
+	if (c->patch_prologue)
+		sb_printf(&b, "patch_prologue 1\n");
 	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
 		  (unsigned long long)c->thresh_us);
 	if (c->filter)

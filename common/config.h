@@ -63,6 +63,8 @@ struct ut_cfg {
 	bool plt;                 /* -O plt: calls through the PLT and GOT are traced
 				   * as the library functions they call
 				   * (libutrace/plthook.c) */
+	bool patch_prologue;      /* -O patch-prologue: functions without a site get a
+				   * patched prologue (common/prologue.h) */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */

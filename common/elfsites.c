@@ -170,6 +170,77 @@ static int add_function(struct ut_ftable *t, const struct ut_symtab *st, size_t 
 	return idx < 0 ? (int)idx : 0;
 }
 
+static bool with_prologues;
+
+void ut_elfsites_with_prologues(bool on)
+{
+	with_prologues = on;
+}
+
+static const uint8_t *pro_code(void *ctx, uint64_t addr, size_t len)
+{
+	return at_vaddr(ctx, addr, len, true);
+}
+
+/* The walk over a file already read: symbols @st, sites in @f, code in @fs. */
+static void walk_file(const char *path, const struct ut_symtab *st, const struct ut_sitefind *f,
+		      struct filesrc *fs, ut_pro_found_fn cb, void *ctx)
+{
+	if (ut_pro_module_refused(path)) {
+		struct ut_pro_plan none = {0};
+
+		for (size_t i = 0; i < ut_symtab_count(st); i++)
+			cb(ctx, ut_symtab_at(st, i), UT_PRO_MODULE, &none);
+		return;
+	}
+	ut_pro_walk(st, f->addrs, f->nr, pro_code, fs, cb, ctx);
+}
+
+struct pro_add {
+	struct ut_ftable *t;
+	const char *module;
+	int n, err;
+};
+
+static void add_patchable(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+			  const struct ut_pro_plan *p)
+{
+	struct pro_add *a = ctx;
+	long i;
+
+	(void)p;
+	if (why != UT_PRO_OK || a->err)
+		return;
+	i = ut_ftable_add(a->t, s->name, a->module);
+	if (i < 0) {
+		a->err = -ENOMEM;
+		return;
+	}
+	ut_ftable_set_kind(a->t, (size_t)i, UT_FKIND_PROLOGUE);
+	a->n++;
+}
+
+int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn cb, void *ctx)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	struct ut_sitefind f = {0};
+	struct filesrc fs = {0};
+	int fd = -1, ret;
+
+	if (!st)
+		return -ENOMEM;
+	ret = ut_symtab_load_elf(st, path, 0, module);
+	if (ret >= 0) {
+		ut_symtab_finish(st);
+		ret = find_in_file(path, &fd, &fs, &f, st);
+	}
+	if (ret >= 0)
+		walk_file(path, st, &f, &fs, cb, ctx);
+	close_file(fd, &fs, &f);
+	ut_symtab_free(st);
+	return ret < 0 ? ret : 0;
+}
+
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 {
 	struct ut_symtab *st = ut_symtab_new();
@@ -192,6 +263,13 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 		if (s && add_function(t, st, &ka, s, module) < 0)
 			ret = -ENOMEM;
 		n += s != NULL;
+	}
+	if (!ret && with_prologues) {
+		struct pro_add a = {t, module, 0, 0};
+
+		walk_file(path, st, &f, &fs, add_patchable, &a);
+		ret = a.err;
+		n += a.n;
 	}
 	close_file(fd, &fs, &f);
 	ut_symtab_free(st);

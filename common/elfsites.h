@@ -10,6 +10,7 @@
 #define UT_ELFSITES_H
 
 #include "common/filter.h"
+#include "common/prologue.h"
 
 /*
  * Append to @t the traceable functions of @prog and of the shared objects it
@@ -25,11 +26,32 @@ int ut_elfsites_program(struct ut_ftable *t, const char *prog, int *nr_objects);
  */
 void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_objects);
 
+/*
+ * With @on, ut_elfsites_file() (and what calls it) also lists the functions
+ * without a site that can get a patched prologue (-O patch-prologue), of
+ * kind UT_FKIND_PROLOGUE.
+ */
+void ut_elfsites_with_prologues(bool on);
+
+/*
+ * Every function of the file @path without a compiler site, and whether a
+ * prologue patch can give it one (common/prologue.h: ut_pro_walk's @cb,
+ * with link-time addresses).  Return: 0 or a negative errno.
+ */
+int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn cb, void *ctx);
+
 /* An object a program loads at start: its file and module name ("" for the program). */
 struct ut_obj {
 	char *path;
 	char module[64];
 };
+
+/*
+ * The functions of @objs a filter @word names that no patched prologue can
+ * trace, one line each with the reason (common/prologue_why.c); NULL if
+ * none.  Malloc'd.
+ */
+char *ut_pro_why_word(const char *word, const struct ut_obj *objs, size_t n);
 
 struct ut_objlist {
 	struct ut_obj *v;

@@ -357,8 +357,22 @@ static long add_func(struct ut_ftable *t, const char *name, const char *module, 
 	f->module = module ? intern_module(t, module) : NULL;
 	if (!f->name || (module && !f->module))
 		return -ENOMEM;
+	f->kind = UT_FKIND_COMPILER;
 	t->flags[t->nr] = 0;
 	return (long)t->nr++;
+}
+
+void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind)
+{
+	if (i < t->nr && kind < UT_FKIND_NR)
+		t->funcs[i].kind = (unsigned char)kind;
+}
+
+const char *ut_fkind_name(unsigned kind)
+{
+	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "libcall"};
+
+	return kind < UT_FKIND_NR ? names[kind] : "?";
 }
 
 long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module)

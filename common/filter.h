@@ -27,7 +27,22 @@
 struct ut_filter_func {
 	const char *name;
 	const char *module; /* NULL = main executable, else e.g. "libz" */
+	unsigned char kind; /* UT_FKIND_*: what makes it traceable */
 };
+
+/*
+ * The kinds of site: a function is traced through a site its compiler left
+ * (the default, 0), a patched prologue (common/prologue.h), or its calls
+ * through the PLT/GOT (a library call).
+ */
+enum ut_fkind { UT_FKIND_COMPILER = 0, UT_FKIND_PROLOGUE, UT_FKIND_LIBCALL, UT_FKIND_NR };
+
+/* The kind's name as listings print it ("compiler", "prologue", "libcall"). */
+const char *ut_fkind_name(unsigned kind);
+
+struct ut_ftable;
+/* Set the kind of entry @i (added as UT_FKIND_COMPILER). */
+void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind);
 
 struct ut_ftable;
 struct ut_fset;

@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -85,6 +86,14 @@ struct ut_instance {
 };
 
 
+/*
+ * The kinds of site: what put a module's sites where they are.  An object's
+ * compiler sites are its own module; the sites made for it by other means
+ * (patched prologues: libutrace/prologue.c) form one more module each, with
+ * the same path, name and bias, `of` the object's own, not logged in the
+ * session (readers name their addresses from the object's symbols).
+ * The kinds are common/filter.h's UT_FKIND_*.
+ */
 struct ut_module {
 	char path[PATH_MAX];
 	char name[64];        /* "" for the main program, else e.g. "libz" */
@@ -117,6 +126,10 @@ struct ut_module {
 	struct ut_probe *probes;      /* the same by run-time address, sorted */
 	uint32_t nr_probes;
 	uint64_t probe_lo, probe_hi;  /* the range of their addresses */
+	uint8_t kind;         /* UT_FKIND_* (common/filter.h): what made its sites */
+	bool kinds_done;      /* the other kinds were looked for (prologue.c) */
+	struct ut_module *of; /* a module of another kind: the object's own module */
+	void *kind_data;      /* that kind's per-site data (prologue.c: one entry per site) */
 };
 
 /* An enabled-or-not USDT probe of a module (usdt.c). */
@@ -417,6 +430,16 @@ int ut_sites_scan_all(void) UT_HIDDEN;
 void ut_sites_name_all(void) UT_HIDDEN;
 int ut_sites_forget_unloaded(void) UT_HIDDEN;
 struct ut_site *ut_sites_find(uint64_t addr) UT_HIDDEN;
+struct ut_site *ut_sites_find_in(uint64_t addr, struct ut_module **mod) UT_HIDDEN;
+struct ut_symtab *ut_sites_symbols(const struct ut_module *m) UT_HIDDEN;
+uint32_t ut_sites_add_func(const struct ut_module *m, const char *name, uint32_t site) UT_HIDDEN;
+int ut_sites_add_module(struct ut_module *m) UT_HIDDEN;
+
+/* prologue.c: patched prologues (common/prologue.h) */
+void ut_prologue_sync(void) UT_HIDDEN;
+int ut_prologue_install(void) UT_HIDDEN;
+uint64_t ut_prologue_resume(const struct ut_module *m, const struct ut_site *s) UT_HIDDEN;
+bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc) UT_HIDDEN;
 
 /*
  * tracers/plt.c: non-zero while this thread runs the runtime's own code

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/proc_alive.h"
+#include "common/filter.h"
 #include "libutrace/internal.h"
 #include "libutrace/signals.h"
 
@@ -42,28 +43,38 @@ static void sync_cores(void)
 		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 }
 
-/* Called by the SIGTRAP handler: true if the trap was one of our sites. */
-static bool site_trap(ucontext_t *uc)
+/* Serialise instruction fetch on every core running the process (other writers of text). */
+void ut_patch_sync(void)
+{
+	sync_cores();
+}
+
+/*
+ * Called by the SIGTRAP handler: true if the trap was one of our sites (or
+ * the prologue installer's signal).  A thread resumes as if the site were
+ * its nop: after it, or for a patched prologue in its slot (the bytes after
+ * the site may be the function's own while the patch is being installed).
+ */
+static bool site_trap(siginfo_t *si, ucontext_t *uc)
 {
 	uint64_t a = ut_arch_trap_addr(uc);
-	struct ut_site *s = ut_sites_find(a);
+	struct ut_module *m = NULL;
+	struct ut_site *s;
 
+	if (ut_prologue_signal(si, uc))
+		return true;
+	s = ut_sites_find_in(a, &m);
 	if (!s)
 		return ut_usdt_trap(uc);
 	if (s->how == UT_HOW_LIBCALL)
 		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
-	ut_arch_set_pc(uc, a + s->len);
+	ut_arch_set_pc(uc, m->kind == UT_FKIND_PROLOGUE ? ut_prologue_resume(m, s) : a + s->len);
 	return true;
 }
 
 int ut_patch_byte(uint64_t addr, uint8_t byte)
 {
 	return pwrite(ut_rt.memfd, &byte, 1, (off_t)addr) == 1 ? 0 : -EIO;
-}
-
-void ut_patch_sync(void)
-{
-	sync_cores();
 }
 
 int ut_patch_init(void)
@@ -214,8 +225,8 @@ int ut_patch_prepare_module(struct ut_module *m)
 {
 	int ret = make_stub(m);
 
-	if (ret)
-		return ret;
+	if (ret || m->kind != UT_FKIND_COMPILER)
+		return ret; /* other kinds' sites are written by their installer */
 	for (uint32_t i = 0; i < m->nr_sites; i++)
 		m->sites[i].want = m->sites[i].state = UT_SITE_OFF;
 	ret = run_phase(m, PH_DIRECT, true);
@@ -260,6 +271,7 @@ int ut_patch_apply(void)
 	int plt = ut_plt_apply(); /* library calls' GOT slots: also those of objects just loaded */
 	int changed = 0, ret = 0;
 
+	ut_prologue_install(); /* patched prologues wanted for the first time */
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 

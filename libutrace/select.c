@@ -128,6 +128,7 @@ static int sync_table(void)
 		     alias_next++)
 			if (ut_ftable_add_alias_kept(table, have, ut_rt.aliases[alias_next].name))
 				return -ENOMEM;
+		ut_ftable_set_kind(table, have, ut_rt.mods[f->mod]->kind);
 		changed = 1;
 	}
 	return changed;
@@ -298,8 +299,10 @@ int ut_select_apply(char *err, size_t errlen)
 	char ignored[256];
 	int ret;
 
-	if (!ut_select_idle())
+	if (!ut_select_idle()) {
 		ut_sites_name_all(); /* the names tracing was started without */
+		ut_prologue_sync();  /* -O patch-prologue: functions without a site */
+	}
 	if (ut_rt.cfg.plt && !ut_select_idle() && ut_plt_scan())
 		ut_log("library calls: out of memory, some not traced");
 	ret = sync_table();
@@ -380,6 +383,10 @@ int ut_select_apply(char *err, size_t errlen)
 		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off &&
 		     !filter_nothing && ut_fset_traced(filter, notrace, i);
 		cmd = !off && ut_cmds_has(m->sites[f->site].addr);
+		if (m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
+			on = cmd = false; /* the option turned off: the patches stay, off */
+			inst = 0;
+		}
 		m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
 		m->sites[f->site].inst = (uint8_t)inst;
 		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |

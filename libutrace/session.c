@@ -262,8 +262,8 @@ void ut_session_log_module(const char *what, const struct ut_module *m)
 	char line[PATH_MAX + 320], snap[32] = "-";
 	int fd, n;
 
-	if (ut_rt.dirfd < 0 || !ut_rt.ctl)
-		return;
+	if (ut_rt.dirfd < 0 || !ut_rt.ctl || m->of)
+		return; /* another kind's sites: named from the object's own module */
 	fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;

@@ -32,7 +32,7 @@ typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 enum { OWN_TRAP, OWN_BUS, NR_OWN };
 
 static sigaction_fn real_sigaction;
-static bool (*our_trap)(ucontext_t *uc);
+static bool (*our_trap)(siginfo_t *si, ucontext_t *uc);
 static bool (*our_bus)(void *addr);
 static struct sigaction program_act[NR_OWN]; /* what the program believes is installed */
 static bool installed[NR_OWN];
@@ -47,7 +47,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 	int k = sig == SIGTRAP ? OWN_TRAP : OWN_BUS; /* (installed for these two only) */
 	struct sigaction act = program_act[k];
 	int saved = errno;
-	bool ours = k == OWN_TRAP ? our_trap && our_trap(ucv)
+	bool ours = k == OWN_TRAP ? our_trap && our_trap(si, ucv)
 				  : our_bus && si->si_code == BUS_ADRERR && our_bus(si->si_addr);
 
 	errno = saved;
@@ -90,7 +90,7 @@ static int install(int sig, int k)
 	return 0;
 }
 
-int ut_signals_init(bool (*ours)(ucontext_t *uc))
+int ut_signals_init(bool (*ours)(siginfo_t *si, ucontext_t *uc))
 {
 	struct sigaction act = {0};
 	int ret;

@@ -13,7 +13,7 @@
  * traps go to the handler the program installed, which utrace remembers in
  * its sigaction()/signal() wrappers instead of letting it replace ours.
  */
-int ut_signals_init(bool (*ours)(ucontext_t *uc)) UT_HIDDEN;
+int ut_signals_init(bool (*ours)(siginfo_t *si, ucontext_t *uc)) UT_HIDDEN;
 /*
  * Install our SIGBUS handler: @ours is asked about every SIGBUS of a
  * missing page (BUS_ADRERR) and returns true if it was in one of our

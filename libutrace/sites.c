@@ -143,6 +143,16 @@ static uint32_t name_site(struct ut_module *m, const struct ut_symtab *st, size_
 	return ut_rt.nr_funcs++;
 }
 
+/* Append a function named @name whose site is @m's site @site; UT_NO_FUNC if no memory. */
+uint32_t ut_sites_add_func(const struct ut_module *m, const char *name, uint32_t site)
+{
+	if (reserve_funcs(1))
+		return UT_NO_FUNC;
+	ut_rt.funcs[ut_rt.nr_funcs] = (struct ut_func){
+		.name = name, .module = m->name[0] ? m->name : NULL, .mod = m->index, .site = site};
+	return ut_rt.nr_funcs++;
+}
+
 /*
  * Build the module's site array from what the finder kept, naming each
  * site from @st (a site no symbol covers is left out).  Sites and symbols
@@ -240,7 +250,7 @@ static int symbols_source(const struct ut_module *m)
 }
 
 /* The module's function symbols, sorted; NULL on failure. */
-static struct ut_symtab *load_symbols(const struct ut_module *m)
+struct ut_symtab *ut_sites_symbols(const struct ut_module *m)
 {
 	const char *mod = m->name[0] ? m->name : NULL;
 	int src = symbols_source(m);
@@ -290,7 +300,7 @@ static int scan_module(struct ut_module *m, const struct dl_phdr_info *info, boo
 	if (ut_sitefind_by_symbols(&f))
 		lazy = false; /* the sites are found from the symbols */
 	if (!lazy) {
-		st = load_symbols(m);
+		st = ut_sites_symbols(m);
 		if (!st) {
 			ret = -ENOEXEC;
 			goto out;
@@ -327,7 +337,7 @@ out:
  */
 static void name_module(struct ut_module *m)
 {
-	struct ut_symtab *st = load_symbols(m);
+	struct ut_symtab *st = ut_sites_symbols(m);
 	size_t k = 0, ka = 0;
 
 	m->unnamed = false;
@@ -515,8 +525,30 @@ int ut_sites_forget_unloaded(void)
 	return 0;
 }
 
+/**
+ * ut_sites_add_module - publish a module of sites of another kind
+ *
+ * Under ut_rt.lock; @m is complete (sites, stub).  Not logged in the
+ * session: its addresses are named from the object's own module.
+ */
+int ut_sites_add_module(struct ut_module *m)
+{
+	if (ut_rt.nr_mods >= UT_MAX_MODULES)
+		return -ENOSPC;
+	m->index = ut_rt.nr_mods;
+	ut_rt.mods[ut_rt.nr_mods] = m;
+	__atomic_store_n(&ut_rt.nr_mods, ut_rt.nr_mods + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
 /* The site at exactly @addr in a live module, or NULL.  Async-signal-safe. */
 struct ut_site *ut_sites_find(uint64_t addr)
+{
+	return ut_sites_find_in(addr, NULL);
+}
+
+/* The same, and the module it is in (if @mod). */
+struct ut_site *ut_sites_find_in(uint64_t addr, struct ut_module **mod)
 {
 	uint32_t n = __atomic_load_n(&ut_rt.nr_mods, __ATOMIC_ACQUIRE);
 
@@ -524,14 +556,17 @@ struct ut_site *ut_sites_find(uint64_t addr)
 		struct ut_module *m = ut_rt.mods[i];
 		uint32_t lo = 0, hi;
 
-		if (addr < m->lo || addr >= m->hi)
-			continue;
+		if (addr < m->lo || addr >= m->hi || (m->of && !m->alive))
+			continue; /* an unloaded object's patched prologues: its slots are not this code's */
 		hi = m->nr_sites;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 
-			if (m->sites[mid].addr == addr)
+			if (m->sites[mid].addr == addr) {
+				if (mod)
+					*mod = m;
 				return &m->sites[mid];
+			}
 			if (m->sites[mid].addr < addr)
 				lo = mid + 1;
 			else

@@ -137,6 +137,8 @@ void ut_arch_init_fpu(void);
  * shadow stack would refuse a return there.
  */
 void *ut_arch_object_ret(const void *dyn, uint64_t bias);
+/* Is the thread running with a hardware shadow stack (a return must match a call)? */
+bool ut_arch_shadow_stack(void);
 /* fn(a0, a1) entered with @ret (from ut_arch_object_ret) as its return address. */
 void *ut_arch_call_returning_via(void *(*fn)(const char *, int), void *ret, const char *a0,
 				 int a1);

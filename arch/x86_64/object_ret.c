@@ -17,7 +17,7 @@
 #define ARCH_SHSTK_SHSTK 1ul
 
 /* With a shadow stack, a return to an address no call pushed faults. */
-static bool shadow_stack(void)
+bool ut_arch_shadow_stack(void)
 {
 	unsigned long features = 0;
 
@@ -34,7 +34,7 @@ void *ut_arch_object_ret(const void *dyn, uint64_t bias)
 	for (; d && d->d_tag != DT_NULL; d++)
 		if (d->d_tag == DT_FINI)
 			fini = (const uint8_t *)(bias + d->d_un.d_ptr);
-	if (!fini || shadow_stack())
+	if (!fini || ut_arch_shadow_stack())
 		return NULL;
 	/* _fini: [endbr64] sub $8,%rsp; [call of nothing]; add $8,%rsp; ret */
 	for (size_t i = 0; i <= 8; i += 4) /* endbr64 and sub are 4 bytes each */

@@ -207,6 +207,19 @@ utrace_func_caller:
 	.cfi_endproc
 	.size	utrace_func_caller, .-utrace_func_caller
 
+/* utrace_graph_return: every caller-saved register back from the red zone. */
+.macro RET_RESTORE
+	mov	-16(%rsp), %rax
+	mov	-24(%rsp), %rdx
+	mov	-32(%rsp), %rcx
+	mov	-40(%rsp), %rsi
+	mov	-48(%rsp), %rdi
+	mov	-56(%rsp), %r8
+	mov	-64(%rsp), %r9
+	mov	-72(%rsp), %r10
+	mov	-80(%rsp), %r11
+.endm
+
 /*
  * utrace_graph_caller - function_graph entry.  The fast path (the same
  * conditions as graph_entry_fast in tracers/function_graph.c) pushes a
@@ -384,9 +397,21 @@ utrace_graph_caller:
 		0x4d, 0x9e, 0xb2, 0xf0, 0xe5, 0xa7, 0xc3, 0xd1, 0x2e, 0x1e
 	.quad	GRAPH_MAGIC		/* never executed */
 utrace_graph_return:
-	/* the fast path: the common return of a frame the fast entry pushed */
+	/*
+	 * the fast path: the common return of a frame the fast entry pushed.
+	 * Every caller-saved register is kept, not only the return value's:
+	 * a plain -O2 caller (a patched prologue's) may keep values in them
+	 * across a call to a function gcc's -fipa-ra saw not clobber them.
+	 */
 	mov	%rax, -16(%rsp)			/* -8(%rsp), the slot, stays as it is */
 	mov	%rdx, -24(%rsp)
+	mov	%rcx, -32(%rsp)
+	mov	%rsi, -40(%rsp)
+	mov	%rdi, -48(%rsp)
+	mov	%r8, -56(%rsp)
+	mov	%r9, -64(%rsp)
+	mov	%r10, -72(%rsp)
+	mov	%r11, -80(%rsp)
 	mov	ut_self@gottpoff(%rip), %rcx
 	mov	%fs:T_SHADOW(%rcx), %rsi
 	test	%rsi, %rsi
@@ -448,9 +473,9 @@ utrace_graph_return:
 	dec	%r8d
 	mov	%r8d, SH_TOP(%rsi)		/* pop */
 	movl	$0, %fs:T_BUSY(%rcx)
-	mov	-16(%rsp), %rax
-	mov	-24(%rsp), %rdx
-	jmp	*%r11
+	mov	%r11, -88(%rsp)
+	RET_RESTORE
+	jmp	*-88(%rsp)
 .Lr_prof:					/* the profiler: the call's time and self time */
 	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
 	je	.Lr_slow_busy			/* CPU time: a system call */
@@ -478,21 +503,16 @@ utrace_graph_return:
 .Lr_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lr_slow:
-	mov	-16(%rsp), %rax
-	mov	-24(%rsp), %rdx
-	sub	$32, %rsp
-	.cfi_adjust_cfa_offset 32
-	mov	%rax, 0(%rsp)
-	mov	%rdx, 8(%rsp)
-	lea	32(%rsp), %rdi
-	mov	%rax, %rsi		/* the return value, for funcgraph-retval */
+	sub	$96, %rsp		/* the registers saved below %rsp are in the frame */
+	.cfi_adjust_cfa_offset 96
+	lea	96(%rsp), %rdi
+	mov	80(%rsp), %rsi		/* the return value, for funcgraph-retval */
 	call	ut_graph_return
-	mov	%rax, %r11
-	mov	0(%rsp), %rax
-	mov	8(%rsp), %rdx
-	add	$32, %rsp
-	.cfi_adjust_cfa_offset -32
-	jmp	*%r11
+	add	$96, %rsp
+	.cfi_adjust_cfa_offset -96
+	mov	%rax, -88(%rsp)
+	RET_RESTORE
+	jmp	*-88(%rsp)
 	.cfi_endproc
 	.size	utrace_graph_return, .-utrace_graph_return
 

@@ -20,7 +20,8 @@
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | -e PROGRAM | [-O nosym-demangle] [-O plt] -f PROGRAM [--inlined]\n"
+	"usage: utrace list -t | -o | -e PROGRAM | [-O nosym-demangle] [-O plt]\n"
+	"                   [-O patch-prologue] -f PROGRAM [--inlined | --untraceable]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
@@ -59,7 +60,12 @@ const char ut_help_list[] =
 	"                `8@-16(%rbp)`, `4@$5`, `8@foo(%rip)`), `(semaphore)` when\n"
 	"                the probe has one, `(N sites)` when the name has several\n"
 	"                locations, and why a probe whose arguments cannot be\n"
-	"                decoded cannot be enabled\n";
+	"                decoded cannot be enabled\n"
+	"  -O patch-prologue  with -f: also the functions without a site that a\n"
+	"                patched prologue makes traceable (record/start -O\n"
+	"                patch-prologue), marked `[prologue]`\n"
+	"  --untraceable with -f: the functions without a site that no patched\n"
+	"                prologue can trace either, each with the reason\n";
 
 /* One object's traceable functions, each marked with the copies the compiler inlined. */
 static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t from)
@@ -80,6 +86,8 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 		free(aliases);
 		if (k)
 			printf(" [+%zu inlined]", k);
+		if (f->kind != UT_FKIND_COMPILER)
+			printf(" [%s]", ut_fkind_name(f->kind));
 		putchar('\n');
 	}
 }
@@ -149,6 +157,43 @@ static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 	}
 }
 
+
+/* `list -f --untraceable`: one object's refused functions, with the reason. */
+static void print_refused(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+			  const struct ut_pro_plan *p)
+{
+	const struct ut_obj *o = ctx;
+	char *name = ut_demangle_alloc(s->name);
+
+	(void)p;
+	if (why == UT_PRO_OK)
+		return;
+	printf("%s%s%s%s  %s\n", name ? name : s->name, o->module[0] ? " [" : "", o->module,
+	       o->module[0] ? "]" : "", ut_pro_why_text(why));
+	free(name);
+}
+
+static int list_untraceable(const char *prog)
+{
+	struct ut_objlist l;
+
+	elf_version(EV_CURRENT);
+	if (ut_elfsites_objects(prog, true, true, &l))
+		ut_usage_die("out of memory");
+	for (size_t i = 0; i < l.n; i++) {
+		int ret = ut_elfsites_prologues(l.v[i].path, l.v[i].module[0] ? l.v[i].module : NULL,
+						print_refused, &l.v[i]);
+
+		if (!i && ret < 0)
+			ut_usage_die("%s: %s", prog,
+				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	}
+	ut_objlist_free(&l);
+	return 0;
+}
+
+static bool prologues; /* -O patch-prologue */
+
 static int list_functions(const char *prog, bool inlined, bool demangled, bool plt)
 {
 	struct ut_ftable *t = ut_ftable_new();
@@ -187,7 +232,11 @@ static int list_functions(const char *prog, bool inlined, bool demangled, bool p
 	else if (!nobj)
 		ut_err("warning: %s has no patchable functions: build it with "
 		       "-fpatchable-function-entry=5 or -pg -mfentry ('utrace cflags CC' says which, "
-		       "'utrace help cflags' why)",
+		       "'utrace help cflags' why)%s",
+		       prog, prologues ? "" : ", or list what -O patch-prologue traces as it is built");
+	else if (prologues && !inlined)
+		ut_err("note: the functions no patched prologue can trace: "
+		       "'utrace list -f %s --untraceable'",
 		       prog);
 	else if (!inlined)
 		ut_say_unsited(stderr, prog, t);
@@ -260,9 +309,11 @@ int cmd_list(int argc, char **argv)
 	char list[128];
 	int c;
 
-	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'}, {0}};
+	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'},
+						 {"untraceable", no_argument, NULL, 'U'},
+						 {0}};
 	const char *prog = NULL, *events = NULL;
-	bool inlined = false, demangled = true, plt = false;
+	bool inlined = false, demangled = true, plt = false, untraceable = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "tof:e:hO:", longopts, NULL)) != -1) {
@@ -283,13 +334,22 @@ int cmd_list(int argc, char **argv)
 		case 'I':
 			inlined = true;
 			break;
+		case 'U':
+			untraceable = true;
+			break;
 		case 'O':
 			if (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")) {
 				plt = optarg[0] == 'p';
 				break;
 			}
+			if (!strcmp(optarg, "patch-prologue") || !strcmp(optarg, "nopatch-prologue")) {
+				prologues = optarg[0] == 'p';
+				ut_elfsites_with_prologues(prologues);
+				break;
+			}
 			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
-				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle and -O [no]plt only",
+				ut_usage_die("-O %s: list -f takes -O [no]sym-demangle, [no]plt and "
+					     "[no]patch-prologue only",
 					     optarg);
 			demangled = optarg[0] != 'n';
 			break;
@@ -304,6 +364,8 @@ int cmd_list(int argc, char **argv)
 		ut_usage_die("-e lists events only (see 'utrace help list')");
 	if (events)
 		return list_events(events);
+	if (prog && untraceable)
+		return list_untraceable(prog);
 	if (prog)
 		return list_functions(prog, inlined, demangled, plt);
 	if (inlined)

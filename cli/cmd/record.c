@@ -115,7 +115,13 @@ const char ut_help_record[] =
 	"                   calls; 'utrace list -O plt -f' lists them);\n"
 	"                   output options are kept in the file for report.  One\n"
 	"                   that would do nothing (another tracer's, the profiler's,\n"
-	"                   a flag utrace cannot honour) is refused: exit 2\n"
+	"                   a flag utrace cannot honour) is refused: exit 2.\n"
+	"                   -O patch-prologue: functions without a site (a plain -O2\n"
+	"                   build, its libraries, dlopen'ed ones; not libc or the\n"
+	"                   loader) are traced by moving their first instructions\n"
+	"                   out of line ('utrace list -O patch-prologue -f PROGRAM'\n"
+	"                   lists them, 'utrace list -f PROGRAM --untraceable' the\n"
+	"                   refused ones and why)\n"
 	"\n"
 	"The program's stdin, stdout, stderr, signals and exit status are its own;\n"
 	"utrace record exits with the program's status, once every process it\n"
@@ -227,13 +233,18 @@ static int list_matches(struct ut_ftable *t, unsigned flags, const char *words, 
  * Why @bad matches nothing, from the program's and its libraries' symbols
  * and debug info (common/whynosite.h): the lines told after the error.
  */
+static bool patching_prologues; /* -O patch-prologue: say why a function is refused */
+
 static char *why_no_site(const char *bad, const char *prog)
 {
 	struct ut_objlist l;
 	char *why = NULL;
 
-	if (!ut_elfsites_objects(prog, true, true, &l))
-		why = ut_why_no_site(bad, l.v, l.n);
+	if (!ut_elfsites_objects(prog, true, true, &l)) {
+		why = patching_prologues ? ut_pro_why_word(bad, l.v, l.n) : NULL;
+		if (!why)
+			why = ut_why_no_site(bad, l.v, l.n);
+	}
 	ut_objlist_free(&l);
 	if (why && why[0])
 		why[strlen(why) - 1] = '\0'; /* ut_usage_die ends the line */
@@ -412,13 +423,15 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	struct ut_ftable *t = ut_ftable_new();
 	int nobj = 0, ret;
 
+	ut_elfsites_with_prologues(o->cfg.patch_prologue);
+	patching_prologues = o->cfg.patch_prologue;
 	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc)) {
 		ut_ftable_free(t);
 		return;
 	}
 	/* no words to check: that the program has a site of its own is enough */
 	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
-	    ut_elfsites_any(prog) > 0) {
+	    !o->cfg.patch_prologue && ut_elfsites_any(prog) > 0) {
 		ut_ftable_free(t);
 		return;
 	}
@@ -528,8 +541,8 @@ static void check_after_run(const char *dir, const char *prog, const struct rec_
 	if (t && !ut_ftable_size(t)) {
 		if (o->cfg.tracer != UT_TRACER_NOP)
 			ut_err("warning: %s has no patchable functions, nor has any program it "
-			       "ran: build them with -fpatchable-function-entry=5 or -pg -mfentry",
-			       prog);
+			       "ran: build them with -fpatchable-function-entry=5 or -pg -mfentry%s",
+			       prog, o->cfg.patch_prologue ? "" : ", or try -O patch-prologue");
 		ut_ftable_free(t);
 		return; /* every word matched nothing: said in one line */
 	}

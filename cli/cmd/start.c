@@ -48,10 +48,12 @@ const char ut_help_start[] =
 	"                   (default 65536): past it, a new thread reuses the buffer of\n"
 	"                   the thread that exited first, its events counted as lost\n"
 	"  -C CLOCK         trace_clock\n"
-	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt\n"
-	"                   (the options a process holds; output options go to show);\n"
-	"                   -O plt hooks the processes' library calls (PLT and GOT)\n"
-	"                   while they run, -O noplt unhooks them\n"
+	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt,\n"
+	"                   [no]patch-prologue (the options a process holds; output\n"
+	"                   options go to show); -O plt hooks the processes' library\n"
+	"                   calls (PLT and GOT) while they run, -O noplt unhooks them;\n"
+	"                   patch-prologue patches the functions without a site while\n"
+	"                   the program's threads run\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 

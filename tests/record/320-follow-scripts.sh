@@ -110,7 +110,7 @@ EOF
 	record "$d" -l s_top -- ./plain.sh
 	expect_eq "$s plain.sh: exit status" 3 "$?"
 	expect "$s plain.sh: the warning" "$d.err" <<'EOF'
-utrace: warning: ./plain.sh has no patchable functions, nor has any program it ran: build them with -fpatchable-function-entry=5 or -pg -mfentry
+utrace: warning: ./plain.sh has no patchable functions, nor has any program it ran: build them with -fpatchable-function-entry=5 or -pg -mfentry, or try -O patch-prologue
 EOF
 	no_crash "$d.err" "$d.rerr"
 }

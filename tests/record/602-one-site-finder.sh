@@ -6,6 +6,8 @@
 # keeps them; its inlined marks aside).  They used to differ: the tools tested
 # for nop bytes at each symbol, the runtime read the site lists, so e.g. the
 # .cold parts of a -pg -mfentry build were listed but never patched.
+# The plain builds (tests/progs/prologue) are compared with -O
+# patch-prologue: their patched prologues are one set too.
 . "$(dirname "$0")/../lib/common.sh"
 
 n=0
@@ -13,10 +15,13 @@ for p in "$UT_PROGS"/*.*-*; do
 	case $p in *.so | *.d) continue ;; esac
 	[ -x "$p" ] || continue
 	b=$(basename "$p")
-	"$UTRACE" list -O nosym-demangle -f "$p" 2>/dev/null | sed 's/ \[+[0-9]* inlined\]//' >"list.$b"
+	opt=()
+	case $b in *-pie | *-nopie | *-pie-cf | *-nopie-cf) opt=(-O patch-prologue) ;; esac
+	"$UTRACE" list "${opt[@]}" -O nosym-demangle -f "$p" 2>/dev/null |
+		sed -e 's/ \[+[0-9]* inlined\]//' -e 's/ \[prologue\]$//' >"list.$b"
 	rm -f funcs.*
-	UTRACE_TEST_FUNCS=$PWD/funcs timeout 20 "$UTRACE" record -o "$b.dat" -p function -l main \
-		-- "$p" </dev/null >/dev/null 2>&1
+	UTRACE_TEST_FUNCS=$PWD/funcs timeout 20 "$UTRACE" record -o "$b.dat" "${opt[@]}" -p function \
+		-l main -- "$p" </dev/null >/dev/null 2>&1
 	found=
 	for f in funcs.*; do
 		[ -e "$f" ] && cmp -s "$f" "list.$b" && found=1

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * x86-64 prologue relocation (common/prologue.h): which functions can have
+ * their first instructions moved to a slot, and the slot's code.
+ *
+ * capstone tells each instruction's length and where a rip-relative
+ * displacement sits; the branches that matter here are few and simple, so
+ * they are told from their opcodes:
+ *
+ *   eb rel8, e9 rel32            jmp            moved: e9 rel32 from the slot
+ *   70+cc rel8, 0f 80+cc rel32   jcc            moved: 0f 80+cc rel32
+ *   e8 rel32                     call           moved: push the original return
+ *                                               address, jmp rel32 (last moved only)
+ *   ff /2, ff /3                 indirect call  refused when moved
+ *   e0-e3, c7 f8                 loop, jrcxz, xbegin: refused when moved
+ *   ff /4, ff /5                 indirect jmp   refused anywhere in the function
+ *   c3 c2 cb ca cf, cd, cc, f1, 0f 05, 0f 34: returns, interrupts, system calls
+ *
+ * A call among the moved bytes must be the last of them: a thread inside
+ * the callee when the patch is installed returns to the instruction after
+ * it, which must not be a moved one.  A system call is refused for the same
+ * reason (a thread blocked in it resumes after it).
+ */
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "arch.h"
+#include "common/prologue.h"
+
+/* What an instruction is, for the plan and the relocation. */
+enum ikind {
+	I_PLAIN,     /* runs anywhere as it is (rip-relative operands aside) */
+	I_JMP,       /* jmp rel8/rel32 */
+	I_JCC,       /* jcc rel8/rel32 */
+	I_CALL,      /* call rel32 */
+	I_RET,       /* ret, iret */
+	I_IJMP,      /* indirect jmp: a jump table, or a tail call through a pointer */
+	I_ICALL,     /* indirect call */
+	I_SPECIAL,   /* loop/jrcxz/xbegin, syscall, int: refused when moved */
+};
+
+struct insn {
+	enum ikind kind;
+	unsigned len;
+	uint64_t target;   /* I_JMP, I_JCC, I_CALL */
+	unsigned cc;       /* I_JCC: the condition */
+	unsigned disp_off; /* a rip-relative displacement's offset, 0 if none */
+};
+
+/*
+ * Two decoders for the process (the runtime calls them under its lock):
+ * one with capstone's operand details, for the moved instructions, one
+ * without, for sweeping whole functions (lengths and opcodes are all the
+ * sweep needs, and details cost capstone about half its time).
+ */
+static csh handle[2];
+static cs_insn *scratch[2];
+static bool opened[2];
+
+static bool decoder(int detail)
+{
+	if (opened[detail])
+		return scratch[detail] != NULL;
+	opened[detail] = true;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle[detail]) != CS_ERR_OK)
+		return false;
+	cs_option(handle[detail], CS_OPT_DETAIL, detail ? CS_OPT_ON : CS_OPT_OFF);
+	scratch[detail] = cs_malloc(handle[detail]);
+	return scratch[detail] != NULL;
+}
+
+static bool is_prefix(uint8_t b)
+{
+	return b == 0x66 || b == 0x67 || b == 0xf2 || b == 0xf3 || b == 0x2e || b == 0x3e ||
+	       b == 0x26 || b == 0x36 || b == 0x64 || b == 0x65 || (b >= 0x40 && b <= 0x4f);
+}
+
+static int32_t rel_at(const uint8_t *p, unsigned n)
+{
+	int32_t v;
+
+	if (n == 1)
+		return (int8_t)p[0];
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Classify by opcode (after prefixes); @b: the instruction's bytes, @len long. */
+static void classify(const uint8_t *b, unsigned len, uint64_t addr, struct insn *in)
+{
+	unsigned i = 0;
+	bool opsize = false;
+
+	while (i < len && is_prefix(b[i]))
+		opsize |= b[i++] == 0x66;
+	in->kind = I_PLAIN;
+	if (i >= len)
+		return;
+	uint8_t op = b[i], op2 = i + 1 < len ? b[i + 1] : 0;
+	uint8_t reg = (uint8_t)((op2 >> 3) & 7);
+
+	if (op == 0xeb || op == 0xe9 || op == 0xe8 || (op >= 0x70 && op <= 0x7f) ||
+	    (op == 0x0f && op2 >= 0x80 && op2 <= 0x8f)) {
+		in->kind = op == 0xe8 ? I_CALL : (op == 0xeb || op == 0xe9) ? I_JMP : I_JCC;
+		in->cc = op == 0x0f ? op2 & 0xfu : op & 0xfu;
+		unsigned n = (op == 0xeb || (op >= 0x70 && op <= 0x7f)) ? 1 : 4;
+		in->target = addr + len + (int64_t)rel_at(b + len - n, n);
+		if (opsize)
+			in->kind = I_SPECIAL; /* a 16-bit displacement: never emitted by compilers */
+	} else if ((op >= 0xe0 && op <= 0xe3) || (op == 0xc7 && op2 == 0xf8) || op == 0xcd ||
+		   op == 0xcc || op == 0xf1 || (op == 0x0f && (op2 == 0x05 || op2 == 0x34))) {
+		in->kind = I_SPECIAL;
+	} else if (op == 0xc3 || op == 0xc2 || op == 0xcb || op == 0xca || op == 0xcf) {
+		in->kind = I_RET;
+	} else if ((op == 0xff && (reg == 4 || reg == 5)) || op == 0xea) {
+		in->kind = I_IJMP;
+	} else if (op == 0xff && (reg == 2 || reg == 3)) {
+		in->kind = I_ICALL;
+	}
+}
+
+/* The length of the instruction at @code and its kind (no operand details); false if undecodable. */
+static bool decode_kind(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
+{
+	const uint8_t *p = code;
+	size_t n = avail;
+	uint64_t a = addr;
+
+	memset(in, 0, sizeof(*in));
+	if (!decoder(0) || !cs_disasm_iter(handle[0], &p, &n, &a, scratch[0]))
+		return false;
+	in->len = scratch[0]->size;
+	classify(code, in->len, addr, in);
+	return true;
+}
+
+/* Decode one instruction at @code (address @addr, @avail bytes); false if undecodable. */
+static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
+{
+	const uint8_t *p = code;
+	size_t n = avail;
+	uint64_t a = addr;
+
+	memset(in, 0, sizeof(*in));
+	if (!decoder(1) || !cs_disasm_iter(handle[1], &p, &n, &a, scratch[1]))
+		return false;
+	in->len = scratch[1]->size;
+	classify(code, in->len, addr, in);
+	/*
+	 * A rip-relative displacement is always 32 bits in 64-bit mode:
+	 * capstone 4 says 2 for some SSE forms (movdqa 0(%rip)), so its size
+	 * is not asked, and the bytes found must be the displacement it
+	 * decoded, or the instruction is not understood.
+	 */
+	const cs_x86 *x = &scratch[1]->detail->x86;
+	for (unsigned k = 0; k < x->op_count; k++) {
+		int32_t d;
+
+		if (x->operands[k].type != X86_OP_MEM || x->operands[k].mem.base != X86_REG_RIP)
+			continue;
+		if (!x->encoding.disp_offset || x->encoding.disp_offset + 4u > in->len)
+			return false;
+		memcpy(&d, code + x->encoding.disp_offset, 4);
+		if (d != x->operands[k].mem.disp)
+			return false;
+		in->disp_off = x->encoding.disp_offset;
+	}
+	return true;
+}
+
+/* The moved instructions: whole ones from @e until at least UT_PRO_PATCH bytes. */
+static enum ut_pro_why plan_moved(const uint8_t *code, size_t size, uint64_t addr,
+				  struct ut_pro_plan *p)
+{
+	unsigned o = p->skip;
+
+	p->nr = 0;
+	while (o - p->skip < UT_PRO_PATCH) {
+		struct insn in;
+
+		if (o >= size || p->nr >= UT_PRO_MAX_INSN)
+			return UT_PRO_SHORT;
+		if (!decode(code + o, size - o, addr + o, &in))
+			return UT_PRO_UNDECODABLE;
+		if (o + in.len > size)
+			return UT_PRO_SHORT;
+		if (in.kind == I_RET || in.kind == I_IJMP)
+			return UT_PRO_RETURN;
+		if (in.kind == I_SPECIAL || in.kind == I_ICALL)
+			return UT_PRO_INSN;
+		p->off[p->nr++] = (uint8_t)(o - p->skip);
+		o += in.len;
+		if (in.kind == I_CALL && o - p->skip < UT_PRO_PATCH)
+			return UT_PRO_INSN; /* a return address inside the moved bytes */
+		p->call = in.kind == I_CALL;
+	}
+	p->moved = (uint8_t)(o - p->skip);
+	return UT_PRO_OK;
+}
+
+/*
+ * Every branch of the function (one linear sweep over its @size bytes):
+ * none may land in [entry, end of the moved bytes), where only the entry
+ * itself may be called (recursion).  An indirect jump may go anywhere.
+ */
+static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t addr,
+				     uint64_t end)
+{
+	for (size_t o = 0; o < size;) {
+		struct insn in;
+
+		if (!decode_kind(code + o, size - o, addr + o, &in))
+			return UT_PRO_UNDECODABLE;
+		if (in.kind == I_IJMP)
+			return UT_PRO_JUMPTABLE;
+		if ((in.kind == I_JMP || in.kind == I_JCC) && in.target >= addr && in.target < end)
+			return UT_PRO_TARGET;
+		if (in.kind == I_CALL && in.target > addr && in.target < end)
+			return UT_PRO_TARGET;
+		if (in.kind == I_SPECIAL && (code[o] == 0xe0 || code[o] == 0xe1 || code[o] == 0xe2 ||
+					     code[o] == 0xe3)) {
+			/* loop/jrcxz: rel8 at the end */
+			uint64_t t = addr + o + in.len + (int64_t)(int8_t)code[o + in.len - 1];
+
+			if (t >= addr && t < end)
+				return UT_PRO_TARGET;
+		}
+		o += in.len;
+	}
+	return UT_PRO_OK;
+}
+
+void ut_pro_targets(const uint8_t *code, size_t size, uint64_t addr,
+		    void (*cb)(void *ctx, uint64_t target), void *ctx)
+{
+	for (size_t o = 0; o < size;) {
+		struct insn in;
+
+		if (!decode_kind(code + o, size - o, addr + o, &in))
+			return;
+		if ((in.kind == I_JMP || in.kind == I_JCC || in.kind == I_CALL) &&
+		    (in.target < addr || in.target >= addr + size))
+			cb(ctx, in.target);
+		o += in.len;
+	}
+}
+
+enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
+			    struct ut_pro_plan *p)
+{
+	enum ut_pro_why why;
+
+	memset(p, 0, sizeof(*p));
+	if (size < UT_PRO_PATCH)
+		return UT_PRO_SHORT;
+	p->skip = (uint8_t)ut_arch_entry_offset(code);
+	why = plan_moved(code, size, addr, p);
+	if (why == UT_PRO_OK)
+		why = scan_branches(code, size, addr, addr + p->skip + p->moved);
+	return why;
+}
+
+static bool put_rel32(uint8_t *at, uint64_t from_next, uint64_t target)
+{
+	int64_t d = (int64_t)(target - from_next);
+
+	if (d != (int32_t)d)
+		return false;
+	int32_t v = (int32_t)d;
+	memcpy(at, &v, 4);
+	return true;
+}
+
+/*
+ * A moved call pushes the return address the call had in place (the
+ * instruction after the moved bytes) and jumps: the callee returns into the
+ * function's own code, so parents, backtraces and unwinding see what they
+ * would without the patch.  lea leaves the flags alone (a call's are dead).
+ *   48 8d 64 24 f8      lea -8(%rsp),%rsp
+ *   c7 04 24 LO32       movl $lo, (%rsp)
+ *   c7 44 24 04 HI32    movl $hi, 4(%rsp)
+ *   e9 rel32            jmp target
+ */
+static size_t emit_call(uint8_t *w, uint64_t ret)
+{
+	static const uint8_t head[] = {0x48, 0x8d, 0x64, 0x24, 0xf8, 0xc7, 0x04, 0x24};
+	uint32_t lo = (uint32_t)ret, hi = (uint32_t)(ret >> 32);
+
+	memcpy(w, head, sizeof(head));
+	memcpy(w + 8, &lo, 4);
+	w[12] = 0xc7;
+	w[13] = 0x44;
+	w[14] = 0x24;
+	w[15] = 0x04;
+	memcpy(w + 16, &hi, 4);
+	w[20] = 0xe9;
+	return 25;
+}
+
+/* One moved instruction (at @from), re-encoded at @slot + *@o in @out. */
+static bool emit(const struct insn *in, const uint8_t *src, uint64_t from, uint64_t slot,
+		 uint8_t *out, size_t *o)
+{
+	uint8_t *w = out + *o;
+	uint64_t here = slot + *o;
+	unsigned n;
+
+	switch (in->kind) {
+	case I_JMP:
+		w[0] = 0xe9;
+		n = 5;
+		break;
+	case I_CALL:
+		n = (unsigned)emit_call(w, from + in->len);
+		break;
+	case I_JCC:
+		w[0] = 0x0f;
+		w[1] = (uint8_t)(0x80 | in->cc);
+		n = 6;
+		break;
+	default:
+		memcpy(w, src, in->len);
+		*o += in->len;
+		if (!in->disp_off)
+			return true;
+		int32_t disp;
+		memcpy(&disp, src + in->disp_off, 4);
+		/* the operand's address was: source end + disp; keep it */
+		return put_rel32(w + in->disp_off, here + in->len,
+				 (uint64_t)((int64_t)in->target + disp));
+	}
+	*o += n;
+	return put_rel32(w + n - 4, here + n, in->target);
+}
+
+enum ut_pro_why ut_pro_relocate(const struct ut_pro_plan *p, const uint8_t *code, uint64_t addr,
+				uint64_t slot, uint8_t *out, size_t *len, uint8_t *map)
+{
+	size_t o = 0;
+
+	for (unsigned i = 0; i < p->nr; i++) {
+		unsigned at = p->skip + p->off[i];
+		struct insn in;
+
+		if (!decode(code + at, (size_t)p->skip + p->moved - at, addr + at, &in))
+			return UT_PRO_UNDECODABLE;
+		if (o + 25 > UT_PRO_SLOT - 5)
+			return UT_PRO_INSN;
+		if (in.kind == I_PLAIN)
+			in.target = addr + at + in.len; /* a rip-relative operand's base */
+		map[i] = (uint8_t)o;
+		if (!emit(&in, code + at, addr + at, slot, out, &o))
+			return UT_PRO_REACH;
+	}
+	out[o] = 0xe9; /* back after the moved bytes */
+	if (!put_rel32(out + o + 1, slot + o + 5, addr + p->skip + p->moved))
+		return UT_PRO_REACH;
+	*len = o + 5;
+	return UT_PRO_OK;
+}
+
+void ut_pro_patch(const struct ut_pro_plan *p, uint64_t e, uint64_t slot, uint8_t *out)
+{
+	static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+
+	memcpy(out, nop5, 5);
+	out[5] = 0xe9;
+	put_rel32(out + 6, e + 10, slot);
+	memset(out + 10, UT_ARCH_TRAP_BYTE, p->moved - 10u);
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* Patched prologues: the portable part (common/prologue.h). */
+#include "common/prologue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/symbols.h"
+
+const char *ut_pro_why_text(enum ut_pro_why why)
+{
+	static const char *const text[UT_PRO_NR] = {
+		[UT_PRO_OK] = "patchable",
+		[UT_PRO_SHORT] = "shorter than the 10 bytes a patch needs",
+		[UT_PRO_UNDECODABLE] = "an instruction the decoder does not know",
+		[UT_PRO_RETURN] = "returns or jumps away within its first 10 bytes",
+		[UT_PRO_TARGET] = "a branch of its own lands in its first 10 bytes",
+		[UT_PRO_FOREIGN] = "another function's branch lands in its first 10 bytes",
+		[UT_PRO_JUMPTABLE] = "an indirect jump (jump table?) may land in its first 10 bytes",
+		[UT_PRO_INSN] = "a call, system call or loop among its first 10 bytes",
+		[UT_PRO_REACH] = "an operand out of reach of the out-of-line slot",
+		[UT_PRO_MODULE] = "its object is not patched (dynamic loader, C runtime)",
+		[UT_PRO_NOSIZE] = "its size is unknown",
+		[UT_PRO_ENTRY] = "an entry point not reached by a call",
+		[UT_PRO_CRT] = "C runtime start-up code, not the program's",
+		[UT_PRO_INSTALL] = "the patch could not be installed",
+	};
+
+	return why < UT_PRO_NR && text[why] ? text[why] : "unknown";
+}
+
+/*
+ * The loader and the C runtime: their entry points are not all reached by
+ * calls (_start, signal returns, the lazy binder, setjmp and vfork return
+ * twice), and the tracer runs on them, as on the libraries the runtime
+ * itself uses (libelf and its compressors, capstone).  Matched by file name.
+ */
+bool ut_pro_module_refused(const char *path)
+{
+	static const char *const names[] = {"ld-linux", "libc.so", "libc-", "libpthread",
+					    "libdl.so", "libgcc_s", "libstdc++", "libutrace",
+					    "libcapstone", "libelf", "libz.so", "libzstd"};
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(base, names[i], strlen(names[i])))
+			return true;
+	return false;
+}
+
+/* The start files' functions (crt1.o, crti.o, crtbegin.o), linked into every program. */
+static bool crt_function(const char *name)
+{
+	static const char *const crt[] = {"_init", "_fini", "deregister_tm_clones",
+					  "register_tm_clones", "__do_global_dtors_aux", "frame_dummy",
+					  "__libc_csu_init", "__libc_csu_fini", "_dl_relocate_static_pie"};
+
+	for (size_t i = 0; i < sizeof(crt) / sizeof(crt[0]); i++)
+		if (!strcmp(name, crt[i]))
+			return true;
+	return false;
+}
+
+/* Is a site of the sorted @sites inside [lo, hi)? */
+static bool has_site(const uint64_t *sites, size_t n, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = n;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (sites[mid] < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < n && sites[a] < hi;
+}
+
+/* The branch targets between functions of an object, sorted (ut_pro_targets). */
+struct targets {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void add_target(void *ctx, uint64_t t)
+{
+	struct targets *tg = ctx;
+
+	if (tg->n == tg->cap) {
+		size_t cap = tg->cap ? 2 * tg->cap : 1024;
+		uint64_t *v = realloc(tg->v, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		tg->v = v;
+		tg->cap = cap;
+	}
+	tg->v[tg->n++] = t;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void collect_targets(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
+			    struct targets *tg)
+{
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+		const uint8_t *bytes = s->size ? code(code_ctx, s->addr, s->size) : NULL;
+
+		if (bytes)
+			ut_pro_targets(bytes, s->size, s->addr, add_target, tg);
+	}
+	if (tg->n)
+		qsort(tg->v, tg->n, sizeof(*tg->v), cmp_u64);
+}
+
+/* The verdict on one function, given the branches between functions (@tg). */
+static enum ut_pro_why judge(const struct ut_sym *s, const uint8_t *bytes,
+			     const struct targets *tg, struct ut_pro_plan *plan)
+{
+	enum ut_pro_why why;
+
+	if (!strcmp(s->name, "_start"))
+		return UT_PRO_ENTRY;
+	if (crt_function(s->name))
+		return UT_PRO_CRT;
+	if (!s->size)
+		return UT_PRO_NOSIZE;
+	why = ut_pro_plan(bytes, s->size, s->addr, plan);
+	/* a jump to the entry from elsewhere is a tail call: fine; past it, not */
+	if (why == UT_PRO_OK &&
+	    has_site(tg->v, tg->n, s->addr + 1, s->addr + plan->skip + plan->moved))
+		why = UT_PRO_FOREIGN;
+	return why;
+}
+
+void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
+		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx)
+{
+	struct targets tg = {0};
+	size_t unsited = 0;
+
+	for (size_t i = 0; i < ut_symtab_count(st) && !unsited; i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+
+		unsited += !has_site(sites, nsites, s->addr, s->addr + (s->size ? s->size : 1));
+	}
+	if (unsited) /* an object built with sites throughout needs no sweep */
+		collect_targets(st, code, code_ctx, &tg);
+	for (size_t i = 0; i < ut_symtab_count(st); i++) {
+		const struct ut_sym *s = ut_symtab_at(st, i);
+		struct ut_pro_plan plan;
+		const uint8_t *bytes;
+
+		if (has_site(sites, nsites, s->addr, s->addr + (s->size ? s->size : 1)))
+			continue;
+		if (strstr(s->name, ".cold"))
+			continue; /* a part of another function, entered by a jump */
+		memset(&plan, 0, sizeof(plan));
+		bytes = s->size ? code(code_ctx, s->addr, s->size) : NULL;
+		if (s->size && !bytes && strcmp(s->name, "_start") != 0 && !crt_function(s->name))
+			continue; /* not code we can see (an IFUNC's data, a PLT) */
+		cb(cb_ctx, s, judge(s, bytes, &tg, &plan), &plan);
+	}
+	free(tg.v);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Patched prologues: the second kind of site, for functions the compiler
+ * gave none (a plain -O2 build, a Debian library).  The first instructions
+ * of such a function are moved, whole, to an out-of-line slot near it, and
+ * their place becomes a site the patcher toggles like a compiler's:
+ *
+ *   entry:   [endbr64]            kept: an indirect call must still land here
+ *   E:       5-byte nop / call    the site: nop while off, `call stub` when on
+ *   E + 5:   jmp slot             where a call through the site returns to
+ *   E + 10:  int3 ...             the rest of the moved bytes, never run
+ *   slot:    the moved instructions (rip-relative operands and relative
+ *            branches rewritten for their new place), then jmp E + moved
+ *
+ * Ten bytes, not five: the trampolines take the function from their return
+ * address (ip = return - 5), so a call at E must return to E + 5, which
+ * leads to the moved instructions.  The stack the trampolines see is then
+ * exactly a compiler site's, and the graph tracer's return hook, the
+ * profiler and the filters need nothing new.
+ *
+ * This header is the portable contract: which function can be patched
+ * (ut_pro_plan, with the reason when it cannot), the slot's code
+ * (ut_pro_relocate) and the bytes written at E (ut_pro_patch), all in
+ * arch/<arch>/relocate.c.  The runtime's installer is libutrace/prologue.c;
+ * the tools use the plan to list kinds and refusals (`list -f`).
+ */
+#ifndef UT_PROLOGUE_H
+#define UT_PROLOGUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Why a function gets no patched prologue (UT_PRO_OK: it can). */
+enum ut_pro_why {
+	UT_PRO_OK = 0,
+	UT_PRO_SHORT,      /* fewer bytes than the patch needs */
+	UT_PRO_UNDECODABLE,/* an instruction the decoder does not know */
+	UT_PRO_RETURN,     /* a ret or an indirect jump among the moved bytes */
+	UT_PRO_TARGET,     /* a branch of its own lands inside the moved bytes */
+	UT_PRO_FOREIGN,    /* another function's branch lands inside them (a .cold part) */
+	UT_PRO_JUMPTABLE,  /* an indirect jump (jump table?) whose targets are unknown */
+	UT_PRO_INSN,       /* a moved instruction that cannot run elsewhere */
+	UT_PRO_REACH,      /* a moved operand out of reach of the slot */
+	UT_PRO_MODULE,     /* its object is not patched (the C runtime, the loader) */
+	UT_PRO_NOSIZE,     /* its size is unknown: its own branches cannot be checked */
+	UT_PRO_ENTRY,      /* an entry point not reached by a call (_start) */
+	UT_PRO_CRT,        /* the C runtime's start-up code linked into the object */
+	UT_PRO_INSTALL,    /* the patch could not be written */
+	UT_PRO_NR
+};
+
+/* The reason as `list -f --untraceable` prints it. */
+const char *ut_pro_why_text(enum ut_pro_why why);
+
+/* Bytes the patch overwrites after the landing pad: a site and `jmp slot`. */
+#define UT_PRO_PATCH 10
+/* Most instructions moved (each at least one byte, the last one up to 15). */
+#define UT_PRO_MAX_INSN 24
+/* Room for one slot's code: moved instructions grown by rewriting, and the jump back. */
+#define UT_PRO_SLOT 96
+
+struct ut_pro_plan {
+	uint8_t skip;                    /* landing pad kept at the entry (endbr64) */
+	uint8_t moved;                   /* bytes moved from entry + skip, whole instructions */
+	uint8_t nr;                      /* instructions moved */
+	uint8_t call;                    /* the last one is a call (moved as push + jmp) */
+	uint8_t off[UT_PRO_MAX_INSN];    /* each one's offset in the moved bytes */
+};
+
+/*
+ * Can the function whose @size bytes of code are at @code (run-time address
+ * @addr) be patched?  Decodes the whole function: its own branches must not
+ * land in the moved bytes.  Fills @p when the answer is UT_PRO_OK.
+ */
+enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
+			    struct ut_pro_plan *p);
+
+/*
+ * The targets of the direct branches and calls of the function at @code
+ * (@size bytes, address @addr) that lie outside it: @cb for each.  Used to
+ * refuse a function another one jumps into (a .cold part jumping back).
+ */
+void ut_pro_targets(const uint8_t *code, size_t size, uint64_t addr,
+		    void (*cb)(void *ctx, uint64_t target), void *ctx);
+
+/*
+ * The slot's code for @p's moved instructions (at @code, run-time address
+ * @addr = the function's entry) when the slot is at @slot: written to @out
+ * (UT_PRO_SLOT bytes), its length in *@len; @map[i] is where moved
+ * instruction i starts in the slot (a thread stopped before it resumes
+ * there).  UT_PRO_REACH when an operand or the jump back cannot reach.
+ */
+enum ut_pro_why ut_pro_relocate(const struct ut_pro_plan *p, const uint8_t *code, uint64_t addr,
+				uint64_t slot, uint8_t *out, size_t *len, uint8_t *map);
+
+/* The @p->moved bytes written at entry + skip (@e): nop5, jmp @slot, int3s. */
+void ut_pro_patch(const struct ut_pro_plan *p, uint64_t e, uint64_t slot, uint8_t *out);
+
+/*
+ * Objects whose functions are never patched: the dynamic loader and the C
+ * runtime (entry points reached other than by a call -- _start, signal
+ * returns, setjmp, vfork -- and the code the tracer itself runs on).
+ * Library calls into them are the PLT hooks' business.  @path: the file.
+ */
+bool ut_pro_module_refused(const char *path);
+
+/*
+ * Every function of @st (run-time addresses) without a site of the
+ * compiler's (@sites: @nsites sorted addresses), with the verdict: @cb gets
+ * the symbol, UT_PRO_OK and the plan, or the reason.  @code gives @len
+ * bytes of code at a run-time address, or NULL when they are not code.
+ */
+struct ut_symtab;
+struct ut_sym;
+typedef const uint8_t *(*ut_pro_code_fn)(void *ctx, uint64_t addr, size_t len);
+typedef void (*ut_pro_found_fn)(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+				const struct ut_pro_plan *p);
+void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
+		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx);
+
+#endif

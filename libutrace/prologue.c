@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Patched prologues (common/prologue.h): sites for the functions the
+ * compiler gave none, with -O patch-prologue.
+ *
+ * When the option is on and an object's symbols are read, its functions
+ * without a compiler site are planned (ut_pro_walk); those that can be
+ * patched become the sites of one more module, of kind UT_FKIND_PROLOGUE,
+ * whose functions join the filter table like any others.  Nothing is
+ * written then: a function's patch is installed the first time it is
+ * wanted (ut_prologue_install, from ut_patch_apply), and stays (a nop and a
+ * jump) when it is turned off; from then on the patcher toggles its site
+ * as a compiler's.
+ *
+ * Installing replaces several instructions while other threads may run
+ * them, which text_poke_bp alone does not cover:
+ *
+ *   1. the slot is written (moved instructions, jump back);
+ *   2. int3 on E's first byte, sync: a thread arriving at E now traps and
+ *      the SIGTRAP handler sends it to the slot (ut_prologue_resume);
+ *   3. a thread may still be between two of the moved instructions (it ran
+ *      the first ones before the int3, or was preempted there).  Each thread
+ *      running in user mode is sent a SIGTRAP of ours (rt_tgsigqueueinfo,
+ *      SI_QUEUE, our magic value); its handler moves a PC found inside the
+ *      moved bytes to the same instruction in the slot, and answers.  A
+ *      thread blocked in a system call is not signalled (no EINTR for it):
+ *      its PC is at the system call, never among moved bytes (refused).
+ *      A thread that does not answer in time makes the batch give up: E's
+ *      first byte is put back, nothing else was changed;
+ *   4. the rest of the patch (nop tail, `jmp slot`, int3 fill), sync;
+ *   5. E's first byte, sync.
+ * Nothing returns into the moved bytes: a call among them is their last
+ * instruction, and the function's own branches do not land there (the
+ * plan refuses both).  Not covered: a thread interrupted inside the moved
+ * bytes by a signal whose handler is still running (its PC is in the
+ * signal frame, not where the installer's signal finds it).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/filter.h"
+#include "common/prologue.h"
+#include "common/symbols.h"
+#include "libutrace/internal.h"
+
+/* A site's patch: the plan, and its slot once installed. */
+struct pro_entry {
+	uint64_t entry;                 /* the function's entry (E = entry + plan.skip) */
+	struct ut_pro_plan plan;
+	uint64_t slot;                  /* 0 until written */
+	uint8_t map[UT_PRO_MAX_INSN];   /* moved instruction i is at slot + map[i] */
+	uint8_t state;                  /* P_* */
+	uint8_t first;                  /* E's first byte before the patch */
+};
+
+enum { P_PENDING, P_TRAPPING, P_READY, P_FAILED };
+
+#define MIGRATE_MAGIC 0x7570 /* "up": our signal, not the program's (then the round) */
+#define SLOT_AREA (1u << 20)
+
+/* The batch being installed, for the signal handler. */
+static struct pro_entry *volatile batch[4096];
+static struct ut_site *batch_site[4096];
+static volatile uint32_t batch_n;
+static uint32_t acks;
+static uint16_t round_no;            /* a late answer to an earlier round is not counted */
+#define MAX_ASKED 4096
+static int asked_tid[MAX_ASKED];     /* the threads a round asked */
+static uint8_t answered[MAX_ASKED];  /* set by each one's handler */
+
+/* Slot memory: areas near each object, handed out in UT_PRO_SLOT pieces. */
+struct slot_area {
+	uint64_t base, used;
+};
+static struct slot_area areas[64];
+static unsigned nr_areas;
+
+/* --- planning: the module of patched prologues ---------------------------- */
+
+struct found {
+	struct pro_entry *e;
+	const char **names;
+	size_t n, cap;
+	uint64_t lo[16], hi[16]; /* the object's executable segments */
+	int nseg;
+};
+
+static const uint8_t *mem_code(void *ctx, uint64_t addr, size_t len)
+{
+	const struct found *f = ctx;
+
+	for (int i = 0; i < f->nseg; i++)
+		if (addr >= f->lo[i] && addr + len <= f->hi[i])
+			return (const uint8_t *)addr;
+	return NULL;
+}
+
+static void collect(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+		    const struct ut_pro_plan *p)
+{
+	struct found *f = ctx;
+
+	if (why != UT_PRO_OK)
+		return;
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 256;
+		struct pro_entry *e = realloc(f->e, cap * sizeof(*e));
+		const char **names = e ? realloc(f->names, cap * sizeof(*names)) : NULL;
+
+		if (e)
+			f->e = e;
+		if (!names)
+			return;
+		f->names = names;
+		f->cap = cap;
+	}
+	f->e[f->n] = (struct pro_entry){.entry = s->addr, .plan = *p};
+	f->names[f->n++] = s->name;
+}
+
+struct seg_ctx {
+	const struct ut_module *m;
+	struct found *f;
+};
+
+static int segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct seg_ctx *c = arg;
+
+	(void)size;
+	if (info->dlpi_addr != c->m->bias)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && c->f->nseg < 16; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			c->f->lo[c->f->nseg] = info->dlpi_addr + ph->p_vaddr;
+			c->f->hi[c->f->nseg++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
+/* The module of @m's patchable functions, made and published; NULL if none. */
+static struct ut_module *make_module(struct ut_module *m, struct found *f)
+{
+	struct ut_module *p = calloc(1, sizeof(*p));
+
+	if (!p || !(p->sites = calloc(f->n, sizeof(*p->sites)))) {
+		free(p);
+		return NULL;
+	}
+	memcpy(p->path, m->path, sizeof(p->path));
+	memcpy(p->name, m->name, sizeof(p->name));
+	p->bias = m->bias;
+	p->alive = true;
+	p->symfd = -1;
+	p->kind = UT_FKIND_PROLOGUE;
+	p->of = m;
+	p->kind_data = f->e;
+	p->nr_sites = (uint32_t)f->n;
+	p->index = ut_rt.nr_mods;
+	for (size_t i = 0; i < f->n; i++) {
+		p->sites[i].addr = f->e[i].entry + f->e[i].plan.skip;
+		p->sites[i].len = UT_ARCH_CALL_SIZE;
+		p->sites[i].func = UT_NO_FUNC;
+	}
+	p->lo = p->sites[0].addr;
+	p->hi = p->sites[f->n - 1].addr + UT_ARCH_CALL_SIZE;
+	if (ut_patch_prepare_module(p) || ut_sites_add_module(p)) {
+		free(p->sites);
+		free(p);
+		return NULL;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		p->sites[i].func = ut_sites_add_func(p, f->names[i], (uint32_t)i);
+	return p;
+}
+
+/* Plan @m's functions without a site; publish the module of the patchable ones. */
+static void plan_module(struct ut_module *m)
+{
+	struct found f = {0};
+	struct seg_ctx sc = {m, &f};
+	struct ut_symtab *st;
+	uint64_t *sites;
+
+	if (ut_pro_module_refused(m->path))
+		return;
+	st = ut_sites_symbols(m);
+	sites = malloc((m->nr_sites + 1) * sizeof(*sites));
+	if (!st || !sites)
+		goto out;
+	for (uint32_t i = 0; i < m->nr_sites; i++)
+		sites[i] = m->sites[i].addr;
+	dl_iterate_phdr(segments, &sc);
+	ut_pro_walk(st, sites, m->nr_sites, mem_code, &f, collect, &f);
+	if (f.n && make_module(m, &f)) {
+		st = NULL; /* the functions' names point into it */
+		f.e = NULL;
+	}
+out:
+	free(f.e);
+	free(f.names);
+	free(sites);
+	ut_symtab_free(st);
+}
+
+/**
+ * ut_prologue_sync - give the functions without a site theirs
+ *
+ * With -O patch-prologue, once per named object.  Under ut_rt.lock.
+ */
+void ut_prologue_sync(void)
+{
+	uint32_t n = ut_rt.nr_mods;
+
+	if (!ut_rt.cfg.patch_prologue)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+
+		if (m->kind != UT_FKIND_COMPILER || !m->alive || m->unnamed || m->kinds_done)
+			continue;
+		m->kinds_done = true;
+		plan_module(m);
+	}
+}
+
+/* --- installing ----------------------------------------------------------- */
+
+static int poke(uint64_t addr, const void *buf, size_t len)
+{
+	return pwrite(ut_rt.memfd, buf, len, (off_t)addr) == (ssize_t)len ? 0 : -EIO;
+}
+
+static bool near(uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a;
+
+	return d < (uint64_t)UT_ARCH_CALL_REACH / 2;
+}
+
+/* A new area of slots within reach of @e (half a call's reach: operands near @e too). */
+static struct slot_area *new_area(uint64_t e)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (nr_areas >= sizeof(areas) / sizeof(areas[0]))
+		return NULL;
+	for (int64_t step = 1; step < 1024; step++)
+		for (int dir = -1; dir <= 1; dir += 2) {
+			uint64_t hint = ((e & ~(uint64_t)(pg - 1)) + (uint64_t)(dir * step) * 0x200000);
+			void *p;
+
+			if (!near(hint, e))
+				continue;
+			p = mmap((void *)hint, SLOT_AREA, PROT_READ | PROT_EXEC,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			if (p == MAP_FAILED)
+				continue;
+			if ((uint64_t)p != hint) {
+				munmap(p, SLOT_AREA);
+				continue;
+			}
+			areas[nr_areas] = (struct slot_area){.base = hint};
+			return &areas[nr_areas++];
+		}
+	return NULL;
+}
+
+static uint64_t slot_for(uint64_t e)
+{
+	struct slot_area *a = NULL;
+
+	for (unsigned i = 0; i < nr_areas && !a; i++)
+		if (near(areas[i].base, e) && areas[i].used + UT_PRO_SLOT <= SLOT_AREA)
+			a = &areas[i];
+	if (!a && !(a = new_area(e)))
+		return 0;
+	a->used += UT_PRO_SLOT;
+	return a->base + a->used - UT_PRO_SLOT;
+}
+
+/* Step 1: the slot's code; false if the function cannot be moved after all. */
+static bool write_slot(struct pro_entry *pe)
+{
+	uint8_t code[UT_PRO_SLOT];
+	size_t len = 0;
+	uint64_t slot;
+
+	/* a moved call returns to an address it did not push: a shadow stack refuses that */
+	if (pe->plan.call && ut_arch_shadow_stack())
+		return false;
+	slot = slot_for(pe->entry + pe->plan.skip);
+	memset(code, UT_ARCH_TRAP_BYTE, sizeof(code));
+	if (!slot || ut_pro_relocate(&pe->plan, (const uint8_t *)pe->entry, pe->entry, slot, code,
+				     &len, pe->map) != UT_PRO_OK)
+		return false;
+	if (poke(slot, code, sizeof(code)))
+		return false;
+	pe->slot = slot;
+	return true;
+}
+
+/* The batch: every wanted site whose patch is not installed yet. */
+static uint32_t gather(void)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		struct ut_module *m = ut_rt.mods[i];
+		struct pro_entry *pe = m->kind_data;
+
+		if (m->kind != UT_FKIND_PROLOGUE || !m->alive)
+			continue;
+		for (uint32_t j = 0; j < m->nr_sites; j++) {
+			if (m->sites[j].want == UT_SITE_OFF || pe[j].state == P_READY)
+				continue;
+			if (n == sizeof(batch) / sizeof(batch[0]))
+				return n; /* the rest in the next batch */
+			if (pe[j].state == P_PENDING && write_slot(&pe[j])) {
+				batch_site[n] = &m->sites[j];
+				batch[n++] = &pe[j];
+				continue;
+			}
+			pe[j].state = P_FAILED;
+			m->sites[j].want = UT_SITE_OFF; /* refused: stays as it is */
+		}
+	}
+	return n;
+}
+
+/* --- moving threads out of the moved bytes -------------------------------- */
+
+/* Where a thread stopped at @pc inside a batch's moved bytes resumes, or 0. */
+static uint64_t migrated_pc(uint64_t pc)
+{
+	for (uint32_t i = 0; i < batch_n; i++) {
+		const struct pro_entry *pe = batch[i];
+		uint64_t e = pe->entry + pe->plan.skip;
+
+		if (pc <= e || pc >= e + pe->plan.moved)
+			continue;
+		for (unsigned k = 1; k < pe->plan.nr; k++)
+			if (pc == e + pe->plan.off[k])
+				return pe->slot + pe->map[k];
+		return 0;
+	}
+	return 0;
+}
+
+/**
+ * ut_prologue_signal - the installer's SIGTRAP, in the thread it was sent to
+ *
+ * Async-signal-safe.  Returns false for any other SIGTRAP.
+ */
+bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc)
+{
+	uint64_t to;
+
+	uint64_t v = (uint64_t)si->si_value.sival_ptr;
+
+	if (si->si_code != SI_QUEUE || si->si_pid != ut_rt.pid || (v >> 48) != MIGRATE_MAGIC ||
+	    (uint32_t)v >= MAX_ASKED)
+		return false;
+	to = migrated_pc((uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
+	if (to)
+		ut_arch_set_pc(uc, to);
+	if ((uint16_t)(v >> 32) != __atomic_load_n(&round_no, __ATOMIC_ACQUIRE))
+		return true; /* moved all the same: the slots stay valid */
+	__atomic_store_n(&answered[(uint32_t)v], 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&acks, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &acks, FUTEX_WAKE, 1, NULL, NULL, 0);
+	return true;
+}
+
+/*
+ * Must thread @tid be asked?  Not if it is blocked in a system call (its
+ * PC is at the system call: /proc/.../syscall says so), nor if it blocks
+ * SIGTRAP (our own threads; a program's would die at any int3 anyway).
+ */
+static bool must_ask(int tid)
+{
+	char path[64], buf[4096]; /* status: SigBlk is ~1 KiB in */
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0 && buf[0] >= '0' && buf[0] <= '9')
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		char *blk;
+		unsigned long long mask;
+
+		buf[n] = '\0';
+		blk = strstr(buf, "SigBlk:");
+		if (blk && sscanf(blk + 7, "%llx", &mask) == 1 && (mask & (1ull << (SIGTRAP - 1))))
+			return false;
+	}
+	return true;
+}
+
+/* Ask thread @tid (number @i of the round); false if it is gone. */
+static bool ask(int tid, uint32_t i)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGTRAP;
+	si.si_code = SI_QUEUE;
+	si.si_pid = ut_rt.pid;
+	si.si_uid = getuid();
+	si.si_value.sival_ptr =
+		(void *)(((uint64_t)MIGRATE_MAGIC << 48) | ((uint64_t)round_no << 32) | i);
+	return syscall(SYS_rt_tgsigqueueinfo, ut_rt.pid, tid, SIGTRAP, &si) == 0;
+}
+
+/* Has every thread asked answered, or ended since (its signal lost with it)? */
+static bool all_answered(uint32_t n)
+{
+	char path[64];
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (__atomic_load_n(&answered[i], __ATOMIC_ACQUIRE))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d", asked_tid[i]);
+		if (!access(path, F_OK))
+			return false;
+	}
+	return true;
+}
+
+/* Step 3: every other thread running user code is moved out of the moved bytes. */
+static bool migrate(void)
+{
+	int self = (int)syscall(SYS_gettid);
+	uint32_t n = 0, seen;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+
+	if (!d)
+		return false;
+	__atomic_store_n(&round_no, (uint16_t)(round_no + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(&acks, 0, __ATOMIC_RELEASE);
+	while ((de = readdir(d))) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0 || tid == self || !must_ask(tid))
+			continue;
+		if (n == MAX_ASKED)
+			break;
+		asked_tid[n] = tid;
+		answered[n] = 0;
+		n += ask(tid, n);
+	}
+	closedir(d);
+	if (n == MAX_ASKED)
+		return false;
+	/* 2 s at most: a thread that does not answer makes the batch give up */
+	for (int waits = 0; (seen = __atomic_load_n(&acks, __ATOMIC_ACQUIRE)) < n; waits++) {
+		struct timespec wait = {0, 10000000L}; /* 10 ms */
+
+		syscall(SYS_futex, &acks, FUTEX_WAIT, seen, &wait, NULL, 0);
+		if (waits % 10 == 9 && all_answered(n))
+			return true;
+		if (waits >= 200)
+			return false;
+	}
+	return true;
+}
+
+/* Steps 2-5 for the batch. */
+static int install_batch(uint32_t n)
+{
+	const uint8_t trap = UT_ARCH_TRAP_BYTE;
+	int ret = 0;
+
+	uint32_t done = 0;
+
+	__atomic_store_n(&batch_n, n, __ATOMIC_RELEASE);
+	for (; done < n && !ret; done++) {
+		uint64_t e = batch[done]->entry + batch[done]->plan.skip;
+
+		batch[done]->first = *(const uint8_t *)e;
+		ret = poke(e, &trap, 1);
+		batch[done]->state = P_TRAPPING;
+	}
+	ut_patch_sync();
+	if (ret || !migrate()) {
+		for (uint32_t i = 0; i < done; i++) { /* untouched but for the first byte */
+			poke(batch[i]->entry + batch[i]->plan.skip, &batch[i]->first, 1);
+			batch[i]->state = P_FAILED;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			batch_site[i]->want = UT_SITE_OFF;
+		ut_patch_sync();
+		__atomic_store_n(&batch_n, 0, __ATOMIC_RELEASE);
+		/* the handler may still send a thread that trapped to the slot: kept */
+		return ret ? ret : -ETIMEDOUT;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t patch[UT_PRO_MAX_INSN + 16];
+		uint64_t e = batch[i]->entry + batch[i]->plan.skip;
+
+		ut_pro_patch(&batch[i]->plan, e, batch[i]->slot, patch);
+		ret |= poke(e + 1, patch + 1, batch[i]->plan.moved - 1u);
+	}
+	ut_patch_sync();
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t patch[UT_PRO_MAX_INSN + 16];
+		uint64_t e = batch[i]->entry + batch[i]->plan.skip;
+
+		ut_pro_patch(&batch[i]->plan, e, batch[i]->slot, patch);
+		ret |= poke(e, patch, 1);
+		batch[i]->state = P_READY;
+	}
+	ut_patch_sync();
+	__atomic_store_n(&batch_n, 0, __ATOMIC_RELEASE);
+	return ret;
+}
+
+/**
+ * ut_prologue_install - install the patches of the wanted functions
+ *
+ * Under ut_rt.lock, before the patcher's phases: afterwards every wanted
+ * patched prologue is a site holding its nop (or is refused: want OFF).
+ */
+int ut_prologue_install(void)
+{
+	uint32_t n;
+	int ret = 0;
+
+	while (!ret && (n = gather()))
+		ret = install_batch(n);
+	if (ret)
+		ut_log("patch-prologue: patches not installed (%s)", strerror(-ret));
+	return ret;
+}
+
+/* Where a thread that trapped on the site resumes: the moved instructions. */
+uint64_t ut_prologue_resume(const struct ut_module *m, const struct ut_site *s)
+{
+	const struct pro_entry *pe = m->kind_data;
+
+	return pe[s - m->sites].slot;
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# -O patch-prologue, live: four threads call work() without pause while
+# `utrace start` patches it (int3, the threads between its moved
+# instructions moved to the slot, the rest of the patch), then turns it off
+# and traces marked(): each thread's 1000 calls are all there, and every
+# result work() gave was right ("errors 0": no thread ran a half-patched
+# function).  (record -P may also find a last work() call of the start
+# before in the rings: only marked() is counted.)
+. "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/live.sh"
+
+one() {
+	local v=$1 pid rec i
+	rm -rf run in out
+	mkfifo in
+	: >out
+	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog pthreads "$v")" <in >out 2>err &
+	pid=$!
+	exec 7>in
+	for ((i = 0; i < 500; i++)); do
+		grep -q ready out && break
+		sleep 0.01
+	done
+	"$UTRACE" start -P "$pid" -O patch-prologue -p function -l work 2>start.err ||
+		fail "$v: start exited $?: $(cat start.err)"
+	sleep 0.2
+	"$UTRACE" record -P "$pid" -O patch-prologue -p function -l marked -o p.dat >rec.out 2>rec.err &
+	rec=$!
+	for ((i = 0; i < 500; i++)); do
+		grep -q marked run/*/config 2>/dev/null && break
+		sleep 0.01
+	done
+	sleep 0.2
+	echo go >&7
+	wait "$pid"
+	expect_eq "$v exit status" 0 $?
+	exec 7>&-
+	sleep 0.1
+	kill -INT $rec 2>/dev/null
+	expect "$v output" out <<'EOF'
+ready
+errors 0
+EOF
+	wait $rec || fail "$v: record -P exited $?: $(cat rec.err)"
+	report p.dat | grep " marked <-" | task_counts >p.txt
+	expect "$v marked per thread" p.txt <<'EOF'
+4 marked=1000
+EOF
+	no_crash err rec.err start.err
+}
+
+for v in gcc-pie-cf clang-nopie; do
+	one "$v"
+done
+finish

@@ -1,0 +1,119 @@
+#!/bin/bash
+# -O patch-prologue: a program built plain -O2 (no sites) is traced through
+# patched prologues, its calls counted exactly with function and
+# function_graph: gcc and clang, PIE and not, with and without
+# -fcf-protection (endbr64 first).  The moved bytes hold rip-relative
+# operands (every function), a call (chain), a short branch (count_down).
+# Graph filters and notrace select them as any function.  Without the
+# option nothing of it is traceable, and asm_loop / tiny are refused with
+# their reasons.
+. "$(dirname "$0")/../lib/common.sh"
+
+VARIANTS="gcc-pie gcc-nopie gcc-pie-cf gcc-nopie-cf clang-pie clang-nopie clang-pie-cf clang-nopie-cf"
+
+graph_body() { grep -v '^#' | sed -E 's/^[^|]*\| //'; }
+
+one() {
+	local v=$1 p
+	p=$(prog pcalls "$v")
+	record f.dat -O patch-prologue -p function -- "$p" || fail "$v: record exited $?: $(cat f.dat.err)"
+	expect "$v output" f.dat.out <<'EOF'
+pcalls 2
+EOF
+	report f.dat | funcs >f.txt
+	expect "$v function" f.txt <<'EOF'
+main <-[libc]
+scale <-main
+mix <-main
+mix <-main
+mix <-main
+mix <-main
+mix <-main
+chain <-main
+scale <-chain
+chain <-main
+scale <-chain
+count_down <-main
+EOF
+	record g.dat -O patch-prologue -p function_graph -- "$p" || fail "$v: graph exited $?"
+	report g.dat | graph_body >g.txt
+	expect "$v function_graph" g.txt <<'EOF'
+ main() {
+   scale();
+   mix();
+   mix();
+   mix();
+   mix();
+   mix();
+   chain() {
+     scale();
+   }
+   chain() {
+     scale();
+   }
+   count_down();
+ }
+EOF
+	record l.dat -O patch-prologue -p function -l 'mix' -l chain -- "$p" || fail "$v: -l exited $?"
+	report l.dat | count_funcs >l.txt
+	expect "$v -l mix -l chain" l.txt <<'EOF'
+chain 2
+mix 5
+EOF
+}
+
+for v in $VARIANTS; do
+	one "$v"
+done
+
+p=$(prog pcalls clang-pie-cf)
+record gf.dat -O patch-prologue -p function_graph -g chain -- "$p" || fail "-g exited $?"
+report gf.dat | graph_body >gf.txt
+expect "-g chain" gf.txt <<'EOF'
+ chain() {
+   scale();
+ }
+ chain() {
+   scale();
+ }
+EOF
+record nt.dat -O patch-prologue -p function -n mix -n main -- "$p" || fail "-n exited $?"
+report nt.dat | count_funcs >nt.txt
+expect "-n mix -n main" nt.txt <<'EOF'
+chain 2
+count_down 1
+scale 3
+EOF
+
+p=$(prog pcalls gcc-pie)
+"$UTRACE" list -f "$p" 2>/dev/null | grep -v '\[' >nolist.txt
+expect "no sites without the option" nolist.txt </dev/null
+"$UTRACE" list -O patch-prologue -f "$p" 2>/dev/null | grep -v ' \[[a-z]*\] ' | sort >list.txt
+expect "list -f -O patch-prologue" list.txt <<'EOF'
+chain [prologue]
+count_down [prologue]
+main [prologue]
+mix [prologue]
+scale [prologue]
+EOF
+"$UTRACE" list -f "$p" --untraceable | grep -v '^[^ ]* \[' >refused.txt
+expect "list -f --untraceable" refused.txt <<'EOF'
+_init  C runtime start-up code, not the program's
+_start  an entry point not reached by a call
+deregister_tm_clones  C runtime start-up code, not the program's
+register_tm_clones  C runtime start-up code, not the program's
+__do_global_dtors_aux  C runtime start-up code, not the program's
+frame_dummy  C runtime start-up code, not the program's
+asm_loop  a branch of its own lands in its first 10 bytes
+tiny  shorter than the 10 bytes a patch needs
+_fini  C runtime start-up code, not the program's
+EOF
+record r.dat -O patch-prologue -p function -l tiny -l 'asm_*' -- "$p"
+expect_eq "a filter naming refused functions" 2 $?
+sed "s|$p|PROG|" r.dat.err >r.txt
+expect "the reasons" r.txt <<'EOF'
+utrace: set_ftrace_filter: 'tiny' matches no traceable function of PROG
+  tiny: no patched prologue either: shorter than the 10 bytes a patch needs
+EOF
+no_crash ./*.err
+finish

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The prologue relocator (arch/x86_64/relocate.c, common/prologue.h): which
+ * functions it accepts, and the slot code it writes, on hand-assembled
+ * x86-64 bytes decoded by capstone.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/prologue.h"
+#include "common/symbols.h"
+#include "ut_test.h"
+
+#define ADDR 0x400000ull
+#define SLOT (ADDR + 0x1000)
+
+/* @n bytes of @head, then nops up to @size - 1, then ret. */
+static size_t func(uint8_t *buf, const uint8_t *head, size_t n, size_t size)
+{
+	memcpy(buf, head, n);
+	memset(buf + n, 0x90, size - n);
+	buf[size - 1] = 0xc3;
+	return size;
+}
+
+static int32_t rel(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static enum ut_pro_why plan_of(const uint8_t *head, size_t n, size_t size, struct ut_pro_plan *p)
+{
+	uint8_t buf[256];
+
+	func(buf, head, n, size);
+	return ut_pro_plan(buf, size, ADDR, p);
+}
+
+TEST(rip_relative_mov)
+{
+	/* mov 0x10(%rip),%rax; mov %rax,%rdi; add $1,%rax */
+	static const uint8_t h[] = {0x48, 0x8b, 0x05, 0x10, 0, 0, 0, 0x48, 0x89, 0xc7,
+				    0x48, 0x83, 0xc0, 0x01};
+	uint8_t buf[64], out[UT_PRO_SLOT], map[UT_PRO_MAX_INSN], patch[32];
+	struct ut_pro_plan p;
+	size_t len = 0;
+
+	func(buf, h, sizeof(h), 20);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.skip, 0);
+	CHECK_EQ_INT(p.moved, 10);
+	CHECK_EQ_INT(p.nr, 2);
+	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
+	CHECK_EQ_INT(len, 10 + 5);
+	CHECK(!memcmp(out, buf, 3));
+	/* the same operand: ADDR + 7 + 0x10, now from SLOT + 7 */
+	CHECK_EQ_INT(rel(out + 3), (int64_t)(ADDR + 7 + 0x10) - (int64_t)(SLOT + 7));
+	CHECK(!memcmp(out + 7, buf + 7, 3));
+	CHECK_EQ_INT(map[0], 0);
+	CHECK_EQ_INT(map[1], 7);
+	/* then back to the first instruction not moved */
+	CHECK_EQ_INT(out[10], 0xe9);
+	CHECK_EQ_INT(rel(out + 11), (int64_t)(ADDR + 10) - (int64_t)(SLOT + 15));
+	/* the patch: a 5-byte nop (the site), jmp slot */
+	ut_pro_patch(&p, ADDR, SLOT, patch);
+	CHECK_EQ_INT(patch[0], 0x0f);
+	CHECK_EQ_INT(patch[5], 0xe9);
+	CHECK_EQ_INT(rel(patch + 6), (int64_t)SLOT - (int64_t)(ADDR + 10));
+}
+
+TEST(rip_relative_sse)
+{
+	/* lea 0x20(%rsi),%rax; movdqa 0x26aa4(%rip),%xmm0 (capstone 4 says disp_size 2) */
+	static const uint8_t h[] = {0x48, 0x8d, 0x46, 0x20, 0x66, 0x0f, 0x6f,
+				    0x05, 0xa4, 0x6a, 0x02, 0x00};
+	uint8_t buf[64], out[UT_PRO_SLOT], map[UT_PRO_MAX_INSN];
+	struct ut_pro_plan p;
+	size_t len = 0;
+
+	func(buf, h, sizeof(h), 20);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.moved, 12);
+	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
+	CHECK_EQ_INT(rel(out + 8), (int64_t)(ADDR + 12 + 0x26aa4) - (int64_t)(SLOT + 12));
+}
+
+TEST(jcc_short_to_near)
+{
+	/* test %edi,%edi; je +0x20; mov %rdi,%rax; add %rsi,%rax */
+	static const uint8_t h[] = {0x85, 0xff, 0x74, 0x20, 0x48, 0x89, 0xf8, 0x48, 0x01, 0xf0};
+	uint8_t buf[64], out[UT_PRO_SLOT], map[UT_PRO_MAX_INSN];
+	struct ut_pro_plan p;
+	size_t len = 0;
+
+	func(buf, h, sizeof(h), 0x30);
+	CHECK_EQ_INT(ut_pro_plan(buf, 0x30, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.moved, 10);
+	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
+	CHECK_EQ_INT(out[2], 0x0f);
+	CHECK_EQ_INT(out[3], 0x84); /* je rel32 */
+	CHECK_EQ_INT(rel(out + 4), (int64_t)(ADDR + 4 + 0x20) - (int64_t)(SLOT + 8));
+	CHECK_EQ_INT(map[2], 8);
+	CHECK_EQ_INT(len, 2 + 6 + 3 + 3 + 5);
+}
+
+TEST(call_rel32_keeps_its_return_address)
+{
+	/* mov %rdi,%rbx; add $1,%rdi; call +0x100 */
+	static const uint8_t h[] = {0x48, 0x89, 0xfb, 0x48, 0x83, 0xc7, 0x01, 0xe8, 0, 1, 0, 0};
+	uint8_t buf[64], out[UT_PRO_SLOT], map[UT_PRO_MAX_INSN];
+	uint64_t ret = ADDR + 12;
+	struct ut_pro_plan p;
+	uint32_t lo, hi;
+	size_t len = 0;
+
+	func(buf, h, sizeof(h), 20);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.moved, 12);
+	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
+	/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp); jmp target */
+	CHECK_EQ_INT(out[7], 0x48);
+	CHECK_EQ_INT(out[8], 0x8d);
+	memcpy(&lo, out + 7 + 8, 4);
+	memcpy(&hi, out + 7 + 16, 4);
+	CHECK_EQ_INT(lo, (uint32_t)ret);
+	CHECK_EQ_INT(hi, (uint32_t)(ret >> 32));
+	CHECK_EQ_INT(out[7 + 20], 0xe9);
+	CHECK_EQ_INT(rel(out + 7 + 21), (int64_t)(ADDR + 12 + 0x100) - (int64_t)(SLOT + 7 + 25));
+	/* a call that is not the last moved instruction: refused */
+	static const uint8_t first[] = {0xe8, 0, 1, 0, 0, 0x48, 0x89, 0xfb, 0x48, 0x83, 0xc7, 0x01};
+	CHECK_EQ_INT(plan_of(first, sizeof(first), 20, &p), UT_PRO_INSN);
+}
+
+TEST(endbr64_stays_at_the_entry)
+{
+	/* endbr64; push %rbp; mov %rsp,%rbp; sub $0x10,%rsp; mov %rdi,%rax */
+	static const uint8_t h[] = {0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5,
+				    0x48, 0x83, 0xec, 0x10, 0x48, 0x89, 0xf8};
+	struct ut_pro_plan p;
+
+	CHECK_EQ_INT(plan_of(h, sizeof(h), 24, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.skip, 4);
+	CHECK_EQ_INT(p.moved, 11);
+	CHECK_EQ_INT(p.nr, 4);
+}
+
+TEST(refusals)
+{
+	struct ut_pro_plan p;
+	/* mov %rdi,%rax; ret: shorter than a patch */
+	static const uint8_t shorty[] = {0x48, 0x89, 0xf8};
+	/* xor %eax,%eax; ret; then more code: a ret among the moved bytes */
+	static const uint8_t ret[] = {0x31, 0xc0, 0xc3};
+	/* xor %eax,%eax; 1: add $2,%rax; sub $1,%rdi; jg 1b */
+	static const uint8_t loop[] = {0x31, 0xc0, 0x48, 0x83, 0xc0, 0x02,
+				       0x48, 0x83, 0xef, 0x01, 0x7f, 0xf6};
+	/* mov %rdi,%rax; add; add; then jmp *%rax further on */
+	static const uint8_t ijmp[] = {0x48, 0x89, 0xf8, 0x48, 0x83, 0xc0, 0x01, 0x48,
+				       0x83, 0xc0, 0x01, 0xff, 0xe0};
+	/* jmp *%rax first */
+	static const uint8_t ijmp0[] = {0xff, 0xe0};
+	/* 0x06 (push %es) does not exist in 64-bit mode */
+	static const uint8_t bad[] = {0x06, 0x90};
+	/* syscall among the moved bytes */
+	static const uint8_t sys[] = {0xb8, 0x27, 0, 0, 0, 0x0f, 0x05};
+
+	CHECK_EQ_INT(plan_of(shorty, sizeof(shorty), 4, &p), UT_PRO_SHORT);
+	CHECK_EQ_INT(plan_of(ret, sizeof(ret), 20, &p), UT_PRO_RETURN);
+	CHECK_EQ_INT(plan_of(loop, sizeof(loop), 20, &p), UT_PRO_TARGET);
+	CHECK_EQ_INT(plan_of(ijmp, sizeof(ijmp), 20, &p), UT_PRO_JUMPTABLE);
+	CHECK_EQ_INT(plan_of(ijmp0, sizeof(ijmp0), 20, &p), UT_PRO_RETURN);
+	CHECK_EQ_INT(plan_of(bad, sizeof(bad), 20, &p), UT_PRO_UNDECODABLE);
+	CHECK_EQ_INT(plan_of(sys, sizeof(sys), 20, &p), UT_PRO_INSN);
+}
+
+TEST(out_of_reach)
+{
+	static const uint8_t h[] = {0x48, 0x8b, 0x05, 0x10, 0, 0, 0, 0x48, 0x89, 0xc7};
+	uint8_t buf[64], out[UT_PRO_SLOT], map[UT_PRO_MAX_INSN];
+	struct ut_pro_plan p;
+	size_t len = 0;
+
+	func(buf, h, sizeof(h), 20);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, ADDR + (3ull << 30), out, &len, map),
+		     UT_PRO_REACH);
+}
+
+/* ut_pro_walk over two functions in @image (at ADDR) */
+static uint8_t image[0x80];
+
+static const uint8_t *image_code(void *ctx, uint64_t addr, size_t len)
+{
+	(void)ctx;
+	return addr >= ADDR && addr + len <= ADDR + sizeof(image) ? image + (addr - ADDR) : NULL;
+}
+
+static enum ut_pro_why verdict[2];
+
+static void found(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+		  const struct ut_pro_plan *p)
+{
+	(void)ctx;
+	(void)p;
+	verdict[s->addr != ADDR] = why;
+}
+
+TEST(jump_from_another_function)
+{
+	/* f: mov %rdi,%rax; add $1,%rax; add $2,%rax; ...  f.cold-like g: jmp f+3 */
+	static const uint8_t f[] = {0x48, 0x89, 0xf8, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x83, 0xc0, 0x02};
+	static const uint8_t g[] = {0x48, 0x89, 0xf8, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x83, 0xc0, 0x02,
+				    0xe9, 0, 0, 0, 0};
+	struct ut_symtab *st = ut_symtab_new();
+	int32_t back = -(int32_t)(0x40 + sizeof(g) - 3);
+
+	CHECK(st);
+	func(image, f, sizeof(f), 0x20);
+	func(image + 0x40, g, sizeof(g), 0x20);
+	memcpy(image + 0x40 + 12, &back, 4);
+	ut_symtab_add(st, ADDR, 0x20, "f", NULL);
+	ut_symtab_add(st, ADDR + 0x40, 0x20, "g", NULL);
+	ut_symtab_finish(st);
+	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
+	CHECK_EQ_INT(verdict[1], UT_PRO_OK);
+	/* a jump to the entry itself is a tail call */
+	back -= 3;
+	memcpy(image + 0x40 + 12, &back, 4);
+	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_OK);
+	ut_symtab_free(st);
+}
+
+int main(void)
+{
+	RUN(rip_relative_mov);
+	RUN(rip_relative_sse);
+	RUN(jcc_short_to_near);
+	RUN(call_rel32_keeps_its_return_address);
+	RUN(endbr64_stays_at_the_entry);
+	RUN(refusals);
+	RUN(out_of_reach);
+	RUN(jump_from_another_function);
+	TEST_EXIT();
+}
