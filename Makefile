@@ -29,7 +29,7 @@ SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-poi
 # Tools (CLI, unit tests): may be sanitized.
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
 TOOL_CFLAGS := $(BASE_CFLAGS) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lcapstone -lpthread -ldl -lm -lstdc++
+TOOL_LDLIBS := $(SAN_FLAGS) -ldw -lelf -lzstd -lfuse3 -lpthread -ldl -lm -lstdc++
 
 # The runtime injected into traced programs: never instrumented, never
 # sanitized (it runs inside arbitrary programs), symbols hidden.  Files on the
@@ -39,7 +39,7 @@ LIB_CFLAGS := $(BASE_CFLAGS) -fvisibility=hidden -fno-stack-protector -fno-omit-
 	-ftls-model=initial-exec $(CFLAGS)
 cc_has = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(1))
 HOT_CFLAGS := -mgeneral-regs-only -fno-builtin -fomit-frame-pointer $(call cc_has,-fno-tree-loop-distribute-patterns)
-LIB_LDLIBS := -lelf -lcapstone -lpthread -ldl
+LIB_LDLIBS := -lelf -lpthread -ldl
 
 
 

@@ -311,6 +311,10 @@ static void mark_runtime_objects(struct pass *p)
 	reach(p, (struct dynview *)view_at(p, ut_rt.mods[0]->bias));
 	for (size_t i = 0; i < p->nv; i++)
 		p->v[i].runtime &= !p->v[i].reached && p->v[i].path;
+	/* and capstone, which the runtime opens itself when it first patches a prologue */
+	for (size_t i = 0; i < p->nv; i++)
+		p->v[i].runtime |= p->v[i].path && strstr(p->v[i].path, "/libcapstone.") &&
+				   !p->v[i].reached;
 }
 
 static bool in_text(const struct dynview *dv, uint64_t a)

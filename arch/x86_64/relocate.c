@@ -22,6 +22,7 @@
  * reason (a thread blocked in it resumes after it).
  */
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -58,15 +59,58 @@ static csh handle[2];
 static cs_insn *scratch[2];
 static bool opened[2];
 
+/*
+ * capstone itself, loaded when first needed: the runtime is in every traced
+ * process, and linking the library cost each of them a millisecond of
+ * relocations at start-up, though only -O patch-prologue decodes anything.
+ */
+static struct {
+	cs_err (*open)(cs_arch arch, cs_mode mode, csh *h);
+	cs_err (*option)(csh h, cs_opt_type type, size_t value);
+	cs_insn *(*malloc)(csh h);
+	bool (*disasm_iter)(csh h, const uint8_t **code, size_t *size, uint64_t *addr,
+			    cs_insn *insn);
+} cs;
+
+static bool cs_load(void)
+{
+	static const char *const names[] = {"libcapstone.so.4", "libcapstone.so.5", "libcapstone.so"};
+	static int state; /* 0: not tried, 1: loaded, -1: not there */
+	void *h = NULL;
+
+	if (state)
+		return state > 0;
+	state = -1;
+	/*
+	 * libc's dlopen, not the runtime's wrapper (libutrace/dlopen.c): that
+	 * one takes the runtime's lock, held here, to look for sites.
+	 */
+	void *(*open_lib)(const char *, int) = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+
+	if (!open_lib)
+		open_lib = dlopen;
+	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++)
+		h = open_lib(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return false;
+	*(void **)&cs.open = dlsym(h, "cs_open");
+	*(void **)&cs.option = dlsym(h, "cs_option");
+	*(void **)&cs.malloc = dlsym(h, "cs_malloc");
+	*(void **)&cs.disasm_iter = dlsym(h, "cs_disasm_iter");
+	if (cs.open && cs.option && cs.malloc && cs.disasm_iter)
+		state = 1;
+	return state > 0;
+}
+
 static bool decoder(int detail)
 {
 	if (opened[detail])
 		return scratch[detail] != NULL;
 	opened[detail] = true;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle[detail]) != CS_ERR_OK)
+	if (!cs_load() || cs.open(CS_ARCH_X86, CS_MODE_64, &handle[detail]) != CS_ERR_OK)
 		return false;
-	cs_option(handle[detail], CS_OPT_DETAIL, detail ? CS_OPT_ON : CS_OPT_OFF);
-	scratch[detail] = cs_malloc(handle[detail]);
+	cs.option(handle[detail], CS_OPT_DETAIL, detail ? CS_OPT_ON : CS_OPT_OFF);
+	scratch[detail] = cs.malloc(handle[detail]);
 	return scratch[detail] != NULL;
 }
 
@@ -128,7 +172,7 @@ static bool decode_kind(const uint8_t *code, size_t avail, uint64_t addr, struct
 	uint64_t a = addr;
 
 	memset(in, 0, sizeof(*in));
-	if (!decoder(0) || !cs_disasm_iter(handle[0], &p, &n, &a, scratch[0]))
+	if (!decoder(0) || !cs.disasm_iter(handle[0], &p, &n, &a, scratch[0]))
 		return false;
 	in->len = scratch[0]->size;
 	classify(code, in->len, addr, in);
@@ -143,7 +187,7 @@ static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn
 	uint64_t a = addr;
 
 	memset(in, 0, sizeof(*in));
-	if (!decoder(1) || !cs_disasm_iter(handle[1], &p, &n, &a, scratch[1]))
+	if (!decoder(1) || !cs.disasm_iter(handle[1], &p, &n, &a, scratch[1]))
 		return false;
 	in->len = scratch[1]->size;
 	classify(code, in->len, addr, in);
