@@ -86,10 +86,10 @@ EOF
 	"$UTRACE" show >show.txt 2>show.err || fail "full: show exited $?: $(cat show.err)"
 	n=$(calls show.txt)
 	[ "$n" -gt 1000 ] || fail "full: show printed $n calls"
-	sed -E 's/^utrace: [0-9]+ events lost/utrace: N events lost/' show.err >e.txt
-	expect "full: show reads on, no thread's buffer said to be gone" e.txt <<'EOF'
-utrace: N events lost (buffers full or overwritten; try a larger -b)
-EOF
+	# losses or none, as the threads' timing has it; but no buffer said to be gone
+	grep -vE '^utrace: [0-9]+ events lost \(buffers full or overwritten; try a larger -b\)$' \
+		show.err >e.txt
+	expect "full: show reads on, no thread's buffer said to be gone" e.txt </dev/null
 	"$UTRACE" extract -o /dev/null 2>extract.err || fail "full: extract exited $?"
 	no_crash show.err extract.err prog.err
 	umount small
