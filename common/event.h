@@ -60,10 +60,10 @@ struct ut_event {
 	const char *str;    /* NUL-terminated, not owned */
 	const uint64_t *callers;
 	uint32_t nr_callers;
+	uint32_t nargs;     /* USDT probes: how many arguments @args holds */
 	uint64_t last_ts;   /* func_repeats: the last folded call's time */
 	/* USDT probes: the arguments in 8-byte slots, not owned; the format if known */
 	const uint64_t *args;
-	uint32_t nargs;
 	const struct ut_evfmt *probe;
 };
 
