@@ -107,6 +107,16 @@ static int touch(void *ctx, const struct ut_event *ev)
 		for (i = 0; i < ev->nr_callers; i++)
 			h += ev->callers[i];
 		break;
+	case UT_EV_PROBE: /* a USDT probe's arguments, in the record */
+		REQUIRE(ev->nargs <= UT_EV_MAX_ARGS);
+		REQUIRE(ev->args || !ev->nargs);
+		if (ev->nargs) {
+			REQUIRE((const uint8_t *)ev->args >= s->lo);
+			REQUIRE((const uint8_t *)(ev->args + ev->nargs) <= s->hi);
+		}
+		for (i = 0; i < ev->nargs; i++)
+			h += ev->args[i];
+		break;
 	default:
 		REQUIRE(!"unknown event type");
 	}
