@@ -94,6 +94,17 @@ static void print_warning(const char *msg)
 	ut_err("%s", msg);
 }
 
+/* At exit, however the command ended: pages of buffers cut short while read. */
+static void say_bus_faults(void)
+{
+	unsigned long n = ut_read_bus_faults();
+
+	if (n)
+		ut_err("warning: %lu page%s of trace buffers cut short while being read (a "
+		       "buffer file truncated under the reader): the events there are lost",
+		       n, n == 1 ? "" : "s");
+}
+
 int main(int argc, char **argv)
 {
 	const struct ut_command *c;
@@ -103,6 +114,8 @@ int main(int argc, char **argv)
 	if (!strcmp(base ? base + 1 : argv[0], "as"))
 		return ut_as_main(argc, argv); /* gcc -B: cli/pfe_fixup.c */
 	ut_read_set_warn(print_warning);
+	if (ut_read_guard_bus() == 0)
+		atexit(say_bus_faults);
 	if (argc < 2) {
 		cmd_help(1, argv);
 		return UT_EXIT_USAGE;

@@ -298,6 +298,18 @@ void ut_recorder_free(struct ut_recorder *r);
 void ut_read_set_warn(void (*warn)(const char *msg));
 
 /*
+ * A buffer file truncated by someone while a reader has it mapped: without
+ * this, touching its lost pages kills the reader with SIGBUS.  With it (a
+ * process-wide SIGBUS handler, asked for by a front end, once), each such
+ * page reads as zeros -- that thread's events from there are lost, the
+ * others are read -- and ut_read_bus_faults() counts them, for the front
+ * end to say so.  Other SIGBUS go to the handler there was.  Return: 0, or
+ * -1 with errno.
+ */
+int ut_read_guard_bus(void);
+unsigned long ut_read_bus_faults(void);
+
+/*
  * Make the calling thread -- one that empties rings while programs write
  * them -- real-time (SCHED_FIFO, the lowest priority) where allowed: root,
  * or RLIMIT_RTPRIO; @on false makes it a normal thread again.  A normal
