@@ -220,20 +220,28 @@ static void add_patchable(void *ctx, const struct ut_sym *s, enum ut_pro_why why
 	a->n++;
 }
 
+/* @path's symbols (into @st, NULL: out of memory) and its sites; 0 or a negative errno. */
+static int read_file(const char *path, const char *module, struct ut_symtab *st, int *fd,
+		     struct filesrc *fs, struct ut_sitefind *f)
+{
+	int ret;
+
+	if (!st)
+		return -ENOMEM;
+	ret = ut_symtab_load_elf(st, path, 0, module);
+	if (ret < 0)
+		return ret;
+	ut_symtab_finish(st);
+	return find_in_file(path, fd, fs, f, st);
+}
+
 int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn cb, void *ctx)
 {
 	struct ut_symtab *st = ut_symtab_new();
 	struct ut_sitefind f = {0};
 	struct filesrc fs = {0};
-	int fd = -1, ret;
+	int fd = -1, ret = read_file(path, module, st, &fd, &fs, &f);
 
-	if (!st)
-		return -ENOMEM;
-	ret = ut_symtab_load_elf(st, path, 0, module);
-	if (ret >= 0) {
-		ut_symtab_finish(st);
-		ret = find_in_file(path, &fd, &fs, &f, st);
-	}
 	if (ret >= 0)
 		walk_file(path, st, &f, &fs, cb, ctx);
 	close_file(fd, &fs, &f);
@@ -247,15 +255,8 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 	struct ut_sitefind f = {0};
 	struct filesrc fs = {0};
 	size_t k = 0, ka = 0;
-	int fd = -1, ret, n = 0;
+	int fd = -1, ret = read_file(path, module, st, &fd, &fs, &f), n = 0;
 
-	if (!st)
-		return -ENOMEM;
-	ret = ut_symtab_load_elf(st, path, 0, module);
-	if (ret >= 0) {
-		ut_symtab_finish(st);
-		ret = find_in_file(path, &fd, &fs, &f, st);
-	}
 	/* named as the runtime names them (ut_sitefind_symbol), in address order */
 	for (size_t i = 0; !ret && i < f.nr; i++) {
 		const struct ut_sym *s = ut_sitefind_symbol(st, &k, f.addrs[i]);

@@ -62,20 +62,25 @@ void ut_bp_nap(const struct ut_rb_reader *const *rings, size_t n, long ns)
 	nanosleep(&ts, NULL);
 }
 
+void ut_test_delay_us(const char *env, long *cache)
+{
+	if (*cache < 0) {
+		const char *v = getenv(env);
+
+		*cache = v ? strtol(v, NULL, 10) : 0;
+		if (*cache < 0 || *cache > 1000000)
+			*cache = 0;
+	}
+	if (*cache) {
+		struct timespec ts = {*cache / 1000000, *cache % 1000000 * 1000};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 void ut_bp_test_delay(void)
 {
 	static long delay_us = -1;
 
-	if (delay_us < 0) {
-		const char *v = getenv("UTRACE_TEST_DRAIN_DELAY_US");
-
-		delay_us = v ? strtol(v, NULL, 10) : 0;
-		if (delay_us < 0 || delay_us > 1000000)
-			delay_us = 0;
-	}
-	if (delay_us) {
-		struct timespec ts = {delay_us / 1000000, delay_us % 1000000 * 1000};
-
-		nanosleep(&ts, NULL);
-	}
+	ut_test_delay_us("UTRACE_TEST_DRAIN_DELAY_US", &delay_us);
 }

@@ -48,6 +48,7 @@
 #include "common/grow.h"
 #include "common/ring_headers.h"
 #include "reader/outfile.h"
+#include "reader/backpressure.h"
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_zpool.h"
@@ -832,18 +833,7 @@ static void test_delay(void)
 {
 	static long delay_us = -1;
 
-	if (delay_us < 0) {
-		const char *v = getenv("UTRACE_TEST_WRITE_DELAY_US");
-
-		delay_us = v ? strtol(v, NULL, 10) : 0;
-		if (delay_us < 0 || delay_us > 1000000)
-			delay_us = 0;
-	}
-	if (delay_us) {
-		struct timespec ts = {delay_us / 1000000, delay_us % 1000000 * 1000};
-
-		nanosleep(&ts, NULL);
-	}
+	ut_test_delay_us("UTRACE_TEST_WRITE_DELAY_US", &delay_us);
 }
 
 static int page_flush(struct ut_tracedat_writer *w, int cpu)
