@@ -525,6 +525,7 @@ static int to_pipe(struct ut_tracedat_writer *w)
 		return -errno;
 	return copy_pages(w->pipe_fd, w->fd, (uint64_t)st.st_size);
 }
+
 static int chunk_out(void *ctx, int cpu, const unsigned char *chunk, size_t n);
 
 /**
@@ -824,7 +825,6 @@ static int wbuf_flush(struct ut_tracedat_writer *w, int cpu)
 	return ret;
 }
 
-/* Finish the CPU's current page (header, data, lost count) into its write buffer. */
 /*
  * Tests: UTRACE_TEST_WRITE_DELAY_US=N makes each finished page wait N µs
  * (tests/live/527 catches an extract in the middle of its file).
@@ -835,6 +835,8 @@ static void test_delay(void)
 
 	ut_test_delay_us("UTRACE_TEST_WRITE_DELAY_US", &delay_us);
 }
+
+/* Finish the CPU's current page (header, data, lost count) into its write buffer. */
 
 static int page_flush(struct ut_tracedat_writer *w, int cpu)
 {
@@ -1422,7 +1424,7 @@ static int v7_copy_others(struct ut_tracedat_writer *w, const uint64_t *off)
 			continue;
 		td_put_le(count, w->cpus[i].nr_chunks, 4);
 		ret = pwrite_all(w, count, 4, off[i]);
-		if (w->cpus[i].roff) /* its chunks are there already */
+		if (!ret && w->cpus[i].roff) /* its chunks are there already */
 			continue;
 		if (!ret && lseek(w->fd, (off_t)(off[i] + 4), SEEK_SET) < 0)
 			ret = -errno;
