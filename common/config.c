@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "common/config.h"
@@ -177,6 +178,31 @@ static int parse_cpumask(struct ut_cfg *c, const char *v)
 }
 
 /* One "key value" line (NUL-terminated, no newline). */
+/* The yes/no setting @name of @c, or NULL. */
+static bool *bool_setting(struct ut_cfg *c, const char *name)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} settings[] = {
+		{"overwrite", offsetof(struct ut_cfg, overwrite)},
+		{"tracing_on", offsetof(struct ut_cfg, tracing_on)},
+		{"func_stack_trace", offsetof(struct ut_cfg, func_stack)},
+		{"function_profile_enabled", offsetof(struct ut_cfg, profile)},
+		{"sleep_time", offsetof(struct ut_cfg, sleep_time)},
+		{"lenient", offsetof(struct ut_cfg, lenient)},
+		{"follow", offsetof(struct ut_cfg, follow)},
+		{"lossless", offsetof(struct ut_cfg, lossless)},
+		{"plt", offsetof(struct ut_cfg, plt)},
+		{"patch_prologue", offsetof(struct ut_cfg, patch_prologue)},
+	};
+
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
+		if (!strcmp(name, settings[i].name))
+			return (bool *)((char *)c + settings[i].off);
+	return NULL;
+}
+
 static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 {
 	char *v = strchr(line, ' ');
@@ -213,35 +239,9 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 		if (!parse_u64(v, 1ull << 40, &n))
 			return fail(err, errlen, "bad tracing_thresh '%s'", v);
 		c->thresh_us = n;
-	} else if (!strcmp(line, "overwrite") || !strcmp(line, "tracing_on") ||
-		   !strcmp(line, "func_stack_trace") || !strcmp(line, "function_profile_enabled") ||
-		   !strcmp(line, "sleep_time") || !strcmp(line, "lenient") ||
-		   !strcmp(line, "follow") || !strcmp(line, "lossless") || !strcmp(line, "plt") ||
-		   !strcmp(line, "patch_prologue")) {
-		bool b;
-
-		if (!parse_bool(v, &b))
+	} else if (bool_setting(c, line)) {
+		if (!parse_bool(v, bool_setting(c, line)))
 			return fail(err, errlen, "bad %s '%s'", line, v);
-		if (!strcmp(line, "overwrite"))
-			c->overwrite = b;
-		else if (!strcmp(line, "tracing_on"))
-			c->tracing_on = b;
-		else if (!strcmp(line, "func_stack_trace"))
-			c->func_stack = b;
-		else if (!strcmp(line, "function_profile_enabled"))
-			c->profile = b;
-		else if (!strcmp(line, "lenient"))
-			c->lenient = b;
-		else if (!strcmp(line, "follow"))
-			c->follow = b;
-		else if (!strcmp(line, "lossless"))
-			c->lossless = b;
-		else if (!strcmp(line, "plt"))
-			c->plt = b;
-		else if (!strcmp(line, "patch_prologue"))
-			c->patch_prologue = b;
-		else
-			c->sleep_time = b;
 	} else if (!strcmp(line, "filter") || !strcmp(line, "notrace") ||
 		   !strcmp(line, "graph_function") || !strcmp(line, "graph_notrace") ||
 		   !strcmp(line, "events")) {

@@ -287,6 +287,38 @@ bool ut_select_idle(void)
 	return true;
 }
 
+/* Function @i's site: wanted on or off, its instances and its graph flags. */
+static void decide(uint32_t i)
+{
+	struct ut_func *f = &ut_rt.funcs[i];
+	struct ut_module *m = ut_rt.mods[f->mod];
+	unsigned inst = 0;
+	bool on, cmd, off;
+
+	if (!m || !m->alive || !m->sites)
+		return;
+	for (int k = 1; k < UT_MAX_INST && !ut_rt.sites_off; k++)
+		if (ut_rt.inst[k].active && !inothing[k] && ut_fset_traced(ifilter[k], inotrace[k], i))
+			inst |= 1u << k;
+	/* a library call is hooked only while -O plt says so, whoever wants it */
+	off = ut_rt.sites_off || (m->sites[f->site].how == UT_HOW_LIBCALL && !ut_rt.cfg.plt);
+	if (off)
+		inst = 0;
+	on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off && !filter_nothing &&
+	     ut_fset_traced(filter, notrace, i);
+	cmd = !off && ut_cmds_has(m->sites[f->site].addr);
+	if (m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
+		on = cmd = false; /* the option turned off: the patches stay, off */
+		inst = 0;
+	}
+	m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
+	m->sites[f->site].inst = (uint8_t)inst;
+	m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
+					    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0) |
+					    (cmd ? UT_GRAPH_CMD : 0) | (inst ? UT_GRAPH_INST : 0) |
+					    ((cmd || inst) && !on ? UT_GRAPH_UNTRACED : 0));
+}
+
 /**
  * ut_select_apply - recompute every site's wanted state
  *
@@ -363,37 +395,8 @@ int ut_select_apply(char *err, size_t errlen)
 	/* the program's memory: C++ names demangled for these words are not kept */
 	ut_ftable_forget_demangled(table);
 	ut_cmds_publish(filter, ifilter);
-	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++) {
-		struct ut_func *f = &ut_rt.funcs[i];
-		struct ut_module *m = ut_rt.mods[f->mod];
-		unsigned inst = 0;
-		bool on, cmd;
-
-		if (!m || !m->alive || !m->sites)
-			continue;
-		for (int k = 1; k < UT_MAX_INST && !ut_rt.sites_off; k++)
-			if (ut_rt.inst[k].active && !inothing[k] &&
-			    ut_fset_traced(ifilter[k], inotrace[k], i))
-				inst |= 1u << k;
-		/* a library call is hooked only while -O plt says so, whoever wants it */
-		bool off = ut_rt.sites_off || (m->sites[f->site].how == UT_HOW_LIBCALL && !ut_rt.cfg.plt);
-
-		if (off)
-			inst = 0;
-		on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off &&
-		     !filter_nothing && ut_fset_traced(filter, notrace, i);
-		cmd = !off && ut_cmds_has(m->sites[f->site].addr);
-		if (m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
-			on = cmd = false; /* the option turned off: the patches stay, off */
-			inst = 0;
-		}
-		m->sites[f->site].want = on || cmd || inst ? UT_SITE_FUNC : UT_SITE_OFF;
-		m->sites[f->site].inst = (uint8_t)inst;
-		m->sites[f->site].graph = (uint8_t)((ut_fset_contains(gfilter, i) ? UT_GRAPH_ROOT : 0) |
-						    (ut_fset_contains(gnotrace, i) ? UT_GRAPH_NOTRACE : 0) |
-						    (cmd ? UT_GRAPH_CMD : 0) | (inst ? UT_GRAPH_INST : 0) |
-						    ((cmd || inst) && !on ? UT_GRAPH_UNTRACED : 0));
-	}
+	for (uint32_t i = 0; i < ut_rt.nr_funcs; i++)
+		decide(i);
 	set_graph_config();
 	return ret;
 }
