@@ -1622,14 +1622,38 @@ static int v7_tail(struct ut_tracedat_writer *w, const uint64_t *off, const uint
  * up the direct CPU's newest chunks, at least @short_by bytes of them, then
  * the other CPUs' data if that was not enough.  False when nothing is left.
  */
+/* @c's temp-file chunks cut to those that end within @keep bytes (their headers walked). */
+static void temp_cut(struct td_wcpu *c, uint64_t keep)
+{
+	uint64_t at = 0, n = 0;
+	unsigned char h[8];
+
+	while (n < c->nr_chunks && pread(c->fd, h, sizeof(h), (off_t)at) == (ssize_t)sizeof(h)) {
+		uint64_t len = 8 + (h[0] | (uint64_t)h[1] << 8 | (uint64_t)h[2] << 16 |
+				    (uint64_t)h[3] << 24);
+
+		if (at + len > keep)
+			break;
+		at += len;
+		n++;
+	}
+	c->nr_chunks = n;
+	c->zbytes = at;
+}
+
+/*
+ * The file is @short_by bytes too long for its tail: the regions go first
+ * (they lie past the direct CPU's chunks), then the CPU with the most data
+ * loses its newest chunks, until the tail fits.  Each CPU keeps the chunks
+ * that came first.  False: nothing left to give up.
+ */
 static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
 {
-	struct td_wcpu *d = w->direct >= 0 && w->cpus ? &w->cpus[w->direct] : NULL;
-	uint64_t want;
+	struct td_wcpu *d = w->direct >= 0 && w->cpus ? &w->cpus[w->direct] : NULL, *big = NULL;
+	uint64_t need = short_by + TD_PAGE_SIZE, want;
 
 	if (!w->cpus)
 		return false;
-	/* the regions lie past the direct CPU's chunks: they go first */
 	for (int i = 0; i < w->nr_cpus; i++)
 		if (w->cpus[i].roff && w->cpus[i].nr_chunks) {
 			for (int j = 0; j < w->nr_cpus; j++)
@@ -1637,21 +1661,21 @@ static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
 					w->cpus[j].roff = w->cpus[j].nr_chunks = w->cpus[j].zbytes = 0;
 			return ftruncate(w->fd, (off_t)(w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0))) == 0;
 		}
-	if (d && d->nr_chunks) {
-		want = d->zbytes > short_by + TD_PAGE_SIZE ? d->zbytes - short_by - TD_PAGE_SIZE : 0;
+	for (int i = 0; i < w->nr_cpus; i++)
+		if (w->cpus[i].nr_chunks && (!big || w->cpus[i].zbytes > big->zbytes))
+			big = &w->cpus[i];
+	if (!big)
+		return false;
+	want = big->zbytes > need ? big->zbytes - need : 0;
+	if (big == d) {
 		while (d->nr_chunks && w->dends[d->nr_chunks - 1] > want)
 			d->nr_chunks--;
 		d->zbytes = d->nr_chunks ? w->dends[d->nr_chunks - 1] : 0;
-		/* gives the room back now (a full disk) */
-		return ftruncate(w->fd, (off_t)(w->doff + 4 + d->zbytes)) == 0;
+	} else {
+		temp_cut(big, want);
 	}
-	for (int i = 0; i < w->nr_cpus; i++)
-		if (w->cpus[i].nr_chunks) {
-			for (int j = 0; j < w->nr_cpus; j++)
-				w->cpus[j].nr_chunks = 0;
-			return ftruncate(w->fd, (off_t)w->doff) == 0;
-		}
-	return false;
+	/* gives the room back now (a full disk): the other CPUs are copied again after it */
+	return ftruncate(w->fd, (off_t)(w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0))) == 0;
 }
 
 /*

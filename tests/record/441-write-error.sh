@@ -31,4 +31,27 @@ if [ "$st" = 1 ]; then
 		fail "report's error: $(cat r.err)"
 fi
 no_crash r.err
+
+# Both CPUs full of data (threads pinned to each, the second CPU's chunks in
+# a temp file: a file-size limit leaves no room for a region): at the end
+# the tail does not fit, and the CPU with the most data gives up its newest
+# chunks, again and again, whichever it is; each keeps the ones that came
+# first.  (Before, the first CPU was emptied, then the other one dropped
+# whole: about one run in four kept no event at all.)
+if [ "$(nproc)" -ge 2 ]; then
+	T=$(prog threads "$S")
+	(
+		ulimit -f 2048
+		"$UTRACE" record -o two.dat -b 512 -p function_graph -- "$T" 2 300000 pin \
+			>two.out 2>two.err
+	)
+	expect_eq "two CPUs: the program ran to its end" 0 $?
+	grep -q 'writing two.dat failed: File too large' two.err ||
+		fail "two CPUs: record did not say so: $(cat two.err)"
+	"$UTRACE" report -i two.dat >two.txt 2>two.rerr
+	[ $? -le 1 ] || fail "two CPUs: report failed: $(cat two.rerr)"
+	n=$(grep -c 't_b();' two.txt)
+	[ "$n" -gt 5000 ] || fail "two CPUs: report printed $n calls of t_b: $(cat two.rerr)"
+	no_crash two.err two.rerr
+fi
 finish
