@@ -22,8 +22,9 @@ const char ut_help_reset[] =
 	"Back to the defaults: tracer nop (every site a nop), filters cleared,\n"
 	"buffers emptied; removes the sessions of processes that have exited (a\n"
 	"process is gone by its pid and start time: one killed with SIGKILL goes at\n"
-	"once, its agent not waited for), and the directories of recordings whose\n"
-	"recorder was killed once their processes are gone (until then\n"
+	"once, its agent not waited for), and, in the default run-time directory\n"
+	"(no UTRACE_DIR), the directories of recordings whose recorder was killed\n"
+	"once their processes are gone (until then\n"
 	"'UTRACE_DIR=/dev/shm/utrace-UID/rec.XXXXXX utrace extract' recovers them).\n"
 	"-B NAME removes instance NAME instead (every process stops tracing for it).\n";
 
@@ -67,9 +68,14 @@ int cmd_reset(int argc, char **argv)
 		char root[64];
 
 		ut_live_set_template(rundir, 0, &c);
-		/* recordings whose recorder was killed, and their processes gone */
+		/*
+		 * Recordings whose recorder was killed, and their processes gone:
+		 * they live in the default run-time directory, so only a reset of
+		 * that one removes them (UTRACE_DIR=X utrace reset touches X only).
+		 */
 		snprintf(root, sizeof(root), "/dev/shm/utrace-%u", (unsigned)getuid());
-		ut_live_remove_orphans(root);
+		if (!strcmp(rundir, root))
+			ut_live_remove_orphans(root);
 	}
 	free(v);
 	ut_live_prune_symbols(rundir);

@@ -38,7 +38,11 @@ expect_eq "the program's result" "threadchurn 300 threads total 0" "$(tail -1 k.
 UTRACE_DIR=$dir "$UTRACE" extract -o x.dat 2>x.err || fail "extract: $(cat x.err)"
 n=$("$UTRACE" report -i x.dat | grep -c ' c_work <-')
 [ "$n" -gt 0 ] || fail "extract from the killed recording: $n calls"
-check "reset" "$UTRACE" reset
+# a reset of another run-time directory leaves it (other tests reset theirs meanwhile)
+check "reset of this test's run-time directory" "$UTRACE" reset
+[ -d "$dir" ] || fail "a reset of $UTRACE_DIR removed $dir"
+# the default one's reset removes it: recordings live there
+check "reset" env -u UTRACE_DIR "$UTRACE" reset
 [ ! -e "$dir" ] || fail "reset left $dir"
 kill -0 $live || fail "the live recording ended early"
 [ -n "$ldir" ] && [ -d "$ldir" ] || fail "reset removed a live recording ($ldir)"
