@@ -44,6 +44,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "common/grow.h"
 #include "common/ring_headers.h"
@@ -490,6 +491,28 @@ static void writer_free(struct ut_tracedat_writer *w)
 static int v7_start(struct ut_tracedat_writer *w);
 
 /*
+ * Whether the file system of @fd takes holes out without moving data
+ * (COLLAPSE_RANGE: ext4, xfs, f2fs).  Elsewhere regions would be copied
+ * down at the end, needing their size again in free space (tmpfs: a full
+ * one then kept nothing), so the other CPUs keep their temp files there.
+ */
+static bool holes_collapse(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf))
+		return false;
+	switch ((unsigned long)sf.f_type) {
+	case 0xEF53UL:     /* ext2/3/4 */
+	case 0x58465342UL: /* xfs */
+	case 0xF2F52010UL: /* f2fs */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * @path opened for @w (reader/outfile.c: in place, or @whole: published at
  * close).  Version 7 is written in place (pwrite): a pipe gets it through
  * an unlinked temp file in $TMPDIR, copied into the pipe at the end.
@@ -505,12 +528,13 @@ static int open_for(struct ut_tracedat_writer *w, const char *path, bool whole)
 	if (ret || fstat(w->fd, &st) < 0)
 		return ret ? ret : -errno;
 	w->regular = S_ISREG(st.st_mode);
-	w->sparse = w->regular && (fcntl(w->fd, F_GETFL) & O_ACCMODE) == O_RDWR;
+	w->sparse = w->regular && (fcntl(w->fd, F_GETFL) & O_ACCMODE) == O_RDWR &&
+		    holes_collapse(w->fd);
 	if (!w->z || lseek(w->fd, 0, SEEK_CUR) >= 0 || errno != ESPIPE)
 		return 0;
 	w->pipe_fd = w->fd;
 	w->fd = open(tmp && *tmp ? tmp : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	w->sparse = true;
+	w->sparse = w->fd >= 0 && holes_collapse(w->fd);
 	return w->fd < 0 ? -errno : 0;
 }
 
@@ -669,12 +693,14 @@ static int direct_put(struct ut_tracedat_writer *w, struct td_wcpu *c, const uns
  * section's header (direct_put()), each next one in a region of its own
  * further on, the space between left as a hole (the file is sparse while
  * the trace is being made).  At the end the holes are taken out
- * (v7_settle(): fallocate's COLLAPSE_RANGE, which moves no data on ext4 or
- * xfs; elsewhere the regions are copied down).  Before, the other CPUs
- * waited in temp files copied after the program: 40 ms for 100 MB here.
- * A CPU whose region cannot be written (a file-size limit, a file system's
- * largest file) or that outgrows it keeps its chunks in a temp file, copied
- * at the end as before; so do all when the output is not a regular file.
+ * (v7_settle(): fallocate's COLLAPSE_RANGE, which moves no data on ext4,
+ * xfs and f2fs; if it fails there, the regions are copied down).  Before,
+ * the other CPUs waited in temp files copied after the program: 40 ms for
+ * 100 MB here.  A CPU whose region cannot be written (a file-size limit, a
+ * file system's largest file) or that outgrows it keeps its chunks in a
+ * temp file, copied at the end as before; so do all CPUs but the first on
+ * other file systems (holes_collapse()) and when the output is not a
+ * regular file.
  */
 #define TD_REGION_ALIGN ((uint64_t)64 << 10) /* a multiple of any block size */
 

@@ -1,10 +1,10 @@
 #!/bin/bash
-# A full disk mid-run, with every CPU writing in place (a region per CPU in
-# the output): record says so, the program runs on to its end (untraced from
-# the error on), and what was written before is a whole trace.dat: the
-# regions past the first CPU's chunks are given up first, then that CPU's
-# newest chunks, until the tail fits.  A 3 MiB tmpfs (no COLLAPSE_RANGE
-# there: the regions are copied down) holds a third of the trace.
+# A full disk mid-run, with both CPUs writing (threads pinned): record says
+# so, the program runs on to its end (untraced from the error on), and what
+# was written before is a whole trace.dat: the CPU with the most data gives
+# up its newest chunks until the tail fits.  A 3 MiB tmpfs holds a third of
+# the trace (tmpfs cannot collapse holes: the second CPU writes to a temp
+# file there, as on any file system without COLLAPSE_RANGE).
 . "$(dirname "$0")/../lib/common.sh"
 
 [ "$(id -u)" = 0 ] || skip "mounting a tmpfs needs root"
