@@ -16,8 +16,9 @@
  * So sigprocmask() and pthread_sigmask() keep SIGTRAP and SIGBUS out of the
  * mask they set, and report them back as blocked while the program believes
  * they are (per-thread flags); sigaction() keeps them out of every
- * handler's sa_mask.  A SIGTRAP or SIGBUS the program raises itself while it
- * believes it blocked is delivered rather than left pending.
+ * handler's sa_mask.  A SIGTRAP or SIGBUS sent to a thread that believes
+ * it blocked (kill, raise) is held and raised again when the thread
+ * unblocks it, as the kernel would have left it pending.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,6 +38,12 @@ static bool (*our_bus)(void *addr);
 static struct sigaction program_act[NR_OWN]; /* what the program believes is installed */
 static bool installed[NR_OWN];
 
+/*
+ * What the program believes of SIGTRAP and SIGBUS in this thread's mask,
+ * and which of them were sent meanwhile (bit per OWN_*).
+ */
+static __thread unsigned own_blocked, own_pending;
+
 static int own_index(int sig)
 {
 	return sig == SIGTRAP ? OWN_TRAP : sig == SIGBUS ? OWN_BUS : -1;
@@ -53,6 +60,15 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 	errno = saved;
 	if (ours)
 		return;
+	/*
+	 * Sent (kill, raise: si_code <= 0) while the thread believes it
+	 * blocked: held, as the kernel would have, until the thread unblocks
+	 * it (masked_call).
+	 */
+	if (si->si_code <= 0 && (own_blocked & (1u << k))) {
+		own_pending |= 1u << k;
+		return;
+	}
 	if (act.sa_flags & SA_SIGINFO) {
 		if (act.sa_sigaction)
 			act.sa_sigaction(sig, si, ucv);
@@ -111,8 +127,6 @@ int ut_signals_init(bool (*ours)(siginfo_t *si, ucontext_t *uc))
 	return 0;
 }
 
-/* What the program believes of SIGTRAP and SIGBUS in this thread's mask (bit per OWN_*). */
-static __thread unsigned own_blocked;
 
 typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
 
@@ -145,6 +159,11 @@ static int masked_call(sigmask_fn real, int how, const sigset_t *set, sigset_t *
 		else if (how == SIG_UNBLOCK)
 			own_blocked &= ~in;
 	}
+	for (int k = 0; k < NR_OWN; k++) /* sent while believed blocked, and no longer */
+		if (own_pending & ~own_blocked & (1u << k)) {
+			own_pending &= ~(1u << k);
+			raise(own_sigs[k]);
+		}
 	return ret;
 }
 
