@@ -391,29 +391,36 @@ bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc)
  * PC is at the system call: /proc/.../syscall says so), nor if it blocks
  * SIGTRAP (our own threads; a program's would die at any int3 anyway).
  */
-static bool must_ask(int tid)
+/* /proc/self/task/@tid/@file into @buf (NUL-terminated); its length, or <= 0. */
+static ssize_t task_file(int tid, const char *file, char *buf, size_t len)
 {
-	char path[64], buf[4096]; /* status: SigBlk is ~1 KiB in */
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n > 0)
+		buf[n] = '\0';
+	return n;
+}
+
+static bool must_ask(int tid)
+{
+	char buf[4096]; /* status: SigBlk is ~1 KiB in */
+	ssize_t n = task_file(tid, "syscall", buf, sizeof(buf));
+
 	if (n > 0 && buf[0] >= '0' && buf[0] <= '9')
 		return false;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
+	n = task_file(tid, "status", buf, sizeof(buf));
 	if (n > 0) {
 		char *blk;
 		unsigned long long mask;
 
-		buf[n] = '\0';
 		blk = strstr(buf, "SigBlk:");
 		if (blk && sscanf(blk + 7, "%llx", &mask) == 1 && (mask & (1ull << (SIGTRAP - 1))))
 			return false;

@@ -164,33 +164,35 @@ static void classify(const uint8_t *b, unsigned len, uint64_t addr, struct insn 
 	}
 }
 
-/* The length of the instruction at @code and its kind (no operand details); false if undecodable. */
-static bool decode_kind(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
+/*
+ * The instruction at @code (address @addr, @avail bytes) by decoder
+ * @detail: its length and kind; false if undecodable.
+ */
+static bool disasm(int detail, const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
 {
 	const uint8_t *p = code;
 	size_t n = avail;
 	uint64_t a = addr;
 
 	memset(in, 0, sizeof(*in));
-	if (!decoder(0) || !cs.disasm_iter(handle[0], &p, &n, &a, scratch[0]))
+	if (!decoder(detail) || !cs.disasm_iter(handle[detail], &p, &n, &a, scratch[detail]))
 		return false;
-	in->len = scratch[0]->size;
+	in->len = scratch[detail]->size;
 	classify(code, in->len, addr, in);
 	return true;
+}
+
+/* The length of the instruction at @code and its kind (no operand details); false if undecodable. */
+static bool decode_kind(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
+{
+	return disasm(0, code, avail, addr, in);
 }
 
 /* Decode one instruction at @code (address @addr, @avail bytes); false if undecodable. */
 static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn *in)
 {
-	const uint8_t *p = code;
-	size_t n = avail;
-	uint64_t a = addr;
-
-	memset(in, 0, sizeof(*in));
-	if (!decoder(1) || !cs.disasm_iter(handle[1], &p, &n, &a, scratch[1]))
+	if (!disasm(1, code, avail, addr, in))
 		return false;
-	in->len = scratch[1]->size;
-	classify(code, in->len, addr, in);
 	/*
 	 * A rip-relative displacement is always 32 bits in 64-bit mode:
 	 * capstone 4 says 2 for some SSE forms (movdqa 0(%rip)), so its size
