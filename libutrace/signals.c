@@ -17,8 +17,8 @@
  * mask they set, and report them back as blocked while the program believes
  * they are (per-thread flags); sigaction() keeps them out of every
  * handler's sa_mask.  A SIGTRAP or SIGBUS sent to a thread that believes
- * it blocked (kill, raise) is held and raised again when the thread
- * unblocks it, as the kernel would have left it pending.
+ * it blocked (raise, pthread_kill) is held and raised again when the
+ * thread unblocks it, as the kernel would have left it pending.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -61,11 +61,13 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 	if (ours)
 		return;
 	/*
-	 * Sent (kill, raise: si_code <= 0) while the thread believes it
-	 * blocked: held, as the kernel would have, until the thread unblocks
-	 * it (masked_call).
+	 * Sent to this thread (raise, tgkill, pthread_kill: SI_TKILL) while it
+	 * believes it blocked: held, as the kernel would have, until the thread
+	 * unblocks it (masked_call).  One sent to the process (kill) is
+	 * delivered: the kernel could have given it to any thread, holding it
+	 * in this one could lose it (a runtime thread never unblocks).
 	 */
-	if (si->si_code <= 0 && (own_blocked & (1u << k))) {
+	if (si->si_code == SI_TKILL && (own_blocked & (1u << k))) {
 		own_pending |= 1u << k;
 		return;
 	}

@@ -1730,7 +1730,8 @@ static int v7_close(struct ut_tracedat_writer *w)
 		ret = v7_tail(w, off, size, data_end, &end);
 		if (ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT)
 			break;
-		if (!v7_cut(w, end > w->reached ? end - w->reached : end))
+		/* where the write stopped, if known; else a chunk's worth at a time */
+		if (!v7_cut(w, w->reached && end > w->reached ? end - w->reached : (uint64_t)TD_WBUF_PAGES * TD_PAGE_SIZE))
 			break;
 	}
 	w->meta_written = !ret;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * sigheld: blocks SIGBUS and SIGTRAP, sends both to itself (kill), checks
+ * sigheld: blocks SIGBUS and SIGTRAP, raises both (this thread), checks
  * that neither handler ran while blocked, unblocks them and checks both ran
  * then; sh_work is called around it.  Prints "held 0 delivered 2" (the
  * kernel's pending-while-blocked semantics), the same traced or not.
  */
 #include <signal.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "progs.h"
 
@@ -39,8 +38,8 @@ int main(void)
 	sigaddset(&set, SIGTRAP);
 	sh_work(1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	kill(getpid(), SIGBUS);
-	kill(getpid(), SIGTRAP);
+	raise(SIGBUS);
+	raise(SIGTRAP);
 	sh_work(2);
 	held = got;
 	sigprocmask(SIG_UNBLOCK, &set, NULL);

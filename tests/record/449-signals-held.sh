@@ -1,5 +1,5 @@
 #!/bin/bash
-# A program that blocks SIGBUS and SIGTRAP and sends them to itself: the
+# A program that blocks SIGBUS and SIGTRAP and raises them (its thread): the
 # kernel leaves them pending until it unblocks them.  utrace keeps both
 # deliverable underneath (its own int3 and page faults must never meet a
 # blocked signal), so a sent one is held and raised again when the program
