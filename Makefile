@@ -94,8 +94,8 @@ STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
 PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -Wall -Werror \
 	-Wno-unused-result -Itests/progs
 
-all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutread.a $(BUILD)/libutread.so \
-	$(BUILD)/examples/read_trace
+all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutrace-dwarf.so $(BUILD)/libutread.a \
+	$(BUILD)/libutread.so $(BUILD)/examples/read_trace
 
 # What each part of the tools may include, enforced: a part compiles with
 # one include directory, $(INC_DIR)/<part>, holding links to exactly the
@@ -139,6 +139,13 @@ $(LIB_OBJ)/%.o: %.S
 $(BUILD)/libutrace.so: $(LIB_OBJS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-z,now -Wl,-soname,libutrace.so -o $@ $^ $(LIB_LDLIBS)
+
+# The runtime's DWARF reader, loaded only by -O inlined (libutrace/inlined.c).
+DWARF_PLUGIN_OBJS := $(LIB_OBJ)/libutrace/dwarf/plugin.o $(LIB_OBJ)/common/inlined.o \
+	$(LIB_OBJ)/common/debugfile.o $(LIB_OBJ)/common/grow.o
+$(BUILD)/libutrace-dwarf.so: $(DWARF_PLUGIN_OBJS)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-z,now -Wl,-soname,libutrace-dwarf.so -o $@ $^ -ldw -lelf -lpthread
 
 $(BUILD)/libutread.a: $(READER_OBJS)
 	$(if $(Q),@echo "  AR      $@")

@@ -38,7 +38,7 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 {
 	static const char takes[] =
 		"start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt, "
-		"[no]patch-prologue";
+		"[no]patch-prologue, [no]inlined";
 	const char *name = strncmp(arg, "no", 2) != 0 ? arg : arg + 2;
 	int id = ut_opt_lookup(name);
 	const struct ut_opt_info *info = ut_opt_info(id);
@@ -47,6 +47,7 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 		ut_usage_die("-O %s: an option of record (a full buffer always drops here)", arg);
 	if (id == UT_OPT_FUNC_STACK_TRACE)
 		c->func_stack = name == arg;
+
 	else if (id == UT_OPT_SLEEP_TIME)
 		c->sleep_time = name == arg;
 	else if (!info)
@@ -65,11 +66,10 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 		c->patch_prologue = arg[0] == 'p';
 		return;
 	}
-	if (!strcmp(arg, "inlined") || !strcmp(arg, "noinlined"))
-		ut_usage_die("-O %s: tracing the copies the compiler inlined needs the out-of-line "
-			     "engine (moving instructions to patch an address inside a function), "
-			     "which is not built yet; `utrace list -f --inlined PROGRAM` lists them",
-			     arg);
+	if (!strcmp(arg, "inlined") || !strcmp(arg, "noinlined")) {
+		c->inlined = arg[0] == 'i'; /* inlined instances (libutrace/inlined.c) */
+		return;
+	}
 	if (!strcmp(arg, "overwrite") || !strcmp(arg, "nooverwrite"))
 		c->overwrite = arg[0] == 'o';
 	else if (!strcmp(arg, "plt") || !strcmp(arg, "noplt"))

@@ -195,6 +195,7 @@ static bool *bool_setting(struct ut_cfg *c, const char *name)
 		{"lossless", offsetof(struct ut_cfg, lossless)},
 		{"plt", offsetof(struct ut_cfg, plt)},
 		{"patch_prologue", offsetof(struct ut_cfg, patch_prologue)},
+		{"inlined", offsetof(struct ut_cfg, inlined)},
 	};
 
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
@@ -371,6 +372,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "plt 1\n");
 	if (c->patch_prologue)
 		sb_printf(&b, "patch_prologue 1\n");
+	if (c->inlined)
+		sb_printf(&b, "inlined 1\n");
 	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
 		  (unsigned long long)c->thresh_us);
 	if (c->filter)

@@ -65,6 +65,8 @@ struct ut_cfg {
 				   * (libutrace/plthook.c) */
 	bool patch_prologue;      /* -O patch-prologue: functions without a site get a
 				   * patched prologue (common/prologue.h) */
+	bool inlined;             /* -O inlined: each inlined instance's entry becomes a
+				   * site (libutrace/inlined.c) */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */

@@ -32,6 +32,13 @@ enum {
 	 * events carry this type and the format in @probe.
 	 */
 	UT_EV_PROBE = 1002,
+	/*
+	 * function_graph: an inlined instance was entered (-O inlined): @ip
+	 * its site, named after the function inlined; @depth the depth a
+	 * call from the function holding it has.  Printed as a leaf without a
+	 * duration, marked with an "inlined" comment.
+	 */
+	UT_EV_FUNCGRAPH_INLINED = 1003,
 };
 
 struct ut_evfmt;

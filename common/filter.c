@@ -370,7 +370,7 @@ void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind)
 
 const char *ut_fkind_name(unsigned kind)
 {
-	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "libcall"};
+	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "libcall", "inlined"};
 
 	return kind < UT_FKIND_NR ? names[kind] : "?";
 }

@@ -35,7 +35,13 @@ struct ut_filter_func {
  * (the default, 0), a patched prologue (common/prologue.h), or its calls
  * through the PLT/GOT (a library call).
  */
-enum ut_fkind { UT_FKIND_COMPILER = 0, UT_FKIND_PROLOGUE, UT_FKIND_LIBCALL, UT_FKIND_NR };
+enum ut_fkind {
+	UT_FKIND_COMPILER = 0,
+	UT_FKIND_PROLOGUE,
+	UT_FKIND_LIBCALL,
+	UT_FKIND_INLINED, /* an inlined instance (-O inlined): a jump to a site out of line */
+	UT_FKIND_NR
+};
 
 /* The kind's name as listings print it ("compiler", "prologue", "libcall"). */
 const char *ut_fkind_name(unsigned kind);

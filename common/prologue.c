@@ -24,6 +24,10 @@ const char *ut_pro_why_text(enum ut_pro_why why)
 		[UT_PRO_ENTRY] = "an entry point not reached by a call",
 		[UT_PRO_CRT] = "C runtime start-up code, not the program's",
 		[UT_PRO_INSTALL] = "the patch could not be installed",
+		[UT_PRO_BOUNDARY] = "its entry address is not an instruction boundary",
+		[UT_PRO_NOENTRY] = "it has no entry address",
+		[UT_PRO_OVERLAP] = "its bytes are already moved for another site",
+		[UT_PRO_NOFUNC] = "no function symbol holds its entry address",
 	};
 
 	return why < UT_PRO_NR && text[why] ? text[why] : "unknown";
@@ -168,6 +172,67 @@ void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsite
 		if (s->size && !bytes && strcmp(s->name, "_start") != 0 && !crt_function(s->name))
 			continue; /* not code we can see (an IFUNC's data, a PLT) */
 		cb(cb_ctx, s, judge(s, bytes, &tg, &plan), &plan);
+	}
+	free(tg.v);
+}
+
+/* Does [lo, hi) meet one of the @n sorted, disjoint ranges @r (pairs lo, hi)? */
+static bool meets(const uint64_t *r, size_t n, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = n;
+
+	while (a < b) { /* the first range ending after lo */
+		size_t mid = a + (b - a) / 2;
+
+		if (r[2 * mid + 1] <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < n && r[2 * a] < hi;
+}
+
+/* The verdict on one inlined instance at @at (@prev_end: the end of the last one accepted). */
+static enum ut_pro_why judge_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
+				const struct targets *tg, const uint64_t *busy, size_t nbusy,
+				uint64_t at, uint64_t prev_end, struct ut_pro_at *out)
+{
+	const struct ut_sym *s = ut_symtab_lookup(st, at);
+	const uint8_t *bytes;
+	enum ut_pro_why why;
+
+	out->fn = s;
+	if (!at)
+		return UT_PRO_NOENTRY;
+	if (!s || !s->size || at >= s->addr + s->size)
+		return UT_PRO_NOFUNC;
+	bytes = code(code_ctx, s->addr, s->size);
+	if (!bytes)
+		return UT_PRO_NOFUNC;
+	why = ut_pro_plan_at(bytes, s->size, s->addr, at, &out->plan);
+	if (why != UT_PRO_OK)
+		return why;
+	if (at < prev_end || meets(busy, nbusy, at, at + out->plan.moved))
+		return UT_PRO_OVERLAP;
+	if (has_site(tg->v, tg->n, at + 1, at + out->plan.moved))
+		return UT_PRO_FOREIGN;
+	return UT_PRO_OK;
+}
+
+void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
+		    const uint64_t *at, size_t n, const uint64_t *busy, size_t nbusy,
+		    struct ut_pro_at *out)
+{
+	struct targets tg = {0};
+	uint64_t prev_end = 0;
+
+	if (n)
+		collect_targets(st, code, code_ctx, &tg);
+	for (size_t i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].why = judge_at(st, code, code_ctx, &tg, busy, nbusy, at[i], prev_end, &out[i]);
+		if (out[i].why == UT_PRO_OK)
+			prev_end = at[i] + out[i].plan.moved;
 	}
 	free(tg.v);
 }

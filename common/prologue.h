@@ -47,6 +47,10 @@ enum ut_pro_why {
 	UT_PRO_ENTRY,      /* an entry point not reached by a call (_start) */
 	UT_PRO_CRT,        /* the C runtime's start-up code linked into the object */
 	UT_PRO_INSTALL,    /* the patch could not be written */
+	UT_PRO_BOUNDARY,   /* inlined: its entry is not an instruction boundary */
+	UT_PRO_NOENTRY,    /* inlined: no entry address (its code is spread or gone) */
+	UT_PRO_OVERLAP,    /* inlined: its bytes are moved or owned by another site */
+	UT_PRO_NOFUNC,     /* inlined: no function symbol holds its entry */
 	UT_PRO_NR
 };
 
@@ -61,7 +65,9 @@ const char *ut_pro_why_text(enum ut_pro_why why);
 #define UT_PRO_SLOT 96
 
 struct ut_pro_plan {
-	uint8_t skip;                    /* landing pad kept at the entry (endbr64) */
+	uint32_t skip;                   /* bytes kept before the moved ones: the landing
+					  * pad (endbr64); for an inlined instance, its
+					  * offset in the function it sits in */
 	uint8_t moved;                   /* bytes moved from entry + skip, whole instructions */
 	uint8_t nr;                      /* instructions moved */
 	uint8_t call;                    /* the last one is a call (moved as push + jmp) */
@@ -98,6 +104,29 @@ enum ut_pro_why ut_pro_relocate(const struct ut_pro_plan *p, const uint8_t *code
 void ut_pro_patch(const struct ut_pro_plan *p, uint64_t e, uint64_t slot, uint8_t *out);
 
 /*
+ * Inlined instances (common/inlsite.h): a patch at an address inside a
+ * function, where the function's registers, flags and red zone are live.
+ * Only a jump goes there (UT_PRO_JUMP bytes); the slot it leads to steps
+ * below the red zone, holds the site, steps back and runs the moved
+ * instructions (libutrace/inlined.c writes it).
+ */
+#define UT_PRO_JUMP 5
+
+/*
+ * Can the instruction at @at, inside the function whose @size bytes of code
+ * are at @code (run-time address @addr), be moved with the ones after it
+ * for a jump?  @at must be an instruction boundary of a linear sweep from
+ * @addr (UT_PRO_BOUNDARY), and no branch of the function may land after
+ * @at inside the moved bytes (landing on @at itself is fine: it runs the
+ * jump).  Fills @p (skip = @at - @addr) when the answer is UT_PRO_OK.
+ */
+enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, uint64_t at,
+			       struct ut_pro_plan *p);
+
+/* The @p->moved bytes written at @e for an inlined instance: jmp @to, int3s. */
+void ut_pro_patch_jump(const struct ut_pro_plan *p, uint64_t e, uint64_t to, uint8_t *out);
+
+/*
  * Objects whose functions are never patched: the dynamic loader and the C
  * runtime (entry points reached other than by a call -- _start, signal
  * returns, setjmp, vfork -- and the code the tracer itself runs on).
@@ -118,5 +147,23 @@ typedef void (*ut_pro_found_fn)(void *ctx, const struct ut_sym *s, enum ut_pro_w
 				const struct ut_pro_plan *p);
 void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
 		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx);
+
+/*
+ * Inlined instances as sites: the verdict on each entry address @at[i]
+ * (run-time, sorted, 0 for an instance without one) of an object whose
+ * functions are @st: the function it sits in, and the plan or the reason.
+ * @busy: @nbusy sorted, disjoint ranges (pairs lo, hi) whose bytes other
+ * sites own (compiler sites, patched prologues, USDT probes); an instance
+ * whose moved bytes meet one, or the previous instance accepted, is
+ * UT_PRO_OVERLAP.
+ */
+struct ut_pro_at {
+	enum ut_pro_why why;
+	struct ut_pro_plan plan;
+	const struct ut_sym *fn;  /* the function holding @at, NULL if none */
+};
+void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
+		    const uint64_t *at, size_t n, const uint64_t *busy, size_t nbusy,
+		    struct ut_pro_at *out);
 
 #endif

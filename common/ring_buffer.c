@@ -242,6 +242,12 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 	return size;
 }
 
+/* A record type this reader decodes (include/utrace/abi.h: UT_REC_*). */
+static bool rec_type_known(unsigned type)
+{
+	return (type >= UT_REC_FUNCTION && type <= UT_REC_PROBE) || type == UT_REC_INLINED;
+}
+
 long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
 		ut_rb_recfn fn, void *ctx)
 {
@@ -270,7 +276,7 @@ long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint6
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		size = w[0] && have_ts && type >= UT_REC_FUNCTION && type <= UT_REC_PROBE
+		size = w[0] && have_ts && rec_type_known(type)
 			       ? rec_size(p, w, type, room, len - (pos - start))
 			       : 0;
 		if (!size) {
@@ -338,6 +344,10 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		ev->type = (w[1] >> 32) & 1 ? UT_EV_SIGNAL_EXIT : UT_EV_SIGNAL_ENTER;
 		ev->sig = (int32_t)(w[0] & 0xff);
 		ev->ip = 0;
+		ev->depth = (uint32_t)w[1];
+		break;
+	case UT_REC_INLINED:
+		ev->type = UT_EV_FUNCGRAPH_INLINED;
 		ev->depth = (uint32_t)w[1];
 		break;
 	case UT_REC_PROBE:

@@ -84,15 +84,22 @@ static void describe_change(const struct modline *ml, int err, const struct ut_o
 		snprintf(out, len, "changed since it was traced (size or mtime differ)");
 }
 
-/* A snapshot name the runtime writes: "syms.<N>", nothing that leaves the session. */
-static bool snap_name_ok(const char *name)
+/* A snapshot name the runtime writes: "<@prefix>.<N>", nothing that leaves the session. */
+static bool snap_file_ok(const char *name, const char *prefix)
 {
-	if (strncmp(name, "syms.", 5) != 0 || !name[5])
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || name[n] != '.' || !name[n + 1])
 		return false;
-	for (const char *p = name + 5; *p; p++)
+	for (const char *p = name + n + 1; *p; p++)
 		if (*p < '0' || *p > '9')
 			return false;
 	return true;
+}
+
+static bool snap_name_ok(const char *name)
+{
+	return snap_file_ok(name, "syms");
 }
 
 /*
@@ -150,6 +157,22 @@ static bool parse_syms(const char *line, struct modline *ml)
 	return true;
 }
 
+/*
+ * "names BIAS FILE": names for addresses that are no object's, kept by the
+ * runtime in the session (libutrace/inlined.c: each inlined instance's
+ * site, in its slot, named after the function inlined there).
+ */
+static void load_names(struct ut_symtab *st, const char *dir, const char *line)
+{
+	char file[32], path[PATH_MAX + 40];
+	unsigned long long bias;
+
+	if (sscanf(line, "names %llx %31s", &bias, file) != 2 || !snap_file_ok(file, "names"))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	ut_symsnap_load(st, path, bias, NULL);
+}
+
 static void flush(struct ut_symtab *st, const char *dir, struct modline *ml, struct seen *seen)
 {
 	if (ml->path[0] && !seen_before(seen, ml))
@@ -171,6 +194,10 @@ static void load_session(struct ut_symtab *st, const char *dir, struct seen *see
 		if (!strncmp(line, "syms ", 5)) {
 			if (ml->path[0] && parse_syms(line, ml))
 				flush(st, dir, ml, seen);
+			continue;
+		}
+		if (!strncmp(line, "names ", 6)) {
+			load_names(st, dir, line);
 			continue;
 		}
 		flush(st, dir, ml, seen);

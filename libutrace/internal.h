@@ -128,6 +128,7 @@ struct ut_module {
 	uint64_t probe_lo, probe_hi;  /* the range of their addresses */
 	uint8_t kind;         /* UT_FKIND_* (common/filter.h): what made its sites */
 	bool kinds_done;      /* the other kinds were looked for (prologue.c) */
+	bool inl_done;        /* its inlined instances were looked for (inlined.c) */
 	struct ut_module *of; /* a module of another kind: the object's own module */
 	void *kind_data;      /* that kind's per-site data (prologue.c: one entry per site) */
 };
@@ -440,6 +441,10 @@ void ut_prologue_sync(void) UT_HIDDEN;
 int ut_prologue_install(void) UT_HIDDEN;
 uint64_t ut_prologue_resume(const struct ut_module *m, const struct ut_site *s) UT_HIDDEN;
 bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc) UT_HIDDEN;
+
+/* inlined.c: inlined instances as sites (-O inlined) */
+void ut_inlined_sync(void) UT_HIDDEN;
+uint64_t ut_inlined_trap(uint64_t a) UT_HIDDEN;
 
 /*
  * tracers/plt.c: non-zero while this thread runs the runtime's own code

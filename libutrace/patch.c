@@ -64,8 +64,13 @@ static bool site_trap(siginfo_t *si, ucontext_t *uc)
 	if (ut_prologue_signal(si, uc))
 		return true;
 	s = ut_sites_find_in(a, &m);
-	if (!s)
-		return ut_usdt_trap(uc);
+	if (!s) {
+		uint64_t to = ut_inlined_trap(a);
+
+		if (to)
+			ut_arch_set_pc(uc, to);
+		return to || ut_usdt_trap(uc);
+	}
 	if (s->how == UT_HOW_LIBCALL)
 		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
 	ut_arch_set_pc(uc, m->kind == UT_FKIND_PROLOGUE ? ut_prologue_resume(m, s) : a + s->len);

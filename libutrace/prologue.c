@@ -53,24 +53,14 @@
 #include "common/prologue.h"
 #include "common/symbols.h"
 #include "libutrace/internal.h"
+#include "libutrace/ool.h"
 
-/* A site's patch: the plan, and its slot once installed. */
-struct pro_entry {
-	uint64_t entry;                 /* the function's entry (E = entry + plan.skip) */
-	struct ut_pro_plan plan;
-	uint64_t slot;                  /* 0 until written */
-	uint8_t map[UT_PRO_MAX_INSN];   /* moved instruction i is at slot + map[i] */
-	uint8_t state;                  /* P_* */
-	uint8_t first;                  /* E's first byte before the patch */
-};
-
-enum { P_PENDING, P_TRAPPING, P_READY, P_FAILED };
 
 #define MIGRATE_MAGIC 0x7570 /* "up": our signal, not the program's (then the round) */
 #define SLOT_AREA (1u << 20)
 
 /* The batch being installed, for the signal handler. */
-static struct pro_entry *volatile batch[4096];
+static struct ut_ool *volatile batch[4096];
 static struct ut_site *batch_site[4096];
 static volatile uint32_t batch_n;
 static uint32_t acks;
@@ -89,19 +79,17 @@ static unsigned nr_areas;
 /* --- planning: the module of patched prologues ---------------------------- */
 
 struct found {
-	struct pro_entry *e;
+	struct ut_ool *e;
 	const char **names;
 	size_t n, cap;
-	uint64_t lo[16], hi[16]; /* the object's executable segments */
-	int nseg;
 };
 
-static const uint8_t *mem_code(void *ctx, uint64_t addr, size_t len)
+const uint8_t *ut_ool_code(void *ctx, uint64_t addr, size_t len)
 {
-	const struct found *f = ctx;
+	const struct ut_ool_segs *g = ctx;
 
-	for (int i = 0; i < f->nseg; i++)
-		if (addr >= f->lo[i] && addr + len <= f->hi[i])
+	for (int i = 0; i < g->n; i++)
+		if (addr >= g->lo[i] && addr + len <= g->hi[i])
 			return (const uint8_t *)addr;
 	return NULL;
 }
@@ -115,7 +103,7 @@ static void collect(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
 		return;
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 256;
-		struct pro_entry *e = realloc(f->e, cap * sizeof(*e));
+		struct ut_ool *e = realloc(f->e, cap * sizeof(*e));
 		const char **names = e ? realloc(f->names, cap * sizeof(*names)) : NULL;
 
 		if (e)
@@ -125,13 +113,13 @@ static void collect(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
 		f->names = names;
 		f->cap = cap;
 	}
-	f->e[f->n] = (struct pro_entry){.entry = s->addr, .plan = *p};
+	f->e[f->n] = (struct ut_ool){.entry = s->addr, .plan = *p};
 	f->names[f->n++] = s->name;
 }
 
 struct seg_ctx {
 	const struct ut_module *m;
-	struct found *f;
+	struct ut_ool_segs *g;
 };
 
 static int segments(struct dl_phdr_info *info, size_t size, void *arg)
@@ -141,15 +129,23 @@ static int segments(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	if (info->dlpi_addr != c->m->bias)
 		return 0;
-	for (int i = 0; i < info->dlpi_phnum && c->f->nseg < 16; i++) {
+	for (int i = 0; i < info->dlpi_phnum && c->g->n < 16; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			c->f->lo[c->f->nseg] = info->dlpi_addr + ph->p_vaddr;
-			c->f->hi[c->f->nseg++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+			c->g->lo[c->g->n] = info->dlpi_addr + ph->p_vaddr;
+			c->g->hi[c->g->n++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
 		}
 	}
 	return 1;
+}
+
+void ut_ool_segments(const struct ut_module *m, struct ut_ool_segs *g)
+{
+	struct seg_ctx sc = {m, g};
+
+	g->n = 0;
+	dl_iterate_phdr(segments, &sc);
 }
 
 /* The module of @m's patchable functions, made and published; NULL if none. */
@@ -192,7 +188,7 @@ static struct ut_module *make_module(struct ut_module *m, struct found *f)
 static void plan_module(struct ut_module *m)
 {
 	struct found f = {0};
-	struct seg_ctx sc = {m, &f};
+	struct ut_ool_segs g;
 	struct ut_symtab *st;
 	uint64_t *sites;
 
@@ -204,8 +200,8 @@ static void plan_module(struct ut_module *m)
 		goto out;
 	for (uint32_t i = 0; i < m->nr_sites; i++)
 		sites[i] = m->sites[i].addr;
-	dl_iterate_phdr(segments, &sc);
-	ut_pro_walk(st, sites, m->nr_sites, mem_code, &f, collect, &f);
+	ut_ool_segments(m, &g);
+	ut_pro_walk(st, sites, m->nr_sites, ut_ool_code, &g, collect, &f);
 	if (f.n && make_module(m, &f)) {
 		st = NULL; /* the functions' names point into it */
 		f.e = NULL;
@@ -240,10 +236,12 @@ void ut_prologue_sync(void)
 
 /* --- installing ----------------------------------------------------------- */
 
-static int poke(uint64_t addr, const void *buf, size_t len)
+int ut_ool_poke(uint64_t addr, const void *buf, size_t len)
 {
 	return pwrite(ut_rt.memfd, buf, len, (off_t)addr) == (ssize_t)len ? 0 : -EIO;
 }
+
+
 
 static bool near(uint64_t a, uint64_t b)
 {
@@ -280,21 +278,21 @@ static struct slot_area *new_area(uint64_t e)
 	return NULL;
 }
 
-static uint64_t slot_for(uint64_t e)
+uint64_t ut_ool_slot_for(uint64_t e, uint64_t size)
 {
 	struct slot_area *a = NULL;
 
 	for (unsigned i = 0; i < nr_areas && !a; i++)
-		if (near(areas[i].base, e) && areas[i].used + UT_PRO_SLOT <= SLOT_AREA)
+		if (near(areas[i].base, e) && areas[i].used + size <= SLOT_AREA)
 			a = &areas[i];
 	if (!a && !(a = new_area(e)))
 		return 0;
-	a->used += UT_PRO_SLOT;
-	return a->base + a->used - UT_PRO_SLOT;
+	a->used += size;
+	return a->base + a->used - size;
 }
 
 /* Step 1: the slot's code; false if the function cannot be moved after all. */
-static bool write_slot(struct pro_entry *pe)
+static bool write_slot(struct ut_ool *pe)
 {
 	uint8_t code[UT_PRO_SLOT];
 	size_t len = 0;
@@ -303,12 +301,12 @@ static bool write_slot(struct pro_entry *pe)
 	/* a moved call returns to an address it did not push: a shadow stack refuses that */
 	if (pe->plan.call && ut_arch_shadow_stack())
 		return false;
-	slot = slot_for(pe->entry + pe->plan.skip);
+	slot = ut_ool_slot_for(pe->entry + pe->plan.skip, UT_PRO_SLOT);
 	memset(code, UT_ARCH_TRAP_BYTE, sizeof(code));
 	if (!slot || ut_pro_relocate(&pe->plan, (const uint8_t *)pe->entry, pe->entry, slot, code,
 				     &len, pe->map) != UT_PRO_OK)
 		return false;
-	if (poke(slot, code, sizeof(code)))
+	if (ut_ool_poke(slot, code, sizeof(code)))
 		return false;
 	pe->slot = slot;
 	return true;
@@ -321,21 +319,22 @@ static uint32_t gather(void)
 
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
-		struct pro_entry *pe = m->kind_data;
+		struct ut_ool *pe = m->kind_data;
 
-		if (m->kind != UT_FKIND_PROLOGUE || !m->alive)
+		if ((m->kind != UT_FKIND_PROLOGUE && m->kind != UT_FKIND_INLINED) || !m->alive)
 			continue;
 		for (uint32_t j = 0; j < m->nr_sites; j++) {
-			if (m->sites[j].want == UT_SITE_OFF || pe[j].state == P_READY)
+			if (m->sites[j].want == UT_SITE_OFF || pe[j].state == UT_OOL_READY)
 				continue;
 			if (n == sizeof(batch) / sizeof(batch[0]))
 				return n; /* the rest in the next batch */
-			if (pe[j].state == P_PENDING && write_slot(&pe[j])) {
+			/* an inlined instance's slot holds its site: written with its module */
+			if (pe[j].state == UT_OOL_PENDING && (pe[j].slot || write_slot(&pe[j]))) {
 				batch_site[n] = &m->sites[j];
 				batch[n++] = &pe[j];
 				continue;
 			}
-			pe[j].state = P_FAILED;
+			pe[j].state = UT_OOL_FAILED;
 			m->sites[j].want = UT_SITE_OFF; /* refused: stays as it is */
 		}
 	}
@@ -348,7 +347,7 @@ static uint32_t gather(void)
 static uint64_t migrated_pc(uint64_t pc)
 {
 	for (uint32_t i = 0; i < batch_n; i++) {
-		const struct pro_entry *pe = batch[i];
+		const struct ut_ool *pe = batch[i];
 		uint64_t e = pe->entry + pe->plan.skip;
 
 		if (pc <= e || pc >= e + pe->plan.moved)
@@ -497,6 +496,18 @@ static bool migrate(void)
 	return true;
 }
 
+/* What goes at E (returned) for @pe: its kind's patch, into @out. */
+static uint64_t patch_bytes(const struct ut_ool *pe, uint8_t *out)
+{
+	uint64_t e = pe->entry + pe->plan.skip;
+
+	if (pe->jump_to)
+		ut_pro_patch_jump(&pe->plan, e, pe->jump_to, out);
+	else
+		ut_pro_patch(&pe->plan, e, pe->slot, out);
+	return e;
+}
+
 /* Steps 2-5 for the batch. */
 static int install_batch(uint32_t n)
 {
@@ -510,14 +521,14 @@ static int install_batch(uint32_t n)
 		uint64_t e = batch[done]->entry + batch[done]->plan.skip;
 
 		batch[done]->first = *(const uint8_t *)e;
-		ret = poke(e, &trap, 1);
-		batch[done]->state = P_TRAPPING;
+		ret = ut_ool_poke(e, &trap, 1);
+		batch[done]->state = UT_OOL_TRAPPING;
 	}
 	ut_patch_sync();
 	if (ret || !migrate()) {
 		for (uint32_t i = 0; i < done; i++) { /* untouched but for the first byte */
-			poke(batch[i]->entry + batch[i]->plan.skip, &batch[i]->first, 1);
-			batch[i]->state = P_FAILED;
+			ut_ool_poke(batch[i]->entry + batch[i]->plan.skip, &batch[i]->first, 1);
+			batch[i]->state = UT_OOL_FAILED;
 		}
 		for (uint32_t i = 0; i < n; i++)
 			batch_site[i]->want = UT_SITE_OFF;
@@ -528,19 +539,17 @@ static int install_batch(uint32_t n)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t patch[UT_PRO_MAX_INSN + 16];
-		uint64_t e = batch[i]->entry + batch[i]->plan.skip;
+		uint64_t e = patch_bytes(batch[i], patch);
 
-		ut_pro_patch(&batch[i]->plan, e, batch[i]->slot, patch);
-		ret |= poke(e + 1, patch + 1, batch[i]->plan.moved - 1u);
+		ret |= ut_ool_poke(e + 1, patch + 1, batch[i]->plan.moved - 1u);
 	}
 	ut_patch_sync();
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t patch[UT_PRO_MAX_INSN + 16];
-		uint64_t e = batch[i]->entry + batch[i]->plan.skip;
+		uint64_t e = patch_bytes(batch[i], patch);
 
-		ut_pro_patch(&batch[i]->plan, e, batch[i]->slot, patch);
-		ret |= poke(e, patch, 1);
-		batch[i]->state = P_READY;
+		ret |= ut_ool_poke(e, patch, 1);
+		batch[i]->state = UT_OOL_READY;
 	}
 	ut_patch_sync();
 	__atomic_store_n(&batch_n, 0, __ATOMIC_RELEASE);
@@ -568,7 +577,7 @@ int ut_prologue_install(void)
 /* Where a thread that trapped on the site resumes: the moved instructions. */
 uint64_t ut_prologue_resume(const struct ut_module *m, const struct ut_site *s)
 {
-	const struct pro_entry *pe = m->kind_data;
+	const struct ut_ool *pe = m->kind_data;
 
 	return pe[s - m->sites].slot;
 }

@@ -263,7 +263,7 @@ static void set_graph_config(void)
 	    (ut_rt.cfg.clock == UT_CLOCK_LOCAL || ut_rt.cfg.clock == UT_CLOCK_X86_TSC))
 		g->thresh = (uint64_t)(((unsigned __int128)g->thresh << ctl->tsc_shift) / ctl->tsc_mult);
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
-		if (ut_rt.mods[i]->stub_slot)
+		if (ut_rt.mods[i]->stub_slot && ut_rt.mods[i]->kind != UT_FKIND_INLINED)
 			__atomic_store_n(ut_rt.mods[i]->stub_slot, target, __ATOMIC_RELEASE);
 }
 
@@ -307,7 +307,8 @@ static void decide(uint32_t i)
 	on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off && !filter_nothing &&
 	     ut_fset_traced(filter, notrace, i);
 	cmd = !off && ut_cmds_has(m->sites[f->site].addr);
-	if (m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
+	if ((m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) ||
+	    (m->kind == UT_FKIND_INLINED && !ut_rt.cfg.inlined)) {
 		on = cmd = false; /* the option turned off: the patches stay, off */
 		inst = 0;
 	}
@@ -334,6 +335,7 @@ int ut_select_apply(char *err, size_t errlen)
 	if (!ut_select_idle()) {
 		ut_sites_name_all(); /* the names tracing was started without */
 		ut_prologue_sync();  /* -O patch-prologue: functions without a site */
+		ut_inlined_sync();   /* -O inlined: inlined instances (after prologues: their bytes) */
 	}
 	if (ut_rt.cfg.plt && !ut_select_idle() && ut_plt_scan())
 		ut_log("library calls: out of memory, some not traced");

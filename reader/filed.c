@@ -113,6 +113,7 @@ void ut_filed_event(const struct ut_event *ev, int32_t tgid, struct ut_event *ou
 		out->depth = ev->depth;
 		break;
 	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
 		out->depth = ev->depth;
 		break;
 	case UT_EV_SIGNAL_ENTER:

@@ -177,6 +177,7 @@ static unsigned kind_of(uint16_t type)
 	switch (type) {
 	case UT_EV_FUNCTION:
 	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
 		return UT_RECORD_CALL;
 	case UT_EV_FUNCGRAPH_EXIT:
 		return UT_RECORD_RETURN;

@@ -90,6 +90,12 @@ const struct td_format td_formats[] = {
 	  "(((u64)(REC)->top_delta_ts << 32) | (REC)->bottom_delta_ts)\n" },
 	{ "utrace", "signal_enter", UT_EV_SIGNAL_ENTER, TD_SIGNAL_FMT("signal_enter", "1000") },
 	{ "utrace", "signal_exit", UT_EV_SIGNAL_EXIT, TD_SIGNAL_FMT("signal_exit", "1001") },
+	{ "utrace", "funcgraph_inlined", UT_EV_FUNCGRAPH_INLINED,
+	  "name: funcgraph_inlined\nID: 1003\nformat:\n" TD_COMMON_FIELDS
+	  "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	  "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	  "\n"
+	  "print fmt: \"%*s%ps(); /* inlined */\", REC->depth * 2, \"\", (void *)REC->func\n" },
 };
 
 const size_t td_nr_formats = sizeof(td_formats) / sizeof(td_formats[0]);

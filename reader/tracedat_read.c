@@ -1091,6 +1091,7 @@ static uint32_t decode_need(struct ut_tracedat *r, uint16_t type)
 	case UT_EV_FUNCGRAPH_EXIT:
 		return r->exit_retval ? 48 : 40;
 	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
 		return 20;
 	case UT_EV_FUNC_REPEATS:
 		return 32;
@@ -1166,6 +1167,7 @@ static void decode_fields(struct ut_tracedat *r, struct td_rcpu *c, const unsign
 		ev->parent_ip = td_get_le(d + 16, 8);
 		break;
 	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
 		ev->ip = td_get_le(d + 8, 8);
 		ev->depth = (uint32_t)td_get_le(d + 16, 4);
 		break;

@@ -919,6 +919,7 @@ static int payload_len(const struct ut_event *ev)
 	switch (ev->type) {
 	case UT_EV_FUNCTION:
 	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
 		return 24;
 	case UT_EV_FUNC_REPEATS:
 		return 32;
@@ -970,6 +971,7 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 		p[len - 1] = 0;
 		break;
 	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
 		td_put_le(p + 8, ev->ip, 8);
 		td_put_le(p + 16, ev->depth, 4);
 		td_put_le(p + 20, 0, 4);

@@ -151,6 +151,8 @@ void *ut_arch_call_returning_via(void *(*fn)(const char *, int), void *ret, cons
 void utrace_func_caller(void);
 void utrace_graph_caller(void);
 void utrace_graph_return(void);
+/* An inlined instance's site (libutrace/inlined.c), every tracer: calls ut_inlined_hit. */
+void utrace_inl_caller(void);
 
 /*
  * Library calls (plt_stub.c, plt_trampoline.S): a stub per traced library

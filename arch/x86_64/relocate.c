@@ -215,14 +215,14 @@ static bool decode(const uint8_t *code, size_t avail, uint64_t addr, struct insn
 	return true;
 }
 
-/* The moved instructions: whole ones from @e until at least UT_PRO_PATCH bytes. */
+/* The moved instructions: whole ones from @e until at least @need bytes. */
 static enum ut_pro_why plan_moved(const uint8_t *code, size_t size, uint64_t addr,
-				  struct ut_pro_plan *p)
+				  struct ut_pro_plan *p, unsigned need)
 {
 	unsigned o = p->skip;
 
 	p->nr = 0;
-	while (o - p->skip < UT_PRO_PATCH) {
+	while (o - p->skip < need) {
 		struct insn in;
 
 		if (o >= size || p->nr >= UT_PRO_MAX_INSN)
@@ -237,7 +237,7 @@ static enum ut_pro_why plan_moved(const uint8_t *code, size_t size, uint64_t add
 			return UT_PRO_INSN;
 		p->off[p->nr++] = (uint8_t)(o - p->skip);
 		o += in.len;
-		if (in.kind == I_CALL && o - p->skip < UT_PRO_PATCH)
+		if (in.kind == I_CALL && o - p->skip < need)
 			return UT_PRO_INSN; /* a return address inside the moved bytes */
 		p->call = in.kind == I_CALL;
 	}
@@ -247,11 +247,12 @@ static enum ut_pro_why plan_moved(const uint8_t *code, size_t size, uint64_t add
 
 /*
  * Every branch of the function (one linear sweep over its @size bytes):
- * none may land in [entry, end of the moved bytes), where only the entry
- * itself may be called (recursion).  An indirect jump may go anywhere.
+ * none may land in [@lo, @end), the moved bytes but what may be reached
+ * (a prologue's entry by a call: recursion; an inlined instance's first
+ * byte by anything).  An indirect jump may go anywhere.
  */
 static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t addr,
-				     uint64_t end)
+				     uint64_t lo, uint64_t end)
 {
 	for (size_t o = 0; o < size;) {
 		struct insn in;
@@ -260,16 +261,16 @@ static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t 
 			return UT_PRO_UNDECODABLE;
 		if (in.kind == I_IJMP)
 			return UT_PRO_JUMPTABLE;
-		if ((in.kind == I_JMP || in.kind == I_JCC) && in.target >= addr && in.target < end)
+		if ((in.kind == I_JMP || in.kind == I_JCC) && in.target >= lo && in.target < end)
 			return UT_PRO_TARGET;
-		if (in.kind == I_CALL && in.target > addr && in.target < end)
+		if (in.kind == I_CALL && in.target > addr && in.target >= lo && in.target < end)
 			return UT_PRO_TARGET;
 		if (in.kind == I_SPECIAL && (code[o] == 0xe0 || code[o] == 0xe1 || code[o] == 0xe2 ||
 					     code[o] == 0xe3)) {
 			/* loop/jrcxz: rel8 at the end */
 			uint64_t t = addr + o + in.len + (int64_t)(int8_t)code[o + in.len - 1];
 
-			if (t >= addr && t < end)
+			if (t >= lo && t < end)
 				return UT_PRO_TARGET;
 		}
 		o += in.len;
@@ -300,10 +301,35 @@ enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
 	memset(p, 0, sizeof(*p));
 	if (size < UT_PRO_PATCH)
 		return UT_PRO_SHORT;
-	p->skip = (uint8_t)ut_arch_entry_offset(code);
-	why = plan_moved(code, size, addr, p);
+	p->skip = (uint32_t)ut_arch_entry_offset(code);
+	why = plan_moved(code, size, addr, p, UT_PRO_PATCH);
 	if (why == UT_PRO_OK)
-		why = scan_branches(code, size, addr, addr + p->skip + p->moved);
+		why = scan_branches(code, size, addr, addr, addr + p->skip + p->moved);
+	return why;
+}
+
+enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, uint64_t at,
+			       struct ut_pro_plan *p)
+{
+	size_t o = 0;
+	enum ut_pro_why why;
+
+	memset(p, 0, sizeof(*p));
+	if (at < addr || at >= addr + size)
+		return UT_PRO_NOFUNC;
+	while (o < size && addr + o < at) {
+		struct insn in;
+
+		if (!decode_kind(code + o, size - o, addr + o, &in))
+			return UT_PRO_UNDECODABLE;
+		o += in.len;
+	}
+	if (addr + o != at)
+		return UT_PRO_BOUNDARY;
+	p->skip = (uint32_t)o;
+	why = plan_moved(code, size, addr, p, UT_PRO_JUMP);
+	if (why == UT_PRO_OK)
+		why = scan_branches(code, size, addr, at + 1, at + p->moved);
 	return why;
 }
 
@@ -414,4 +440,11 @@ void ut_pro_patch(const struct ut_pro_plan *p, uint64_t e, uint64_t slot, uint8_
 	out[5] = 0xe9;
 	put_rel32(out + 6, e + 10, slot);
 	memset(out + 10, UT_ARCH_TRAP_BYTE, p->moved - 10u);
+}
+
+void ut_pro_patch_jump(const struct ut_pro_plan *p, uint64_t e, uint64_t to, uint8_t *out)
+{
+	out[0] = 0xe9;
+	put_rel32(out + 1, e + 5, to);
+	memset(out + 5, UT_ARCH_TRAP_BYTE, p->moved - 5u);
 }

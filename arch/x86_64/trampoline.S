@@ -207,6 +207,62 @@ utrace_func_caller:
 	.cfi_endproc
 	.size	utrace_func_caller, .-utrace_func_caller
 
+/*
+ * utrace_inl_caller - an inlined instance's site (libutrace/inlined.c), for
+ * every tracer.  The site is in the instance's slot, in the middle of the
+ * function that holds it: every register and the flags are live, and the
+ * slot stepped 128 bytes below the red zone before calling.  So: the flags
+ * and every caller-saved register saved, the stack aligned by hand, and
+ * ut_inlined_hit(site, sp) told the site (return - 5) and the function's
+ * own %rsp at the instance (above the return address and the 128 bytes).
+ */
+	.globl	utrace_inl_caller
+	.hidden	utrace_inl_caller
+	.type	utrace_inl_caller, @function
+utrace_inl_caller:
+	.cfi_startproc
+	pushfq
+	.cfi_adjust_cfa_offset 8
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	and	$-16, %rsp
+	sub	$FRAME, %rsp
+	mov	%rdi, 0(%rsp)
+	mov	%rsi, 8(%rsp)
+	mov	%rdx, 16(%rsp)
+	mov	%rcx, 24(%rsp)
+	mov	%r8, 32(%rsp)
+	mov	%r9, 40(%rsp)
+	mov	%rax, 48(%rsp)
+	mov	%r10, 56(%rsp)
+	mov	%r11, 64(%rsp)
+	mov	16(%rbp), %rdi			/* the site's return: site + 5 */
+	sub	$5, %rdi
+	lea	24+128(%rbp), %rsi		/* the function's %rsp at the instance */
+	call	ut_inlined_hit
+	mov	0(%rsp), %rdi
+	mov	8(%rsp), %rsi
+	mov	16(%rsp), %rdx
+	mov	24(%rsp), %rcx
+	mov	32(%rsp), %r8
+	mov	40(%rsp), %r9
+	mov	48(%rsp), %rax
+	mov	56(%rsp), %r10
+	mov	64(%rsp), %r11
+	mov	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popfq
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	utrace_inl_caller, .-utrace_inl_caller
+
 /* utrace_graph_return: every caller-saved register back from the red zone. */
 .macro RET_RESTORE
 	mov	-16(%rsp), %rax

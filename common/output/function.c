@@ -229,6 +229,14 @@ static void signal_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 	fprintf(f, "sig=%d\n", ev->sig);
 }
 
+/* ---- utrace's funcgraph_inlined (function_graph prints a leaf line) ---- */
+
+static void inlined_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	ut_out_print_sym(o, f, ev->ip);
+	fputs("(); /* inlined */\n", f);
+}
+
 /* ---- USDT probes: the event's name and its arguments, as its print fmt ---- */
 
 static void probe_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
@@ -293,6 +301,11 @@ static const struct ut_out_event_ops function_ops[] = {
 		.type = UT_EV_PROBE,
 		.name = "usdt",
 		.trace = probe_trace,
+	},
+	{
+		.type = UT_EV_FUNCGRAPH_INLINED,
+		.name = "funcgraph_inlined",
+		.trace = inlined_trace,
 	},
 };
 

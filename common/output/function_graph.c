@@ -476,6 +476,26 @@ static int print_entry(struct ut_graph_out *g, FILE *f, const struct ut_event *e
 	return UT_GRAPH_PRINTED;
 }
 
+/*
+ * An inlined instance entered (-O inlined): a leaf line at the depth of a
+ * call from the function holding it, with no duration (it has no return),
+ * marked in the kernel's comment style: inl_scale(); followed by the comment
+ * "inlined".
+ */
+static void print_inlined(struct ut_graph_out *g, FILE *f, const struct ut_event *ev)
+{
+	struct graph_cpu *c = cpu_state(g, ev->cpu);
+	int depth = ev_depth(ev);
+
+	if (c)
+		c->depth = depth - 1; /* comments after it sit at its depth, as after a leaf */
+	print_prologue(g, f, c, ev);
+	print_duration_col(g, f, NULL);
+	print_indent(f, depth);
+	print_func(g, f, ev->ip, 1);
+	fputs("; /* inlined */\n", f);
+}
+
 static void print_return(struct ut_graph_out *g, FILE *f, const struct ut_event *ev)
 {
 	struct graph_cpu *c = cpu_state(g, ev->cpu);
@@ -648,6 +668,9 @@ int ut_graph_print_event(struct ut_graph_out *g, FILE *f, const struct ut_event 
 	case UT_EV_SIGNAL_ENTER:
 	case UT_EV_SIGNAL_EXIT:
 		return print_signal(g, f, ev, next);
+	case UT_EV_FUNCGRAPH_INLINED:
+		print_inlined(g, f, ev);
+		return UT_GRAPH_PRINTED;
 	case UT_EV_FUNCTION:
 	case UT_EV_KERNEL_STACK:
 		/* the kernel leaves these to the normal line printer */

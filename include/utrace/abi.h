@@ -230,6 +230,9 @@ enum {
 	UT_REC_PROBE = 9,        /* address bits of word0: the USDT probe's address;
 				  * word1: delta:16 | nargs:8; then nargs 8-byte
 				  * argument values, padded to 16 bytes */
+	UT_REC_INLINED = 14,     /* function_graph: an inlined instance was entered
+				  * (-O inlined); address bits of word0: its site;
+				  * word1: delta:16 | depth:32 */
 };
 
 #define UT_REC_STACK_MAX 32

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Out-of-line patches: instructions moved to a slot so that a site (or a
+ * jump to one) can take their place, while other threads run them.  Two
+ * kinds use them: patched prologues (prologue.c: a site at a function's
+ * entry, then `jmp slot`) and inlined instances (inlined.c: `jmp slot` in
+ * the middle of a function, the site inside the slot).  prologue.c owns
+ * the slot memory and the installer (int3 first, threads moved out of the
+ * moved bytes, the rest, the first byte); each kind plans its patches and
+ * says what goes at E.
+ */
+#ifndef UT_OOL_H
+#define UT_OOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/prologue.h"
+
+/* One patch: E = entry + plan.skip, the address whose bytes are moved. */
+struct ut_ool {
+	uint64_t entry;                 /* the function holding E (its start) */
+	struct ut_pro_plan plan;
+	uint64_t slot;                  /* the moved instructions' new place; 0 until written */
+	uint64_t jump_to;               /* 0: a prologue (site at E, then jmp slot);
+					 * else E becomes `jmp jump_to` (an inlined
+					 * instance's slot), where a thread trapping
+					 * at E resumes too */
+	uint8_t map[UT_PRO_MAX_INSN];   /* moved instruction i is at slot + map[i] */
+	uint8_t state;                  /* UT_OOL_* */
+	uint8_t first;                  /* E's first byte before the patch */
+};
+
+enum { UT_OOL_PENDING, UT_OOL_TRAPPING, UT_OOL_READY, UT_OOL_FAILED };
+
+/* The executable segments of a loaded object (run-time addresses). */
+struct ut_ool_segs {
+	uint64_t lo[16], hi[16];
+	int n;
+};
+
+struct ut_module;
+void ut_ool_segments(const struct ut_module *m, struct ut_ool_segs *g);
+/* A ut_pro_code_fn over @ctx, a struct ut_ool_segs: @len bytes at @addr if they are code. */
+const uint8_t *ut_ool_code(void *ctx, uint64_t addr, size_t len);
+
+/* @size bytes of slot memory within reach of @e (RX: written through poke()); 0 if none. */
+uint64_t ut_ool_slot_for(uint64_t e, uint64_t size);
+
+/* Write @len bytes at @addr of the process's text or slots (/proc/self/mem).  0 or -EIO. */
+int ut_ool_poke(uint64_t addr, const void *buf, size_t len);
+
+#endif
