@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/elfsites.h"
+#include "common/inlined.h"
 #include "common/sitefind.h"
 #include "common/symbols.h"
 
@@ -249,6 +250,92 @@ int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn 
 	return ret < 0 ? ret : 0;
 }
 
+/* Instances by entry address: indexes into @ctx's table (qsort_r). */
+static int cmp_entry(const void *a, const void *b, void *ctx)
+{
+	const struct ut_inltab *t = ctx;
+	uint64_t x = t->v[*(const size_t *)a].entry, y = t->v[*(const size_t *)b].entry;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The walk of ut_elfsites_inlined() over a file already read. */
+static int judge_inlined(const char *path, const struct ut_inltab *t, const struct ut_symtab *st,
+			 const struct ut_sitefind *f, struct filesrc *fs, enum ut_pro_why *why)
+{
+	size_t *by = calloc(t->n + 1, sizeof(*by)), n = 0;
+	uint64_t *at = calloc(t->n + 1, sizeof(*at)), *busy = calloc(2 * f->nr + 1, sizeof(*busy));
+	struct ut_pro_at *out = calloc(t->n + 1, sizeof(*out));
+	int ret = by && at && busy && out ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < f->nr; i++) { /* a compiler site's bytes are its own */
+		busy[2 * i] = f->addrs[i];
+		busy[2 * i + 1] = f->addrs[i] + f->lens[i];
+	}
+	for (size_t i = 0; !ret && i < t->n; i++) {
+		why[i] = ut_pro_module_refused(path) ? UT_PRO_MODULE : UT_PRO_NOENTRY;
+		if (t->v[i].entry && why[i] == UT_PRO_NOENTRY)
+			by[n++] = i;
+	}
+	if (!ret && n) {
+		qsort_r(by, n, sizeof(*by), cmp_entry, (void *)t);
+		for (size_t i = 0; i < n; i++)
+			at[i] = t->v[by[i]].entry;
+		ut_pro_walk_at(st, pro_code, fs, at, n, busy, f->nr, out);
+		for (size_t i = 0; i < n; i++)
+			why[by[i]] = out[i].why;
+	}
+	free(by);
+	free(at);
+	free(busy);
+	free(out);
+	return ret;
+}
+
+int ut_elfsites_inlined(const char *path, const struct ut_inltab *t, enum ut_pro_why *why)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	struct ut_sitefind f = {0};
+	struct filesrc fs = {0};
+	int fd = -1, ret = read_file(path, NULL, st, &fd, &fs, &f);
+
+	if (ret >= 0)
+		ret = judge_inlined(path, t, st, &f, &fs, why);
+	close_file(fd, &fs, &f);
+	ut_symtab_free(st);
+	return ret < 0 ? ret : 0;
+}
+
+static bool with_inlined;
+
+void ut_elfsites_with_inlined(bool on)
+{
+	with_inlined = on;
+}
+
+/* -O inlined: the instances of @path that become sites, as rows of kind UT_FKIND_INLINED. */
+static int add_inlined(struct ut_ftable *t, const char *path, const char *module,
+		       const struct ut_symtab *st, const struct ut_sitefind *f, struct filesrc *fs)
+{
+	const struct ut_inltab *tab = ut_inlined_of(path);
+	enum ut_pro_why *why = tab && tab->n ? calloc(tab->n, sizeof(*why)) : NULL;
+	int n = 0, ret = 0;
+
+	if (!why)
+		return tab && tab->n ? -ENOMEM : 0;
+	ret = judge_inlined(path, tab, st, f, fs, why);
+	for (size_t i = 0; !ret && i < tab->n; i++) {
+		long idx = why[i] == UT_PRO_OK ? ut_ftable_add(t, tab->v[i].func, module) : -1;
+
+		if (idx >= 0) {
+			ut_ftable_set_kind(t, (size_t)idx, UT_FKIND_INLINED);
+			n++;
+		}
+	}
+	free(why);
+	return ret < 0 ? ret : n;
+}
+
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 {
 	struct ut_symtab *st = ut_symtab_new();
@@ -271,6 +358,12 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 		walk_file(path, st, &f, &fs, add_patchable, &a);
 		ret = a.err;
 		n += a.n;
+	}
+	if (!ret && with_inlined) {
+		int got = add_inlined(t, path, module, st, &f, &fs);
+
+		ret = got < 0 ? got : 0;
+		n += got > 0 ? got : 0;
 	}
 	close_file(fd, &fs, &f);
 	ut_symtab_free(st);

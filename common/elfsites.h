@@ -34,11 +34,29 @@ void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_object
 void ut_elfsites_with_prologues(bool on);
 
 /*
+ * With @on, ut_elfsites_file() also lists the inlined instances that
+ * -O inlined makes sites (ut_elfsites_inlined), one row each, named after
+ * the function inlined, of kind UT_FKIND_INLINED.
+ */
+void ut_elfsites_with_inlined(bool on);
+
+/*
  * Every function of the file @path without a compiler site, and whether a
  * prologue patch can give it one (common/prologue.h: ut_pro_walk's @cb,
  * with link-time addresses).  Return: 0 or a negative errno.
  */
 int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn cb, void *ctx);
+
+/*
+ * What -O inlined makes of each inlined instance of @t, the table of the
+ * object at @path (common/inlined.h): @why[i] for t->v[i], UT_PRO_OK when
+ * it becomes a site, else the reason, judged as the runtime judges it
+ * (common/prologue.h: ut_pro_walk_at) over the file's code.  The runtime
+ * also refuses an instance whose bytes a patched prologue or a USDT probe
+ * holds, which this does not know.  Return: 0 or a negative errno.
+ */
+struct ut_inltab;
+int ut_elfsites_inlined(const char *path, const struct ut_inltab *t, enum ut_pro_why *why);
 
 /* An object a program loads at start: its file and module name ("" for the program). */
 struct ut_obj {

@@ -80,7 +80,4 @@ void ut_inlined_release(struct ut_inltab *t);
 /* Drop the cache (at exit, so leak checkers see nothing left). */
 void ut_inlined_forget_all(void);
 
-/* The text ut_inlined_of() uses for what the out-of-line engine would do. */
-#define UT_INL_NOT_TRACEABLE "needs -O inlined (issue 14's out-of-line engine, not built yet)"
-
 #endif

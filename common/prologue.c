@@ -33,6 +33,24 @@ const char *ut_pro_why_text(enum ut_pro_why why)
 	return why < UT_PRO_NR && text[why] ? text[why] : "unknown";
 }
 
+const char *ut_pro_why_text_at(enum ut_pro_why why)
+{
+	switch (why) { /* the reasons that depend on how many bytes move: 5 here */
+	case UT_PRO_SHORT:
+		return "too close to the end of its function for the 5-byte jump";
+	case UT_PRO_RETURN:
+		return "a return or jump away within the 5 bytes the jump replaces";
+	case UT_PRO_TARGET:
+		return "a branch lands inside the 5 bytes the jump replaces";
+	case UT_PRO_FOREIGN:
+		return "another function's branch lands inside the 5 bytes the jump replaces";
+	case UT_PRO_INSN:
+		return "a call, system call or loop within the 5 bytes the jump replaces";
+	default:
+		return ut_pro_why_text(why);
+	}
+}
+
 /*
  * The loader and the C runtime: their entry points are not all reached by
  * calls (_start, signal returns, the lazy binder, setjmp and vfork return

@@ -56,6 +56,8 @@ enum ut_pro_why {
 
 /* The reason as `list -f --untraceable` prints it. */
 const char *ut_pro_why_text(enum ut_pro_why why);
+/* The reason an inlined instance gets no site (`list -f --inlined`). */
+const char *ut_pro_why_text_at(enum ut_pro_why why);
 
 /* Bytes the patch overwrites after the landing pad: a site and `jmp slot`. */
 #define UT_PRO_PATCH 10

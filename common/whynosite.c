@@ -197,10 +197,10 @@ static void tell_inlined(struct text *t, const struct evidence *e, const char *p
 		say(t, "  %s: %zu inlined instance%s of matching functions, e.g. %s in ", pat,
 		    e->inlined, e->inlined == 1 ? "" : "s", name);
 	callers(t, e->dbg, e->first, plain ? e->inlined : 1);
-	say(t, "\n  to trace it: mark it __attribute__((noinline)), or trace its callers; "
-	       "-O inlined would trace the inlined copies but %s; `utrace list -f --inlined "
-	       "%s` lists them\n",
-	    "needs the out-of-line engine (not built yet)", e->obj->path);
+	say(t, "\n  to trace it: -O inlined traces the inlined copies, or mark it "
+	       "__attribute__((noinline)), or trace its callers; `utrace list --inlined -f %s` "
+	       "lists them\n",
+	    e->obj->path);
 }
 
 /* The reasons one object gives; true if it gave one. */
@@ -312,21 +312,65 @@ static const struct ut_obj *object_of(const char *module, const struct ut_obj *o
 	return NULL;
 }
 
+/*
+ * How many of the @k instances of @name (from @first on, in @tab of the
+ * object @o) a filter misses: all of them without -O inlined (@traced),
+ * else those -O inlined cannot make sites.  The verdicts are read once per
+ * object and kept for the next rows.
+ */
+static size_t missed_of(const struct ut_obj *o, const struct ut_inltab *tab,
+			const struct ut_inl *first, size_t k, bool traced)
+{
+	static const struct ut_inltab *judged;
+	static enum ut_pro_why *why;
+	size_t n = 0;
+
+	if (!traced)
+		return k;
+	if (judged != tab) {
+		free(why);
+		why = calloc(tab->n + 1, sizeof(*why));
+		judged = why && !ut_elfsites_inlined(o->path, tab, why) ? tab : NULL;
+		if (!judged)
+			return 0;
+	}
+	for (size_t i = 0; i < k; i++)
+		n += why[first - tab->v + (ptrdiff_t)i] != UT_PRO_OK;
+	return n;
+}
+
+/* Has an earlier row of @t among @s's the name of row @i? */
+static bool name_seen(const struct ut_ftable *t, const struct ut_fset *s, size_t i)
+{
+	const struct ut_filter_func *f = ut_ftable_get(t, i);
+
+	for (size_t j = 0; j < i; j++) {
+		const struct ut_filter_func *g = ut_ftable_get(t, j);
+
+		if (ut_fset_contains(s, j) && !strcmp(g->name, f->name) &&
+		    !strcmp(g->module ? g->module : "", f->module ? f->module : ""))
+			return true;
+	}
+	return false;
+}
+
 char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
-			const struct ut_obj *objs, size_t n, const char *file)
+			const struct ut_obj *objs, size_t n, const char *file, bool traced)
 {
 	size_t funcs = 0, sites = 0;
 	const char *one = NULL;
-	char *out = NULL;
+	char *out = NULL, *full = NULL;
 
 	for (size_t i = 0; s && ut_fset_active(s) && i < ut_ftable_size(t); i++) {
 		const struct ut_filter_func *f = ut_ftable_get(t, i);
-		const struct ut_obj *o = f && ut_fset_contains(s, i) ? object_of(f->module, objs, n)
-								    : NULL;
+		const struct ut_obj *o = f && ut_fset_contains(s, i) && !name_seen(t, s, i)
+						 ? object_of(f->module, objs, n)
+						 : NULL;
 		const struct ut_inltab *tab = o ? ut_inlined_of(o->path) : NULL;
 		const struct ut_inl *first;
 		size_t k = tab ? ut_inlined_find(tab, f->name, &first) : 0;
 
+		k = k ? missed_of(o, tab, first, k, traced) : 0;
 		if (k) {
 			funcs++;
 			sites += k;
@@ -335,19 +379,20 @@ char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
 	}
 	if (!sites)
 		return NULL;
-	if (funcs == 1 && asprintf(&out, "%s: %s is also inlined at %zu call site%s, not traced",
-				   file, one, sites, sites == 1 ? "" : "s") < 0)
+	if (funcs == 1 && asprintf(&out, "%s: %s is also inlined at %zu call site%s%s", file, one,
+				   sites, sites == 1 ? "" : "s",
+				   traced ? " that -O inlined cannot trace" : ", not traced") < 0)
 		return NULL;
 	if (funcs > 1 && asprintf(&out, "%s: %zu of the functions are also inlined, at %zu call "
-					"sites, not traced",
-				  file, funcs, sites) < 0)
+					"sites%s",
+				  file, funcs, sites,
+				  traced ? " that -O inlined cannot trace" : ", not traced") < 0)
 		return NULL;
-	char *full = NULL;
-
-	if (asprintf(&full, "%s (-O inlined would trace %s: it needs the out-of-line engine, "
-			    "not built yet; `utrace list -f --inlined %s` lists %s)",
-		     out, sites == 1 ? "it" : "them", n ? objs[0].path : "PROGRAM",
-		     sites == 1 ? "it" : "them") < 0)
+	if (traced ? asprintf(&full, "%s (`utrace list --inlined -f %s` says why)", out,
+			      n ? objs[0].path : "PROGRAM") < 0
+		   : asprintf(&full, "%s (-O inlined traces %s; `utrace list --inlined -f %s` lists %s)",
+			      out, sites == 1 ? "it" : "them", n ? objs[0].path : "PROGRAM",
+			      sites == 1 ? "it" : "them") < 0)
 		full = NULL;
 	free(out);
 	return full;

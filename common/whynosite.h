@@ -10,6 +10,7 @@
 #ifndef UT_WHYNOSITE_H
 #define UT_WHYNOSITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/elfsites.h"
@@ -26,10 +27,11 @@ char *ut_why_no_site(const char *word, const struct ut_obj *objs, size_t n);
 /*
  * The inlined copies a set does not trace: the functions @s selects (over
  * @t, whose modules are those of @objs) that the compiler also inlined
- * somewhere.  Returns one line for @file ("set_ftrace_filter"), without a
- * newline, malloc'd; NULL if none (or ENOMEM).
+ * somewhere; with @traced (-O inlined in force), only the copies the option
+ * cannot make sites.  Returns one line for @file ("set_ftrace_filter"),
+ * without a newline, malloc'd; NULL if none (or ENOMEM).
  */
 char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
-			const struct ut_obj *objs, size_t n, const char *file);
+			const struct ut_obj *objs, size_t n, const char *file, bool traced);
 
 #endif

@@ -628,12 +628,15 @@ static int check_words(const struct tfs_scope *sc, int which, const char *old, c
 	}
 	if (!ret && (which == 0 || which == 2)) {
 		struct ut_objlist l;
+		struct ut_cfg c;
+		bool inlined = !tfs_scope_config(sc, &c) && c.inlined;
 
+		ut_cfg_free(&c);
 		/* the copies this list cannot trace: read from the debug info only now */
 		ut_fset_commit(s);
 		scope_objects(sc, &l);
-		*note = ut_inlined_missed(t, s, l.v, l.n, which ? "set_graph_function"
-								 : "set_ftrace_filter");
+		*note = ut_inlined_missed(t, s, l.v, l.n,
+					  which ? "set_graph_function" : "set_ftrace_filter", inlined);
 		ut_objlist_free(&l);
 	} else {
 		ut_fset_abort(s);

@@ -105,9 +105,11 @@ static void print_inlined(const struct ut_obj *o)
 {
 	const struct ut_inltab *tab = ut_inlined_of(o->path);
 	struct ut_symtab *st = ut_symtab_new();
+	enum ut_pro_why *why = tab ? calloc(tab->n + 1, sizeof(*why)) : NULL;
 
-	if (!tab || !st) {
+	if (!tab || !st || !why || ut_elfsites_inlined(o->path, tab, why) < 0) {
 		ut_symtab_free(st);
+		free(why);
 		return;
 	}
 	if (ut_symtab_load_elf(st, o->path, 0, NULL) >= 0)
@@ -130,13 +132,17 @@ static void print_inlined(const struct ut_obj *o)
 		printf(" at %s:%u", file ? file : "?", v->line);
 		if (v->nr_ranges > 1) /* e.g. an unrolled loop's copies of one call */
 			printf(" (%u ranges)", v->nr_ranges);
-		if (v->entry)
-			printf(" entry %#llx  traceable: no -- %s\n", (unsigned long long)v->entry,
-			       UT_INL_NOT_TRACEABLE);
-		else
+		if (!v->entry)
 			printf(" no entry  traceable: no -- no code of its own left\n");
+		else if (why[i] == UT_PRO_OK)
+			printf(" entry %#llx  traceable: with -O inlined\n",
+			       (unsigned long long)v->entry);
+		else
+			printf(" entry %#llx  traceable: no -- %s\n", (unsigned long long)v->entry,
+			       ut_pro_why_text_at(why[i]));
 	}
 	ut_symtab_free(st);
+	free(why);
 }
 
 /* -O plt: the library calls, after the functions with sites. */

@@ -332,6 +332,8 @@ static void keep_sited_objects(const struct ut_ftable *t, size_t nsites, struct 
 	l->n = out;
 }
 
+static bool inlined_on; /* -O inlined: only the copies it cannot trace are missed */
+
 static void note_inlined(struct ut_ftable *t, unsigned flags, const char *words, const char *file,
 			 const char *prog, bool libs, size_t nsites)
 {
@@ -344,7 +346,7 @@ static void note_inlined(struct ut_ftable *t, unsigned flags, const char *words,
 	if (!ut_fset_set(s, words, true, bad, sizeof(bad)) &&
 	    !ut_elfsites_objects(prog, true, libs, &l)) {
 		keep_sited_objects(t, nsites, &l);
-		note = ut_inlined_missed(t, s, l.v, l.n, file);
+		note = ut_inlined_missed(t, s, l.v, l.n, file, inlined_on);
 		ut_objlist_free(&l);
 	}
 	if (note)
@@ -424,6 +426,8 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	int nobj = 0, ret;
 
 	ut_elfsites_with_prologues(o->cfg.patch_prologue);
+	ut_elfsites_with_inlined(o->cfg.inlined);
+	inlined_on = o->cfg.inlined;
 	patching_prologues = o->cfg.patch_prologue;
 	if (!t || ut_ftable_set_demangle(t, ut_demangle_alloc)) {
 		ut_ftable_free(t);
@@ -431,7 +435,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	}
 	/* no words to check: that the program has a site of its own is enough */
 	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
-	    !o->cfg.patch_prologue && ut_elfsites_any(prog) > 0) {
+	    !o->cfg.patch_prologue && !o->cfg.inlined && ut_elfsites_any(prog) > 0) {
 		ut_ftable_free(t);
 		return;
 	}

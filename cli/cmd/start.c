@@ -234,7 +234,7 @@ static void note_inlined(const char *rundir, const struct ut_cfg *c)
 		s = t ? ut_fset_new(t, lists[i].flags) : NULL;
 		/* lenient, as the processes are: the words that match */
 		if (s && ut_fset_set(s, lists[i].words, true, bad, sizeof(bad)) != -ENOMEM)
-			note = ut_inlined_missed(t, s, l.v, l.n, lists[i].file);
+			note = ut_inlined_missed(t, s, l.v, l.n, lists[i].file, c->inlined);
 		if (note)
 			ut_err("note: %s", note);
 		free(note);

@@ -60,7 +60,7 @@ sed -E 's/^\[ *[0-9]+\.[0-9]+\]/[<TS>]/; s|/[^ ]*/progs/inl_cases\.[a-z]+-[a-z]+
 expect "error_log says why" "$TOP/e1.txt" <<'EOF'
 [<TS>] utrace: error: set_ftrace_filter: 'inl_scale' matches no traceable function
   inl_scale was inlined into every caller: 2 instances, in inl_a (tests/progs/inl_cases.c:50), inl_b (tests/progs/inl_cases.c:55)
-  to trace it: mark it __attribute__((noinline)), or trace its callers; -O inlined would trace the inlined copies but needs the out-of-line engine (not built yet); `utrace list -f --inlined PROG` lists them
+  to trace it: -O inlined traces the inlined copies, or mark it __attribute__((noinline)), or trace its callers; `utrace list --inlined -f PROG` lists them
   Command: inl_scale
            ^
 EOF
@@ -68,7 +68,7 @@ echo >error_log
 echo ip_local_out >set_ftrace_filter || fail "ip_local_out refused"
 sed -E 's/^\[ *[0-9]+\.[0-9]+\]/[<TS>]/; s|/[^ ]*/progs/inl_cases\.[a-z]+-[a-z]+|PROG|g' error_log >"$TOP/e2.txt"
 expect "error_log notes the inlined copy" "$TOP/e2.txt" <<'EOF'
-[<TS>] utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site, not traced (-O inlined would trace it: it needs the out-of-line engine, not built yet; `utrace list -f --inlined PROG` lists it)
+[<TS>] utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site, not traced (-O inlined traces it; `utrace list --inlined -f PROG` lists it)
   Command: ip_local_out
            ^
 EOF
@@ -84,7 +84,7 @@ sed -E 's/^\[ *[0-9]+\.[0-9]+\]/[<TS>]/; s|/[^ ]*/progs/inl_cases\.[a-z]+-[a-z]+
 expect "process: error_log says why" "$TOP/e3.txt" <<'EOF'
 [<TS>] utrace: error: set_ftrace_filter: 'inl_scale' matches no traceable function
   inl_scale was inlined into every caller: 2 instances, in inl_a (tests/progs/inl_cases.c:50), inl_b (tests/progs/inl_cases.c:55)
-  to trace it: mark it __attribute__((noinline)), or trace its callers; -O inlined would trace the inlined copies but needs the out-of-line engine (not built yet); `utrace list -f --inlined PROG` lists them
+  to trace it: -O inlined traces the inlined copies, or mark it __attribute__((noinline)), or trace its callers; `utrace list --inlined -f PROG` lists them
   Command: inl_scale
            ^
 EOF

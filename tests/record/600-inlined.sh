@@ -6,7 +6,7 @@
 # why instead of only "matches no traceable function", a filter selecting
 # the trap (ip_local_out: a copy plus an inlined instance) says once what it
 # misses, and the copy's calls are the ones traced (5 of the 15 in the
-# source).  -O inlined is refused: it needs the out-of-line engine.
+# source).  Tracing them with -O inlined: record/610.
 . "$(dirname "$0")/../lib/common.sh"
 
 one() {
@@ -26,14 +26,14 @@ EOF
 	"$UTRACE" list -f "$p" --inlined | sed -E 's/ \([0-9]+ ranges\)//; s/entry 0x[0-9a-f]+/entry <ADDR>/' |
 		sort >"inl.$s"
 	expect "$s: list -f --inlined" "inl.$s" <<'EOF'
-inl_inner in inl_nest via inl_outer at tests/progs/inl_cases.c:67 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-inl_outer in inl_nest at tests/progs/inl_cases.c:72 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-inl_scale in inl_a at tests/progs/inl_cases.c:50 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-inl_scale in inl_b at tests/progs/inl_cases.c:55 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-inl_step in inl_thrice at tests/progs/inl_cases.c:83 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-inl_step in inl_thrice at tests/progs/inl_cases.c:83 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-inl_step in inl_thrice at tests/progs/inl_cases.c:83 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-ip_local_out in ip_send_skb at tests/progs/inl_cases.c:39 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
+inl_inner in inl_nest via inl_outer at tests/progs/inl_cases.c:67 entry <ADDR>  traceable: with -O inlined
+inl_outer in inl_nest at tests/progs/inl_cases.c:72 entry <ADDR>  traceable: with -O inlined
+inl_scale in inl_a at tests/progs/inl_cases.c:50 entry <ADDR>  traceable: with -O inlined
+inl_scale in inl_b at tests/progs/inl_cases.c:55 entry <ADDR>  traceable: with -O inlined
+inl_step in inl_thrice at tests/progs/inl_cases.c:83 entry <ADDR>  traceable: with -O inlined
+inl_step in inl_thrice at tests/progs/inl_cases.c:83 entry <ADDR>  traceable: with -O inlined
+inl_step in inl_thrice at tests/progs/inl_cases.c:83 entry <ADDR>  traceable: with -O inlined
+ip_local_out in ip_send_skb at tests/progs/inl_cases.c:39 entry <ADDR>  traceable: with -O inlined
 EOF
 	# inlined into every caller: refused, saying why and what to do
 	record "scale.$s.dat" -p function -l inl_scale -- "$p"
@@ -42,7 +42,7 @@ EOF
 	expect "$s: -l inl_scale says why" "scale.$s.txt" <<'EOF'
 utrace: set_ftrace_filter: 'inl_scale' matches no traceable function of PROG
   inl_scale was inlined into every caller: 2 instances, in inl_a (tests/progs/inl_cases.c:50), inl_b (tests/progs/inl_cases.c:55)
-  to trace it: mark it __attribute__((noinline)), or trace its callers; -O inlined would trace the inlined copies but needs the out-of-line engine (not built yet); `utrace list -f --inlined PROG` lists them
+  to trace it: -O inlined traces the inlined copies, or mark it __attribute__((noinline)), or trace its callers; `utrace list --inlined -f PROG` lists them
 EOF
 	# nested: the inner function's instance sits in inl_nest
 	record "inner.$s.dat" -p function_graph -g inl_inner -- "$p"
@@ -53,7 +53,7 @@ EOF
 		fail "$s: record exited $?: $(cat "trap.$s.dat.err")"
 	sed "s|$p|PROG|g" "trap.$s.dat.err" >"trap.$s.txt"
 	expect "$s: the trap is said" "trap.$s.txt" <<'EOF'
-utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site, not traced (-O inlined would trace it: it needs the out-of-line engine, not built yet; `utrace list -f --inlined PROG` lists it)
+utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site, not traced (-O inlined traces it; `utrace list --inlined -f PROG` lists it)
 EOF
 	report "trap.$s.dat" | grep -v '^#' | awk '{print $(NF-1)}' | sort | uniq -c >"trap.$s.funcs"
 	expect "$s: functions" "trap.$s.funcs" <<'EOF'
@@ -63,11 +63,4 @@ EOF
 }
 for_styles one
 
-# -O inlined: refused, saying what it needs
-p=$(prog inl_cases gcc-pfe)
-record opt.dat -p function -O inlined -- "$p"
-expect_eq "-O inlined exit" 2 "$?"
-expect "-O inlined refused" opt.dat.err <<'EOF'
-utrace: -O inlined: tracing the copies the compiler inlined needs the out-of-line engine (moving instructions to patch an address inside a function), which is not built yet; `utrace list -f --inlined PROGRAM` lists them
-EOF
 finish

@@ -30,8 +30,8 @@ objcopy --strip-debug full stripped
 export UTRACE_DEBUG_DIR=$PWD/dbg
 "$UTRACE" list -f stripped --inlined 2>by-id.err | sed -E 's/0x[0-9a-f]+/<ADDR>/; s/ \([0-9]+ ranges\)//' >by-id.txt
 expect "by build-id" by-id.txt <<'EOF'
-scale in use_a at t.c:4 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-scale in use_b at t.c:5 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
+scale in use_a at t.c:4 entry <ADDR>  traceable: with -O inlined
+scale in use_b at t.c:5 entry <ADDR>  traceable: with -O inlined
 EOF
 expect "by build-id: nothing said" by-id.err </dev/null
 

@@ -24,12 +24,12 @@ expect "inl_scale: why" s1.txt <<'EOF'
 utrace: set_ftrace_filter: some words match no traceable function here
 utrace: set_ftrace_filter: 'inl_scale' matches no traceable function
   inl_scale was inlined into every caller: 2 instances, in inl_a (tests/progs/inl_cases.c:50), inl_b (tests/progs/inl_cases.c:55)
-  to trace it: mark it __attribute__((noinline)), or trace its callers; -O inlined would trace the inlined copies but needs the out-of-line engine (not built yet); `utrace list -f --inlined PROG` lists them
+  to trace it: -O inlined traces the inlined copies, or mark it __attribute__((noinline)), or trace its callers; `utrace list --inlined -f PROG` lists them
 EOF
 "$UTRACE" start -p function -l ip_local_out 2>s2.err || fail "start ip_local_out: $(cat s2.err)"
 sed "s|$p|PROG|g" s2.err >s2.txt
 expect "ip_local_out: the note" s2.txt <<'EOF'
-utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site, not traced (-O inlined would trace it: it needs the out-of-line engine, not built yet; `utrace list -f --inlined PROG` lists it)
+utrace: note: set_ftrace_filter: ip_local_out is also inlined at 1 call site, not traced (-O inlined traces it; `utrace list --inlined -f PROG` lists it)
 EOF
 echo bye >&7
 exec 7>&-

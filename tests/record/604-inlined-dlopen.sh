@@ -33,8 +33,8 @@ one() {
 	"$cc" -O2 -g -fpatchable-function-entry=5 main.c -o main -ldl || fail "$cc main"
 	"$UTRACE" list -f ./libinl.so --inlined | sed -E 's/0x[0-9a-f]+/<ADDR>/; s/ \([0-9]+ ranges\)//' >"$cc.inl"
 	expect "$cc: list -f --inlined of the library" "$cc.inl" <<'EOF'
-lib_scale in lib_entry at inl.c:3 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
-lib_scale in lib_entry at inl.c:3 entry <ADDR>  traceable: no -- needs -O inlined (issue 14's out-of-line engine, not built yet)
+lib_scale in lib_entry at inl.c:3 entry <ADDR>  traceable: with -O inlined
+lib_scale in lib_entry at inl.c:3 entry <ADDR>  traceable: with -O inlined
 EOF
 	mkfifo in
 	LD_PRELOAD=$UT_BUILD/libutrace.so ./main <in >out 2>err &
@@ -51,7 +51,7 @@ EOF
 	expect "$cc: why, from the dlopened library" "$cc.txt" <<'EOF'
 utrace: set_ftrace_filter: 'lib_scale' matches no traceable function
   lib_scale was inlined into every caller: 2 instances, in lib_entry (inl.c:3) x2
-  to trace it: mark it __attribute__((noinline)), or trace its callers; -O inlined would trace the inlined copies but needs the out-of-line engine (not built yet); `utrace list -f --inlined libinl.so` lists them
+  to trace it: -O inlined traces the inlined copies, or mark it __attribute__((noinline)), or trace its callers; `utrace list --inlined -f libinl.so` lists them
 EOF
 	echo bye >&7
 	exec 7>&-
