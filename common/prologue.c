@@ -230,6 +230,7 @@ static enum ut_pro_why judge_at(const struct ut_symtab *st, ut_pro_code_fn code,
 	why = ut_pro_plan_at(bytes, s->size, s->addr, at, &out->plan);
 	if (why != UT_PRO_OK)
 		return why;
+	at = s->addr + out->plan.skip; /* past padding */
 	if (at < prev_end || meets(busy, nbusy, at, at + out->plan.moved))
 		return UT_PRO_OVERLAP;
 	if (has_site(tg->v, tg->n, at + 1, at + out->plan.moved))
@@ -250,7 +251,7 @@ void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].why = judge_at(st, code, code_ctx, &tg, busy, nbusy, at[i], prev_end, &out[i]);
 		if (out[i].why == UT_PRO_OK)
-			prev_end = at[i] + out[i].plan.moved;
+			prev_end = out[i].fn->addr + out[i].plan.skip + out[i].plan.moved;
 	}
 	free(tg.v);
 }

@@ -120,7 +120,9 @@ void ut_pro_patch(const struct ut_pro_plan *p, uint64_t e, uint64_t slot, uint8_
  * for a jump?  @at must be an instruction boundary of a linear sweep from
  * @addr (UT_PRO_BOUNDARY), and no branch of the function may land after
  * @at inside the moved bytes (landing on @at itself is fine: it runs the
- * jump).  Fills @p (skip = @at - @addr) when the answer is UT_PRO_OK.
+ * jump).  Nops at @at (padding before an aligned loop) are stepped over:
+ * the jump goes after them.  Fills @p (the jump at @addr + skip) when the
+ * answer is UT_PRO_OK.
  */
 enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, uint64_t at,
 			       struct ut_pro_plan *p);

@@ -308,6 +308,16 @@ enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
 	return why;
 }
 
+/* A nop (90, 0f 1f /0, with 66 or 2e prefixes): alignment padding. */
+static bool is_nop(const uint8_t *b, unsigned len)
+{
+	unsigned i = 0;
+
+	while (i < len && (b[i] == 0x66 || b[i] == 0x2e))
+		i++;
+	return (i < len && b[i] == 0x90) || (i + 1 < len && b[i] == 0x0f && b[i + 1] == 0x1f);
+}
+
 enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, uint64_t at,
 			       struct ut_pro_plan *p)
 {
@@ -326,10 +336,17 @@ enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, 
 	}
 	if (addr + o != at)
 		return UT_PRO_BOUNDARY;
+	/*
+	 * Padding the entry starts with is not the body: a loop aligned after
+	 * it jumps back past it, so the site goes after it (clang).
+	 */
+	for (struct insn in; o < size && decode_kind(code + o, size - o, addr + o, &in) &&
+			     is_nop(code + o, in.len);)
+		o += in.len;
 	p->skip = (uint32_t)o;
 	why = plan_moved(code, size, addr, p, UT_PRO_JUMP);
 	if (why == UT_PRO_OK)
-		why = scan_branches(code, size, addr, at + 1, at + p->moved);
+		why = scan_branches(code, size, addr, addr + o + 1, addr + o + p->moved);
 	return why;
 }
 
