@@ -158,19 +158,21 @@ static bool parse_syms(const char *line, struct modline *ml)
 }
 
 /*
- * "names BIAS FILE": names for addresses that are no object's, kept by the
- * runtime in the session (libutrace/inlined.c: each inlined instance's
- * site, in its slot, named after the function inlined there).
+ * "names BIAS MODULE|- FILE": names for addresses that are no object's,
+ * kept by the runtime in the session (libutrace/inlined.c: each inlined
+ * instance's site, in its slot, named after the function inlined there,
+ * with the module of the object it was inlined in).
  */
 static void load_names(struct ut_symtab *st, const char *dir, const char *line)
 {
-	char file[32], path[PATH_MAX + 40];
+	char file[32], mod[64], path[PATH_MAX + 40];
 	unsigned long long bias;
 
-	if (sscanf(line, "names %llx %31s", &bias, file) != 2 || !snap_file_ok(file, "names"))
+	if (sscanf(line, "names %llx %63s %31s", &bias, mod, file) != 3 ||
+	    !snap_file_ok(file, "names"))
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	ut_symsnap_load(st, path, bias, NULL);
+	ut_symsnap_load(st, path, bias, strcmp(mod, "-") ? mod : NULL);
 }
 
 static void flush(struct ut_symtab *st, const char *dir, struct modline *ml, struct seen *seen)

@@ -247,7 +247,7 @@ static void tell_unknown(struct text *t, const struct evidence *ev, size_t n, co
 		if (e->dbg->status == UT_INL_NODEBUG)
 			say(t, "  %s has no debug info: %s may have been inlined into its callers; "
 			       "build it with -g (or install its -dbgsym package), then "
-			       "`utrace list -f --inlined %s` tells\n",
+			       "`utrace list --inlined -f %s` tells\n",
 			    e->obj->path, pat, e->obj->path);
 		else if (e->dbg->status == UT_INL_DAMAGED)
 			say(t, "  unknown whether %s was inlined: %s has %s\n", pat, e->obj->path,

@@ -244,7 +244,7 @@ static void sort_sites(struct ut_module *p, struct ut_ool *e, const char **names
 static void log_names(const struct ut_module *p, const char *const *names)
 {
 	struct ut_symtab *st = ut_symtab_new();
-	char file[32], line[64];
+	char file[32], line[128];
 	int fd, n;
 
 	if (!st || ut_rt.dirfd < 0 || !ut_rt.ctl) {
@@ -257,7 +257,7 @@ static void log_names(const struct ut_module *p, const char *const *names)
 	snprintf(file, sizeof(file), "names.%u", p->index);
 	if (ut_symsnap_write(ut_rt.dirfd, file, st, 0) == 0) {
 		fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-		n = snprintf(line, sizeof(line), "names 0 %s\n", file);
+		n = snprintf(line, sizeof(line), "names 0 %s %s\n", p->name[0] ? p->name : "-", file);
 		if (fd >= 0 && write(fd, line, (size_t)n) == n)
 			__atomic_add_fetch(&ut_rt.ctl->modules_gen, 1, __ATOMIC_RELEASE);
 		if (fd >= 0)

@@ -4,7 +4,8 @@
 # --only-keep-debug, under UTRACE_DEBUG_DIR as under /usr/lib/debug) or by
 # .gnu_debuglink; a debug file of another build is never used, and said; a
 # binary without debug info says the function may have been inlined and how
-# to find out; damaged DWARF makes it "unknown whether inlined" without a
+# to find out; -O inlined reads the separate debug info in the traced
+# process too; damaged DWARF makes it "unknown whether inlined" without a
 # crash; a gcc clone (name.constprop.0) is named.
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -34,6 +35,14 @@ scale in use_a at t.c:4 entry <ADDR>  traceable: with -O inlined
 scale in use_b at t.c:5 entry <ADDR>  traceable: with -O inlined
 EOF
 expect "by build-id: nothing said" by-id.err </dev/null
+# the traced process finds it too: -O inlined traces the instances of a
+# binary stripped of its debug info
+record strip.dat -O inlined -p function -l scale -- ./stripped || fail "-O inlined stripped: $(cat strip.dat.err)"
+report strip.dat | funcs | sort >strip.txt
+expect "-O inlined from separate debug info" strip.txt <<'EOF'
+scale <-use_a
+scale <-use_b
+EOF
 
 # no debug info anywhere: the word's reason says how to find out
 export UTRACE_DEBUG_DIR=$PWD/none
@@ -41,7 +50,7 @@ record nodbg.dat -p function -l scale -- ./stripped
 expect_eq "no debug info: exit" 2 "$?"
 expect "no debug info: may have been inlined" nodbg.dat.err <<'EOF'
 utrace: set_ftrace_filter: 'scale' matches no traceable function of ./stripped
-  ./stripped has no debug info: scale may have been inlined into its callers; build it with -g (or install its -dbgsym package), then `utrace list -f --inlined ./stripped` tells
+  ./stripped has no debug info: scale may have been inlined into its callers; build it with -g (or install its -dbgsym package), then `utrace list --inlined -f ./stripped` tells
 EOF
 
 # .gnu_debuglink, next to the binary

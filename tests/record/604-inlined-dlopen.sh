@@ -3,7 +3,8 @@
 # with clang: `list -f --inlined` reads the library itself; `utrace start`
 # on the running program, which loaded it with dlopen, explains a word
 # naming a function the library inlined into every caller, from the
-# library's debug info (the session's modules log names it).
+# library's debug info (the session's modules log names it); record
+# -O inlined traces them once the program dlopens the library.
 . "$(dirname "$0")/../lib/common.sh"
 export UTRACE_DIR=$PWD/run
 
@@ -57,6 +58,14 @@ EOF
 	exec 7>&-
 	wait "$pid"
 	rm -f in
+	# -O inlined: the library's instances become sites when it is dlopened
+	record "$cc.dat" -O inlined -p function -l 'lib_*:mod:libinl' -- ./main </dev/null ||
+		fail "$cc: record -O inlined exited $?: $(cat "$cc.dat.err")"
+	report "$cc.dat" | funcs | sort | uniq -c | awk '{$1 = $1; print}' >"$cc.calls"
+	expect "$cc: the dlopened library's inlined calls" "$cc.calls" <<'EOF'
+1 lib_entry <-main
+2 lib_scale <-lib_entry
+EOF
 }
 one gcc
 one clang
