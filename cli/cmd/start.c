@@ -49,11 +49,12 @@ const char ut_help_start[] =
 	"                   the thread that exited first, its events counted as lost\n"
 	"  -C CLOCK         trace_clock\n"
 	"  -O OPTION        [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt,\n"
-	"                   [no]patch-prologue (the options a process holds; output\n"
-	"                   options go to show); -O plt hooks the processes' library\n"
-	"                   calls (PLT and GOT) while they run, -O noplt unhooks them;\n"
-	"                   patch-prologue patches the functions without a site while\n"
-	"                   the program's threads run\n"
+	"                   [no]patch-prologue, [no]inlined (the options a process\n"
+	"                   holds; output options go to show); -O plt hooks the\n"
+	"                   processes' library calls (PLT and GOT) while they run,\n"
+	"                   -O noplt unhooks them; patch-prologue patches the\n"
+	"                   functions without a site while the program's threads\n"
+	"                   run; inlined makes the inlined copies sites likewise\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 
