@@ -3,7 +3,8 @@
 # instance (edge_spin in spin_body, tests/progs/inl_edge.c) without pause
 # while `utrace start -O inlined` patches its entry (int3, the threads
 # between its moved instructions moved to the slot, then the jump); the
-# site in the slot is then switched off and on again under them.  The
+# site in the slot is then switched off and on again under them, and an
+# instance (start -B) traces the copy by the function's name.  The
 # program runs to its end, the instance's calls are in the buffers with
 # the function holding it as their parent, and nothing crashed.
 . "$(dirname "$0")/../lib/common.sh"
@@ -28,6 +29,14 @@ one() {
 	expect "$s: the instance's calls" show.txt <<'EOF2'
 edge_spin <-spin_body
 EOF2
+	# an instance traces the inlined copy as the function it came from
+	"$UTRACE" start -B ins -l edge_spin 2>>start.err || fail "$s: start -B exited $?"
+	sleep 0.1
+	"$UTRACE" show -B ins 2>/dev/null | funcs | sort -u >ins.txt
+	expect "$s: in an instance" ins.txt <<'EOF2'
+edge_spin <-spin_body
+EOF2
+	"$UTRACE" reset -B ins >/dev/null 2>&1
 	for ((i = 0; i < 3; i++)); do # the slot's site off and on, under the threads
 		"$UTRACE" start -P "$pid" -p nop 2>>start.err || fail "$s: start nop exited $?"
 		"$UTRACE" start -P "$pid" -p function 2>>start.err || fail "$s: start function exited $?"

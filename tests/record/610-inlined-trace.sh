@@ -7,7 +7,8 @@
 # 5 through its copy), inl_scale 2 (no copy), nested inl_outer/inl_inner,
 # inl_step 3 in one caller; function_graph prints a leaf line without a
 # duration marked /* inlined */, nested one level deeper per inlined body
-# around it, and trace-cmd reads the file; the profiler counts the hits in
+# around it, a graph filter or notrace naming the inlined function selects
+# its instances, and trace-cmd reads the file; the profiler counts the hits in
 # the function's row.  inl_edge: a leaf whose locals sit in the red zone
 # computes the same sum traced (the slot steps below the red zone), a loop
 # that jumps back to the instance counts each pass, and an instance that
@@ -55,6 +56,23 @@ EOF2
  N) |    inl_step(); /* inlined */
  N) |    inl_step(); /* inlined */
  N) <DUR> |  }
+EOF2
+	# a graph filter naming the inlined function itself; notrace
+	record "r.$s.dat" -O inlined -p function_graph -g inl_scale -- "$p" || fail "$s: -g inl_scale exited $?"
+	report "r.$s.dat" | events | sed -E 's/^ *[0-9]+\) +/ N) /' >"r.$s.txt"
+	expect "$s: -g inl_scale" "r.$s.txt" <<'EOF2'
+ N) |  inl_scale(); /* inlined */
+ N) |  inl_scale(); /* inlined */
+EOF2
+	record "n.$s.dat" -O inlined -p function -l 'inl_*' -n inl_scale -n inl_step -- "$p" || fail "$s: -n exited $?"
+	report "n.$s.dat" | inl_funcs >"n.$s.txt"
+	expect "$s: notrace" "n.$s.txt" <<'EOF2'
+inl_a <-main 1
+inl_b <-main 1
+inl_inner <-inl_nest 1
+inl_nest <-main 1
+inl_outer <-inl_nest 1
+inl_thrice <-main 1
 EOF2
 	if command -v trace-cmd >/dev/null; then
 		trace-cmd report -i "g.$s.dat" 2>/dev/null | grep -c 'funcgraph_inlined: .*inl_step(); /\* inlined \*/' >"tc.$s.txt"
