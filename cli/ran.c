@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/ran.h"
+#include "common/control.h"
 #include "common/demangle.h"
 #include "common/elfsites.h"
 
@@ -46,6 +47,13 @@ static void add_session(struct ut_ftable *t, const char *dir, const char *name, 
 		char what[16], mod[128], obj[PATH_MAX];
 		unsigned long long bias;
 
+		if (!strncmp(line, "names ", 6)) { /* the inlined instances it made sites */
+			char sdir[PATH_MAX];
+
+			snprintf(sdir, sizeof(sdir), "%s/%s", dir, name);
+			ut_live_names_rows(t, sdir, line);
+			continue;
+		}
 		if (sscanf(line, "%15s %llx %127s %4095[^\n]", what, &bias, mod, obj) != 4 ||
 		    strcmp(what, "load") != 0 || seen_before(seen, nseen, obj))
 			continue;

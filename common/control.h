@@ -130,6 +130,16 @@ struct ut_symtab;
 struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
 
 /*
+ * A "names" line of the session @dir's modules log (the sites the runtime
+ * made for inlined instances, named after the function inlined there):
+ * one row each in @t, of kind UT_FKIND_INLINED with the line's module, as
+ * the process's own table has them.  Other lines: nothing.  Return: the
+ * rows added, or a negative errno.
+ */
+struct ut_ftable;
+int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line);
+
+/*
  * trace_marker from outside (common/marker.c): @text as a marker event of
  * thread @tid (@comm) in the session @sessdir, into instance @inst's
  * buffers (0: the top level's).  0, -ENOSPC when the marker buffer is full

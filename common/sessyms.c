@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/control.h"
+#include "common/filter.h"
 #include "common/symbols.h"
 #include "common/symsnap.h"
 #include "common/warn.h"
@@ -173,6 +174,36 @@ static void load_names(struct ut_symtab *st, const char *dir, const char *line)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	ut_symsnap_load(st, path, bias, strcmp(mod, "-") ? mod : NULL);
+}
+
+int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line)
+{
+	char file[32], mod[64], path[PATH_MAX + 40];
+	unsigned long long bias;
+	struct ut_symtab *st;
+	int n = 0;
+
+	if (sscanf(line, "names %llx %63s %31s", &bias, mod, file) != 3 ||
+	    !snap_file_ok(file, "names"))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	st = ut_symtab_new();
+	if (!st)
+		return -ENOMEM;
+	if (ut_symsnap_load(st, path, bias, NULL) >= 0)
+		ut_symtab_finish(st);
+	for (size_t i = 0; i < ut_symtab_count(st) && n >= 0; i++) {
+		long k = ut_ftable_add(t, ut_symtab_at(st, i)->name, strcmp(mod, "-") ? mod : NULL);
+
+		if (k < 0) {
+			n = (int)k;
+		} else {
+			ut_ftable_set_kind(t, (size_t)k, UT_FKIND_INLINED);
+			n++;
+		}
+	}
+	ut_symtab_free(st);
+	return n;
 }
 
 static void flush(struct ut_symtab *st, const char *dir, struct modline *ml, struct seen *seen)

@@ -47,6 +47,12 @@ const uint8_t *ut_ool_code(void *ctx, uint64_t addr, size_t len);
 /* @size bytes of slot memory within reach of @e (RX: written through poke()); 0 if none. */
 uint64_t ut_ool_slot_for(uint64_t e, uint64_t size);
 
+/*
+ * The calling thread trapped on a batch's E (and resumes in its slot): its
+ * answer to the installer's round, if it was asked.  Async-signal-safe.
+ */
+void ut_ool_trap_answers(void);
+
 /* Write @len bytes at @addr of the process's text or slots (/proc/self/mem).  0 or -EIO. */
 int ut_ool_poke(uint64_t addr, const void *buf, size_t len);
 

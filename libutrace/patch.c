@@ -30,6 +30,7 @@
 #include "common/proc_alive.h"
 #include "common/filter.h"
 #include "libutrace/internal.h"
+#include "libutrace/ool.h"
 #include "libutrace/signals.h"
 
 #define CHUNK 65536
@@ -67,13 +68,20 @@ static bool site_trap(siginfo_t *si, ucontext_t *uc)
 	if (!s) {
 		uint64_t to = ut_inlined_trap(a);
 
-		if (to)
-			ut_arch_set_pc(uc, to);
-		return to || ut_usdt_trap(uc);
+		if (!to)
+			return ut_usdt_trap(uc);
+		ut_arch_set_pc(uc, to);
+		ut_ool_trap_answers();
+		return true;
 	}
 	if (s->how == UT_HOW_LIBCALL)
 		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
-	ut_arch_set_pc(uc, m->kind == UT_FKIND_PROLOGUE ? ut_prologue_resume(m, s) : a + s->len);
+	if (m->kind == UT_FKIND_PROLOGUE) {
+		ut_arch_set_pc(uc, ut_prologue_resume(m, s));
+		ut_ool_trap_answers();
+	} else {
+		ut_arch_set_pc(uc, a + s->len);
+	}
 	return true;
 }
 

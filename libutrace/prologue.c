@@ -67,6 +67,7 @@ static uint32_t acks;
 static uint16_t round_no;            /* a late answer to an earlier round is not counted */
 #define MAX_ASKED 4096
 static int asked_tid[MAX_ASKED];     /* the threads a round asked */
+static uint32_t asked_n;             /* how many of them (0: no round) */
 static uint8_t answered[MAX_ASKED];  /* set by each one's handler */
 
 /* Slot memory: areas near each object, handed out in UT_PRO_SLOT pieces. */
@@ -355,9 +356,27 @@ static uint64_t migrated_pc(uint64_t pc)
 		for (unsigned k = 1; k < pe->plan.nr; k++)
 			if (pc == e + pe->plan.off[k])
 				return pe->slot + pe->map[k];
+		/*
+		 * Right after E and not a boundary: the int3 at E ran, and its
+		 * SIGTRAP merged with this one (a second standard signal is
+		 * dropped while one is pending): resume as its trap would.
+		 * (When E's instruction is one byte long, E + 1 is a boundary
+		 * and taken as one: that case cannot be told apart.)
+		 */
+		if (pc == e + 1 && pe->state == UT_OOL_TRAPPING)
+			return pe->jump_to ? pe->jump_to : pe->slot;
 		return 0;
 	}
 	return 0;
+}
+
+/* Thread @i of the round answered: counted once, however many ways it answers. */
+static void answer(uint32_t i)
+{
+	if (__atomic_exchange_n(&answered[i], 1, __ATOMIC_ACQ_REL))
+		return;
+	__atomic_add_fetch(&acks, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &acks, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
 /**
@@ -379,10 +398,27 @@ bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc)
 		ut_arch_set_pc(uc, to);
 	if ((uint16_t)(v >> 32) != __atomic_load_n(&round_no, __ATOMIC_ACQUIRE))
 		return true; /* moved all the same: the slots stay valid */
-	__atomic_store_n(&answered[(uint32_t)v], 1, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&acks, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &acks, FUTEX_WAKE, 1, NULL, NULL, 0);
+	answer((uint32_t)v);
 	return true;
+}
+
+/*
+ * A thread that traps on a batch's E while a round waits is out of every
+ * moved range, and resumes in a slot: that is its answer too.  Needed
+ * because its trap's SIGTRAP and the round's may merge into one: the
+ * round's, then, is lost.  Async-signal-safe.
+ */
+void ut_ool_trap_answers(void)
+{
+	uint32_t n = __atomic_load_n(&asked_n, __ATOMIC_ACQUIRE);
+	int self;
+
+	if (!n || !__atomic_load_n(&batch_n, __ATOMIC_ACQUIRE))
+		return;
+	self = (int)syscall(SYS_gettid);
+	for (uint32_t i = 0; i < n; i++)
+		if (asked_tid[i] == self)
+			answer(i);
 }
 
 /*
@@ -477,10 +513,12 @@ static bool migrate(void)
 		if (n == MAX_ASKED)
 			break;
 		asked_tid[n] = tid;
-		answered[n] = 0;
+		__atomic_store_n(&answered[n], 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&asked_n, n + 1, __ATOMIC_RELEASE); /* its trap may answer now */
 		n += ask(tid, n);
 	}
 	closedir(d);
+	__atomic_store_n(&asked_n, n, __ATOMIC_RELEASE);
 	if (n == MAX_ASKED)
 		return false;
 	/* 2 s at most: a thread that does not answer makes the batch give up */
@@ -521,11 +559,15 @@ static int install_batch(uint32_t n)
 		uint64_t e = batch[done]->entry + batch[done]->plan.skip;
 
 		batch[done]->first = *(const uint8_t *)e;
+		/* before the int3: a thread trapping on it must find it ours */
+		__atomic_store_n(&batch[done]->state, UT_OOL_TRAPPING, __ATOMIC_RELEASE);
 		ret = ut_ool_poke(e, &trap, 1);
-		batch[done]->state = UT_OOL_TRAPPING;
 	}
 	ut_patch_sync();
-	if (ret || !migrate()) {
+	bool moved = !ret && migrate();
+
+	__atomic_store_n(&asked_n, 0, __ATOMIC_RELEASE);
+	if (!moved) {
 		for (uint32_t i = 0; i < done; i++) { /* untouched but for the first byte */
 			ut_ool_poke(batch[i]->entry + batch[i]->plan.skip, &batch[i]->first, 1);
 			batch[i]->state = UT_OOL_FAILED;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/control.h"
 #include "common/cxxname.h"
 #include "common/demangle.h"
 #include "common/elfsites.h"
@@ -80,8 +81,11 @@ static void load_object(struct ut_ftable *t, const char *path, const char *modul
 	ut_elfsites_file(t, path, module);
 }
 
-/* The table described by a modules file: "load|unload BIAS MODULE|- PATH" lines. */
-static struct ut_ftable *build_table(char *text)
+/*
+ * The table described by a modules file: "load|unload BIAS MODULE|- PATH"
+ * lines, and "names" lines for the inlined instances the process made sites.
+ */
+static struct ut_ftable *build_table(char *text, const char *dir)
 {
 	struct ut_ftable *t = ut_ftable_new();
 	char *save = NULL;
@@ -94,6 +98,10 @@ static struct ut_ftable *build_table(char *text)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *op = line, *bias, *mod, *path;
 
+		if (!strncmp(line, "names ", 6)) {
+			ut_live_names_rows(t, dir, line);
+			continue;
+		}
 		bias = strchr(op, ' ');
 		mod = bias ? strchr(bias + 1, ' ') : NULL;
 		path = mod ? strchr(mod + 1, ' ') : NULL;
@@ -144,7 +152,7 @@ static struct ut_ftable *session_table(const struct ut_live_sess *s)
 		free(text);
 		return c->t;
 	}
-	t = build_table(text);
+	t = build_table(text, s->dir);
 	free(text);
 	if (!t)
 		return NULL;
