@@ -32,6 +32,11 @@ enum {
 	 * events carry this type and the format in @probe.
 	 */
 	UT_EV_PROBE = 1002,
+	/*
+	 * A process event (common/procevents.h): @evid its id (the trace.dat
+	 * id), @raw its fields in the kernel's layout from offset 8.
+	 */
+	UT_EV_STATIC = 1003,
 };
 
 struct ut_evfmt;
@@ -65,6 +70,10 @@ struct ut_event {
 	/* USDT probes: the arguments in 8-byte slots, not owned; the format if known */
 	const uint64_t *args;
 	const struct ut_evfmt *probe;
+	/* process events: the record's bytes from offset 8 on, not owned */
+	const uint8_t *raw;
+	uint16_t raw_len;
+	uint16_t evid;
 };
 
 #endif

@@ -234,6 +234,11 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 		if (n > UT_REC_PROBE_MAX_ARGS || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
 			return 0;
 		size = (unsigned)(16 + ((8 * n + 15) & ~15ull));
+	} else if (type == UT_REC_EVENT) {
+		n = (w[0] >> 16) & 0xffff;
+		if (n > UT_REC_EVENT_MAX || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
+			return 0;
+		size = (unsigned)(16 + ((n + 15) & ~15ull));
 	}
 	if (size > room || size > left)
 		return 0;
@@ -270,7 +275,7 @@ long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint6
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		size = w[0] && have_ts && type >= UT_REC_FUNCTION && type <= UT_REC_PROBE
+		size = w[0] && have_ts && type >= UT_REC_FUNCTION && type <= UT_REC_EVENT
 			       ? rec_size(p, w, type, room, len - (pos - start))
 			       : 0;
 		if (!size) {
@@ -345,6 +350,14 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		ev->nargs = (uint32_t)(w[1] & 0xff);
 		/* points into the caller's bytes (8-aligned): valid while they are */
 		ev->args = (const uint64_t *)(const void *)(p + 16);
+		break;
+	case UT_REC_EVENT:
+		ev->type = UT_EV_STATIC;
+		ev->ip = 0;
+		ev->evid = (uint16_t)(w[0] & 0xffff);
+		ev->raw_len = (uint16_t)((w[0] >> 16) & 0xffff);
+		/* points into the caller's bytes: valid while they are */
+		ev->raw = p + 16;
 		break;
 	default: /* LOST: the count in ip */
 		ev->type = 0;

@@ -139,6 +139,7 @@ void ut_update_locked(void)
 		ut_log("patching failed: %s", strerror(errno));
 	if (ut_usdt_apply() < 0)
 		ut_log("enabling USDT probes failed: %s", strerror(errno));
+	ut_procev_apply();
 }
 
 static void atfork_prepare(void)
@@ -242,6 +243,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_clock_settle(ut_rt.ctl); /* before the first timestamp is converted or taken */
 	ut_rt.ready = true;
 	ut_update_locked();
+	ut_procev_exec();
 	ut_agent_start();
 	ut_prefault_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
@@ -255,6 +257,7 @@ out:
 __attribute__((destructor)) static void ut_fini(void)
 {
 	ut_quiet++;
+	ut_procev_exit(true);
 	ut_session_exit();
 	ut_session_gc_self();
 	ut_quiet--;
