@@ -139,7 +139,6 @@ void ut_update_locked(void)
 		ut_log("patching failed: %s", strerror(errno));
 	if (ut_usdt_apply() < 0)
 		ut_log("enabling USDT probes failed: %s", strerror(errno));
-	ut_procev_apply();
 }
 
 static void atfork_prepare(void)
