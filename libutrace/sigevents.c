@@ -14,8 +14,18 @@
  * and raw syscalls.  result is 1 (ignored) for a signal the program sends
  * itself whose action ignores it, else 0 (delivered): the kernel's other
  * results (already pending, queue overflow) are not told apart.
- * signal:signal_deliver is listed (its format is the kernel's) but not yet
- * recorded by the runtime.
+ *
+ * signal:signal_deliver for the handlers the program installs with
+ * sigaction() or signal() while the event is enabled: the kernel is given
+ * delivered() instead, which records the event in the receiving thread and
+ * calls the program's handler (by a tail call: the handler returns to the
+ * kernel's signal frame as before, which function_graph's signal marks
+ * rely on).  sigaction() reports the program's handler back.  sa_flags is
+ * the program's with SA_RESTORER, which the C library adds and the kernel
+ * shows.  Not seen: handlers installed before the event was enabled
+ * (`start -e` on a running program), SIGTRAP and SIGBUS (utrace's own
+ * handlers chain to the program's), signals whose action is the default
+ * or ignore (no handler runs; the kernel records those too).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -28,6 +38,7 @@
 
 #include "common/procevents.h"
 #include "libutrace/internal.h"
+#include "libutrace/signals.h"
 
 /* The kernel's si_code values for the senders. */
 enum { CODE_USER = 0, CODE_QUEUE = -1, CODE_TKILL = -6 };
@@ -92,6 +103,69 @@ static void generated(int sig, int code, pid_t pid, bool group, bool self)
 	ut_pev_put(&e, 40, &g, 4);
 	ut_pev_put(&e, 44, &res, 4);
 	ut_pev_emit(&e);
+}
+
+/* ---- signal_deliver ---- */
+
+#define SA_RESTORER_FLAG 0x04000000 /* the kernel's SA_RESTORER (x86) */
+
+/* The handlers the program installed that the kernel calls through delivered(). */
+static struct sigaction program[NSIG];
+
+static void deliver_event(int sig, const siginfo_t *si, const struct sigaction *a)
+{
+	struct ut_pev e;
+	int32_t v[3] = {sig, si ? si->si_errno : 0, si ? si->si_code : 0};
+	uint64_t handler = (uint64_t)(uintptr_t)a->sa_handler;
+	uint64_t flags = (uint64_t)(unsigned)a->sa_flags | SA_RESTORER_FLAG;
+	int saved = errno;
+
+	ut_pev_init(&e, UT_PEV_SIG_DELIVER);
+	ut_pev_put(&e, 8, v, sizeof(v));
+	ut_pev_put(&e, 24, &handler, 8);
+	ut_pev_put(&e, 32, &flags, 8);
+	ut_pev_emit(&e);
+	errno = saved;
+}
+
+static void delivered(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *a = &program[sig];
+
+	if (ut_procev_on(UT_PEV_SIG_DELIVER))
+		deliver_event(sig, si, a);
+	if (a->sa_flags & SA_SIGINFO) {
+		a->sa_sigaction(sig, si, uc);
+		return;
+	}
+	a->sa_handler(sig);
+}
+
+int ut_sigev_sigaction(int (*real)(int, const struct sigaction *, struct sigaction *), int sig,
+		       const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction copy, was;
+	bool wrap;
+	int ret;
+
+	if (sig <= 0 || sig >= NSIG)
+		return real(sig, act, old);
+	wrap = act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN &&
+	       ut_procev_on(UT_PEV_SIG_DELIVER);
+	was = program[sig];
+	if (wrap) {
+		program[sig] = *act; /* before the kernel can call delivered() for it */
+		copy = *act;
+		copy.sa_sigaction = delivered;
+		copy.sa_flags |= SA_SIGINFO;
+		act = &copy;
+	}
+	ret = real(sig, act, old);
+	if (ret && wrap)
+		program[sig] = was;
+	if (!ret && old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == delivered)
+		*old = was; /* what the program installed, not ours */
+	return ret;
 }
 
 static void *real_of(const char *name, void **cache)

@@ -2,12 +2,12 @@
 # Process events (issue 13): a program that dlopens, starts a thread,
 # raises a handled signal, forks a child that exits and one that execs,
 # dlcloses and exits, recorded with -e 'sched:*' -e 'signal:*' -e
-# 'utrace:*': the kernel's sched_process_fork/exec/exit and signal_generate
-# with the kernel's fields, utrace's thread_start/thread_exit/dlopen/dlclose,
-# printed by report as the kernel prints them and read by trace-cmd with
-# the formats written into trace.dat.  Pids are named by role (P the
-# program, T its thread, C1 and C2 its children), each task's events in
-# its order.
+# 'utrace:*': the kernel's sched_process_fork/exec/exit, signal_generate
+# and signal_deliver with the kernel's fields, utrace's thread_start,
+# thread_exit, dlopen and dlclose, printed by report as the kernel prints
+# them and read by trace-cmd with the formats written into trace.dat.
+# Pids are named by role (P the program, T its thread, C1 and C2 its
+# children), each task's events in its order.
 . "$(dirname "$0")/../lib/common.sh"
 
 PROG=$(prog procev gcc-pfe)
@@ -29,7 +29,7 @@ C2=$(sed -nE 's/.* sched_process_fork: .* child_pid=([0-9]+)$/\1/p' rep.txt | se
 # pid numbers named by role, addresses masked, then each task's events in order
 roles() {
 	sed -E -e "s/\\b$P\\b/P/g" -e "s/\\b$T\\b/T/g" -e "s/\\b$C1\\b/C1/g" -e "s/\\b$C2\\b/C2/g" \
-		-e 's/(base|func)=[0-9a-f]+/\1=<ADDR>/' -e "s|$UT_PROGS/||g"
+		-e 's/(base|func|sa_handler)=[0-9a-f]+/\1=<ADDR>/' -e "s|$UT_PROGS/||g"
 }
 events <rep.txt | sed -E 's/^ *([^ ]+) +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]{6}: /\1 /' | roles |
 	sort -s -k1,1 >ev.txt
@@ -40,6 +40,7 @@ procev.gcc-pfe-C2 sched_process_exit: comm=procev.gcc-pfe pid=C2 prio=120 group_
 procev.gcc-pfe-P sched_process_exec: filename=procev.gcc-pfe pid=P old_pid=P
 procev.gcc-pfe-P dlopen: filename=libtplug.gcc-pfe.so base=<ADDR> mode=0x2
 procev.gcc-pfe-P signal_generate: sig=10 errno=0 code=-6 comm=procev.gcc-pfe pid=P grp=0 res=0
+procev.gcc-pfe-P signal_deliver: sig=10 errno=0 code=-6 sa_handler=<ADDR> sa_flags=4000000
 procev.gcc-pfe-P sched_process_fork: comm=procev.gcc-pfe pid=P child_comm=procev.gcc-pfe child_pid=C1
 procev.gcc-pfe-P sched_process_fork: comm=procev.gcc-pfe pid=P child_comm=procev.gcc-pfe child_pid=C2
 procev.gcc-pfe-P dlclose: filename=libtplug.gcc-pfe.so base=<ADDR>
