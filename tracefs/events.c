@@ -2,7 +2,8 @@
 /*
  * available_events and set_event: the USDT probes of the scope's processes
  * as the kernel lists its trace events ("system:event", the provider as
- * the system), and the ones enabled.  set_event takes the kernel's words:
+ * the system), with the process events every process has
+ * (tracefs/evlist.c), and the ones enabled.  set_event takes the kernel's words:
  * `provider:name`, globs in either part, `name` alone, `provider:*`,
  * `!word` to disable; O_TRUNC replaces the set, `>>` adds.  A word naming
  * no probe of the scope's processes is EINVAL and changes nothing, with
