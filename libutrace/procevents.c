@@ -75,7 +75,7 @@ void ut_pev_init(struct ut_pev *e, unsigned id)
 void ut_pev_put(struct ut_pev *e, unsigned off, const void *v, unsigned size)
 {
 	if (off >= 8 && off - 8 + size <= sizeof(e->b))
-		memcpy(e->b + off - 8, v, size);
+		memcpy(e->b + (off - 8), v, size);
 }
 
 /* A __data_loc string: its bytes after the fixed fields, located by the u32 at @off. */
