@@ -206,6 +206,8 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_quiet++; /* what the runtime calls here is not the program's (plthook.c) */
 	ut_cfg_init(&ut_rt.cfg);
 	ut_follow_init();
+	ut_procev_init();
+	ut_sigev_init();
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	ut_slots_init();

@@ -472,6 +472,7 @@ struct ut_pev {
 	unsigned id, len;               /* len: payload bytes (the record's from offset 8) */
 	uint8_t b[UT_REC_EVENT_MAX];
 };
+void ut_procev_init(void) UT_HIDDEN;
 void ut_procev_apply(void) UT_HIDDEN;
 bool ut_procev_on(unsigned id) UT_HIDDEN;
 /* An event's payload: its fixed fields zero, then each field at its record offset. */
@@ -482,6 +483,8 @@ void ut_pev_emit(const struct ut_pev *e) UT_HIDDEN;
 void ut_procev_forked(pid_t child) UT_HIDDEN;
 void ut_procev_exec(void) UT_HIDDEN;
 void ut_procev_exit(bool group_dead) UT_HIDDEN;
+/* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
+void ut_sigev_init(void) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */

@@ -181,16 +181,29 @@ void ut_procev_exit(bool group_dead)
 
 /* ---- fork() and pthread_create(), interposed ---- */
 
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static pid_t (*real_fork)(void);
+static create_fn real_create;
+
+/* At start-up: the real functions (fork may be called from a signal handler, dlsym may not). */
+void ut_procev_init(void)
+{
+	real_fork = (pid_t(*)(void))dlsym(RTLD_NEXT, "fork");
+	real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+}
+
 __attribute__((visibility("default"))) pid_t fork(void)
 {
-	static pid_t (*real)(void);
 	pid_t pid;
 
-	if (!real)
-		real = (pid_t(*)(void))dlsym(RTLD_NEXT, "fork");
-	if (!real)
+	if (!real_fork)
+		ut_procev_init();
+	if (!real_fork) {
+		errno = ENOSYS;
 		return -1;
-	pid = real();
+	}
+	pid = real_fork();
 	if (pid > 0)
 		ut_procev_forked(pid);
 	return pid;
@@ -219,8 +232,6 @@ static void *started(void *p)
 	return s.fn(s.arg);
 }
 
-typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
 /*
  * Only while thread_start is enabled does a thread start in started():
  * otherwise its function is called by the C library as without utrace
@@ -230,18 +241,17 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 __attribute__((visibility("default"))) int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 							  void *(*fn)(void *), void *arg)
 {
-	static create_fn real;
 	struct thread_start *s;
 	int ret;
 
-	if (!real)
-		real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
-	if (!real)
+	if (!real_create)
+		ut_procev_init();
+	if (!real_create)
 		return ENOSYS;
 	if (ut_quiet || !ut_procev_on(UT_PEV_THREAD_START) || !(s = malloc(sizeof(*s))))
-		return real(th, attr, fn, arg);
+		return real_create(th, attr, fn, arg);
 	*s = (struct thread_start){fn, arg, (int32_t)gettid()};
-	ret = real(th, attr, started, s);
+	ret = real_create(th, attr, started, s);
 	if (ret)
 		free(s);
 	return ret;

@@ -179,6 +179,22 @@ static void *real_of(const char *name, void **cache)
 	return f;
 }
 
+static void *real_kill, *real_raise, *real_tgkill, *real_sigqueue, *real_pthread_kill;
+
+/*
+ * At start-up: the real functions, looked up once (dlsym is not
+ * async-signal-safe, and a program may send its first signal from a
+ * handler).
+ */
+void ut_sigev_init(void)
+{
+	real_of("kill", &real_kill);
+	real_of("raise", &real_raise);
+	real_of("tgkill", &real_tgkill);
+	real_of("sigqueue", &real_sigqueue);
+	real_of("pthread_kill", &real_pthread_kill);
+}
+
 /* A send to @pid (0 < pid): recorded first if to ourselves, else once it succeeded. */
 #define SEND(call, sig, code, pid, group, self)                                          \
 	do {                                                                                 \
@@ -196,8 +212,7 @@ static void *real_of(const char *name, void **cache)
 
 __attribute__((visibility("default"))) int kill(pid_t pid, int sig)
 {
-	static void *real;
-	int (*f)(pid_t, int) = (int (*)(pid_t, int))real_of("kill", &real);
+	int (*f)(pid_t, int) = (int (*)(pid_t, int))real_of("kill", &real_kill);
 
 	if (!f) {
 		errno = ENOSYS;
@@ -208,8 +223,7 @@ __attribute__((visibility("default"))) int kill(pid_t pid, int sig)
 
 __attribute__((visibility("default"))) int raise(int sig)
 {
-	static void *real;
-	int (*f)(int) = (int (*)(int))real_of("raise", &real);
+	int (*f)(int) = (int (*)(int))real_of("raise", &real_raise);
 
 	if (!f) {
 		errno = ENOSYS;
@@ -220,8 +234,8 @@ __attribute__((visibility("default"))) int raise(int sig)
 
 __attribute__((visibility("default"))) int tgkill(pid_t tgid, pid_t tid, int sig)
 {
-	static void *real;
-	int (*f)(pid_t, pid_t, int) = (int (*)(pid_t, pid_t, int))real_of("tgkill", &real);
+	int (*f)(pid_t, pid_t, int) =
+		(int (*)(pid_t, pid_t, int))real_of("tgkill", &real_tgkill);
 
 	if (!f) {
 		errno = ENOSYS;
@@ -232,9 +246,8 @@ __attribute__((visibility("default"))) int tgkill(pid_t tgid, pid_t tid, int sig
 
 __attribute__((visibility("default"))) int sigqueue(pid_t pid, int sig, const union sigval value)
 {
-	static void *real;
 	int (*f)(pid_t, int, union sigval) =
-		(int (*)(pid_t, int, union sigval))real_of("sigqueue", &real);
+		(int (*)(pid_t, int, union sigval))real_of("sigqueue", &real_sigqueue);
 
 	if (!f) {
 		errno = ENOSYS;
@@ -245,8 +258,8 @@ __attribute__((visibility("default"))) int sigqueue(pid_t pid, int sig, const un
 
 __attribute__((visibility("default"))) int pthread_kill(pthread_t th, int sig)
 {
-	static void *real;
-	int (*f)(pthread_t, int) = (int (*)(pthread_t, int))real_of("pthread_kill", &real);
+	int (*f)(pthread_t, int) =
+		(int (*)(pthread_t, int))real_of("pthread_kill", &real_pthread_kill);
 
 	if (!f)
 		return ENOSYS;
