@@ -83,6 +83,11 @@ for e in sched/sched_process_fork sched/sched_process_exec sched/sched_process_e
 	diff <(grep -v '^ID: ' "$k") <(grep -v '^ID: ' "events/$e/format") >/dev/null ||
 		fail "events/$e/format differs from the kernel's: $(diff <(grep -v '^ID: ' "$k") <(grep -v '^ID: ' "events/$e/format"))"
 done
+for h in header_page header_event; do
+	k=/sys/kernel/tracing/events/$h
+	[ -r "$k" ] && grep -q . "$k" 2>/dev/null || continue
+	cmp -s "$k" "events/$h" || fail "events/$h differs from the kernel's"
+done
 
 expect_eq "ftrace:print is not in set_event" EINVAL "$(w set_event ftrace:print)"
 expect_eq "enable one" OK "$(w set_event sched:sched_process_fork)"
