@@ -117,6 +117,16 @@ static int touch(void *ctx, const struct ut_event *ev)
 		for (i = 0; i < ev->nargs; i++)
 			h += ev->args[i];
 		break;
+	case UT_EV_STATIC: /* a process event's fields, in the record */
+		REQUIRE(ev->raw_len <= UT_REC_EVENT_MAX);
+		REQUIRE(ev->raw || !ev->raw_len);
+		if (ev->raw_len) {
+			REQUIRE(ev->raw >= s->lo && ev->raw + ev->raw_len <= s->hi);
+		}
+		for (i = 0; i < ev->raw_len; i++)
+			h += ev->raw[i];
+		h ^= ev->evid;
+		break;
 	default:
 		REQUIRE(!"unknown event type");
 	}
