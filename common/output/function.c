@@ -254,9 +254,9 @@ static void probe_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 static void procev_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 {
 	const struct ut_procev *e = ut_procev_by_id(ev->evid);
-	uint8_t rec[8 + UT_REC_EVENT_MAX];
+	uint8_t rec[8 + UT_PAGE_SIZE]; /* a trace.dat's record may carry its padding too */
 	char text[1200];
-	size_t len = ev->raw && ev->raw_len <= UT_REC_EVENT_MAX ? ev->raw_len : 0;
+	size_t len = ev->raw && ev->raw_len <= UT_PAGE_SIZE ? ev->raw_len : 0;
 
 	(void)o;
 	if (!e) {
