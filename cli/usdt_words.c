@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/usdt_words.h"
+#include "common/procevents.h"
 #include "common/usdt.h"
 
 /* One object's probes read once for all the words. */
@@ -15,6 +16,8 @@ struct probes {
 
 static bool names_one(const struct probes *p, const char *w, size_t n)
 {
+	if (ut_procev_word_matches(w, n)) /* a process event: every process has them */
+		return true;
 	for (size_t i = 0; i < p->n; i++)
 		for (size_t k = 0; k < p->v[i].n; k++)
 			if (ut_usdt_word_matches(w, n, p->v[i].v[k].provider, p->v[i].v[k].name))

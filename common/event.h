@@ -39,6 +39,11 @@ enum {
 	 * duration, marked with an "inlined" comment.
 	 */
 	UT_EV_FUNCGRAPH_INLINED = 1003,
+	/*
+	 * A process event (common/procevents.h): @evid its id (the trace.dat
+	 * id), @raw its fields in the kernel's layout from offset 8.
+	 */
+	UT_EV_STATIC = 1004,
 };
 
 struct ut_evfmt;
@@ -72,6 +77,10 @@ struct ut_event {
 	/* USDT probes: the arguments in 8-byte slots, not owned; the format if known */
 	const uint64_t *args;
 	const struct ut_evfmt *probe;
+	/* process events: the record's bytes from offset 8 on, not owned */
+	const uint8_t *raw;
+	uint16_t raw_len;
+	uint16_t evid;
 };
 
 #endif

@@ -234,6 +234,11 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 		if (n > UT_REC_PROBE_MAX_ARGS || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
 			return 0;
 		size = (unsigned)(16 + ((8 * n + 15) & ~15ull));
+	} else if (type == UT_REC_EVENT) {
+		n = (w[0] >> 16) & 0xffff;
+		if (n > UT_REC_EVENT_MAX || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
+			return 0;
+		size = (unsigned)(16 + ((n + 15) & ~15ull));
 	}
 	if (size > room || size > left)
 		return 0;
@@ -245,7 +250,7 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 /* A record type this reader decodes (include/utrace/abi.h: UT_REC_*). */
 static bool rec_type_known(unsigned type)
 {
-	return (type >= UT_REC_FUNCTION && type <= UT_REC_PROBE) || type == UT_REC_INLINED;
+	return (type >= UT_REC_FUNCTION && type <= UT_REC_EVENT) || type == UT_REC_INLINED;
 }
 
 long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
@@ -355,6 +360,14 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		ev->nargs = (uint32_t)(w[1] & 0xff);
 		/* points into the caller's bytes (8-aligned): valid while they are */
 		ev->args = (const uint64_t *)(const void *)(p + 16);
+		break;
+	case UT_REC_EVENT:
+		ev->type = UT_EV_STATIC;
+		ev->ip = 0;
+		ev->evid = (uint16_t)(w[0] & 0xffff);
+		ev->raw_len = (uint16_t)((w[0] >> 16) & 0xffff);
+		/* points into the caller's bytes: valid while they are */
+		ev->raw = p + 16;
 		break;
 	default: /* LOST: the count in ip */
 		ev->type = 0;

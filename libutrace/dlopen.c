@@ -18,6 +18,7 @@
 #include <link.h>
 #include <pthread.h>
 
+#include "common/procevents.h"
 #include "libutrace/internal.h"
 
 typedef void *(*dlopen_fn)(const char *, int);
@@ -33,6 +34,24 @@ static void *open_as(dlopen_fn real, const char *file, int mode, const void *cal
 	    (uint64_t)info.dli_fbase != ut_rt.self_base)
 		ret = ut_arch_object_ret(lm->l_ld, lm->l_addr);
 	return ret ? ut_arch_call_returning_via(real, ret, file, mode) : real(file, mode);
+}
+
+/* utrace:dlopen or utrace:dlclose of handle @h (libutrace/procevents.c): its path and base. */
+static void dl_event(unsigned id, void *h, const char *file, int mode)
+{
+	struct link_map *lm = NULL;
+	struct ut_pev e;
+	uint64_t base;
+
+	if (!ut_procev_on(id) || dlinfo(h, RTLD_DI_LINKMAP, &lm) || !lm)
+		return;
+	base = lm->l_addr;
+	ut_pev_init(&e, id);
+	ut_pev_str(&e, 8, lm->l_name && lm->l_name[0] ? lm->l_name : file ? file : "");
+	if (id == UT_PEV_DLOPEN)
+		ut_pev_put(&e, 12, &mode, 4);
+	ut_pev_put(&e, 16, &base, 8);
+	ut_pev_emit(&e);
 }
 
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
@@ -52,6 +71,7 @@ __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 		ut_update_locked();
 		pthread_mutex_unlock(&ut_rt.lock);
 		ut_quiet--;
+		dl_event(UT_PEV_DLOPEN, h, file, mode);
 		errno = saved;
 	}
 	return h;
@@ -64,6 +84,8 @@ __attribute__((visibility("default"))) int dlclose(void *h)
 
 	if (!real)
 		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	if (ut_rt.ready)
+		dl_event(UT_PEV_DLCLOSE, h, NULL, 0);
 	ret = real(h);
 	if (ut_rt.ready) {
 		int saved = errno;

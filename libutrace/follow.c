@@ -276,6 +276,14 @@ __attribute__((visibility("default"))) int execle(const char *path, const char *
 	return execve(path, argv_, envp);
 }
 
+/* posix_spawn made a child: sched_process_fork (libutrace/procevents.c). */
+static int spawned(int ret, const pid_t *pid)
+{
+	if (!ret && pid)
+		ut_procev_forked(*pid);
+	return ret;
+}
+
 __attribute__((visibility("default"))) int posix_spawn(pid_t *pid, const char *path,
 						       const posix_spawn_file_actions_t *actions,
 						       const posix_spawnattr_t *attr,
@@ -283,7 +291,7 @@ __attribute__((visibility("default"))) int posix_spawn(pid_t *pid, const char *p
 {
 	resolve();
 	FIX_ENV(envp);
-	return real_spawn(pid, path, actions, attr, argv, fixed);
+	return spawned(real_spawn(pid, path, actions, attr, argv, fixed), pid);
 }
 
 __attribute__((visibility("default"))) int posix_spawnp(pid_t *pid, const char *file,
@@ -293,5 +301,5 @@ __attribute__((visibility("default"))) int posix_spawnp(pid_t *pid, const char *
 {
 	resolve();
 	FIX_ENV(envp);
-	return real_spawnp(pid, file, actions, attr, argv, fixed);
+	return spawned(real_spawnp(pid, file, actions, attr, argv, fixed), pid);
 }

@@ -206,6 +206,8 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_quiet++; /* what the runtime calls here is not the program's (plthook.c) */
 	ut_cfg_init(&ut_rt.cfg);
 	ut_follow_init();
+	ut_procev_init();
+	ut_sigev_init();
 	ut_rt.buf_size = ut_round_buf_size(ut_rt.cfg.buf_kb);
 	ut_arch_init_fpu();
 	ut_slots_init();
@@ -242,6 +244,7 @@ __attribute__((constructor(101))) static void ut_init(void)
 	ut_clock_settle(ut_rt.ctl); /* before the first timestamp is converted or taken */
 	ut_rt.ready = true;
 	ut_update_locked();
+	ut_procev_exec();
 	ut_agent_start();
 	ut_prefault_start();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
@@ -255,6 +258,7 @@ out:
 __attribute__((destructor)) static void ut_fini(void)
 {
 	ut_quiet++;
+	ut_procev_exit(true);
 	ut_session_exit();
 	ut_session_gc_self();
 	ut_quiet--;

@@ -472,6 +472,25 @@ void ut_usdt_scan(struct ut_module *m, struct Elf *elf) UT_HIDDEN;
 int ut_usdt_apply(void) UT_HIDDEN;
 bool ut_usdt_trap(ucontext_t *uc) UT_HIDDEN;
 
+/* procevents.c: process events (common/procevents.h) */
+struct ut_pev {
+	unsigned id, len;               /* len: payload bytes (the record's from offset 8) */
+	uint8_t b[UT_REC_EVENT_MAX];
+};
+void ut_procev_init(void) UT_HIDDEN;
+void ut_procev_apply(void) UT_HIDDEN;
+bool ut_procev_on(unsigned id) UT_HIDDEN;
+/* An event's payload: its fixed fields zero, then each field at its record offset. */
+void ut_pev_init(struct ut_pev *e, unsigned id) UT_HIDDEN;
+void ut_pev_put(struct ut_pev *e, unsigned off, const void *v, unsigned size) UT_HIDDEN;
+void ut_pev_str(struct ut_pev *e, unsigned off, const char *s) UT_HIDDEN;
+void ut_pev_emit(const struct ut_pev *e) UT_HIDDEN;
+void ut_procev_forked(pid_t child) UT_HIDDEN;
+void ut_procev_exec(void) UT_HIDDEN;
+void ut_procev_exit(bool group_dead) UT_HIDDEN;
+/* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
+void ut_sigev_init(void) UT_HIDDEN;
+
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */
 char *ut_rt_demangle(const char *mangled) UT_HIDDEN;

@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "common/procevents.h"
 #include "libutrace/signals.h"
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
@@ -220,7 +221,7 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 			sigdelset(&copy.sa_mask, SIGBUS);
 			act = &copy;
 		}
-		return real_sigaction(sig, act, old);
+		return ut_sigev_sigaction(real_sigaction, sig, act, old);
 	}
 	if (old)
 		*old = program_act[k];
@@ -233,7 +234,7 @@ __attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t
 {
 	struct sigaction act = {0}, old;
 
-	if (own_index(sig) < 0) {
+	if (own_index(sig) < 0 && !ut_procev_on(UT_PEV_SIG_DELIVER)) {
 		sighandler_t (*real)(int, sighandler_t) =
 			(sighandler_t(*)(int, sighandler_t))dlsym(RTLD_NEXT, "signal");
 
@@ -242,6 +243,8 @@ __attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t
 	act.sa_handler = handler;
 	act.sa_flags = SA_RESTART;
 	sigemptyset(&act.sa_mask);
+	if (own_index(sig) < 0) /* as the C library's signal(): its own signal blocked meanwhile */
+		sigaddset(&act.sa_mask, sig);
 	if (sigaction(sig, &act, &old))
 		return SIG_ERR;
 	return old.sa_handler;

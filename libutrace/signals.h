@@ -20,5 +20,12 @@ int ut_signals_init(bool (*ours)(siginfo_t *si, ucontext_t *uc)) UT_HIDDEN;
  * mappings and is dealt with; others go to the program's handler.
  */
 int ut_signals_bus(bool (*ours)(void *addr)) UT_HIDDEN;
+/*
+ * sigevents.c: sigaction() of a signal that is not ours, through @real:
+ * while signal:signal_deliver is enabled a handler is installed behind
+ * one that records its deliveries.
+ */
+int ut_sigev_sigaction(int (*real)(int, const struct sigaction *, struct sigaction *), int sig,
+		       const struct sigaction *act, struct sigaction *old) UT_HIDDEN;
 
 #endif

@@ -715,6 +715,7 @@ static void exit_destructor(void *arg)
 	struct ut_thread *t = &ut_self;
 
 	(void)arg;
+	ut_procev_exit(false);
 	ut_slot_leave(true);
 	if (t->home && !t->home->top && (!t->shadow || t->shadow == t->home)) {
 		munmap(t->home, sizeof(struct ut_shadow) +

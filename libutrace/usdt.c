@@ -122,6 +122,7 @@ int ut_usdt_apply(void)
 {
 	int changed = 0, r;
 
+	ut_procev_apply(); /* the same words enable the process events */
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 

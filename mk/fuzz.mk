@@ -31,7 +31,7 @@ FUZZ_SRCS_ring_buffer := common/ring_buffer.c
 FUZZ_SRCS_filter := common/filter.c common/glob.c common/cxxname.c
 FUZZ_SRCS_config := common/config.c common/cxxname.c
 FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/tracedat_format.c \
-	common/ring_headers.c common/usdt_events.c common/usdt.c arch/$(ARCH)/usdt_args.c \
+	common/ring_headers.c common/usdt_events.c common/procevents.c common/usdt.c arch/$(ARCH)/usdt_args.c \
 	reader/stream.c reader/stream_file.c common/grow.c common/symbols.c \
 	common/glob.c
 FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c common/grow.c

@@ -125,6 +125,11 @@ void ut_filed_event(const struct ut_event *ev, int32_t tgid, struct ut_event *ou
 	case UT_EV_PRINT:
 		out->str = ev->str ? ev->str : "";
 		break;
+	case UT_EV_STATIC: /* a process event: its fields as recorded */
+		out->evid = ev->evid;
+		out->raw = ev->raw;
+		out->raw_len = ev->raw_len;
+		break;
 	case UT_EV_PROBE: /* its format is found by the sink (ut_filed_sink.probes) */
 		out->args = ev->args;
 		out->nargs = ev->nargs;

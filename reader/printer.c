@@ -25,6 +25,14 @@ void ut_print_keep(struct ut_print_ev *p, const struct ut_event *ev, uint64_t lo
 	p->consumed = false;
 	p->str = NULL;
 	p->callers = NULL;
+	p->raw = NULL;
+	if (ev->raw) {
+		p->raw = malloc(ev->raw_len ? ev->raw_len : 1);
+		if (p->raw)
+			memcpy(p->raw, ev->raw, ev->raw_len);
+		p->ev.raw = p->raw;
+		p->ev.raw_len = p->raw ? ev->raw_len : 0;
+	}
 	if (ev->str) {
 		p->str = strdup(ev->str);
 		p->ev.str = p->str ? p->str : "";
@@ -50,8 +58,10 @@ void ut_print_release(struct ut_print_ev *p)
 {
 	free(p->str);
 	free(p->callers);
+	free(p->raw);
 	p->str = NULL;
 	p->callers = NULL;
+	p->raw = NULL;
 }
 
 static bool pev_refill(struct ut_stream_src *src)

@@ -27,6 +27,7 @@ struct ut_print_ev {
 	char *str;          /* owned copies of ev.str and ev.callers */
 	uint64_t *callers;
 	uint64_t args[UT_EV_MAX_ARGS]; /* a copy of ev.args (USDT probes) */
+	uint8_t *raw;       /* an owned copy of ev.raw (process events) */
 };
 
 /* @p holds @ev (its text and stack copied) and the @lost before it. */

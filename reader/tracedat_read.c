@@ -31,6 +31,7 @@
 #include "reader/tracedat.h"
 #include "reader/tracedat_compress.h"
 #include "reader/tracedat_format.h"
+#include "common/procevents.h"
 #include "common/usdt_events.h"
 
 struct td_rcpu {
@@ -82,6 +83,9 @@ struct ut_tracedat {
 	/* USDT probes' events (systems of their providers: common/usdt_events.h) */
 	struct ut_evfmt *probes;
 	size_t nr_probes;
+	/* process events' ids in the file -> theirs (common/procevents.h) */
+	struct { uint16_t id, pev; } pevmap[UT_PEV_END - UT_PEV_FIRST];
+	size_t nr_pevmap;
 	/* funcgraph_exit has `retval` (CONFIG_FUNCTION_GRAPH_RETVAL): fields move by 8 */
 	bool exit_retval;
 	bool failed;
@@ -342,6 +346,29 @@ static void parse_probe_format(struct ut_tracedat *r, const char *system, const 
 	r->probes[r->nr_probes++] = f;
 }
 
+/* A process event's format (sched, signal, utrace systems): its id mapped; false if not one. */
+static bool parse_pev_format(struct ut_tracedat *r, const char *system, const char *text)
+{
+	const char *id = strstr(text, "\nID: ");
+	const struct ut_procev *e;
+	char name[64];
+	long v;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(text + 6, "\n"), text + 6);
+	e = ut_procev_find(system, name);
+	if (!e || e->id < UT_PEV_FIRST || !id)
+		return false;
+	v = strtol(id + 5, NULL, 10);
+	if (v <= 0 || v > 65535 || r->nr_pevmap >= UT_PEV_END - UT_PEV_FIRST)
+		return true;
+	for (size_t j = 0; j < r->nr_pevmap; j++)
+		if (r->pevmap[j].pev == e->id)
+			return true;
+	r->pevmap[r->nr_pevmap].id = (uint16_t)v;
+	r->pevmap[r->nr_pevmap++].pev = e->id;
+	return true;
+}
+
 /* "name: X" and "ID: N" of a format of @system (NULL: ftrace): map the ids we decode. */
 static void parse_format(struct ut_tracedat *r, const char *system, const char *text)
 {
@@ -350,6 +377,8 @@ static void parse_format(struct ut_tracedat *r, const char *system, const char *
 	long v;
 
 	if (!n || !id || n != text)
+		return;
+	if (system && parse_pev_format(r, system, text))
 		return;
 	if (system && strcmp(system, "utrace") != 0) {
 		parse_probe_format(r, system, text);
@@ -1244,6 +1273,33 @@ static int decode_probe(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const
 	return 1;
 }
 
+/* An event of a process event's id: its fields from offset 8 into c->str. */
+static int decode_pev(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsigned char *d,
+		      uint32_t len, uint64_t off)
+{
+	uint16_t id = (uint16_t)td_get_le(d, 2), pev = 0;
+	const struct ut_procev *e;
+
+	for (size_t i = 0; i < r->nr_pevmap && !pev; i++)
+		if (r->pevmap[i].id == id)
+			pev = r->pevmap[i].pev;
+	e = pev ? ut_procev_by_id(pev) : NULL;
+	if (!e)
+		return -2; /* not one */
+	if (len < e->min_len || len - 8 > r->page_size) {
+		pg_err(r, c, off, "%u-byte event of %s:%s is shorter than its %u-byte format", len,
+		       e->system, e->name, e->min_len);
+		return -1;
+	}
+	decode_common(r, c, cpu, d);
+	c->ev.type = UT_EV_STATIC;
+	c->ev.evid = pev;
+	memcpy(c->str, d + 8, len - 8);
+	c->ev.raw = (const uint8_t *)c->str;
+	c->ev.raw_len = (uint16_t)(len - 8);
+	return 1;
+}
+
 /*
  * Decode one data record (@len bytes at @d) into c->ev.  Returns 1 for an
  * event, 0 for one of a type we do not decode, -1 when it is malformed.
@@ -1257,6 +1313,12 @@ static int decode(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const unsig
 	if (len < 8) {
 		pg_err(r, c, off, "event of %u bytes has no common header", len);
 		return -1;
+	}
+	if (r->nr_pevmap) {
+		int ret = decode_pev(r, c, cpu, d, len, off);
+
+		if (ret != -2)
+			return ret;
 	}
 	type = map_type(r, (uint16_t)td_get_le(d, 2));
 	need = decode_need(r, type);

@@ -55,6 +55,7 @@
 #include "reader/tracedat_zpool.h"
 #include "reader/tracedat_format.h"
 #include "reader/tracedat_probes.h"
+#include "common/procevents.h"
 
 /* A growable byte buffer; a failed allocation is remembered, not reported. */
 struct td_buf {
@@ -217,6 +218,7 @@ struct ut_tracedat_writer {
 	int pipe_fd;             /* a pipe given as output: version 7 is made in a temp file
 				  * (fd) and copied to it at the end; -1 otherwise */
 	struct td_probe_ids probes; /* the USDT probes met: their event ids */
+	uint32_t pev_met;        /* bit id - UT_PEV_FIRST: a process event met */
 };
 
 /* One kallsyms line in /proc/kallsyms' layout (tab before the module). */
@@ -347,18 +349,85 @@ static void meta_ftrace_formats(struct td_buf *b)
 	meta_format_list(b, NULL);
 }
 
-/* Section: the other event systems: utrace's own, then the USDT providers recorded. */
+/* Whether process event @e was met (@met: bit id - UT_PEV_FIRST). */
+static bool pev_met(const struct ut_procev *e, uint32_t met)
+{
+	return e->id >= UT_PEV_FIRST && e->id < UT_PEV_END && (met >> (e->id - UT_PEV_FIRST) & 1);
+}
+
+/* How many process events of @system were met. */
+static size_t pev_count(const char *system, uint32_t met)
+{
+	size_t n, k = 0;
+	const struct ut_procev *v = ut_procev_all(&n);
+
+	for (size_t i = 0; i < n; i++)
+		k += pev_met(&v[i], met) && !strcmp(v[i].system, system);
+	return k;
+}
+
+/* The formats of the process events of @system met, each as u64 size + text. */
+static void pev_formats(struct td_buf *b, const char *system, uint32_t met)
+{
+	size_t n;
+	const struct ut_procev *v = ut_procev_all(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		char *text;
+
+		if (!pev_met(&v[i], met) || strcmp(v[i].system, system) != 0)
+			continue;
+		text = ut_procev_format(&v[i]);
+		if (!text) {
+			b->nomem = true;
+			buf_num(b, 0, 8);
+			continue;
+		}
+		buf_num(b, strlen(text), 8);
+		buf_str(b, text);
+		free(text);
+	}
+}
+
+/* A system of process events only (sched, signal), if one was met. */
+static void pev_system(struct td_buf *b, const char *system, uint32_t met)
+{
+	size_t n = pev_count(system, met);
+
+	if (!n)
+		return;
+	buf_put(b, system, strlen(system) + 1);
+	buf_num(b, n, 4);
+	pev_formats(b, system, met);
+}
+
+/*
+ * Section: the other event systems: utrace's own (with its process events
+ * met), the kernel's systems of the process events met, then the USDT
+ * providers recorded.
+ */
 static void meta_systems(struct td_buf *b, const struct ut_tracedat_meta *m,
-			 const struct td_probe_ids *ids)
+			 const struct td_probe_ids *ids, uint32_t met)
 {
 	struct td_probe_system *sys = NULL;
-	size_t n = 0;
+	size_t n = 0, nu = 0;
 
 	if (td_probe_systems(ids, m->probes, &sys, &n))
 		b->nomem = true;
-	buf_num(b, 1 + n, 4);
+	buf_num(b, 1 + n + !!pev_count("sched", met) + !!pev_count("signal", met), 4);
 	buf_put(b, "utrace", 7);
-	meta_format_list(b, "utrace");
+	for (size_t i = 0; i < td_nr_formats; i++)
+		nu += td_formats[i].system && !strcmp(td_formats[i].system, "utrace");
+	buf_num(b, nu + pev_count("utrace", met), 4);
+	for (size_t i = 0; i < td_nr_formats; i++) {
+		if (!td_formats[i].system || strcmp(td_formats[i].system, "utrace") != 0)
+			continue;
+		buf_num(b, strlen(td_formats[i].text), 8);
+		buf_str(b, td_formats[i].text);
+	}
+	pev_formats(b, "utrace", met);
+	pev_system(b, "sched", met);
+	pev_system(b, "signal", met);
 	for (size_t i = 0; i < n; i++) {
 		buf_put(b, sys[i].name, strlen(sys[i].name) + 1);
 		buf_num(b, sys[i].n, 4);
@@ -416,11 +485,11 @@ static char *meta_info(const struct ut_tracedat_meta *m)
 
 /* The six metadata sections, in file order (trace-cmd's HEADER_INFO .. CMDLINES). */
 static void meta_sections(struct td_buf sec[TD_NR_META_SECTIONS], const struct ut_tracedat_meta *m,
-			  const struct td_probe_ids *ids)
+			  const struct td_probe_ids *ids, uint32_t met)
 {
 	meta_ring_headers(&sec[0]);
 	meta_ftrace_formats(&sec[1]);
-	meta_systems(&sec[2], m, ids);
+	meta_systems(&sec[2], m, ids, met);
 	meta_kallsyms(&sec[3], m->syms);
 	meta_printk(&sec[4]);
 	meta_cmdlines(&sec[5], m);
@@ -451,7 +520,7 @@ static int meta_build(struct ut_tracedat_writer *w, const struct ut_tracedat_met
 	if ((m->nr_cmdlines && (!m->cmd_pids || !m->cmd_comms)) ||
 	    (m->nr_tgids && (!m->tgid_pids || !m->tgid_tgids)))
 		return -EINVAL;
-	meta_sections(t.sec, m, &w->probes);
+	meta_sections(t.sec, m, &w->probes, w->pev_met);
 	meta_tgids(&t.tgids, m);
 	for (int i = 0; i < TD_NR_META_SECTIONS; i++)
 		nomem |= t.sec[i].nomem;
@@ -937,6 +1006,8 @@ static int payload_len(const struct ut_event *ev)
 	case UT_EV_USER_STACK:
 		return 16 + 8 * TD_USER_STACK_SLOTS;
 	}
+	if (ev->type >= UT_PEV_FIRST && ev->type < UT_PEV_END)
+		return (int)(8 + ev->raw_len); /* a process event: its fields as recorded */
 	if (ev->type >= UT_EV_PROBE_FIRST_ID && ev->nargs <= UT_USDT_MAX_ARGS)
 		return (int)(8 + 8 * ev->nargs); /* a USDT probe: its arguments' slots */
 	return -EINVAL;
@@ -1007,7 +1078,12 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 		for (i = 0; i < n; i++)
 			td_put_le(p + 16 + 8 * i, ev->callers[i], 8);
 		break;
-	default: /* a USDT probe (payload_len() checked) */
+	default:
+		if (ev->type < UT_EV_PROBE_FIRST_ID) { /* a process event */
+			memcpy(p + 8, ev->raw, len - 8);
+			break;
+		}
+		/* a USDT probe (payload_len() checked) */
 		for (i = 0; i < ev->nargs; i++)
 			td_put_le(p + 8 + 8 * i, ev->args[i], 8);
 		break;
@@ -1090,6 +1166,15 @@ int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 		probe.type = td_probe_id(&w->probes, ev->ip, ev->nargs);
 		if (!probe.type || (ev->nargs && !ev->args))
 			return 0; /* more probes than ids: not written */
+		ev = &probe;
+	} else if (ev->type == UT_EV_STATIC) {
+		/* its id is its trace.dat id; its format is written with the metadata */
+		if (ev->evid < UT_PEV_FIRST || ev->evid >= UT_PEV_END || !ev->raw ||
+		    ev->raw_len > TD_MAX_PAYLOAD - 8)
+			return 0;
+		probe = *ev;
+		probe.type = ev->evid;
+		w->pev_met |= 1u << (ev->evid - UT_PEV_FIRST);
 		ev = &probe;
 	}
 	len = payload_len(ev);

@@ -2,7 +2,8 @@
 /*
  * available_events and set_event: the USDT probes of the scope's processes
  * as the kernel lists its trace events ("system:event", the provider as
- * the system), and the ones enabled.  set_event takes the kernel's words:
+ * the system), with the process events every process has
+ * (tracefs/evlist.c), and the ones enabled.  set_event takes the kernel's words:
  * `provider:name`, globs in either part, `name` alone, `provider:*`,
  * `!word` to disable; O_TRUNC replaces the set, `>>` adds.  A word naming
  * no probe of the scope's processes is EINVAL and changes nothing, with
@@ -37,6 +38,10 @@ static struct ut_probetab *pid_probes(int32_t pid)
 		if (!v[i].markers && (pid ? v[i].pid == pid : v[i].alive))
 			dirs[k++] = v[i].dir;
 	t = ut_live_probes(dirs, k);
+	if (t && tfs_evlist_add(t)) { /* and the process events every process has */
+		ut_probetab_free(t);
+		t = NULL;
+	}
 	free(dirs);
 	if (n > 0)
 		free(v);
@@ -97,6 +102,8 @@ static int show_events(struct tfs_req *r, FILE *f, const char *events, bool all)
 		char *colon = strchr(v[i], ':');
 
 		*colon = '\0';
+		if (tfs_evlist_always_on(v[i]))
+			continue;
 		if (all || ut_usdt_selected(events, v[i], colon + 1))
 			fprintf(f, "%s:%s\n", v[i], colon + 1);
 	}
@@ -149,7 +156,8 @@ static bool unknown_word(const struct ut_probetab *t, const char *words, char *b
 		if (!*w)
 			return false;
 		for (size_t i = 0; t && i < t->n && !found; i++)
-			found = ut_usdt_word_matches(w + neg, n - neg, t->v[i].f.system,
+			found = !tfs_evlist_always_on(t->v[i].f.system) &&
+				ut_usdt_word_matches(w + neg, n - neg, t->v[i].f.system,
 						     t->v[i].f.name);
 		if (!found) {
 			snprintf(bad, len, "%.*s", (int)(n - neg), w + neg);
@@ -250,7 +258,7 @@ static int show_enable(struct tfs_req *r, FILE *f)
 	int ret = tfs_scope_config(r->sc, &c);
 
 	for (size_t i = 0; !ret && i < n; i++) {
-		if (!ev_under(v[i], r->ev))
+		if (!ev_under(v[i], r->ev) || !strncmp(v[i], "ftrace:", 7))
 			continue;
 		all++;
 		on += ev_selected(c.events, v[i]);
@@ -298,10 +306,11 @@ static int show_format(struct tfs_req *r, FILE *f, bool id_only)
 		    strcmp(t->v[i].f.name, strchr(r->ev, ':') + 1) != 0)
 			continue;
 		fmt = t->v[i].f;
-		fmt.id = (uint16_t)(UT_EV_PROBE_FIRST_ID + k);
+		if (!fmt.id) /* a probe: its place in the list; a process event has its own */
+			fmt.id = (uint16_t)(UT_EV_PROBE_FIRST_ID + k);
 		if (id_only)
 			fprintf(f, "%u\n", fmt.id);
-		else if ((text = ut_evfmt_text(&fmt)))
+		else if ((text = t->v[i].f.id ? tfs_evlist_format(&fmt) : ut_evfmt_text(&fmt)))
 			fputs(text, f);
 		break;
 	}
@@ -355,3 +364,10 @@ const struct tfs_file tfs_event_files[] = {
 	{"id", 0440, EV_FILES, show_event_id, NULL, NULL, 0},
 };
 const size_t tfs_nr_event_files = sizeof(tfs_event_files) / sizeof(tfs_event_files[0]);
+
+/* events/ftrace/print/: the kernel's are always on, without enable */
+const struct tfs_file tfs_ftevent_files[] = {
+	{"format", 0440, EV_FILES, show_event_format, NULL, NULL, 0},
+	{"id", 0440, EV_FILES, show_event_id, NULL, NULL, 0},
+};
+const size_t tfs_nr_ftevent_files = sizeof(tfs_ftevent_files) / sizeof(tfs_ftevent_files[0]);

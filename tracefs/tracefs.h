@@ -176,6 +176,8 @@ enum tfs_kind {
 	TFS_K_EVENTS,    /* [processes/PID/]events/ */
 	TFS_K_EVSYS,     /* events/PROVIDER/ */
 	TFS_K_EVENT,     /* events/PROVIDER/NAME/ */
+	TFS_K_FTSYS,     /* events/ftrace/: always on (no enable) */
+	TFS_K_FTEVENT,   /* events/ftrace/NAME/ */
 	TFS_K_FILE,      /* a file (last: the directory kinds index the tree) */
 };
 
@@ -220,6 +222,16 @@ extern const struct tfs_file tfs_events_files[], tfs_evsys_files[], tfs_event_fi
 extern const size_t tfs_nr_events_files, tfs_nr_evsys_files, tfs_nr_event_files;
 /* Whether the scope of processes/@pid (0: the top) has provider @sys (and event @name, if given). */
 bool tfs_event_exists(int32_t pid, const char *sys, const char *name);
+extern const struct tfs_file tfs_ftevent_files[];
+extern const size_t tfs_nr_ftevent_files;
+/* tracefs/evlist.c: the process events (common/procevents.h) added to a scope's probes */
+struct ut_probetab;
+struct ut_evfmt;
+int tfs_evlist_add(struct ut_probetab *t);
+/* Whether events of @system are always on (ftrace): no enable, not in set_event */
+bool tfs_evlist_always_on(const char *system);
+/* A process event's format text, malloc'd; NULL if @f is not one */
+char *tfs_evlist_format(const struct ut_evfmt *f);
 /* The providers (@name NULL) or the events of provider @sys of the scope, each to @fill. */
 void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx);
 void tfs_funcs_free(void);

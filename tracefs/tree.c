@@ -223,7 +223,7 @@ static int find_evsys(const char *name, struct tfs_node *nd)
 	if (strlen(name) >= 64 || !tfs_event_exists(nd->pid, name, NULL))
 		return -ENOENT;
 	snprintf(nd->ev, sizeof(nd->ev), "%s", name);
-	nd->kind = TFS_K_EVSYS;
+	nd->kind = tfs_evlist_always_on(name) ? TFS_K_FTSYS : TFS_K_EVSYS;
 	return 0;
 }
 
@@ -240,7 +240,7 @@ static int find_event(const char *name, struct tfs_node *nd)
 	if (strlen(name) >= 64 || !tfs_event_exists(nd->pid, sys, name))
 		return -ENOENT;
 	snprintf(nd->ev, sizeof(nd->ev), "%.63s:%.63s", sys, name);
-	nd->kind = TFS_K_EVENT;
+	nd->kind = tfs_evlist_always_on(sys) ? TFS_K_FTEVENT : TFS_K_EVENT;
 	return 0;
 }
 
@@ -289,6 +289,8 @@ static const struct dir tree[TFS_K_FILE] = {
 	[TFS_K_EVSYS] = {.table = tfs_evsys_files, .nr_table = &tfs_nr_evsys_files,
 			 .find = find_event, .list = list_event},
 	[TFS_K_EVENT] = {.table = tfs_event_files, .nr_table = &tfs_nr_event_files},
+	[TFS_K_FTSYS] = {.find = find_event, .list = list_event},
+	[TFS_K_FTEVENT] = {.table = tfs_ftevent_files, .nr_table = &tfs_nr_ftevent_files},
 	[TFS_K_INST] = {
 		.files = TFS_INST,
 		.subdirs = {{"options", TFS_K_OPTIONS}},

@@ -14,6 +14,7 @@
 #include "common/filter.h"
 #include "common/inlined.h"
 #include "common/symbols.h"
+#include "common/procevents.h"
 #include "common/usdt.h"
 #include "common/names.h"
 #include "common/pltsyms.h"
@@ -61,7 +62,10 @@ const char ut_help_list[] =
 	"                `8@-16(%rbp)`, `4@$5`, `8@foo(%rip)`), `(semaphore)` when\n"
 	"                the probe has one, `(N sites)` when the name has several\n"
 	"                locations, and why a probe whose arguments cannot be\n"
-	"                decoded cannot be enabled\n"
+	"                decoded cannot be enabled; then the process events every\n"
+	"                traced program has: sched:sched_process_{fork,exec,exit},\n"
+	"                signal:signal_{generate,deliver} (the kernel's names and\n"
+	"                fields), utrace:{thread_start,thread_exit,dlopen,dlclose}\n"
 	"  -O patch-prologue  with -f: also the functions without a site that a\n"
 	"                patched prologue makes traceable (record/start -O\n"
 	"                patch-prologue), marked `[prologue]`\n"
@@ -287,7 +291,18 @@ static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l)
 	}
 }
 
-/* `list -e`: the USDT probes of @prog and of the libraries it loads. */
+/* The process events (common/procevents.h), as available_events lists them. */
+static void print_procevents(void)
+{
+	size_t n;
+	const struct ut_procev *v = ut_procev_all(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].id >= UT_PEV_FIRST)
+			printf("%s:%s\n", v[i].system, v[i].name);
+}
+
+/* `list -e`: the USDT probes of @prog and of the libraries it loads, then the process events. */
 static int list_events(const char *prog)
 {
 	struct ut_objlist objs;
@@ -307,6 +322,7 @@ static int list_events(const char *prog)
 		ut_usdt_list_free(&l);
 	}
 	ut_objlist_free(&objs);
+	print_procevents();
 	return 0;
 }
 

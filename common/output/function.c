@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "common/output/output.h"
+#include "common/procevents.h"
 #include "common/usdt_events.h"
+#include "utrace/abi.h"
 
 /*
  * A symbol the way the kernel's %ps-style printer shows it.  Without
@@ -255,6 +257,28 @@ static void probe_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 	fprintf(f, "%s: %s\n", ev->probe->name, args);
 }
 
+/* ---- process events (common/procevents.h): the name, then the text of its print fmt ---- */
+
+static void procev_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
+{
+	const struct ut_procev *e = ut_procev_by_id(ev->evid);
+	uint8_t rec[8 + UT_PAGE_SIZE]; /* a trace.dat's record may carry its padding too */
+	char text[1200];
+	size_t len = ev->raw && ev->raw_len <= UT_PAGE_SIZE ? ev->raw_len : 0;
+
+	(void)o;
+	if (!e) {
+		fprintf(f, "event_%u\n", ev->evid);
+		return;
+	}
+	/* the printer reads offsets from the record's start: the common fields first */
+	memset(rec, 0, 8);
+	if (len)
+		memcpy(rec + 8, ev->raw, len);
+	ut_procev_print(text, sizeof(text), e, rec, 8 + len);
+	fprintf(f, "%s: %s\n", e->name, text);
+}
+
 static const struct ut_out_event_ops function_ops[] = {
 	{
 		.type = UT_EV_FUNCTION,
@@ -306,6 +330,11 @@ static const struct ut_out_event_ops function_ops[] = {
 		.type = UT_EV_FUNCGRAPH_INLINED,
 		.name = "funcgraph_inlined",
 		.trace = inlined_trace,
+	},
+	{
+		.type = UT_EV_STATIC,
+		.name = "event",
+		.trace = procev_trace,
 	},
 };
 

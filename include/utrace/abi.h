@@ -230,6 +230,10 @@ enum {
 	UT_REC_PROBE = 9,        /* address bits of word0: the USDT probe's address;
 				  * word1: delta:16 | nargs:8; then nargs 8-byte
 				  * argument values, padded to 16 bytes */
+	UT_REC_EVENT = 10,       /* a process event (common/procevents.h): address
+				  * bits of word0: id:16 | len:16; word1: delta:16;
+				  * then len bytes of the event's fields in the
+				  * kernel's layout from offset 8, padded to 16 */
 	UT_REC_INLINED = 14,     /* function_graph: an inlined instance was entered
 				  * (-O inlined); address bits of word0: its site;
 				  * word1: delta:16 | depth:32 */
@@ -237,6 +241,7 @@ enum {
 
 #define UT_REC_STACK_MAX 32
 #define UT_REC_PROBE_MAX_ARGS 12
+#define UT_REC_EVENT_MAX 1024     /* payload bytes of an EVENT record */
 #define UT_REC_MARKER_MAX 4000   /* text bytes; the kernel's cap is 4054 */
 
 #define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */

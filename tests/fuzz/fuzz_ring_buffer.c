@@ -83,6 +83,7 @@ static int touch(void *ctx, const struct ut_event *ev)
 	case UT_EV_FUNCTION:
 	case UT_EV_FUNCGRAPH_ENTRY:
 	case UT_EV_FUNCGRAPH_EXIT:
+	case UT_EV_FUNCGRAPH_INLINED:
 		break;
 	case UT_EV_SIGNAL_ENTER: /* a signal number in the record's low byte */
 	case UT_EV_SIGNAL_EXIT:
@@ -116,6 +117,16 @@ static int touch(void *ctx, const struct ut_event *ev)
 		}
 		for (i = 0; i < ev->nargs; i++)
 			h += ev->args[i];
+		break;
+	case UT_EV_STATIC: /* a process event's fields, in the record */
+		REQUIRE(ev->raw_len <= UT_REC_EVENT_MAX);
+		REQUIRE(ev->raw || !ev->raw_len);
+		if (ev->raw_len) {
+			REQUIRE(ev->raw >= s->lo && ev->raw + ev->raw_len <= s->hi);
+		}
+		for (i = 0; i < ev->raw_len; i++)
+			h += ev->raw[i];
+		h ^= ev->evid;
 		break;
 	default:
 		REQUIRE(!"unknown event type");

@@ -67,7 +67,7 @@ expect_eq "guarded's semaphore lowered" 1 "$(grep -c '^ran 1 guarded 2$' "$TOP/u
 # events/: a directory per provider and per event, enable 0/1/X, format, id
 echo $(ls events) >"$TOP/events.txt"
 expect "events/" "$TOP/events.txt" <<'EOF2'
-enable header_event header_page utest
+enable ftrace header_event header_page sched signal utest utrace
 EOF2
 expect "events/header_page: the ring's page, as the kernel's" events/header_page <<'EOF2'
 	field: u64 timestamp;	offset:0;	size:8;	signed:0;

@@ -16,11 +16,22 @@ utest:memory  -8@-8(%rsp) -4@counter(%rip)
 utest:string  8@(%rax,%rdi,8)
 utest:noargs
 utest:guarded  -4@%edi -4@%eax  (semaphore)
+sched:sched_process_fork
+sched:sched_process_exec
+sched:sched_process_exit
+signal:signal_generate
+signal:signal_deliver
+utrace:thread_start
+utrace:thread_exit
+utrace:dlopen
+utrace:dlclose
 EOF
+# the process events every program has: after the probes, left out below
+own() { grep -vE '^(sched|signal|utrace):'; }
 
 # Another compiler puts the arguments elsewhere; the probes are the same.
 "$UTRACE" list -e "$(prog usdt clang-pfe)" |
-	awk '{print $1, ($NF == "(semaphore)" ? $NF : "")}' | sed 's/ $//' >clang.txt
+	own | awk '{print $1, ($NF == "(semaphore)" ? $NF : "")}' | sed 's/ $//' >clang.txt
 expect "clang-pfe probes" clang.txt <<'EOF'
 utest:pair
 utest:widths
@@ -32,7 +43,7 @@ utest:guarded (semaphore)
 EOF
 
 # A library's probes carry its name, as list -f names a library's functions.
-"$UTRACE" list -e "$(prog cxx_runtime gcc-pfe)" | sed -E 's/\] .*/]/' >cxx.txt
+"$UTRACE" list -e "$(prog cxx_runtime gcc-pfe)" | own | sed -E 's/\] .*/]/' >cxx.txt
 expect "libstdc++ probes" cxx.txt <<'EOF'
 libstdcxx:catch [libstdc++]
 libstdcxx:throw [libstdc++]
@@ -55,15 +66,17 @@ __asm__(".pushsection .note.stapsdt,\"\",\"note\"\n"
 int main(void) { return 0; }
 CEOF
 gcc -o notes notes.c || fail "cannot build the hand-written notes"
-"$UTRACE" list -e ./notes >notes.txt 2>notes.err || fail "list -e of hand-written notes exited $?"
+"$UTRACE" list -e ./notes >notes.all 2>notes.err || fail "list -e of hand-written notes exited $?"
+own <notes.all >notes.txt
 expect "hand-written notes" notes.txt <<'EOF'
 hand:fine  -4@%esi 8@$7
 hand:vector  8@%xmm0  -- cannot be enabled: arg1 '8@%xmm0': unknown register
 hand:nosym  4@missing(%rip)  -- cannot be enabled: arg1: symbol missing not found
 EOF
 
-# A program without probes lists nothing; a file that is no program is an error.
-"$UTRACE" list -e "$(prog single gcc-pfe)" >none.txt || fail "list -e of a program without probes exited $?"
+# A program without probes lists only the process events; a file that is no program is an error.
+"$UTRACE" list -e "$(prog single gcc-pfe)" >none.all || fail "list -e of a program without probes exited $?"
+own <none.all >none.txt
 [ -s none.txt ] && fail "probes listed for a program without any: $(cat none.txt)"
 echo text >not-elf
 "$UTRACE" list -e ./not-elf >bad.txt 2>bad.err && fail "list -e of a text file succeeded"

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/* Process events (common/procevents.c): formats, ids, words, the printed text of sound and broken records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/procevents.h"
+#include "ut_test.h"
+
+/* A sched_process_fork record: common fields, then the kernel's layout with both strings. */
+static size_t fork_record(uint8_t *r, uint32_t comm_loc)
+{
+	uint32_t child_loc = (4u << 16) | 29;
+	int32_t ppid = 10, cpid = 11;
+
+	memset(r, 0, 64);
+	memcpy(r + 8, &comm_loc, 4);
+	memcpy(r + 12, &ppid, 4);
+	memcpy(r + 16, &child_loc, 4);
+	memcpy(r + 20, &cpid, 4);
+	memcpy(r + 24, "prog", 5);
+	memcpy(r + 29, "kid", 4);
+	return 33;
+}
+
+TEST(formats)
+{
+	const struct ut_procev *e = ut_procev_find("sched", "sched_process_exec");
+	char *text;
+
+	CHECK(e != NULL);
+	CHECK_EQ_INT(e->id, UT_PEV_EXEC);
+	CHECK(ut_procev_by_id(UT_PEV_EXEC) == e);
+	CHECK(ut_procev_find("sched", "sched_process_free") == NULL);
+	text = ut_procev_format(e);
+	CHECK(text != NULL);
+	CHECK(strstr(text, "name: sched_process_exec\nID: 1011\nformat:\n") == text);
+	CHECK(strstr(text, "\n\n\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"));
+	CHECK(strstr(text, "\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n\nprint fmt: "));
+	free(text);
+}
+
+TEST(words)
+{
+	CHECK(ut_procev_word_matches("sched:*", 7));
+	CHECK(ut_procev_word_matches("signal_generate", 15));
+	CHECK(ut_procev_word_matches("utrace", 6));
+	CHECK(!ut_procev_word_matches("sched:nosuch", 12));
+	CHECK(!ut_procev_word_matches("ftrace:print", 12)); /* always on: not a set_event word */
+}
+
+TEST(print)
+{
+	const struct ut_procev *e = ut_procev_by_id(UT_PEV_FORK);
+	uint8_t r[64];
+	char buf[256];
+	size_t len = fork_record(r, (5u << 16) | 24);
+
+	ut_procev_print(buf, sizeof(buf), e, r, len);
+	CHECK_EQ_STR(buf, "comm=prog pid=10 child_comm=kid child_pid=11");
+	/* a string past the record, one without its NUL, a record cut short */
+	fork_record(r, (40u << 16) | 24);
+	ut_procev_print(buf, sizeof(buf), e, r, len);
+	CHECK_EQ_STR(buf, "comm=(fault) pid=10 child_comm=kid child_pid=11");
+	fork_record(r, (4u << 16) | 24);
+	ut_procev_print(buf, sizeof(buf), e, r, len);
+	CHECK_EQ_STR(buf, "comm=(fault) pid=10 child_comm=kid child_pid=11");
+	fork_record(r, (5u << 16) | 24);
+	ut_procev_print(buf, sizeof(buf), e, r, 14);
+	CHECK_EQ_STR(buf, "comm=(fault) pid=0 child_comm=(fault) child_pid=0");
+}
+
+int main(void)
+{
+	RUN(formats);
+	RUN(words);
+	RUN(print);
+	TEST_EXIT();
+}
