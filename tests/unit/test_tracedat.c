@@ -917,8 +917,10 @@ TEST(worked_example)
 	data = slurp(path, &len);
 	CHECK_EQ_INT(len, 20480);
 	/* scripts/worked-example.py redraws the doc's dump from this copy */
-	if (getenv("UTRACE_WORKED_EXAMPLE"))
-		spit(getenv("UTRACE_WORKED_EXAMPLE"), data, len);
+	const char *keep = getenv("UTRACE_WORKED_EXAMPLE");
+
+	if (keep)
+		spit(keep, data, len);
 	while (fgets(line, sizeof(line), doc)) {
 		if (!strncmp(line, "## ", 3))
 			in = strstr(line, "Worked example") != NULL;
