@@ -249,6 +249,14 @@ int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn 
 	return ret < 0 ? ret : 0;
 }
 
+int ut_elfsites_file_prologues(struct ut_ftable *t, const char *path, const char *module)
+{
+	struct pro_add a = {t, module, 0, 0};
+	int ret = ut_elfsites_prologues(path, module, add_patchable, &a);
+
+	return ret < 0 ? ret : a.err < 0 ? a.err : a.n;
+}
+
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 {
 	struct ut_symtab *st = ut_symtab_new();

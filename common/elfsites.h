@@ -72,6 +72,13 @@ int ut_objlist_add(struct ut_objlist *l, const char *path, const char *mod);
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
 
 /*
+ * Only the functions of @path a patched prologue can trace, of kind
+ * UT_FKIND_PROLOGUE (a process's table lists them after every object's
+ * compiler sites).  Return: how many, or a negative errno.
+ */
+int ut_elfsites_file_prologues(struct ut_ftable *t, const char *path, const char *module);
+
+/*
  * Whether @path (a main program) has a traceable function: 1 if it has, 0
  * if not, or a negative errno as ut_elfsites_file().  Cheaper than listing
  * them all.

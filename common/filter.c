@@ -370,7 +370,7 @@ void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind)
 
 const char *ut_fkind_name(unsigned kind)
 {
-	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "libcall"};
+	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "plt"};
 
 	return kind < UT_FKIND_NR ? names[kind] : "?";
 }
@@ -579,7 +579,12 @@ const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i)
 static void sb_aliases(struct sbuf *sb, const struct ut_ftable *t, size_t i);
 
 /* One line of a listing: "name [module]", and with @aliases " [= other, names]". */
-static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool aliases)
+/*
+ * One line: "name [module]", with @aliases its other names and with @kind,
+ * after them, its kind of site when it is not the compiler's (" [plt]",
+ * " [prologue]"; the lists read back as the kernel's, without it).
+ */
+static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool aliases, bool kind)
 {
 	const struct ut_filter_func *f = &t->funcs[i];
 
@@ -591,6 +596,11 @@ static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool a
 	}
 	if (aliases)
 		sb_aliases(sb, t, i);
+	if (kind && f->kind != UT_FKIND_COMPILER) {
+		sb_add(sb, " [");
+		sb_add(sb, ut_fkind_name(f->kind));
+		sb_add(sb, "]");
+	}
 	sb_add(sb, "\n");
 }
 
@@ -663,7 +673,7 @@ static int format_all(const struct ut_ftable *t, bool aliases, char **out, size_
 
 	for (size_t i = 0; i < t->nr; i++)
 		if (!dead(t, i))
-			sb_func(&sb, t, i, aliases);
+			sb_func(&sb, t, i, aliases, true);
 	return sb_finish(&sb, out, lenp);
 }
 
@@ -1388,7 +1398,7 @@ int ut_fset_format(const struct ut_fset *s, const char *empty_text, char **out, 
 		sb_add(&sb, empty_text);
 	for (i = 0; i < t->nr; i++)
 		if (!dead(t, i) && bm_test(&s->cur, i))
-			sb_func(&sb, t, i, false);
+			sb_func(&sb, t, i, false, false);
 	for (i = 0; i < s->nr_cmds; i++) {
 		const struct ut_fcmd *c = &s->cmds[i];
 

@@ -37,7 +37,7 @@ struct ut_filter_func {
  */
 enum ut_fkind { UT_FKIND_COMPILER = 0, UT_FKIND_PROLOGUE, UT_FKIND_LIBCALL, UT_FKIND_NR };
 
-/* The kind's name as listings print it ("compiler", "prologue", "libcall"). */
+/* The kind's name as listings print it ("compiler", "prologue", "plt"). */
 const char *ut_fkind_name(unsigned kind);
 
 struct ut_ftable;
@@ -186,7 +186,9 @@ const struct ut_filter_func *ut_ftable_get(const struct ut_ftable *t, size_t i);
  * ut_ftable_format_available() - available_filter_functions
  * @t: the table
  * @out: receives a malloc'd NUL-terminated string: one live function a line,
- *       "name" or "name [module]"; "" for an empty table
+ *       "name" or "name [module]", then its kind of site when it is not
+ *       the compiler's (" [prologue]", " [plt]": ut_fkind_name()); "" for
+ *       an empty table
  * @lenp: receives strlen(*@out) (may be NULL)
  *
  * Return: 0 or -ENOMEM.
@@ -195,8 +197,8 @@ int ut_ftable_format_available(const struct ut_ftable *t, char **out, size_t *le
 
 /*
  * ut_ftable_format_listing() - the same with each function's other names
- * after it, "name [module] [= alias, ...]" (utrace's own listings: `list
- * -f`; available_filter_functions keeps the kernel's one name a line).
+ * after it, "name [module] [= alias, ...] [kind]" (utrace's own listings:
+ * `list -f`; available_filter_functions keeps the kernel's one name a line).
  */
 int ut_ftable_format_listing(const struct ut_ftable *t, char **out, size_t *lenp);
 

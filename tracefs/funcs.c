@@ -34,6 +34,7 @@
 struct ftab {
 	char name[64];     /* the session directory's name */
 	off_t modsize;     /* size of its modules file when built */
+	unsigned kinds;    /* the other kinds of site its configuration asked for then */
 	struct ut_ftable *t;
 };
 
@@ -71,19 +72,40 @@ static char *read_modules(const char *sessdir, off_t *size)
 }
 
 /* Add one object's functions; only regular files are opened (no FIFO can block us). */
-static void load_object(struct ut_ftable *t, const char *path, const char *module)
+static void load_object(struct ut_ftable *t, struct ut_objlist *live, const char *path,
+			const char *module)
 {
 	struct stat st;
 
 	if (path[0] != '/' || stat(path, &st) || !S_ISREG(st.st_mode))
 		return;
 	ut_elfsites_file(t, path, module);
+	ut_objlist_add(live, path, module);
 }
 
-/* The table described by a modules file: "load|unload BIAS MODULE|- PATH" lines. */
-static struct ut_ftable *build_table(char *text)
+/* @module was unloaded: its functions are dead, its object no longer loaded. */
+static void unload_object(struct ut_ftable *t, struct ut_objlist *live, const char *module)
+{
+	size_t k = 0;
+
+	ut_ftable_remove_module(t, module);
+	for (size_t i = 0; i < live->n; i++) {
+		if (!strcmp(live->v[i].module, module))
+			free(live->v[i].path);
+		else
+			live->v[k++] = live->v[i];
+	}
+	live->n = k;
+}
+
+/*
+ * The table described by a modules file ("load|unload BIAS MODULE|- PATH"
+ * lines), for a process running with @kinds: TFS_KIND_* (sitekinds.c).
+ */
+static struct ut_ftable *build_table(char *text, unsigned kinds)
 {
 	struct ut_ftable *t = ut_ftable_new();
+	struct ut_objlist live = {0};
 	char *save = NULL;
 
 	if (t && ut_ftable_set_demangle(t, ut_demangle_alloc)) {
@@ -102,10 +124,13 @@ static struct ut_ftable *build_table(char *text)
 		*bias = *mod = *path++ = '\0';
 		mod++;
 		if (!strcmp(op, "load"))
-			load_object(t, path, strcmp(mod, "-") != 0 ? mod : NULL);
+			load_object(t, &live, path, strcmp(mod, "-") != 0 ? mod : NULL);
 		else if (!strcmp(op, "unload") && strcmp(mod, "-") != 0)
-			ut_ftable_remove_module(t, mod);
+			unload_object(t, &live, mod);
 	}
+	if (t && kinds)
+		tfs_other_kinds(t, &live, kinds & TFS_KIND_PROLOGUE, kinds & TFS_KIND_PLT);
+	ut_objlist_free(&live);
 	return t;
 }
 
@@ -127,12 +152,25 @@ static void prune(const struct ut_live_sess *v, long n)
 	nr_cache = k;
 }
 
+/* The other kinds of site the session's configuration asks for: TFS_KIND_*. */
+static unsigned session_kinds(const struct ut_live_sess *s)
+{
+	struct ut_cfg c;
+	unsigned kinds = 0;
+
+	if (!ut_live_get_config(s->dir, 0, &c))
+		kinds = (c.plt ? TFS_KIND_PLT : 0) | (c.patch_prologue ? TFS_KIND_PROLOGUE : 0);
+	ut_cfg_free(&c);
+	return kinds;
+}
+
 /* The function table of one session (cached; owned by the cache). */
 static struct ut_ftable *session_table(const struct ut_live_sess *s)
 {
 	struct ftab *c = NULL, *nc;
 	off_t size = 0;
 	char *text = read_modules(s->dir, &size);
+	unsigned kinds = session_kinds(s);
 	struct ut_ftable *t;
 
 	if (!text)
@@ -140,11 +178,11 @@ static struct ut_ftable *session_table(const struct ut_live_sess *s)
 	for (size_t i = 0; i < nr_cache; i++)
 		if (!strcmp(cache[i].name, s->name))
 			c = &cache[i];
-	if (c && c->modsize == size) {
+	if (c && c->modsize == size && c->kinds == kinds) {
 		free(text);
 		return c->t;
 	}
-	t = build_table(text);
+	t = build_table(text, kinds);
 	free(text);
 	if (!t)
 		return NULL;
@@ -162,6 +200,7 @@ static struct ut_ftable *session_table(const struct ut_live_sess *s)
 	}
 	c->t = t;
 	c->modsize = size;
+	c->kinds = kinds;
 	return t;
 }
 
@@ -176,6 +215,7 @@ void tfs_funcs_free(void)
 
 struct fref {
 	const char *name, *module;
+	unsigned kind;
 	size_t order;
 	const struct ut_ftable *t; /* the process's table, entry @e: for the other names */
 	size_t e;
@@ -213,6 +253,8 @@ static int add_ref(struct ut_ftable *out, const struct fref *r)
 	long i = ut_ftable_add(out, r->name, r->module);
 	const char *alias;
 
+	if (i >= 0)
+		ut_ftable_set_kind(out, (size_t)i, r->kind);
 	for (size_t k = 0; i >= 0 && (alias = ut_ftable_alias(r->t, r->e, k)); k++)
 		if (ut_ftable_add_alias(out, (size_t)i, alias))
 			return -ENOMEM;
@@ -269,7 +311,7 @@ static struct ut_ftable *scope_table(const struct tfs_scope *sc)
 				refs = nr;
 				cap = cap ? cap * 2 : 1024;
 			}
-			refs[nrefs] = (struct fref){f->name, f->module, nrefs, t, e};
+			refs[nrefs] = (struct fref){f->name, f->module, f->kind, nrefs, t, e};
 			nrefs++;
 		}
 	}

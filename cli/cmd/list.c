@@ -139,7 +139,7 @@ static void print_inlined(const struct ut_obj *o)
 	ut_symtab_free(st);
 }
 
-/* -O plt: the library calls, after the functions with sites. */
+/* -O plt: the library calls, after the functions with sites (marked with their kind). */
 static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 {
 	size_t from = ut_ftable_size(t);
@@ -153,7 +153,7 @@ static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 		fputs(ut_ftable_listed_name(t, i), stdout);
 		if (f->module)
 			printf(" [%s]", f->module);
-		fputs(" [plt]\n", stdout);
+		printf(" [%s]\n", ut_fkind_name(f->kind));
 	}
 }
 
