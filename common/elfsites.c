@@ -216,7 +216,7 @@ static void add_patchable(void *ctx, const struct ut_sym *s, enum ut_pro_why why
 		a->err = -ENOMEM;
 		return;
 	}
-	ut_ftable_set_kind(a->t, (size_t)i, UT_FKIND_PROLOGUE);
+	ut_ftable_set_kind(a->t, (size_t)i, UT_KIND_PROLOGUE);
 	a->n++;
 }
 

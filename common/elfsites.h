@@ -29,7 +29,7 @@ void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_object
 /*
  * With @on, ut_elfsites_file() (and what calls it) also lists the functions
  * without a site that can get a patched prologue (-O patch-prologue), of
- * kind UT_FKIND_PROLOGUE.
+ * kind UT_KIND_PROLOGUE.
  */
 void ut_elfsites_with_prologues(bool on);
 
@@ -73,7 +73,7 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
 
 /*
  * Only the functions of @path a patched prologue can trace, of kind
- * UT_FKIND_PROLOGUE (a process's table lists them after every object's
+ * UT_KIND_PROLOGUE (a process's table lists them after every object's
  * compiler sites).  Return: how many, or a negative errno.
  */
 int ut_elfsites_file_prologues(struct ut_ftable *t, const char *path, const char *module);

@@ -357,22 +357,15 @@ static long add_func(struct ut_ftable *t, const char *name, const char *module, 
 	f->module = module ? intern_module(t, module) : NULL;
 	if (!f->name || (module && !f->module))
 		return -ENOMEM;
-	f->kind = UT_FKIND_COMPILER;
+	f->kind = UT_KIND_COMPILER;
 	t->flags[t->nr] = 0;
 	return (long)t->nr++;
 }
 
 void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind)
 {
-	if (i < t->nr && kind < UT_FKIND_NR)
+	if (i < t->nr && kind < UT_KIND_NR)
 		t->funcs[i].kind = (unsigned char)kind;
-}
-
-const char *ut_fkind_name(unsigned kind)
-{
-	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "plt"};
-
-	return kind < UT_FKIND_NR ? names[kind] : "?";
 }
 
 long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module)
@@ -596,9 +589,9 @@ static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool a
 	}
 	if (aliases)
 		sb_aliases(sb, t, i);
-	if (kind && f->kind != UT_FKIND_COMPILER) {
+	if (kind && f->kind != UT_KIND_COMPILER) {
 		sb_add(sb, " [");
-		sb_add(sb, ut_fkind_name(f->kind));
+		sb_add(sb, ut_kind_name(f->kind));
 		sb_add(sb, "]");
 	}
 	sb_add(sb, "\n");

@@ -24,24 +24,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/kind.h"
+
 struct ut_filter_func {
 	const char *name;
 	const char *module; /* NULL = main executable, else e.g. "libz" */
-	unsigned char kind; /* UT_FKIND_*: what makes it traceable */
+	unsigned char kind; /* enum ut_kind (common/kind.h): what makes it traceable */
 };
 
-/*
- * The kinds of site: a function is traced through a site its compiler left
- * (the default, 0), a patched prologue (common/prologue.h), or its calls
- * through the PLT/GOT (a library call).
- */
-enum ut_fkind { UT_FKIND_COMPILER = 0, UT_FKIND_PROLOGUE, UT_FKIND_LIBCALL, UT_FKIND_NR };
-
-/* The kind's name as listings print it ("compiler", "prologue", "plt"). */
-const char *ut_fkind_name(unsigned kind);
-
 struct ut_ftable;
-/* Set the kind of entry @i (added as UT_FKIND_COMPILER). */
+/* Set the kind of site of entry @i (added as UT_KIND_COMPILER). */
 void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind);
 
 struct ut_ftable;
@@ -187,7 +179,7 @@ const struct ut_filter_func *ut_ftable_get(const struct ut_ftable *t, size_t i);
  * @t: the table
  * @out: receives a malloc'd NUL-terminated string: one live function a line,
  *       "name" or "name [module]", then its kind of site when it is not
- *       the compiler's (" [prologue]", " [plt]": ut_fkind_name()); "" for
+ *       the compiler's (" [prologue]", " [plt]": ut_kind_name()); "" for
  *       an empty table
  * @lenp: receives strlen(*@out) (may be NULL)
  *

@@ -316,7 +316,7 @@ static long add_named(struct ut_ftable *t, struct named *v, size_t n)
 		if (k < 0) {
 			added = -ENOMEM;
 		} else if (t && added >= 0) {
-			ut_ftable_set_kind(t, (size_t)k, UT_FKIND_LIBCALL);
+			ut_ftable_set_kind(t, (size_t)k, UT_KIND_LIBCALL);
 			added++;
 		}
 		free(v[i].name);

@@ -5,7 +5,7 @@
  *
  * When the option is on and an object's symbols are read, its functions
  * without a compiler site are planned (ut_pro_walk); those that can be
- * patched become the sites of one more module, of kind UT_FKIND_PROLOGUE,
+ * patched become the sites of one more module, of kind UT_KIND_PROLOGUE,
  * whose functions join the filter table like any others.  Nothing is
  * written then: a function's patch is installed the first time it is
  * wanted (ut_prologue_install, from ut_patch_apply), and stays (a nop and a
@@ -166,7 +166,7 @@ static struct ut_module *make_module(struct ut_module *m, struct found *f)
 	p->bias = m->bias;
 	p->alive = true;
 	p->symfd = -1;
-	p->kind = UT_FKIND_PROLOGUE;
+	p->kind = UT_KIND_PROLOGUE;
 	p->of = m;
 	p->kind_data = f->e;
 	p->nr_sites = (uint32_t)f->n;
@@ -231,7 +231,7 @@ void ut_prologue_sync(void)
 	for (uint32_t i = 0; i < n; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		if (m->kind != UT_FKIND_COMPILER || !m->alive || m->unnamed || m->kinds_done)
+		if (m->kind != UT_KIND_COMPILER || !m->alive || m->unnamed || m->kinds_done)
 			continue;
 		m->kinds_done = true;
 		plan_module(m);
@@ -323,7 +323,7 @@ static uint32_t gather(void)
 		struct ut_module *m = ut_rt.mods[i];
 		struct pro_entry *pe = m->kind_data;
 
-		if (m->kind != UT_FKIND_PROLOGUE || !m->alive)
+		if (m->kind != UT_KIND_PROLOGUE || !m->alive)
 			continue;
 		for (uint32_t j = 0; j < m->nr_sites; j++) {
 			if (m->sites[j].want == UT_SITE_OFF || pe[j].state == P_READY)

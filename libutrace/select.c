@@ -301,13 +301,13 @@ static void decide(uint32_t i)
 		if (ut_rt.inst[k].active && !inothing[k] && ut_fset_traced(ifilter[k], inotrace[k], i))
 			inst |= 1u << k;
 	/* a library call is hooked only while -O plt says so, whoever wants it */
-	off = ut_rt.sites_off || (m->sites[f->site].how == UT_HOW_LIBCALL && !ut_rt.cfg.plt);
+	off = ut_rt.sites_off || (m->kind == UT_KIND_LIBCALL && !ut_rt.cfg.plt);
 	if (off)
 		inst = 0;
 	on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off && !filter_nothing &&
 	     ut_fset_traced(filter, notrace, i);
 	cmd = !off && ut_cmds_has(m->sites[f->site].addr);
-	if (m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
+	if (m->kind == UT_KIND_PROLOGUE && !ut_rt.cfg.patch_prologue) {
 		on = cmd = false; /* the option turned off: the patches stay, off */
 		inst = 0;
 	}

@@ -86,8 +86,8 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 		free(aliases);
 		if (k)
 			printf(" [+%zu inlined]", k);
-		if (f->kind != UT_FKIND_COMPILER)
-			printf(" [%s]", ut_fkind_name(f->kind));
+		if (f->kind != UT_KIND_COMPILER)
+			printf(" [%s]", ut_kind_name(f->kind));
 		putchar('\n');
 	}
 }
@@ -153,7 +153,7 @@ static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 		fputs(ut_ftable_listed_name(t, i), stdout);
 		if (f->module)
 			printf(" [%s]", f->module);
-		printf(" [%s]\n", ut_fkind_name(f->kind));
+		printf(" [%s]\n", ut_kind_name(f->kind));
 	}
 }
 
