@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/ehframe.h"
 #include "common/filter.h"
 #include "common/prologue.h"
 #include "common/symbols.h"
@@ -94,6 +95,9 @@ struct found {
 	size_t n, cap;
 	uint64_t lo[16], hi[16]; /* the object's executable segments */
 	int nseg;
+	uint64_t rlo[16], rhi[16]; /* all its segments (its .eh_frame_hdr is read-only data) */
+	int nrseg;
+	uint64_t eh_hdr;         /* PT_GNU_EH_FRAME's run-time address, 0 if none */
 };
 
 static const uint8_t *mem_code(void *ctx, uint64_t addr, size_t len)
@@ -102,6 +106,16 @@ static const uint8_t *mem_code(void *ctx, uint64_t addr, size_t len)
 
 	for (int i = 0; i < f->nseg; i++)
 		if (addr >= f->lo[i] && addr + len <= f->hi[i])
+			return (const uint8_t *)addr;
+	return NULL;
+}
+
+static const uint8_t *mem_bytes(void *ctx, uint64_t addr, size_t len)
+{
+	const struct found *f = ctx;
+
+	for (int i = 0; i < f->nrseg; i++)
+		if (addr >= f->rlo[i] && addr + len <= f->rhi[i] && addr + len > addr)
 			return (const uint8_t *)addr;
 	return NULL;
 }
@@ -144,6 +158,12 @@ static int segments(struct dl_phdr_info *info, size_t size, void *arg)
 	for (int i = 0; i < info->dlpi_phnum && c->f->nseg < 16; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
+		if (ph->p_type == PT_GNU_EH_FRAME)
+			c->f->eh_hdr = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && c->f->nrseg < 16) { /* mapped: p_filesz, not p_memsz */
+			c->f->rlo[c->f->nrseg] = info->dlpi_addr + ph->p_vaddr;
+			c->f->rhi[c->f->nrseg++] = info->dlpi_addr + ph->p_vaddr + ph->p_filesz;
+		}
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
 			c->f->lo[c->f->nseg] = info->dlpi_addr + ph->p_vaddr;
 			c->f->hi[c->f->nseg++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
@@ -188,13 +208,33 @@ static struct ut_module *make_module(struct ut_module *m, struct found *f)
 	return p;
 }
 
+/*
+ * A stripped object (no .symtab): what its FDEs say (common/prologue.h),
+ * in @fr (@v to free).  Without them none of its functions is patched: said once.
+ */
+static void stripped_frames(const struct ut_module *m, struct found *f,
+			    struct ut_pro_frames *fr, struct ut_eh_range **v)
+{
+	long n = ut_eh_ranges(f->eh_hdr, mem_bytes, f, v);
+
+	fr->v = *v;
+	fr->n = n > 0 ? (size_t)n : 0;
+	if (!fr->n)
+		ut_log("%s: stripped, without .eh_frame: no function of it can be checked for "
+		       "a patched prologue, none is traced",
+		       m->path);
+}
+
 /* Plan @m's functions without a site; publish the module of the patchable ones. */
 static void plan_module(struct ut_module *m)
 {
 	struct found f = {0};
 	struct seg_ctx sc = {m, &f};
+	struct ut_pro_frames frames = {0};
+	struct ut_eh_range *eh = NULL;
 	struct ut_symtab *st;
 	uint64_t *sites;
+	bool stripped;
 
 	if (ut_pro_module_refused(m->path))
 		return;
@@ -205,7 +245,11 @@ static void plan_module(struct ut_module *m)
 	for (uint32_t i = 0; i < m->nr_sites; i++)
 		sites[i] = m->sites[i].addr;
 	dl_iterate_phdr(segments, &sc);
-	ut_pro_walk(st, sites, m->nr_sites, mem_code, &f, collect, &f);
+	stripped = !ut_elf_has_symtab(m->path);
+	if (stripped)
+		stripped_frames(m, &f, &frames, &eh);
+	ut_pro_walk(st, sites, m->nr_sites, stripped ? &frames : NULL, mem_code, &f, collect, &f);
+	free(eh);
 	if (f.n && make_module(m, &f)) {
 		st = NULL; /* the functions' names point into it */
 		f.e = NULL;

@@ -224,13 +224,13 @@ TEST(jump_from_another_function)
 	ut_symtab_add(st, ADDR, 0x20, "f", NULL);
 	ut_symtab_add(st, ADDR + 0x40, 0x20, "g", NULL);
 	ut_symtab_finish(st);
-	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
 	CHECK_EQ_INT(verdict[1], UT_PRO_OK);
 	/* a jump to the entry itself is a tail call */
 	back -= 3;
 	memcpy(image + 0x40 + 12, &back, 4);
-	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_OK);
 	ut_symtab_free(st);
 }
