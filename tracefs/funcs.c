@@ -616,8 +616,11 @@ static void add_objects(struct ut_objlist *l, char *text)
 	}
 }
 
-/* The objects the scope's processes loaded, for the explanations of whynosite.h. */
-static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l)
+/*
+ * The objects the scope's processes loaded, for the explanations of
+ * whynosite.h; *@prologues (if not NULL): one of them patches prologues.
+ */
+static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l, bool *prologues)
 {
 	struct ut_live_sess *v;
 	long n = ut_live_list(tfs_rundir, &v);
@@ -631,6 +634,8 @@ static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l)
 			continue;
 		add_objects(l, text);
 		free(text);
+		if (prologues && (session_kinds(&v[i]) & TFS_KIND_PROLOGUE))
+			*prologues = true;
 	}
 	if (n >= 0)
 		free(v);
@@ -673,7 +678,7 @@ static int check_words(const struct tfs_scope *sc, int which, const char *old, c
 
 		/* the copies this list cannot trace: read from the debug info only now */
 		ut_fset_commit(s);
-		scope_objects(sc, &l);
+		scope_objects(sc, &l, NULL);
 		*note = ut_inlined_missed(t, s, l.v, l.n, which ? "set_graph_function"
 								 : "set_ftrace_filter");
 		ut_objlist_free(&l);
@@ -690,9 +695,10 @@ static char *no_match_text(const struct tfs_scope *sc, const char *file, const c
 {
 	struct ut_objlist l;
 	char *why, *msg = NULL;
+	bool prologues = false;
 
-	scope_objects(sc, &l);
-	why = ut_why_no_site(bad, l.v, l.n);
+	scope_objects(sc, &l, &prologues);
+	why = ut_why_untraced(bad, l.v, l.n, prologues);
 	ut_objlist_free(&l);
 	if (why && why[0])
 		why[strlen(why) - 1] = '\0';

@@ -4,7 +4,8 @@
 # patched prologues and its library calls in available_filter_functions,
 # marked with their kind as `utrace list -f` marks them ([prologue],
 # [plt]), and set_ftrace_filter, set_ftrace_notrace, set_graph_function
-# and :mod: written through the mount select them as any function.
+# and :mod: written through the mount select them as any function; a
+# function no patched prologue can trace is refused with its reason.
 . "$(dirname "$0")/mount.lib"
 command -v gcc >/dev/null || skip "no gcc"
 export LC_ALL=C
@@ -14,12 +15,15 @@ cat >"$TOP/plain.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 void *volatile sink;
+volatile int isink;
+__attribute__((noinline)) int tiny(int x) { return x + 1; }
 __attribute__((noinline)) void work(int n)
 {
 	for (int i = 0; i < n; i++) {
 		char *p = malloc(8);
 		sink = p;
 		free(p);
+		isink = tiny(i);
 	}
 }
 int main(void)
@@ -115,6 +119,17 @@ X
 echo >set_graph_function
 w set_ftrace_filter 'nosuchfn' >"$TOP/e.txt"
 expect "a word naming nothing is still refused" "$TOP/e.txt" <<<EINVAL
+# a function no patched prologue can trace: refused, error_log says why
+echo >error_log
+w set_ftrace_filter tiny >"$TOP/e.txt"
+expect "tiny refused" "$TOP/e.txt" <<<EINVAL
+sed -E 's/^\[ *[0-9]+\.[0-9]+\]/[<TS>]/' error_log >"$TOP/el.txt"
+expect "error_log gives the reason" "$TOP/el.txt" <<'X'
+[<TS>] utrace: error: set_ftrace_filter: 'tiny' matches no traceable function
+  tiny: no patched prologue either: shorter than the 10 bytes a patch needs
+  Command: tiny
+           ^
+X
 cd "$TOP" || exit 1
 alive
 finish
