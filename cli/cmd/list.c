@@ -63,7 +63,9 @@ const char ut_help_list[] =
 	"                decoded cannot be enabled\n"
 	"  -O patch-prologue  with -f: also the functions without a site that a\n"
 	"                patched prologue makes traceable (record/start -O\n"
-	"                patch-prologue), marked `[prologue]`\n"
+	"                patch-prologue), marked `[prologue]`; of a stripped object,\n"
+	"                those .dynsym names (the ones only .eh_frame knows have no\n"
+	"                name and are left out), and none without .eh_frame\n"
 	"  --untraceable with -f: the functions without a site that no patched\n"
 	"                prologue can trace either, each with the reason\n";
 
