@@ -93,6 +93,7 @@ enum setting {
 	S_FUNC_STACK,
 	S_SLEEP_TIME,
 	S_PLT,
+	S_PATCH_PROLOGUE,
 };
 
 struct set_arg {
@@ -137,6 +138,9 @@ static int edit_setting(struct ut_cfg *c, const void *p)
 		break;
 	case S_PLT:
 		c->plt = a->v != 0;
+		break;
+	case S_PATCH_PROLOGUE:
+		c->patch_prologue = a->v != 0;
 		break;
 	}
 	return 0;
@@ -356,6 +360,7 @@ static void effective_opts(const struct tfs_scope *sc, const struct ut_cfg *c,
 	ut_opts_set(o, UT_OPT_FUNC_STACK_TRACE, c->func_stack);
 	ut_opts_set(o, UT_OPT_SLEEP_TIME, c->sleep_time);
 	ut_opts_set(o, UT_OPT_PLT, c->plt);
+	ut_opts_set(o, UT_OPT_PATCH_PROLOGUE, c->patch_prologue);
 }
 
 /* Set option @id to @val: in the configuration, or in the mount's options. */
@@ -370,6 +375,8 @@ static int set_option(struct tfs_req *r, int id, int val, const char *buf, size_
 		return set(r, S_SLEEP_TIME, (unsigned long long)val, buf, len);
 	case UT_OPT_PLT:
 		return set(r, S_PLT, (unsigned long long)val, buf, len);
+	case UT_OPT_PATCH_PROLOGUE:
+		return set(r, S_PATCH_PROLOGUE, (unsigned long long)val, buf, len);
 	default:
 		return ut_opts_set(&r->sc->opts, id, val);
 	}

@@ -84,6 +84,9 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 	[UT_OPT_SYM_DEMANGLE] = G("sym-demangle", 1),
 	/* not the kernel's: calls through the PLT and GOT traced (libutrace/plthook.c) */
 	[UT_OPT_PLT] = { .name = "plt", .tracer = NULL, .def = 0, .top_only = 1, .record = 1 },
+	/* not the kernel's: functions without a site get a patched prologue (common/prologue.h) */
+	[UT_OPT_PATCH_PROLOGUE] = { .name = "patch-prologue", .tracer = NULL, .def = 0,
+				    .top_only = 1, .record = 1 },
 };
 
 /**

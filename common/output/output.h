@@ -105,6 +105,7 @@ enum ut_opt {
 	 */
 	UT_OPT_SYM_DEMANGLE,
 	UT_OPT_PLT,
+	UT_OPT_PATCH_PROLOGUE,
 	UT_OPT_NR
 };
 

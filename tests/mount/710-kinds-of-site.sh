@@ -1,6 +1,7 @@
 #!/bin/bash
 # One selection model in the mount (issue 14 item 3): a plain -O2 program
-# (no compiler site) running with -O patch-prologue and -O plt has its
+# (no compiler site) running with -O patch-prologue and -O plt (set here
+# through options/patch-prologue and options/plt) has its
 # patched prologues and its library calls in available_filter_functions,
 # marked with their kind as `utrace list -f` marks them ([prologue],
 # [plt]), and set_ftrace_filter, set_ftrace_notrace, set_graph_function
@@ -60,8 +61,12 @@ cd "$MNT" || exit 1
 pick() { grep -E '^(main|work|malloc|free)( |$)' | sort; }
 pick <processes/$P/available_filter_functions >"$TOP/a.txt"
 expect "no site, no option: nothing" "$TOP/a.txt" </dev/null
-"$UTRACE" start -P "$P" -p nop -O plt -O patch-prologue >"$TOP/start.out" 2>&1 ||
-	fail "start: $(cat "$TOP/start.out")"
+# the mount's own options, as record's and start's -O plt -O patch-prologue
+expect_eq "options/patch-prologue" 0 "$(cat options/patch-prologue)"
+echo 1 >options/plt || fail "options/plt"
+echo patch-prologue >trace_options || fail "trace_options: patch-prologue"
+check "trace_options says so" grep -qx patch-prologue trace_options
+expect_eq "options/patch-prologue" 1 "$(cat options/patch-prologue)"
 pick <processes/$P/available_filter_functions >"$TOP/a.txt"
 expect "the process's kinds" "$TOP/a.txt" <<'X'
 free [libc] [plt]
