@@ -25,7 +25,7 @@ const char *ut_pro_why_text(enum ut_pro_why why)
 		[UT_PRO_ENTRY] = "an entry point not reached by a call",
 		[UT_PRO_CRT] = "C runtime start-up code, not the program's",
 		[UT_PRO_INSTALL] = "the patch could not be installed",
-		[UT_PRO_NOFRAMES] = "stripped without .eh_frame: the code around it is unknown",
+		[UT_PRO_NOFRAMES] = "stripped, without a readable .eh_frame: the code around it is unknown",
 	};
 
 	return why < UT_PRO_NR && text[why] ? text[why] : "unknown";

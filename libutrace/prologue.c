@@ -220,7 +220,7 @@ static void stripped_frames(const struct ut_module *m, struct found *f,
 	fr->v = *v;
 	fr->n = n > 0 ? (size_t)n : 0;
 	if (!fr->n)
-		ut_log("%s: stripped, without .eh_frame: no function of it can be checked for "
+		ut_log("%s: stripped, without a .eh_frame it can read: no function of it can be checked for "
 		       "a patched prologue, none is traced",
 		       m->path);
 }

@@ -78,12 +78,12 @@ X
 	expect "$cc: no .eh_frame: no event" n.txt </dev/null
 	grep -F "utrace: $PWD/exp.$cc.noeh: " n.dat.err >n.err
 	expect "$cc: no .eh_frame: the runtime says why" n.err <<X
-utrace: $PWD/exp.$cc.noeh: stripped, without .eh_frame: no function of it can be checked for a patched prologue, none is traced
+utrace: $PWD/exp.$cc.noeh: stripped, without a .eh_frame it can read: no function of it can be checked for a patched prologue, none is traced
 X
 	"$UTRACE" list -f "$p" --untraceable 2>/dev/null | grep exp_ | sort >u.txt
 	expect "$cc: no .eh_frame: list -f --untraceable says why" u.txt <<'X'
-exp_mix  stripped without .eh_frame: the code around it is unknown
-exp_outer  stripped without .eh_frame: the code around it is unknown
+exp_mix  stripped, without a readable .eh_frame: the code around it is unknown
+exp_outer  stripped, without a readable .eh_frame: the code around it is unknown
 X
 done
 finish
