@@ -132,7 +132,7 @@ struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
 /*
  * A "names" line of the session @dir's modules log (the sites the runtime
  * made for inlined instances, named after the function inlined there):
- * one row each in @t, of kind UT_FKIND_INLINED with the line's module, as
+ * one row each in @t, of kind UT_KIND_INLINED with the line's module, as
  * the process's own table has them.  Other lines: nothing.  Return: the
  * rows added, or a negative errno.
  */

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/ehframe.h"
 #include "common/elfsites.h"
 #include "common/inlined.h"
 #include "common/sitefind.h"
@@ -25,6 +26,7 @@ struct filesrc {
 	size_t rawlen;
 	GElf_Phdr ph[32];
 	int nph;
+	uint64_t eh_hdr; /* PT_GNU_EH_FRAME's address, 0 if none */
 	GElf_Rela *rel; /* the RELATIVE relocations, by offset, read at the first need */
 	size_t nrel, caprel;
 	bool rel_read;
@@ -134,9 +136,13 @@ static int find_in_file(const char *path, int *fd, struct filesrc *fs, struct ut
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &nph))
 		return -ENOEXEC;
 	fs->raw = (const uint8_t *)elf_rawfile(f->elf, &fs->rawlen);
-	for (size_t i = 0; i < nph && fs->nph < 32; i++)
-		if (gelf_getphdr(f->elf, (int)i, &fs->ph[fs->nph]) && fs->ph[fs->nph].p_type == PT_LOAD)
-			fs->nph++;
+	for (size_t i = 0; i < nph && fs->nph < 32; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &fs->ph[fs->nph]))
+			continue;
+		if (fs->ph[fs->nph].p_type == PT_GNU_EH_FRAME)
+			fs->eh_hdr = fs->ph[fs->nph].p_vaddr;
+		fs->nph += fs->ph[fs->nph].p_type == PT_LOAD;
+	}
 	f->src = (struct ut_sitefind_src){file_code, file_word, fs};
 	ret = fs->raw ? ut_sitefind_scan(f) : -ENOEXEC;
 	if (!ret && st && ut_sitefind_by_symbols(f))
@@ -183,10 +189,19 @@ static const uint8_t *pro_code(void *ctx, uint64_t addr, size_t len)
 	return at_vaddr(ctx, addr, len, true);
 }
 
+static const uint8_t *any_bytes(void *ctx, uint64_t addr, size_t len)
+{
+	return at_vaddr(ctx, addr, len, false);
+}
+
 /* The walk over a file already read: symbols @st, sites in @f, code in @fs. */
 static void walk_file(const char *path, const struct ut_symtab *st, const struct ut_sitefind *f,
 		      struct filesrc *fs, ut_pro_found_fn cb, void *ctx)
 {
+	struct ut_eh_range *v = NULL;
+	struct ut_pro_frames frames = {0};
+	bool stripped;
+
 	if (ut_pro_module_refused(path)) {
 		struct ut_pro_plan none = {0};
 
@@ -194,7 +209,15 @@ static void walk_file(const char *path, const struct ut_symtab *st, const struct
 			cb(ctx, ut_symtab_at(st, i), UT_PRO_MODULE, &none);
 		return;
 	}
-	ut_pro_walk(st, f->addrs, f->nr, pro_code, fs, cb, ctx);
+	/* no .symtab: .dynsym's functions, checked against the code its FDEs describe */
+	stripped = !ut_elf_has_symtab(path);
+	if (stripped) {
+		long n = ut_eh_ranges(fs->eh_hdr, any_bytes, fs, &v);
+
+		frames = (struct ut_pro_frames){v, n > 0 ? (size_t)n : 0};
+	}
+	ut_pro_walk(st, f->addrs, f->nr, stripped ? &frames : NULL, pro_code, fs, cb, ctx);
+	free(v);
 }
 
 struct pro_add {
@@ -217,7 +240,7 @@ static void add_patchable(void *ctx, const struct ut_sym *s, enum ut_pro_why why
 		a->err = -ENOMEM;
 		return;
 	}
-	ut_ftable_set_kind(a->t, (size_t)i, UT_FKIND_PROLOGUE);
+	ut_ftable_set_kind(a->t, (size_t)i, UT_KIND_PROLOGUE);
 	a->n++;
 }
 
@@ -313,7 +336,7 @@ void ut_elfsites_with_inlined(bool on)
 	with_inlined = on;
 }
 
-/* -O inlined: the instances of @path that become sites, as rows of kind UT_FKIND_INLINED. */
+/* -O inlined: the instances of @path that become sites, as rows of kind UT_KIND_INLINED. */
 static int add_inlined(struct ut_ftable *t, const char *path, const char *module,
 		       const struct ut_symtab *st, const struct ut_sitefind *f, struct filesrc *fs)
 {
@@ -328,12 +351,20 @@ static int add_inlined(struct ut_ftable *t, const char *path, const char *module
 		long idx = why[i] == UT_PRO_OK ? ut_ftable_add(t, tab->v[i].func, module) : -1;
 
 		if (idx >= 0) {
-			ut_ftable_set_kind(t, (size_t)idx, UT_FKIND_INLINED);
+			ut_ftable_set_kind(t, (size_t)idx, UT_KIND_INLINED);
 			n++;
 		}
 	}
 	free(why);
 	return ret < 0 ? ret : n;
+}
+
+int ut_elfsites_file_prologues(struct ut_ftable *t, const char *path, const char *module)
+{
+	struct pro_add a = {t, module, 0, 0};
+	int ret = ut_elfsites_prologues(path, module, add_patchable, &a);
+
+	return ret < 0 ? ret : a.err < 0 ? a.err : a.n;
 }
 
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)

@@ -29,14 +29,14 @@ void ut_elfsites_libraries(struct ut_ftable *t, const char *prog, int *nr_object
 /*
  * With @on, ut_elfsites_file() (and what calls it) also lists the functions
  * without a site that can get a patched prologue (-O patch-prologue), of
- * kind UT_FKIND_PROLOGUE.
+ * kind UT_KIND_PROLOGUE.
  */
 void ut_elfsites_with_prologues(bool on);
 
 /*
  * With @on, ut_elfsites_file() also lists the inlined instances that
  * -O inlined makes sites (ut_elfsites_inlined), one row each, named after
- * the function inlined, of kind UT_FKIND_INLINED.
+ * the function inlined, of kind UT_KIND_INLINED.
  */
 void ut_elfsites_with_inlined(bool on);
 
@@ -88,6 +88,13 @@ int ut_objlist_add(struct ut_objlist *l, const char *path, const char *mod);
 
 /* The same for one ELF file; @module is NULL for a main program. */
 int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module);
+
+/*
+ * Only the functions of @path a patched prologue can trace, of kind
+ * UT_KIND_PROLOGUE (a process's table lists them after every object's
+ * compiler sites).  Return: how many, or a negative errno.
+ */
+int ut_elfsites_file_prologues(struct ut_ftable *t, const char *path, const char *module);
 
 /*
  * Whether @path (a main program) has a traceable function: 1 if it has, 0

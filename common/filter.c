@@ -357,22 +357,15 @@ static long add_func(struct ut_ftable *t, const char *name, const char *module, 
 	f->module = module ? intern_module(t, module) : NULL;
 	if (!f->name || (module && !f->module))
 		return -ENOMEM;
-	f->kind = UT_FKIND_COMPILER;
+	f->kind = UT_KIND_COMPILER;
 	t->flags[t->nr] = 0;
 	return (long)t->nr++;
 }
 
 void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind)
 {
-	if (i < t->nr && kind < UT_FKIND_NR)
+	if (i < t->nr && kind < UT_KIND_NR)
 		t->funcs[i].kind = (unsigned char)kind;
-}
-
-const char *ut_fkind_name(unsigned kind)
-{
-	static const char *const names[UT_FKIND_NR] = {"compiler", "prologue", "libcall", "inlined"};
-
-	return kind < UT_FKIND_NR ? names[kind] : "?";
 }
 
 long ut_ftable_add(struct ut_ftable *t, const char *name, const char *module)
@@ -579,7 +572,12 @@ const char *ut_ftable_listed_name(const struct ut_ftable *t, size_t i)
 static void sb_aliases(struct sbuf *sb, const struct ut_ftable *t, size_t i);
 
 /* One line of a listing: "name [module]", and with @aliases " [= other, names]". */
-static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool aliases)
+/*
+ * One line: "name [module]", with @aliases its other names and with @kind,
+ * after them, its kind of site when it is not the compiler's (" [plt]",
+ * " [prologue]"; the lists read back as the kernel's, without it).
+ */
+static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool aliases, bool kind)
 {
 	const struct ut_filter_func *f = &t->funcs[i];
 
@@ -591,6 +589,11 @@ static void sb_func(struct sbuf *sb, const struct ut_ftable *t, size_t i, bool a
 	}
 	if (aliases)
 		sb_aliases(sb, t, i);
+	if (kind && f->kind != UT_KIND_COMPILER) {
+		sb_add(sb, " [");
+		sb_add(sb, ut_kind_name(f->kind));
+		sb_add(sb, "]");
+	}
 	sb_add(sb, "\n");
 }
 
@@ -663,7 +666,7 @@ static int format_all(const struct ut_ftable *t, bool aliases, char **out, size_
 
 	for (size_t i = 0; i < t->nr; i++)
 		if (!dead(t, i))
-			sb_func(&sb, t, i, aliases);
+			sb_func(&sb, t, i, aliases, true);
 	return sb_finish(&sb, out, lenp);
 }
 
@@ -1388,7 +1391,7 @@ int ut_fset_format(const struct ut_fset *s, const char *empty_text, char **out, 
 		sb_add(&sb, empty_text);
 	for (i = 0; i < t->nr; i++)
 		if (!dead(t, i) && bm_test(&s->cur, i))
-			sb_func(&sb, t, i, false);
+			sb_func(&sb, t, i, false, false);
 	for (i = 0; i < s->nr_cmds; i++) {
 		const struct ut_fcmd *c = &s->cmds[i];
 

@@ -24,30 +24,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/kind.h"
+
 struct ut_filter_func {
 	const char *name;
 	const char *module; /* NULL = main executable, else e.g. "libz" */
-	unsigned char kind; /* UT_FKIND_*: what makes it traceable */
+	unsigned char kind; /* enum ut_kind (common/kind.h): what makes it traceable */
 };
-
-/*
- * The kinds of site: a function is traced through a site its compiler left
- * (the default, 0), a patched prologue (common/prologue.h), or its calls
- * through the PLT/GOT (a library call).
- */
-enum ut_fkind {
-	UT_FKIND_COMPILER = 0,
-	UT_FKIND_PROLOGUE,
-	UT_FKIND_LIBCALL,
-	UT_FKIND_INLINED, /* an inlined instance (-O inlined): a jump to a site out of line */
-	UT_FKIND_NR
-};
-
-/* The kind's name as listings print it ("compiler", "prologue", "libcall"). */
-const char *ut_fkind_name(unsigned kind);
 
 struct ut_ftable;
-/* Set the kind of entry @i (added as UT_FKIND_COMPILER). */
+/* Set the kind of site of entry @i (added as UT_KIND_COMPILER). */
 void ut_ftable_set_kind(struct ut_ftable *t, size_t i, unsigned kind);
 
 struct ut_ftable;
@@ -192,7 +178,9 @@ const struct ut_filter_func *ut_ftable_get(const struct ut_ftable *t, size_t i);
  * ut_ftable_format_available() - available_filter_functions
  * @t: the table
  * @out: receives a malloc'd NUL-terminated string: one live function a line,
- *       "name" or "name [module]"; "" for an empty table
+ *       "name" or "name [module]", then its kind of site when it is not
+ *       the compiler's (" [prologue]", " [plt]": ut_kind_name()); "" for
+ *       an empty table
  * @lenp: receives strlen(*@out) (may be NULL)
  *
  * Return: 0 or -ENOMEM.
@@ -201,8 +189,8 @@ int ut_ftable_format_available(const struct ut_ftable *t, char **out, size_t *le
 
 /*
  * ut_ftable_format_listing() - the same with each function's other names
- * after it, "name [module] [= alias, ...]" (utrace's own listings: `list
- * -f`; available_filter_functions keeps the kernel's one name a line).
+ * after it, "name [module] [= alias, ...] [kind]" (utrace's own listings:
+ * `list -f`; available_filter_functions keeps the kernel's one name a line).
  */
 int ut_ftable_format_listing(const struct ut_ftable *t, char **out, size_t *lenp);
 

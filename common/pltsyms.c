@@ -311,10 +311,14 @@ static long add_named(struct ut_ftable *t, struct named *v, size_t n)
 	long added = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (t && added >= 0 && ut_ftable_add(t, v[i].name, v[i].module) < 0)
+		long k = t && added >= 0 ? ut_ftable_add(t, v[i].name, v[i].module) : 0;
+
+		if (k < 0) {
 			added = -ENOMEM;
-		else if (t && added >= 0)
+		} else if (t && added >= 0) {
+			ut_ftable_set_kind(t, (size_t)k, UT_KIND_LIBCALL);
 			added++;
+		}
 		free(v[i].name);
 	}
 	free(v);

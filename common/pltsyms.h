@@ -28,7 +28,7 @@ bool ut_plt_never_hooked(const char *name);
  * first, then its libraries in load order): each function one of them calls
  * through a GOT slot, named as the object that defines it names it (the
  * first in @l exporting it, as the dynamic loader binds), with that
- * object's module.  Left out: functions already in @t with their module
+ * object's module, of kind UT_KIND_LIBCALL.  Left out: functions already in @t with their module
  * (they have a site, which sees every call), the dynamic loader's, the ones
  * the runtime @runtime (libutrace.so's path, or NULL) defines itself, and
  * ut_plt_never_hooked().  Return: how many were added, or -ENOMEM.

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ehframe.h"
 #include "common/symbols.h"
 
 const char *ut_pro_why_text(enum ut_pro_why why)
@@ -28,6 +29,7 @@ const char *ut_pro_why_text(enum ut_pro_why why)
 		[UT_PRO_NOENTRY] = "it has no entry address",
 		[UT_PRO_OVERLAP] = "its bytes are already moved for another site",
 		[UT_PRO_NOFUNC] = "no function symbol holds its entry address",
+		[UT_PRO_NOFRAMES] = "stripped, without a readable .eh_frame: the code around it is unknown",
 	};
 
 	return why < UT_PRO_NR && text[why] ? text[why] : "unknown";
@@ -129,8 +131,8 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void collect_targets(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
-			    struct targets *tg)
+static void collect_targets(const struct ut_symtab *st, const struct ut_pro_frames *frames,
+			    ut_pro_code_fn code, void *code_ctx, struct targets *tg)
 {
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
@@ -138,6 +140,14 @@ static void collect_targets(const struct ut_symtab *st, ut_pro_code_fn code, voi
 
 		if (bytes)
 			ut_pro_targets(bytes, s->size, s->addr, add_target, tg);
+	}
+	/* a stripped object: the code no symbol names, each FDE's */
+	for (size_t i = 0; frames && i < frames->n; i++) {
+		uint64_t lo = frames->v[i].lo, size = frames->v[i].hi - lo;
+		const uint8_t *bytes = size ? code(code_ctx, lo, size) : NULL;
+
+		if (bytes)
+			ut_pro_targets(bytes, size, lo, add_target, tg);
 	}
 	if (tg->n)
 		qsort(tg->v, tg->n, sizeof(*tg->v), cmp_u64);
@@ -164,7 +174,8 @@ static enum ut_pro_why judge(const struct ut_sym *s, const uint8_t *bytes,
 }
 
 void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
-		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx)
+		 const struct ut_pro_frames *frames, ut_pro_code_fn code, void *code_ctx,
+		 ut_pro_found_fn cb, void *cb_ctx)
 {
 	struct targets tg = {0};
 	size_t unsited = 0;
@@ -175,7 +186,7 @@ void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsite
 		unsited += !has_site(sites, nsites, s->addr, s->addr + (s->size ? s->size : 1));
 	}
 	if (unsited) /* an object built with sites throughout needs no sweep */
-		collect_targets(st, code, code_ctx, &tg);
+		collect_targets(st, frames, code, code_ctx, &tg);
 	for (size_t i = 0; i < ut_symtab_count(st); i++) {
 		const struct ut_sym *s = ut_symtab_at(st, i);
 		struct ut_pro_plan plan;
@@ -189,6 +200,10 @@ void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsite
 		bytes = s->size ? code(code_ctx, s->addr, s->size) : NULL;
 		if (s->size && !bytes && strcmp(s->name, "_start") != 0 && !crt_function(s->name))
 			continue; /* not code we can see (an IFUNC's data, a PLT) */
+		if (frames && !frames->n) {
+			cb(cb_ctx, s, UT_PRO_NOFRAMES, &plan);
+			continue;
+		}
 		cb(cb_ctx, s, judge(s, bytes, &tg, &plan), &plan);
 	}
 	free(tg.v);
@@ -246,7 +261,7 @@ void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_
 	uint64_t prev_end = 0;
 
 	if (n)
-		collect_targets(st, code, code_ctx, &tg);
+		collect_targets(st, NULL, code, code_ctx, &tg);
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].why = judge_at(st, code, code_ctx, &tg, busy, nbusy, at[i], prev_end, &out[i]);

@@ -51,6 +51,7 @@ enum ut_pro_why {
 	UT_PRO_NOENTRY,    /* inlined: no entry address (its code is spread or gone) */
 	UT_PRO_OVERLAP,    /* inlined: its bytes are moved or owned by another site */
 	UT_PRO_NOFUNC,     /* inlined: no function symbol holds its entry */
+	UT_PRO_NOFRAMES,   /* stripped, without .eh_frame: its other functions' code is unknown */
 	UT_PRO_NR
 };
 
@@ -149,8 +150,27 @@ struct ut_sym;
 typedef const uint8_t *(*ut_pro_code_fn)(void *ctx, uint64_t addr, size_t len);
 typedef void (*ut_pro_found_fn)(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
 				const struct ut_pro_plan *p);
+
+/*
+ * A stripped object (no .symtab): its functions are those .dynsym names,
+ * and its static functions' code, which may branch into their first bytes
+ * (a .cold part jumping back), is known only from its FDEs
+ * (common/ehframe.h): @v, @n of them, swept for such branches with the
+ * named functions.  A function only an FDE knows has no name, and is not
+ * offered (no made-up names: the readers could not print them).  With no
+ * FDE (@n 0: no usable .eh_frame), nothing can be checked: every function
+ * is refused, UT_PRO_NOFRAMES.
+ */
+struct ut_eh_range;
+struct ut_pro_frames {
+	const struct ut_eh_range *v;
+	size_t n;
+};
+
+/* @frames: NULL for an object with a .symtab, else what its .eh_frame says. */
 void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
-		 ut_pro_code_fn code, void *code_ctx, ut_pro_found_fn cb, void *cb_ctx);
+		 const struct ut_pro_frames *frames, ut_pro_code_fn code, void *code_ctx,
+		 ut_pro_found_fn cb, void *cb_ctx);
 
 /*
  * Inlined instances as sites: the verdict on each entry address @at[i]

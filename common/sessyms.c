@@ -198,7 +198,7 @@ int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line)
 		if (k < 0) {
 			n = (int)k;
 		} else {
-			ut_ftable_set_kind(t, (size_t)k, UT_FKIND_INLINED);
+			ut_ftable_set_kind(t, (size_t)k, UT_KIND_INLINED);
 			n++;
 		}
 	}

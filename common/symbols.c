@@ -155,6 +155,23 @@ static int load_section(struct ut_symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr 
 	return added;
 }
 
+bool ut_elf_has_symtab(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	GElf_Shdr sh;
+
+	while (elf && !found && (scn = elf_nextscn(elf, scn)))
+		found = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB;
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
 int ut_symtab_load_elf(struct ut_symtab *st, const char *path, uint64_t bias, const char *module)
 {
 	int fd, ret;

@@ -7,6 +7,7 @@
 #ifndef UT_SYMBOLS_H
 #define UT_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,6 +94,9 @@ const struct ut_sym *ut_symtab_lookup(const struct ut_symtab *st, uint64_t addr)
 
 size_t ut_symtab_count(const struct ut_symtab *st);
 const struct ut_sym *ut_symtab_at(const struct ut_symtab *st, size_t i);
+
+/* Whether the ELF file at @path has a .symtab (is not stripped); false if it cannot be read. */
+bool ut_elf_has_symtab(const char *path);
 
 /* The module name of a shared object: its file name up to the first dot
  * ("libz.so.1.2.13" -> "libz"), as :mod: filters name it; writes at most @len bytes including the NUL. */

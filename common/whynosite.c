@@ -397,3 +397,10 @@ char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
 	free(out);
 	return full;
 }
+
+char *ut_why_untraced(const char *word, const struct ut_obj *objs, size_t n, bool prologues)
+{
+	char *why = prologues ? ut_pro_why_word(word, objs, n) : NULL;
+
+	return why ? why : ut_why_no_site(word, objs, n);
+}

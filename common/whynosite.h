@@ -25,6 +25,14 @@
 char *ut_why_no_site(const char *word, const struct ut_obj *objs, size_t n);
 
 /*
+ * The same for processes that patch prologues when @prologues (-O
+ * patch-prologue): a function without a site is then refused for a reason
+ * of its own (common/prologue_why.c: "shorter than the 10 bytes a patch
+ * needs"), said first; else, or when that says nothing, ut_why_no_site().
+ */
+char *ut_why_untraced(const char *word, const struct ut_obj *objs, size_t n, bool prologues);
+
+/*
  * The inlined copies a set does not trace: the functions @s selects (over
  * @t, whose modules are those of @objs) that the compiler also inlined
  * somewhere; with @traced (-O inlined in force), only the copies the option

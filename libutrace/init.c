@@ -177,7 +177,7 @@ static void atfork_child(void)
 	if (parent_dirfd >= 0)
 		close(parent_dirfd);
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
-		if (ut_rt.mods[i]->alive && !ut_rt.mods[i]->hooks)
+		if (ut_rt.mods[i]->alive && ut_rt.mods[i]->kind != UT_KIND_LIBCALL)
 			ut_session_log_module("load", ut_rt.mods[i]);
 	ut_rt.pid = getpid();
 	ut_session_write_config();

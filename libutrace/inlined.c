@@ -121,7 +121,7 @@ static uint64_t *busy_ranges(const struct ut_module *m, size_t *n)
 	uint64_t *r;
 
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
-		if (ut_rt.mods[i]->of == m && ut_rt.mods[i]->kind == UT_FKIND_PROLOGUE)
+		if (ut_rt.mods[i]->of == m && ut_rt.mods[i]->kind == UT_KIND_PROLOGUE)
 			pro = ut_rt.mods[i];
 	cap += pro ? pro->nr_sites : 0;
 	r = malloc((cap + 1) * 2 * sizeof(*r));
@@ -281,7 +281,7 @@ static struct ut_module *make_module(struct ut_module *m, struct ut_ool *e, cons
 	p->bias = m->bias;
 	p->alive = true;
 	p->symfd = -1;
-	p->kind = UT_FKIND_INLINED;
+	p->kind = UT_KIND_INLINED;
 	p->of = m;
 	p->kind_data = e;
 	p->nr_sites = (uint32_t)n;
@@ -348,7 +348,7 @@ void ut_inlined_sync(void)
 	for (uint32_t i = 0; i < n; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		if (m->kind != UT_FKIND_COMPILER || !m->alive || m->unnamed || m->inl_done ||
+		if (m->kind != UT_KIND_COMPILER || !m->alive || m->unnamed || m->inl_done ||
 		    ut_pro_module_refused(m->path) || !m->path[0])
 			continue;
 		m->inl_done = true;
@@ -369,7 +369,7 @@ uint64_t ut_inlined_trap(uint64_t a)
 		const struct ut_module *m = ut_rt.mods[i];
 		const struct ut_ool *e = m->kind_data;
 
-		if (m->kind != UT_FKIND_INLINED || !m->alive)
+		if (m->kind != UT_KIND_INLINED || !m->alive)
 			continue;
 		for (uint32_t j = 0; j < m->nr_sites; j++)
 			if (e[j].entry + e[j].plan.skip == a && e[j].state != UT_OOL_PENDING)

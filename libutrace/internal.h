@@ -20,6 +20,7 @@
 
 #include "utrace/abi.h"
 #include "common/config.h"
+#include "common/kind.h"
 #include "common/symsnap.h"
 #include "common/usdt.h"
 #include "arch.h"
@@ -36,15 +37,6 @@
 /* Site states. */
 enum { UT_SITE_OFF = 0, UT_SITE_FUNC = 1 };
 
-/*
- * How a site reaches the tracer (ut_site.how).  A compiler site is bytes at
- * the function's entry that patch.c rewrites; a library call is the
- * function's GOT slots in every object that calls it, pointed at a stub
- * (plthook.c).  Kinds other than UT_HOW_COMPILER never own the bytes at
- * their address: the SIGTRAP handler and the text patcher leave them alone.
- */
-enum { UT_HOW_COMPILER = 0, /* 1: a patched prologue */ UT_HOW_LIBCALL = 2 };
-
 struct ut_site {
 	uint64_t addr;
 	uint32_t func;   /* index into ut_rt.funcs; UT_NO_FUNC: not named (yet) */
@@ -53,7 +45,6 @@ struct ut_site {
 	uint8_t want;    /* what they should be after the next ut_patch_apply() */
 	uint8_t graph;   /* UT_GRAPH_*: set_graph_function / set_graph_notrace */
 	uint8_t inst;    /* bit K: instance K traces this function */
-	uint8_t how;     /* UT_HOW_*: what turning it on changes */
 };
 
 enum {
@@ -87,12 +78,15 @@ struct ut_instance {
 
 
 /*
- * The kinds of site: what put a module's sites where they are.  An object's
- * compiler sites are its own module; the sites made for it by other means
- * (patched prologues: libutrace/prologue.c) form one more module each, with
- * the same path, name and bias, `of` the object's own, not logged in the
- * session (readers name their addresses from the object's symbols).
- * The kinds are common/filter.h's UT_FKIND_*.
+ * A module's sites are all of one kind (common/kind.h): what put them
+ * where they are, and what turning one on changes.  An object's compiler
+ * sites are its own module; the sites made for it by other means form one
+ * more module each, with the same path, name and bias, never logged in the
+ * session (readers name their addresses from the object's symbols):
+ * patched prologues (prologue.c: `of` the object's own module) and library
+ * calls (plthook.c: a module of hooks of the functions the object at @path
+ * defines, per scan; its sites are GOT slots, not the bytes at their
+ * addresses).
  */
 struct ut_module {
 	char path[PATH_MAX];
@@ -114,19 +108,12 @@ struct ut_module {
 	int symfd;            /* while unnamed: the file it was mapped from (-1 if none) */
 	uint64_t sym_dev, sym_ino; /* that file's identity, to tell if the program closed or reused the fd */
 	uint32_t index;       /* in ut_rt.mods */
-	/*
-	 * Library calls (plthook.c): @hooks marks an entry that holds no object
-	 * of its own but hooks of functions defined in the object at @path
-	 * (same name and bias): never logged nor snapshotted, its sites are
-	 * GOT slots.  @plt_scanned: this object's GOT was looked at.
-	 */
-	bool hooks;
-	bool plt_scanned;
+	bool plt_scanned;     /* library calls (plthook.c): this object's GOT was looked at */
 	struct ut_usdt_list usdt;     /* its USDT probes (usdt.c), link addresses */
 	struct ut_probe *probes;      /* the same by run-time address, sorted */
 	uint32_t nr_probes;
 	uint64_t probe_lo, probe_hi;  /* the range of their addresses */
-	uint8_t kind;         /* UT_FKIND_* (common/filter.h): what made its sites */
+	uint8_t kind;         /* enum ut_kind (common/kind.h): what made its sites */
 	bool kinds_done;      /* the other kinds were looked for (prologue.c) */
 	bool inl_done;        /* its inlined instances were looked for (inlined.c) */
 	struct ut_module *of; /* a module of another kind: the object's own module */

@@ -33,10 +33,13 @@ struct ut_ool {
 
 enum { UT_OOL_PENDING, UT_OOL_TRAPPING, UT_OOL_READY, UT_OOL_FAILED };
 
-/* The executable segments of a loaded object (run-time addresses). */
+/* The segments of a loaded object (run-time addresses). */
 struct ut_ool_segs {
-	uint64_t lo[16], hi[16];
+	uint64_t lo[16], hi[16];   /* executable ones */
 	int n;
+	uint64_t rlo[16], rhi[16]; /* all of them (a .eh_frame_hdr is read-only data) */
+	int nr;
+	uint64_t eh_hdr;           /* PT_GNU_EH_FRAME's run-time address, 0 if none */
 };
 
 struct ut_module;

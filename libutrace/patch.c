@@ -74,9 +74,9 @@ static bool site_trap(siginfo_t *si, ucontext_t *uc)
 		ut_ool_trap_answers();
 		return true;
 	}
-	if (s->how == UT_HOW_LIBCALL)
+	if (m->kind == UT_KIND_LIBCALL)
 		return false; /* a library call's site is GOT slots: the bytes at its address are not ours */
-	if (m->kind == UT_FKIND_PROLOGUE) {
+	if (m->kind == UT_KIND_PROLOGUE) {
 		ut_arch_set_pc(uc, ut_prologue_resume(m, s));
 		ut_ool_trap_answers();
 	} else {
@@ -238,7 +238,7 @@ int ut_patch_prepare_module(struct ut_module *m)
 {
 	int ret = make_stub(m);
 
-	if (ret || m->kind != UT_FKIND_COMPILER)
+	if (ret || m->kind != UT_KIND_COMPILER)
 		return ret; /* other kinds' sites are written by their installer */
 	for (uint32_t i = 0; i < m->nr_sites; i++)
 		m->sites[i].want = m->sites[i].state = UT_SITE_OFF;
@@ -269,7 +269,7 @@ static int run_all(enum phase ph)
 {
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		const struct ut_module *m = ut_rt.mods[i];
-		int ret = m->alive && !m->hooks ? run_phase(ut_rt.mods[i], ph, false) : 0;
+		int ret = m->alive && m->kind != UT_KIND_LIBCALL ? run_phase(ut_rt.mods[i], ph, false) : 0;
 
 		if (ret)
 			return ret;
@@ -288,7 +288,7 @@ int ut_patch_apply(void)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		for (uint32_t j = 0; m->alive && !m->hooks && j < m->nr_sites; j++)
+		for (uint32_t j = 0; m->alive && m->kind != UT_KIND_LIBCALL && j < m->nr_sites; j++)
 			changed += m->sites[j].want != m->sites[j].state;
 	}
 	if (changed && alone())

@@ -17,9 +17,9 @@
  * read-write window).  A slot still lazy when the function is turned on is
  * bound by that store, so the dynamic linker never rewrites it.
  *
- * Hooks are sites of kind UT_HOW_LIBCALL, held by a "hooks module" per
- * defining object and scan (struct ut_module.hooks: the defining object's
- * path, name and bias), so filters, :mod:, graph filters, commands,
+ * Hooks are sites of kind UT_KIND_LIBCALL, held by a "hooks module" of
+ * that kind per defining object and scan (the defining object's path, name
+ * and bias), so filters, :mod:, graph filters, commands,
  * instances and live control treat them as any site.  Not hooked:
  *   - a function that has a site of its own (a compiler site, or a patched
  *     prologue): the site already sees every call, through the PLT or not,
@@ -161,7 +161,7 @@ static struct ut_module *module_at(uint64_t bias)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		if (m->alive && !m->hooks && m->bias == bias)
+		if (m->alive && m->kind != UT_KIND_LIBCALL && m->bias == bias)
 			return m;
 	}
 	return NULL;
@@ -476,9 +476,9 @@ static uint64_t function_at(const struct dynview *dv, const char *name, uint64_t
 static bool has_own_site(uint64_t ip)
 {
 	for (unsigned off = 0; off <= 4; off += 4) {
-		const struct ut_site *s = ut_sites_find(ip + off);
+		struct ut_module *m = NULL;
 
-		if (s && s->how != UT_HOW_LIBCALL)
+		if (ut_sites_find_in(ip + off, &m) && m->kind != UT_KIND_LIBCALL)
 			return true;
 	}
 	return false;
@@ -698,13 +698,14 @@ static int place(struct ut_plt_fn **v, uint32_t n, const struct ut_module *def)
 	memcpy(hm->name, def->name, sizeof(hm->name));
 	hm->bias = def->bias;
 	hm->alive = true;
-	hm->hooks = hm->plt_scanned = true;
+	hm->kind = UT_KIND_LIBCALL;
+	hm->plt_scanned = true;
 	hm->symfd = -1;
 	hm->index = ut_rt.nr_mods;
 	*hm->stub_slot = def->stub_slot ? *def->stub_slot : (uint64_t)utrace_func_caller;
 	for (uint32_t i = 0; i < n; i++) {
 		hm->sites[i] = (struct ut_site){
-			.addr = v[i]->ip, .func = ut_rt.nr_funcs, .len = 1, .how = UT_HOW_LIBCALL};
+			.addr = v[i]->ip, .func = ut_rt.nr_funcs, .len = 1};
 		ut_rt.funcs[ut_rt.nr_funcs++] = (struct ut_func){
 			.name = v[i]->name,
 			.module = hm->name[0] ? hm->name : NULL,

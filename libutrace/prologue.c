@@ -5,7 +5,7 @@
  *
  * When the option is on and an object's symbols are read, its functions
  * without a compiler site are planned (ut_pro_walk); those that can be
- * patched become the sites of one more module, of kind UT_FKIND_PROLOGUE,
+ * patched become the sites of one more module, of kind UT_KIND_PROLOGUE,
  * whose functions join the filter table like any others.  Nothing is
  * written then: a function's patch is installed the first time it is
  * wanted (ut_prologue_install, from ut_patch_apply), and stays (a nop and a
@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/ehframe.h"
 #include "common/filter.h"
 #include "common/prologue.h"
 #include "common/symbols.h"
@@ -95,6 +96,16 @@ const uint8_t *ut_ool_code(void *ctx, uint64_t addr, size_t len)
 	return NULL;
 }
 
+static const uint8_t *mem_bytes(void *ctx, uint64_t addr, size_t len)
+{
+	const struct ut_ool_segs *g = ctx;
+
+	for (int i = 0; i < g->nr; i++)
+		if (addr >= g->rlo[i] && addr + len <= g->rhi[i] && addr + len > addr)
+			return (const uint8_t *)addr;
+	return NULL;
+}
+
 static void collect(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
 		    const struct ut_pro_plan *p)
 {
@@ -133,6 +144,12 @@ static int segments(struct dl_phdr_info *info, size_t size, void *arg)
 	for (int i = 0; i < info->dlpi_phnum && c->g->n < 16; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
+		if (ph->p_type == PT_GNU_EH_FRAME)
+			c->g->eh_hdr = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && c->g->nr < 16) { /* mapped: p_filesz, not p_memsz */
+			c->g->rlo[c->g->nr] = info->dlpi_addr + ph->p_vaddr;
+			c->g->rhi[c->g->nr++] = info->dlpi_addr + ph->p_vaddr + ph->p_filesz;
+		}
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
 			c->g->lo[c->g->n] = info->dlpi_addr + ph->p_vaddr;
 			c->g->hi[c->g->n++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
@@ -145,7 +162,8 @@ void ut_ool_segments(const struct ut_module *m, struct ut_ool_segs *g)
 {
 	struct seg_ctx sc = {m, g};
 
-	g->n = 0;
+	g->n = g->nr = 0;
+	g->eh_hdr = 0;
 	dl_iterate_phdr(segments, &sc);
 }
 
@@ -163,7 +181,7 @@ static struct ut_module *make_module(struct ut_module *m, struct found *f)
 	p->bias = m->bias;
 	p->alive = true;
 	p->symfd = -1;
-	p->kind = UT_FKIND_PROLOGUE;
+	p->kind = UT_KIND_PROLOGUE;
 	p->of = m;
 	p->kind_data = f->e;
 	p->nr_sites = (uint32_t)f->n;
@@ -185,13 +203,33 @@ static struct ut_module *make_module(struct ut_module *m, struct found *f)
 	return p;
 }
 
+/*
+ * A stripped object (no .symtab): what its FDEs say (common/prologue.h),
+ * in @fr (@v to free).  Without them none of its functions is patched: said once.
+ */
+static void stripped_frames(const struct ut_module *m, struct ut_ool_segs *g,
+			    struct ut_pro_frames *fr, struct ut_eh_range **v)
+{
+	long n = ut_eh_ranges(g->eh_hdr, mem_bytes, g, v);
+
+	fr->v = *v;
+	fr->n = n > 0 ? (size_t)n : 0;
+	if (!fr->n)
+		ut_log("%s: stripped, without a .eh_frame it can read: no function of it can be checked for "
+		       "a patched prologue, none is traced",
+		       m->path);
+}
+
 /* Plan @m's functions without a site; publish the module of the patchable ones. */
 static void plan_module(struct ut_module *m)
 {
 	struct found f = {0};
 	struct ut_ool_segs g;
+	struct ut_pro_frames frames = {0};
+	struct ut_eh_range *eh = NULL;
 	struct ut_symtab *st;
 	uint64_t *sites;
+	bool stripped;
 
 	if (ut_pro_module_refused(m->path))
 		return;
@@ -202,7 +240,11 @@ static void plan_module(struct ut_module *m)
 	for (uint32_t i = 0; i < m->nr_sites; i++)
 		sites[i] = m->sites[i].addr;
 	ut_ool_segments(m, &g);
-	ut_pro_walk(st, sites, m->nr_sites, ut_ool_code, &g, collect, &f);
+	stripped = !ut_elf_has_symtab(m->path);
+	if (stripped)
+		stripped_frames(m, &g, &frames, &eh);
+	ut_pro_walk(st, sites, m->nr_sites, stripped ? &frames : NULL, ut_ool_code, &g, collect, &f);
+	free(eh);
 	if (f.n && make_module(m, &f)) {
 		st = NULL; /* the functions' names point into it */
 		f.e = NULL;
@@ -228,7 +270,7 @@ void ut_prologue_sync(void)
 	for (uint32_t i = 0; i < n; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
-		if (m->kind != UT_FKIND_COMPILER || !m->alive || m->unnamed || m->kinds_done)
+		if (m->kind != UT_KIND_COMPILER || !m->alive || m->unnamed || m->kinds_done)
 			continue;
 		m->kinds_done = true;
 		plan_module(m);
@@ -322,7 +364,7 @@ static uint32_t gather(void)
 		struct ut_module *m = ut_rt.mods[i];
 		struct ut_ool *pe = m->kind_data;
 
-		if ((m->kind != UT_FKIND_PROLOGUE && m->kind != UT_FKIND_INLINED) || !m->alive)
+		if ((m->kind != UT_KIND_PROLOGUE && m->kind != UT_KIND_INLINED) || !m->alive)
 			continue;
 		for (uint32_t j = 0; j < m->nr_sites; j++) {
 			if (m->sites[j].want == UT_SITE_OFF || pe[j].state == UT_OOL_READY)

@@ -263,7 +263,7 @@ static void set_graph_config(void)
 	    (ut_rt.cfg.clock == UT_CLOCK_LOCAL || ut_rt.cfg.clock == UT_CLOCK_X86_TSC))
 		g->thresh = (uint64_t)(((unsigned __int128)g->thresh << ctl->tsc_shift) / ctl->tsc_mult);
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
-		if (ut_rt.mods[i]->stub_slot && ut_rt.mods[i]->kind != UT_FKIND_INLINED)
+		if (ut_rt.mods[i]->stub_slot && ut_rt.mods[i]->kind != UT_KIND_INLINED)
 			__atomic_store_n(ut_rt.mods[i]->stub_slot, target, __ATOMIC_RELEASE);
 }
 
@@ -301,14 +301,14 @@ static void decide(uint32_t i)
 		if (ut_rt.inst[k].active && !inothing[k] && ut_fset_traced(ifilter[k], inotrace[k], i))
 			inst |= 1u << k;
 	/* a library call is hooked only while -O plt says so, whoever wants it */
-	off = ut_rt.sites_off || (m->sites[f->site].how == UT_HOW_LIBCALL && !ut_rt.cfg.plt);
+	off = ut_rt.sites_off || (m->kind == UT_KIND_LIBCALL && !ut_rt.cfg.plt);
 	if (off)
 		inst = 0;
 	on = (ut_rt.cfg.tracer != UT_TRACER_NOP || ut_rt.cfg.profile) && !off && !filter_nothing &&
 	     ut_fset_traced(filter, notrace, i);
 	cmd = !off && ut_cmds_has(m->sites[f->site].addr);
-	if ((m->kind == UT_FKIND_PROLOGUE && !ut_rt.cfg.patch_prologue) ||
-	    (m->kind == UT_FKIND_INLINED && !ut_rt.cfg.inlined)) {
+	if ((m->kind == UT_KIND_PROLOGUE && !ut_rt.cfg.patch_prologue) ||
+	    (m->kind == UT_KIND_INLINED && !ut_rt.cfg.inlined)) {
 		on = cmd = false; /* the option turned off: the patches stay, off */
 		inst = 0;
 	}

@@ -518,7 +518,7 @@ int ut_sites_forget_unloaded(void)
 		if (m->alive && !m->seen) {
 			m->alive = false;
 			drop_symfd(m); /* never named: now never will be */
-			if (!m->hooks) /* library-call hooks (plthook.c) are no object of their own */
+			if (m->kind != UT_KIND_LIBCALL) /* library-call hooks (plthook.c): no object of their own */
 				ut_session_log_module("unload", m);
 		}
 	}

@@ -94,6 +94,7 @@ enum setting {
 	S_SLEEP_TIME,
 	S_PLT,
 	S_INLINED,
+	S_PATCH_PROLOGUE,
 };
 
 struct set_arg {
@@ -141,6 +142,9 @@ static int edit_setting(struct ut_cfg *c, const void *p)
 		break;
 	case S_INLINED:
 		c->inlined = a->v != 0;
+		break;
+	case S_PATCH_PROLOGUE:
+		c->patch_prologue = a->v != 0;
 		break;
 	}
 	return 0;
@@ -361,6 +365,7 @@ static void effective_opts(const struct tfs_scope *sc, const struct ut_cfg *c,
 	ut_opts_set(o, UT_OPT_SLEEP_TIME, c->sleep_time);
 	ut_opts_set(o, UT_OPT_PLT, c->plt);
 	ut_opts_set(o, UT_OPT_INLINED, c->inlined);
+	ut_opts_set(o, UT_OPT_PATCH_PROLOGUE, c->patch_prologue);
 }
 
 /* Set option @id to @val: in the configuration, or in the mount's options. */
@@ -377,6 +382,8 @@ static int set_option(struct tfs_req *r, int id, int val, const char *buf, size_
 		return set(r, S_PLT, (unsigned long long)val, buf, len);
 	case UT_OPT_INLINED:
 		return set(r, S_INLINED, (unsigned long long)val, buf, len);
+	case UT_OPT_PATCH_PROLOGUE:
+		return set(r, S_PATCH_PROLOGUE, (unsigned long long)val, buf, len);
 	default:
 		return ut_opts_set(&r->sc->opts, id, val);
 	}

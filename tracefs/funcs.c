@@ -35,6 +35,7 @@
 struct ftab {
 	char name[64];     /* the session directory's name */
 	off_t modsize;     /* size of its modules file when built */
+	unsigned kinds;    /* the other kinds of site its configuration asked for then */
 	struct ut_ftable *t;
 };
 
@@ -72,22 +73,41 @@ static char *read_modules(const char *sessdir, off_t *size)
 }
 
 /* Add one object's functions; only regular files are opened (no FIFO can block us). */
-static void load_object(struct ut_ftable *t, const char *path, const char *module)
+static void load_object(struct ut_ftable *t, struct ut_objlist *live, const char *path,
+			const char *module)
 {
 	struct stat st;
 
 	if (path[0] != '/' || stat(path, &st) || !S_ISREG(st.st_mode))
 		return;
 	ut_elfsites_file(t, path, module);
+	ut_objlist_add(live, path, module);
+}
+
+/* @module was unloaded: its functions are dead, its object no longer loaded. */
+static void unload_object(struct ut_ftable *t, struct ut_objlist *live, const char *module)
+{
+	size_t k = 0;
+
+	ut_ftable_remove_module(t, module);
+	for (size_t i = 0; i < live->n; i++) {
+		if (!strcmp(live->v[i].module, module))
+			free(live->v[i].path);
+		else
+			live->v[k++] = live->v[i];
+	}
+	live->n = k;
 }
 
 /*
- * The table described by a modules file: "load|unload BIAS MODULE|- PATH"
- * lines, and "names" lines for the inlined instances the process made sites.
+ * The table described by a modules file ("load|unload BIAS MODULE|- PATH"
+ * lines, and "names" lines for the inlined instances the process made sites),
+ * for a process running with @kinds: TFS_KIND_* (sitekinds.c).
  */
-static struct ut_ftable *build_table(char *text, const char *dir)
+static struct ut_ftable *build_table(char *text, unsigned kinds, const char *dir)
 {
 	struct ut_ftable *t = ut_ftable_new();
+	struct ut_objlist live = {0};
 	char *save = NULL;
 
 	if (t && ut_ftable_set_demangle(t, ut_demangle_alloc)) {
@@ -110,10 +130,13 @@ static struct ut_ftable *build_table(char *text, const char *dir)
 		*bias = *mod = *path++ = '\0';
 		mod++;
 		if (!strcmp(op, "load"))
-			load_object(t, path, strcmp(mod, "-") != 0 ? mod : NULL);
+			load_object(t, &live, path, strcmp(mod, "-") != 0 ? mod : NULL);
 		else if (!strcmp(op, "unload") && strcmp(mod, "-") != 0)
-			ut_ftable_remove_module(t, mod);
+			unload_object(t, &live, mod);
 	}
+	if (t && kinds)
+		tfs_other_kinds(t, &live, kinds & TFS_KIND_PROLOGUE, kinds & TFS_KIND_PLT);
+	ut_objlist_free(&live);
 	return t;
 }
 
@@ -135,12 +158,25 @@ static void prune(const struct ut_live_sess *v, long n)
 	nr_cache = k;
 }
 
+/* The other kinds of site the session's configuration asks for: TFS_KIND_*. */
+static unsigned session_kinds(const struct ut_live_sess *s)
+{
+	struct ut_cfg c;
+	unsigned kinds = 0;
+
+	if (!ut_live_get_config(s->dir, 0, &c))
+		kinds = (c.plt ? TFS_KIND_PLT : 0) | (c.patch_prologue ? TFS_KIND_PROLOGUE : 0);
+	ut_cfg_free(&c);
+	return kinds;
+}
+
 /* The function table of one session (cached; owned by the cache). */
 static struct ut_ftable *session_table(const struct ut_live_sess *s)
 {
 	struct ftab *c = NULL, *nc;
 	off_t size = 0;
 	char *text = read_modules(s->dir, &size);
+	unsigned kinds = session_kinds(s);
 	struct ut_ftable *t;
 
 	if (!text)
@@ -148,11 +184,11 @@ static struct ut_ftable *session_table(const struct ut_live_sess *s)
 	for (size_t i = 0; i < nr_cache; i++)
 		if (!strcmp(cache[i].name, s->name))
 			c = &cache[i];
-	if (c && c->modsize == size) {
+	if (c && c->modsize == size && c->kinds == kinds) {
 		free(text);
 		return c->t;
 	}
-	t = build_table(text, s->dir);
+	t = build_table(text, kinds, s->dir);
 	free(text);
 	if (!t)
 		return NULL;
@@ -170,6 +206,7 @@ static struct ut_ftable *session_table(const struct ut_live_sess *s)
 	}
 	c->t = t;
 	c->modsize = size;
+	c->kinds = kinds;
 	return t;
 }
 
@@ -184,6 +221,7 @@ void tfs_funcs_free(void)
 
 struct fref {
 	const char *name, *module;
+	unsigned kind;
 	size_t order;
 	const struct ut_ftable *t; /* the process's table, entry @e: for the other names */
 	size_t e;
@@ -221,6 +259,8 @@ static int add_ref(struct ut_ftable *out, const struct fref *r)
 	long i = ut_ftable_add(out, r->name, r->module);
 	const char *alias;
 
+	if (i >= 0)
+		ut_ftable_set_kind(out, (size_t)i, r->kind);
 	for (size_t k = 0; i >= 0 && (alias = ut_ftable_alias(r->t, r->e, k)); k++)
 		if (ut_ftable_add_alias(out, (size_t)i, alias))
 			return -ENOMEM;
@@ -277,7 +317,7 @@ static struct ut_ftable *scope_table(const struct tfs_scope *sc)
 				refs = nr;
 				cap = cap ? cap * 2 : 1024;
 			}
-			refs[nrefs] = (struct fref){f->name, f->module, nrefs, t, e};
+			refs[nrefs] = (struct fref){f->name, f->module, f->kind, nrefs, t, e};
 			nrefs++;
 		}
 	}
@@ -582,8 +622,11 @@ static void add_objects(struct ut_objlist *l, char *text)
 	}
 }
 
-/* The objects the scope's processes loaded, for the explanations of whynosite.h. */
-static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l)
+/*
+ * The objects the scope's processes loaded, for the explanations of
+ * whynosite.h; *@prologues (if not NULL): one of them patches prologues.
+ */
+static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l, bool *prologues)
 {
 	struct ut_live_sess *v;
 	long n = ut_live_list(tfs_rundir, &v);
@@ -597,6 +640,8 @@ static void scope_objects(const struct tfs_scope *sc, struct ut_objlist *l)
 			continue;
 		add_objects(l, text);
 		free(text);
+		if (prologues && (session_kinds(&v[i]) & TFS_KIND_PROLOGUE))
+			*prologues = true;
 	}
 	if (n >= 0)
 		free(v);
@@ -642,7 +687,7 @@ static int check_words(const struct tfs_scope *sc, int which, const char *old, c
 		ut_cfg_free(&c);
 		/* the copies this list cannot trace: read from the debug info only now */
 		ut_fset_commit(s);
-		scope_objects(sc, &l);
+		scope_objects(sc, &l, NULL);
 		*note = ut_inlined_missed(t, s, l.v, l.n,
 					  which ? "set_graph_function" : "set_ftrace_filter", inlined);
 		ut_objlist_free(&l);
@@ -659,9 +704,10 @@ static char *no_match_text(const struct tfs_scope *sc, const char *file, const c
 {
 	struct ut_objlist l;
 	char *why, *msg = NULL;
+	bool prologues = false;
 
-	scope_objects(sc, &l);
-	why = ut_why_no_site(bad, l.v, l.n);
+	scope_objects(sc, &l, &prologues);
+	why = ut_why_untraced(bad, l.v, l.n, prologues);
 	ut_objlist_free(&l);
 	if (why && why[0])
 		why[strlen(why) - 1] = '\0';

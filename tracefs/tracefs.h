@@ -242,6 +242,20 @@ void tfs_funcs_free(void);
  */
 int tfs_words_prune(const struct ut_live_sess *s, struct ut_cfg *c);
 
+/* sitekinds.c: the functions without a compiler site */
+/* libutrace.so's path (cli/cmd/mount.c sets it; "" if unknown): its own library calls are not hooked */
+extern char tfs_runtime[PATH_MAX];
+enum { TFS_KIND_PROLOGUE = 1, TFS_KIND_PLT = 2 };
+struct ut_ftable;
+struct ut_objlist;
+/*
+ * Append to @t the functions a process whose objects are @loaded (in load
+ * order, its program first) also has with -O patch-prologue (@prologues)
+ * and -O plt (@plt), with their kind, as its runtime adds them.  0 or -ENOMEM.
+ */
+int tfs_other_kinds(struct ut_ftable *t, const struct ut_objlist *loaded, bool prologues,
+		    bool plt);
+
 /* trace.c */
 /* per_thread/TID/stats (the kernel's per_cpu/cpuN/stats) and buffer_size_kb */
 int tfs_show_thread_stats(struct tfs_req *r, FILE *f);

@@ -68,7 +68,9 @@ const char ut_help_list[] =
 	"                fields), utrace:{thread_start,thread_exit,dlopen,dlclose}\n"
 	"  -O patch-prologue  with -f: also the functions without a site that a\n"
 	"                patched prologue makes traceable (record/start -O\n"
-	"                patch-prologue), marked `[prologue]`\n"
+	"                patch-prologue), marked `[prologue]`; of a stripped object,\n"
+	"                those .dynsym names (the ones only .eh_frame knows have no\n"
+	"                name and are left out), and none without .eh_frame\n"
 	"  --untraceable with -f: the functions without a site that no patched\n"
 	"                prologue can trace either, each with the reason\n";
 
@@ -91,8 +93,8 @@ static void print_object(const struct ut_obj *o, struct ut_ftable *t, size_t fro
 		free(aliases);
 		if (k)
 			printf(" [+%zu inlined]", k);
-		if (f->kind != UT_FKIND_COMPILER)
-			printf(" [%s]", ut_fkind_name(f->kind));
+		if (f->kind != UT_KIND_COMPILER)
+			printf(" [%s]", ut_kind_name(f->kind));
 		putchar('\n');
 	}
 }
@@ -150,7 +152,7 @@ static void print_inlined(const struct ut_obj *o)
 	free(why);
 }
 
-/* -O plt: the library calls, after the functions with sites. */
+/* -O plt: the library calls, after the functions with sites (marked with their kind). */
 static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 {
 	size_t from = ut_ftable_size(t);
@@ -164,7 +166,7 @@ static void print_library_calls(struct ut_ftable *t, const struct ut_objlist *l)
 		fputs(ut_ftable_listed_name(t, i), stdout);
 		if (f->module)
 			printf(" [%s]", f->module);
-		fputs(" [plt]\n", stdout);
+		printf(" [%s]\n", ut_kind_name(f->kind));
 	}
 }
 

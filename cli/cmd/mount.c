@@ -66,6 +66,9 @@ int cmd_mount(int argc, char **argv)
 		ut_err("mount: /dev/fuse: %s (FUSE is needed)", strerror(errno));
 		return 1;
 	}
+	/* its own library calls are not functions of the processes (tracefs/sitekinds.c) */
+	if (ut_find_runtime(tfs_runtime, sizeof(tfs_runtime)))
+		tfs_runtime[0] = '\0';
 	return tfs_main(argv[optind], foreground, debug);
 }
 

@@ -250,9 +250,7 @@ static char *why_no_site(const char *bad, const char *prog)
 	char *why = NULL;
 
 	if (!ut_elfsites_objects(prog, true, true, &l)) {
-		why = patching_prologues ? ut_pro_why_word(bad, l.v, l.n) : NULL;
-		if (!why)
-			why = ut_why_no_site(bad, l.v, l.n);
+		why = ut_why_untraced(bad, l.v, l.n, patching_prologues);
 	}
 	ut_objlist_free(&l);
 	if (why && why[0])

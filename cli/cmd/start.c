@@ -151,14 +151,17 @@ static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targe
 	return false;
 }
 
-/* Why @word matched nothing in the processes, from the objects they loaded. */
-static void why(const char *rundir, const char *word)
+/*
+ * Why @word matched nothing in the processes, from the objects they loaded
+ * (and, when they patch prologues, @prologues, why those refused it).
+ */
+static void why(const char *rundir, const char *word, bool prologues)
 {
 	struct ut_objlist l;
 	char *text;
 
 	ut_ran_objects(rundir, &l);
-	text = ut_why_no_site(word, l.v, l.n);
+	text = ut_why_untraced(word, l.v, l.n, prologues);
 	ut_objlist_free(&l);
 	if (text)
 		fputs(text, stderr);
@@ -167,7 +170,7 @@ static void why(const char *rundir, const char *word)
 
 /* Each word of @words that matches nothing in @t: named, and why. */
 static void why_words(const char *rundir, struct ut_ftable *t, unsigned flags, const char *words,
-		      const char *file)
+		      const char *file, bool prologues)
 {
 	size_t n = 0;
 
@@ -178,7 +181,7 @@ static void why_words(const char *rundir, struct ut_ftable *t, unsigned flags, c
 		snprintf(word, sizeof(word), "%.*s", (int)n, p);
 		if (s && ut_fset_set(s, word, true, NULL, 0) == -EINVAL) {
 			ut_err("%s: '%s' matches no traceable function", file, word);
-			why(rundir, word);
+			why(rundir, word, prologues);
 		}
 		ut_fset_free(s);
 	}
@@ -199,16 +202,18 @@ static void explain(const char *rundir, const char *err, const struct ut_cfg *c)
 		return;
 	if (e && e - q - 1 < (long)sizeof(word)) {
 		snprintf(word, sizeof(word), "%.*s", (int)(e - q - 1), q + 1);
-		why(rundir, word);
+		why(rundir, word, c->patch_prologue);
 		return;
 	}
 	t = ut_ran_functions(rundir);
 	if (!t)
 		return;
-	why_words(rundir, t, UT_FSET_FILTER, c->filter, "set_ftrace_filter");
-	why_words(rundir, t, UT_FSET_NOTRACE, c->notrace, "set_ftrace_notrace");
-	why_words(rundir, t, UT_FSET_GRAPH, c->graph_function, "set_graph_function");
-	why_words(rundir, t, UT_FSET_GRAPH_NOTRACE, c->graph_notrace, "set_graph_notrace");
+	why_words(rundir, t, UT_FSET_FILTER, c->filter, "set_ftrace_filter", c->patch_prologue);
+	why_words(rundir, t, UT_FSET_NOTRACE, c->notrace, "set_ftrace_notrace", c->patch_prologue);
+	why_words(rundir, t, UT_FSET_GRAPH, c->graph_function, "set_graph_function",
+		  c->patch_prologue);
+	why_words(rundir, t, UT_FSET_GRAPH_NOTRACE, c->graph_notrace, "set_graph_notrace",
+		  c->patch_prologue);
 	ut_ftable_free(t);
 }
 

@@ -87,6 +87,9 @@ static const struct ut_opt_info opt_table[UT_OPT_NR] = {
 	/* not the kernel's: inlined instances traced as calls (libutrace/inlined.c) */
 	[UT_OPT_INLINED] = { .name = "inlined", .tracer = NULL, .def = 0, .top_only = 1,
 			     .record = 1 },
+	/* not the kernel's: functions without a site get a patched prologue (common/prologue.h) */
+	[UT_OPT_PATCH_PROLOGUE] = { .name = "patch-prologue", .tracer = NULL, .def = 0,
+				    .top_only = 1, .record = 1 },
 };
 
 /**

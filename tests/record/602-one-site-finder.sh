@@ -7,7 +7,8 @@
 # for nop bytes at each symbol, the runtime read the site lists, so e.g. the
 # .cold parts of a -pg -mfentry build were listed but never patched.
 # The plain builds (tests/progs/prologue) are compared with -O
-# patch-prologue: their patched prologues are one set too.
+# patch-prologue: their patched prologues are one set too, marked
+# [prologue] in both.
 . "$(dirname "$0")/../lib/common.sh"
 
 n=0
@@ -18,7 +19,7 @@ for p in "$UT_PROGS"/*.*-*; do
 	opt=()
 	case $b in *-pie | *-nopie | *-pie-cf | *-nopie-cf) opt=(-O patch-prologue) ;; esac
 	"$UTRACE" list "${opt[@]}" -O nosym-demangle -f "$p" 2>/dev/null |
-		sed -e 's/ \[+[0-9]* inlined\]//' -e 's/ \[prologue\]$//' >"list.$b"
+		sed -e 's/ \[+[0-9]* inlined\]//' >"list.$b"
 	rm -f funcs.*
 	UTRACE_TEST_FUNCS=$PWD/funcs timeout 20 "$UTRACE" record -o "$b.dat" "${opt[@]}" -p function \
 		-l main -- "$p" </dev/null >/dev/null 2>&1

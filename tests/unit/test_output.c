@@ -833,7 +833,7 @@ TEST(options_listing)
 		"nodisable_on_free\n" "irq-info\n" "markers\n" "noevent-fork\n"
 		"trace_printk_dest\n" "copy_trace_marker\n" "nopause-on-trace\n" "hash-ptr\n"
 		"function-trace\n" "nofunction-fork\n" "nostacktrace\n" "notest_nop_accept\n"
-		"notest_nop_refuse\n" "sym-demangle\n" "noplt\n" "noinlined\n");
+		"notest_nop_refuse\n" "sym-demangle\n" "noplt\n" "noinlined\n" "nopatch-prologue\n");
 	free(s.buf);
 	ut_out_free(o);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/ehframe.h"
 #include "common/prologue.h"
 #include "common/symbols.h"
 #include "ut_test.h"
@@ -224,14 +225,45 @@ TEST(jump_from_another_function)
 	ut_symtab_add(st, ADDR, 0x20, "f", NULL);
 	ut_symtab_add(st, ADDR + 0x40, 0x20, "g", NULL);
 	ut_symtab_finish(st);
-	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
 	CHECK_EQ_INT(verdict[1], UT_PRO_OK);
 	/* a jump to the entry itself is a tail call */
 	back -= 3;
 	memcpy(image + 0x40 + 12, &back, 4);
-	ut_pro_walk(st, NULL, 0, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_OK);
+	ut_symtab_free(st);
+}
+
+/*
+ * A stripped object: g has no symbol, only an FDE (common/prologue.h:
+ * struct ut_pro_frames); its jump into f's first bytes is still seen.
+ * Without FDEs nothing can be checked, and f is refused.
+ */
+TEST(jump_from_code_only_an_fde_knows)
+{
+	static const uint8_t f[] = {0x48, 0x89, 0xf8, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x83, 0xc0, 0x02};
+	static const uint8_t g[] = {0x48, 0x89, 0xf8, 0xe9, 0, 0, 0, 0};
+	const struct ut_eh_range fdes[] = {{ADDR, ADDR + 0x20}, {ADDR + 0x40, ADDR + 0x60}};
+	struct ut_pro_frames frames = {fdes, 2}, none = {NULL, 0};
+	struct ut_symtab *st = ut_symtab_new();
+	int32_t back = -(int32_t)(0x40 + sizeof(g) - 3);
+
+	CHECK(st);
+	memset(image, 0xcc, sizeof(image));
+	func(image, f, sizeof(f), 0x20);
+	func(image + 0x40, g, sizeof(g), 0x20);
+	memcpy(image + 0x40 + 4, &back, 4);
+	ut_symtab_add(st, ADDR, 0x20, "f", NULL); /* .dynsym names f only */
+	ut_symtab_finish(st);
+	verdict[0] = UT_PRO_NR;
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_OK); /* what the symbols alone let through */
+	ut_pro_walk(st, NULL, 0, &frames, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
+	ut_pro_walk(st, NULL, 0, &none, image_code, NULL, found, NULL);
+	CHECK_EQ_INT(verdict[0], UT_PRO_NOFRAMES);
 	ut_symtab_free(st);
 }
 
@@ -245,5 +277,6 @@ int main(void)
 	RUN(refusals);
 	RUN(out_of_reach);
 	RUN(jump_from_another_function);
+	RUN(jump_from_code_only_an_fde_knows);
 	TEST_EXIT();
 }
