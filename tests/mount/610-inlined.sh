@@ -33,14 +33,14 @@ done
 echo ip_local_out >set_ftrace_filter || fail "filter ip_local_out"
 grep -q "ip_local_out is also inlined at 1 call site, not traced (-O inlined traces it" error_log ||
 	fail "the note without the option: $(tail -3 error_log)"
-check "no edge_spin without the option" bash -c "! grep -qx edge_spin processes/$epid/available_filter_functions"
+check "no edge_spin without the option" bash -c "! grep -q '^edge_spin' processes/$epid/available_filter_functions"
 echo 1 >options/inlined || fail "options/inlined: write"
 check "trace_options says so" grep -qx inlined trace_options
 for ((i = 0; i < 200; i++)); do # the processes made their instances sites
-	grep -qx edge_spin "processes/$epid/available_filter_functions" && break
+	grep -qx "edge_spin \[inlined\]" "processes/$epid/available_filter_functions" && break
 	sleep 0.05
 done
-grep -c '^inl_step$' "processes/$wpid/available_filter_functions" >"$TOP/steps.txt"
+grep -c "^inl_step \[inlined\]$" "processes/$wpid/available_filter_functions" >"$TOP/steps.txt"
 expect "an inlined function listed once" "$TOP/steps.txt" <<<1
 lines=$(wc -l <error_log)
 echo ip_local_out >set_ftrace_filter || fail "filter ip_local_out (inlined)"
