@@ -141,6 +141,7 @@ struct ut_probe {
 	uint8_t want;         /* what the configuration wants */
 	uint8_t usable;       /* decodable arguments and a 1-byte nop at addr */
 	uint8_t ever;         /* was enabled once: an int3 there may be ours */
+	uint8_t sel;          /* set_event enables it (on may be for its triggers only) */
 };
 
 /* A traceable function: one per site (the filter engine's table row). */
@@ -466,6 +467,18 @@ struct Elf;
 void ut_usdt_scan(struct ut_module *m, struct Elf *elf) UT_HIDDEN;
 int ut_usdt_apply(void) UT_HIDDEN;
 bool ut_usdt_trap(ucontext_t *uc) UT_HIDDEN;
+
+/* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */
+struct ut_evtrig;
+int ut_evtrig_apply(void) UT_HIDDEN;
+/* Whether @p's event has triggers (or is a trigger's target): its probe is armed. */
+bool ut_evtrig_arms(const struct ut_usdt_probe *p) UT_HIDDEN;
+/* Whether a hit of @p is recorded (@enabled: set_event selects it; triggers may override). */
+bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled) UT_HIDDEN;
+void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r,
+		   const ucontext_t *uc) UT_HIDDEN;
+void ut_evhist_add(struct ut_hist_hdr *h, const struct ut_evtrig *t, const uint64_t *args,
+		   unsigned nargs) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */

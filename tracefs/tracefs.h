@@ -97,6 +97,9 @@ int tfs_scope_edit(struct tfs_scope *sc, tfs_edit_fn edit, const void *arg, bool
 void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd);
 /* The same as a note (something the write did that the user should know), not an error. */
 void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd);
+/* An entry as the kernel's own parsers log: "[ts] LOC: error: MSG", the caret at @pos of @cmd. */
+void tfs_errlog_at(struct tfs_scope *sc, const char *loc, const char *msg, const char *cmd,
+		   size_t pos);
 void tfs_errlog_print(const struct tfs_scope *sc, FILE *f);
 void tfs_errlog_clear(struct tfs_scope *sc);
 
@@ -222,6 +225,19 @@ extern const size_t tfs_nr_events_files, tfs_nr_evsys_files, tfs_nr_event_files;
 bool tfs_event_exists(int32_t pid, const char *sys, const char *name);
 /* The providers (@name NULL) or the events of provider @sys of the scope, each to @fill. */
 void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx);
+/* The probes of the scope's processes (common/usdt_events.h); NULL if none. */
+struct ut_probetab *tfs_scope_probes(const struct tfs_scope *sc);
+/* event_trigger.c, event_hist.c: events/SYS/EVT/trigger and hist */
+int tfs_show_event_trigger(struct tfs_req *r, FILE *f);
+int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool append);
+int tfs_show_event_hist(struct tfs_req *r, FILE *f);
+/* The next trigger line of event @ev ("SYS:EVT") in a configuration's triggers from @p: its text, @n bytes. */
+const char *tfs_evtrig_next(const char *p, const char *ev, size_t *n);
+/* A session that ran triggers (its tables outlive it: its events stay listed). */
+bool tfs_sess_has_triggers(const char *sessdir);
+struct ut_evtrig;
+/* Empty the tables of hist trigger @t of event r->ev in the scope's sessions. */
+void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);
 void tfs_funcs_free(void);
 /*
  * A configuration that came from the top level (lenient: each process skips
