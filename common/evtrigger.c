@@ -422,8 +422,12 @@ static void put(char *buf, size_t len, size_t *n, const char *s)
 		*n += (size_t)snprintf(buf + *n, len - *n, "%s", s);
 }
 
-/* The kernel's "hist:keys=..:vals=hitcount,..:sort=..:size=N". */
-static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len)
+/*
+ * The kernel's "hist:keys=..:vals=hitcount,..:sort=..:size=N".  The kernel
+ * prints a sort key with its field's modifier (sort=arg1.log2) but takes
+ * none back: @parsable leaves them out.
+ */
+static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len, bool parsable)
 {
 	size_t n = 0;
 
@@ -446,6 +450,8 @@ static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len)
 			put(buf, len, &n, ",");
 		if (!w)
 			put(buf, len, &n, "hitcount");
+		else if (parsable)
+			put(buf, len, &n, w > 0 ? t->vals[w - 1].name : t->keys[-w - 1].name);
 		else
 			put_field(buf, len, &n, w > 0 ? &t->vals[w - 1] : &t->keys[-w - 1]);
 		if (t->sort[i].descending)
@@ -459,7 +465,7 @@ static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len)
 void ut_evtrig_ident(const struct ut_evtrig *t, char *buf, size_t len)
 {
 	if (t->cmd == UT_ET_HIST)
-		hist_text(t, buf, len);
+		hist_text(t, buf, len, false);
 	else if (t->cmd == UT_ET_ENABLE || t->cmd == UT_ET_DISABLE)
 		snprintf(buf, len, "%s:%s:%s", cmd_names[t->cmd], t->sys, t->evt);
 	else
@@ -488,7 +494,10 @@ void ut_evtrig_config_text(const struct ut_evtrig *t, char *buf, size_t len)
 {
 	size_t n;
 
-	ut_evtrig_ident(t, buf, len);
+	if (t->cmd == UT_ET_HIST)
+		hist_text(t, buf, len, true);
+	else
+		ut_evtrig_ident(t, buf, len);
 	n = strlen(buf);
 	if (t->cmd == UT_ET_HIST && t->pause && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ":pause");

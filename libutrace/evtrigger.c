@@ -422,3 +422,9 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 		}
 	}
 }
+
+/* Whether the session holds hist tables (kept after the process exits). */
+bool ut_evtrig_has_tables(void)
+{
+	return files_pid == ut_rt.pid && nr_hists;
+}

@@ -471,6 +471,7 @@ bool ut_usdt_trap(ucontext_t *uc) UT_HIDDEN;
 /* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */
 struct ut_evtrig;
 int ut_evtrig_apply(void) UT_HIDDEN;
+bool ut_evtrig_has_tables(void) UT_HIDDEN;
 /* Whether @p's event has triggers (or is a trigger's target): its probe is armed. */
 bool ut_evtrig_arms(const struct ut_usdt_probe *p) UT_HIDDEN;
 /* Whether a hit of @p is recorded (@enabled: set_event selects it; triggers may override). */

@@ -151,6 +151,13 @@ TEST(ident_and_config)
 	CHECK(parse(x, &b, &err) == 0);
 	ut_evtrig_config_text(&b, y, sizeof(y));
 	CHECK_EQ_STR(x, y);
+	/* the kernel prints a sort key's modifier, and takes none back */
+	CHECK(parse("hist:keys=arg1.log2:sort=arg1", &a, &err) == 0);
+	ut_evtrig_ident(&a, x, sizeof(x));
+	CHECK_EQ_STR(x, "hist:keys=arg1.log2:vals=hitcount:sort=arg1.log2:size=2048");
+	ut_evtrig_config_text(&a, x, sizeof(x));
+	CHECK_EQ_STR(x, "hist:keys=arg1.log2:vals=hitcount:sort=arg1:size=2048");
+	CHECK(parse(x, &b, &err) == 0);
 }
 
 TEST(key_values)
