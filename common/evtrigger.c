@@ -187,12 +187,12 @@ static bool resolve_sort(const struct ut_evtrig *t, const struct ut_hist_field *
 	}
 	for (uint8_t i = 0; i < t->nvals; i++)
 		if (!strcmp(t->vals[i].name, f->name)) {
-			out->what = (int8_t)(i + 1);
+			out->what = (int16_t)(i + 1);
 			return true;
 		}
 	for (uint8_t i = 0; i < t->nkeys; i++)
 		if (!strcmp(t->keys[i].name, f->name)) {
-			out->what = (int8_t)-(i + 1);
+			out->what = (int16_t)-(i + 1);
 			return true;
 		}
 	return false;
@@ -242,6 +242,7 @@ static int parse_hist(struct ut_evtrig *t, const char *s, size_t n, size_t pos,
 	struct ut_hist_field sortf[UT_HIST_MAX_SORT];
 	size_t i = 5; /* after "hist:" */
 
+	memset(sortf, 0, sizeof(sortf));
 	t->size = UT_HIST_SIZE_DEFAULT;
 	while (i <= n) {
 		size_t k = i;

@@ -61,7 +61,7 @@ struct ut_hist_field {
 
 /* A sort key: hitcount (what 0), value what (1..nvals), or key -what (1..nkeys). */
 struct ut_hist_sort {
-	int8_t what;
+	int16_t what;
 	bool descending;
 };
 

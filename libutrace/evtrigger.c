@@ -288,7 +288,7 @@ int ut_evtrig_apply(void)
 		return -EIO;
 	}
 	if (shared) {
-		int64_t counts[UT_EVTRIGS_MAX];
+		int64_t counts[UT_EVTRIGS_MAX] = {0};
 
 		for (k = 0; k < tab->nr_trig; k++)
 			counts[k] = start_count(tab, &tab->trig[k]);
@@ -330,8 +330,10 @@ bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled)
 {
 	struct rt_tab *tab = table();
 	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
-	int8_t soft = ev ? __atomic_load_n(&ev->soft, __ATOMIC_RELAXED) : 0;
+	int8_t soft = 0;
 
+	if (ev)
+		soft = __atomic_load_n(&ev->soft, __ATOMIC_RELAXED);
 	return enabled ? soft >= 0 : soft > 0;
 }
 
@@ -410,7 +412,8 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			break;
 		case UT_ET_ENABLE:
 		case UT_ET_DISABLE:
-			set_soft(&tab->ev[rt->target], rt->e, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
+			set_soft(&tab->ev[rt->target], rt->e,
+				 (int8_t)(rt->t.cmd == UT_ET_ENABLE ? 1 : -1));
 			break;
 		case UT_ET_HIST:
 			if (!fetched)
