@@ -225,6 +225,8 @@ static void publish_one(struct rt_tab *tab, struct rt_trig *rt, uint32_t k, int6
 	ut_evtrig_ident(&rt->t, e->ident, sizeof(e->ident));
 	e->count = count;
 	e->counted = rt->t.counted;
+	if (rt->target >= 0)
+		e->soft = tab->ev[rt->target].soft;
 	if (rt->t.cmd == UT_ET_HIST) {
 		rt->hist = hist_table(ev->sys, ev->evt, e->ident, rt->t.size);
 		if (rt->hist) {
@@ -360,10 +362,17 @@ static void set_tracing(struct ut_evtrig_entry *e, uint32_t want)
 		__atomic_store_n(on, want, __ATOMIC_RELEASE);
 }
 
-static void set_soft(struct rt_event *target, struct ut_evtrig_entry *e, int8_t want)
+/* enable_event/disable_event fired: the target's state, shown in the entries that switch it. */
+static void set_soft(struct rt_tab *tab, const struct rt_trig *rt, int8_t want)
 {
-	if (__atomic_load_n(&target->soft, __ATOMIC_RELAXED) != want && take(e))
-		__atomic_store_n(&target->soft, want, __ATOMIC_RELEASE);
+	struct rt_event *target = &tab->ev[rt->target];
+
+	if (__atomic_load_n(&target->soft, __ATOMIC_RELAXED) == want || !take(rt->e))
+		return;
+	__atomic_store_n(&target->soft, want, __ATOMIC_RELEASE);
+	for (uint32_t i = 0; i < tab->nr_trig; i++)
+		if (tab->trig[i].target == rt->target && tab->trig[i].e)
+			__atomic_store_n(&tab->trig[i].e->soft, want, __ATOMIC_RELAXED);
 }
 
 static void stacktrace(struct ut_evtrig_entry *e, uint64_t site)
@@ -412,8 +421,7 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			break;
 		case UT_ET_ENABLE:
 		case UT_ET_DISABLE:
-			set_soft(&tab->ev[rt->target], rt->e,
-				 (int8_t)(rt->t.cmd == UT_ET_ENABLE ? 1 : -1));
+			set_soft(tab, rt, (int8_t)(rt->t.cmd == UT_ET_ENABLE ? 1 : -1));
 			break;
 		case UT_ET_HIST:
 			if (!fetched)

@@ -264,3 +264,68 @@ int tfs_show_event_trigger(struct tfs_req *r, FILE *f)
 	ut_cfg_free(&c);
 	return ret;
 }
+
+/* Whether @ev ("SYS:EVT") is the target of a trigger of @c (any event's); *@target_of: which. */
+static bool targeted(const struct ut_cfg *c, const char *ev, char *ident, size_t len)
+{
+	for (const char *p = c->triggers; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *sp = memchr(p, ' ', strcspn(p, "\n"));
+		struct ut_evtrig t;
+		struct ut_evtrig_err err;
+		char name[2 * UT_EVTRIG_NAME_MAX + 2];
+
+		if (!sp || ut_evtrig_parse(sp + 1, strcspn(sp + 1, "\n"), &t, &err) ||
+		    (t.cmd != UT_ET_ENABLE && t.cmd != UT_ET_DISABLE))
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", t.sys, t.evt);
+		if (!strcmp(name, ev)) {
+			ut_evtrig_ident(&t, ident, len);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The target's state in the scope's first live process running trigger @ident: 1, -1 or 0. */
+static int live_soft(struct tfs_req *r, const char *ident)
+{
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+	struct ut_evtrig_entry *e = malloc(UT_EVTRIGS_MAX * sizeof(*e));
+	int soft = 0;
+	bool found = false;
+
+	for (long i = 0; e && i < n && !found; i++) {
+		long k = (!v[i].alive || (r->sc->pid && v[i].pid != r->sc->pid))
+				 ? 0 : ut_live_evtrigs(v[i].dir, e);
+
+		for (long j = 0; j < k && !found; j++)
+			if (!strcmp(e[j].ident, ident)) {
+				found = true;
+				soft = e[j].soft;
+			}
+	}
+	free(e);
+	if (n > 0)
+		free(v);
+	return soft;
+}
+
+bool tfs_evtrig_soft_mode(struct tfs_req *r, bool enabled, int *digit)
+{
+	struct ut_cfg c;
+	size_t n;
+	char ident[256] = "";
+	bool has, target;
+	int soft = 0;
+
+	if (tfs_scope_config(r->sc, &c))
+		return false;
+	has = tfs_evtrig_next(c.triggers, r->ev, &n) != NULL;
+	target = targeted(&c, r->ev, ident, sizeof(ident));
+	ut_cfg_free(&c);
+	if (target)
+		soft = live_soft(r, ident);
+	*digit = enabled ? soft >= 0 : soft > 0;
+	return has || target;
+}

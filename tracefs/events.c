@@ -241,13 +241,14 @@ void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx)
 	ut_probetab_free(t);
 }
 
-/* enable: 1 if every event under the file is enabled, 0 if none, else X. */
+/* enable: 1 if every event under the file is enabled, 0 if none, else X; an event's with `*` in soft mode. */
 static int show_enable(struct tfs_req *r, FILE *f)
 {
 	struct ut_probetab *t = tfs_scope_probes(r->sc);
 	size_t n, on = 0, all = 0;
 	char **v = event_names(t, &n);
 	struct ut_cfg c;
+	int digit;
 	int ret = tfs_scope_config(r->sc, &c);
 
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -256,7 +257,9 @@ static int show_enable(struct tfs_req *r, FILE *f)
 		all++;
 		on += ev_selected(c.events, v[i]);
 	}
-	if (!ret)
+	if (!ret && strchr(r->ev, ':') && tfs_evtrig_soft_mode(r, on > 0, &digit))
+		fprintf(f, "%d*\n", digit); /* triggers: the kernel's soft mode */
+	else if (!ret)
 		fputs(!on ? "0\n" : on == all ? "1\n" : "X\n", f);
 	ut_cfg_free(&c);
 	names_free(v, n);

@@ -235,6 +235,13 @@ int tfs_show_event_hist(struct tfs_req *r, FILE *f);
 const char *tfs_evtrig_next(const char *p, const char *ev, size_t *n);
 /* A session that ran triggers (its tables outlive it: its events stay listed). */
 bool tfs_sess_has_triggers(const char *sessdir);
+/*
+ * Whether event r->ev is in the kernel's soft mode (it has triggers, or is
+ * the target of enable_event/disable_event): then its enable reads
+ * *@digit and `*`, *@digit being whether it records (@enabled: set_event
+ * enables it; a trigger that fired may have switched it).
+ */
+bool tfs_evtrig_soft_mode(struct tfs_req *r, bool enabled, int *digit);
 struct ut_evtrig;
 /* Empty the tables of hist trigger @t of event r->ev in the scope's sessions. */
 void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);

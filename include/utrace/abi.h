@@ -341,8 +341,12 @@ struct ut_evtrig_entry {
 	int64_t count;           /* times left to act; -1: unlimited */
 	uint32_t counted;        /* 1: written with ":N" */
 	uint32_t hist;           /* a hist trigger: N + 1 of its file hist.<N>; else 0 */
+	int32_t soft;            /* enable_event/disable_event: its target's state in
+				  * the process: 1 enabled by a trigger, -1 disabled
+				  * by one, 0 as set_event says */
+	uint32_t reserved;
 };
-static_assert(sizeof(struct ut_evtrig_entry) == 336, "ABI");
+static_assert(sizeof(struct ut_evtrig_entry) == 344, "ABI");
 
 struct ut_evtrigs {
 	uint64_t magic;          /* UT_EVTRIGS_MAGIC */
@@ -352,7 +356,7 @@ struct ut_evtrigs {
 	uint64_t reserved[5];
 	struct ut_evtrig_entry e[UT_EVTRIGS_MAX];
 };
-static_assert(sizeof(struct ut_evtrigs) == 64 + 336 * UT_EVTRIGS_MAX, "ABI");
+static_assert(sizeof(struct ut_evtrigs) == 64 + 344 * UT_EVTRIGS_MAX, "ABI");
 
 /*
  * A hist trigger's table (file hist.<N>): this header, then nr_slots

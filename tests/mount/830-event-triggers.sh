@@ -5,7 +5,8 @@
 # trace show where), stacktrace, enable_event/disable_event on another
 # event (soft enabled: recorded only after the trigger fired), read back as
 # the kernel prints them, newest first, with the counts left; `!trigger`
-# removes; duplicates are EEXIST, bad input EINVAL with nothing changed.
+# removes; duplicates are EEXIST, bad input EINVAL with nothing changed;
+# an event's enable shows the kernel's soft mode (0*, 1*).
 . "$(dirname "$0")/mount.lib"
 
 do_mount
@@ -99,6 +100,18 @@ expect_eq "disable_event unlimited" "disable_event:utest:konst:unlimited" \
 expect_eq "remove enable_event (target named)" OK "$(a $T '!enable_event:utest:konst')"
 expect_eq "remove stacktrace with a count" OK "$(a $T '!stacktrace:1')"
 expect_eq "none left" "# Available triggers:" "$(head -n 1 $T)"
+expect_eq "remove disable_event" OK "$(a events/utest/memory/trigger '!disable_event:utest:konst')"
+
+# enable reads the kernel's soft mode: 0* / 1* while triggers are on an event or target it
+expect_eq "pair: enabled, no trigger" 1 "$(cat events/utest/pair/enable)"
+expect_eq "enable_event, unlimited" OK "$(a $T 'enable_event:utest:konst')"
+expect_eq "pair: enabled, with a trigger" "1*" "$(cat events/utest/pair/enable)"
+expect_eq "konst: a target not fired yet" "0*" "$(cat events/utest/konst/enable)"
+run_req u 1
+expect_eq "konst: the trigger enabled it" "1*" "$(cat events/utest/konst/enable)"
+expect_eq "remove" OK "$(a $T '!enable_event:utest:konst')"
+expect_eq "konst: no soft mode left" 0 "$(cat events/utest/konst/enable)"
+expect_eq "pair: none either" 1 "$(cat events/utest/pair/enable)"
 
 # bad input: EINVAL, nothing changed, nothing logged (as the kernel)
 echo >error_log

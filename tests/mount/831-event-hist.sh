@@ -119,13 +119,29 @@ expect "error_log" "$TOP/errlog.txt" <<'EOF2'
 EOF2
 expect_eq "one trigger still" 1 "$(wc -l <$T)"
 
-# the process exits: its table stays readable
+# a second process, started after the trigger: its table is merged in
+mkfifo "$TOP/v.in"
+LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog usdt gcc-pfe)" -i <"$TOP/v.in" >"$TOP/v.out" 2>"$TOP/v.err" &
+P2=$!
+_server_pids+=("$P2")
+exec {_fd_v}>"$TOP/v.in"
+send v ping
+wait_for v '^pong$'
+run_req v 2
+grep '^{' $H >"$TOP/h3.txt"
+expect "two processes' tables merged: rounds 0, 1 of the second" "$TOP/h3.txt" <<'EOF2'
+{ arg1: ~ 0-3 } hitcount:          2  arg1:          1
+{ arg1: ~ 8-11 } hitcount:          1  arg1:         11
+EOF2
+
+# the processes exit: their tables stay readable
 send u quit
-wait "$P" 2>/dev/null
+send v quit
+wait "$P" "$P2" 2>/dev/null
 expect_eq "exited" 1 "$(kill -0 "$P" 2>/dev/null && echo 0 || echo 1)"
-expect_eq "the hist of an exited process" "{ arg1: ~ 8-11 } hitcount:          1  arg1:         11" \
+expect_eq "the hist of exited processes" "{ arg1: ~ 8-11 } hitcount:          1  arg1:         11" \
 	"$(grep '8-11' $H)"
-expect_eq "its totals" "Hits: 1" "$(grep -o 'Hits: [0-9]*' $H)"
+expect_eq "their totals" "Hits: 3" "$(grep -o 'Hits: [0-9]*' $H)"
 expect_eq "remove the hist trigger" OK "$(a $T "!$HIST")"
 expect_eq "no hist left" "" "$(cat $H 2>/dev/null)"
 alive
