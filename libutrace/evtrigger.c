@@ -50,7 +50,7 @@ struct rt_trig {
 /* An event with triggers, or the target of one; soft: +1 on, -1 off, 0 as enabled. */
 struct rt_event {
 	char sys[UT_EVTRIG_NAME_MAX], evt[UT_EVTRIG_NAME_MAX];
-	int8_t soft;
+	int32_t soft;
 };
 
 struct rt_tab {
@@ -332,7 +332,7 @@ bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled)
 {
 	struct rt_tab *tab = table();
 	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
-	int8_t soft = 0;
+	int32_t soft = 0;
 
 	if (ev)
 		soft = __atomic_load_n(&ev->soft, __ATOMIC_RELAXED);
@@ -363,7 +363,7 @@ static void set_tracing(struct ut_evtrig_entry *e, uint32_t want)
 }
 
 /* enable_event/disable_event fired: the target's state, shown in the entries that switch it. */
-static void set_soft(struct rt_tab *tab, const struct rt_trig *rt, int8_t want)
+static void set_soft(struct rt_tab *tab, const struct rt_trig *rt, int32_t want)
 {
 	struct rt_event *target = &tab->ev[rt->target];
 
@@ -421,7 +421,7 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			break;
 		case UT_ET_ENABLE:
 		case UT_ET_DISABLE:
-			set_soft(tab, rt, (int8_t)(rt->t.cmd == UT_ET_ENABLE ? 1 : -1));
+			set_soft(tab, rt, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
 			break;
 		case UT_ET_HIST:
 			if (!fetched)
