@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/evtrigger.h"
+#include "common/symbols.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"
@@ -146,15 +147,42 @@ static int cmp_sort(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/* One key field of an entry, as the kernel's hist_trigger_print_key. */
-static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const char *comm)
+/*
+ * An address as the kernel's sprint_symbol prints it: "name" (.sym), or
+ * "name+0xOFF/0xSIZE [module]" (.sym-offset); unknown: "0x..." (the
+ * scope's symbols: a key of one process's address space is looked up in
+ * them all, as the kernel has one).
+ */
+static void sym_text(const struct ut_symtab *st, uint64_t v, bool offset, char *buf, size_t len)
 {
+	const struct ut_sym *sym = st ? ut_symtab_lookup(st, v) : NULL;
+
+	if (sym && sym->size && v >= sym->addr + sym->size)
+		sym = NULL; /* past the function's end: not in it */
+	if (!sym || !sym->name || !*sym->name)
+		snprintf(buf, len, "0x%" PRIx64, v);
+	else if (!offset)
+		snprintf(buf, len, "%s", sym->name);
+	else
+		snprintf(buf, len, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s", sym->name, v - sym->addr,
+			 sym->size, sym->module ? " [" : "", sym->module ? sym->module : "",
+			 sym->module ? "]" : "");
+}
+
+/* One key field of an entry, as the kernel's hist_trigger_print_key. */
+static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const char *comm,
+		      const struct ut_symtab *st)
+{
+	char sym[256];
+
+	if (k->flags & (UT_HF_SYM | UT_HF_SYM_OFFSET))
+		sym_text(st, v, k->flags & UT_HF_SYM_OFFSET, sym, sizeof(sym));
 	if (k->flags & UT_HF_HEX)
 		fprintf(f, "%s: %" PRIx64, k->name, v);
 	else if (k->flags & UT_HF_SYM)
-		fprintf(f, "%s: [%" PRIx64 "] %-45s", k->name, v, "");
+		fprintf(f, "%s: [%" PRIx64 "] %-45s", k->name, v, sym);
 	else if (k->flags & UT_HF_SYM_OFFSET)
-		fprintf(f, "%s: [%" PRIx64 "] %-55s", k->name, v, "");
+		fprintf(f, "%s: [%" PRIx64 "] %-55s", k->name, v, sym);
 	else if (k->flags & UT_HF_EXECNAME)
 		fprintf(f, "%s: %-16s[%10" PRIu64 "]", k->name, comm, v);
 	else if (k->flags & UT_HF_LOG2)
@@ -165,13 +193,14 @@ static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const 
 		fprintf(f, "%s: %10" PRIu64, k->name, v);
 }
 
-static void print_entry(FILE *f, const struct ut_evtrig *t, const struct ut_hist_entry *e)
+static void print_entry(FILE *f, const struct ut_evtrig *t, const struct ut_hist_entry *e,
+			const struct ut_symtab *st)
 {
 	fputs("{ ", f);
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
 			fputs(", ", f);
-		print_key(f, &t->keys[i], e->key[i], e->comm);
+		print_key(f, &t->keys[i], e->key[i], e->comm, st);
 	}
 	fprintf(f, " } hitcount: %10" PRIu64, e->hits);
 	for (uint8_t i = 0; i < t->nvals; i++)
@@ -192,6 +221,33 @@ static void signedness(struct sort_ctx *c, const struct ut_evfmt *fmt)
 	}
 }
 
+static bool wants_symbols(const struct ut_evtrig *t)
+{
+	for (uint8_t i = 0; i < t->nkeys; i++)
+		if (t->keys[i].flags & (UT_HF_SYM | UT_HF_SYM_OFFSET))
+			return true;
+	return false;
+}
+
+/* The symbols of the objects the scope's processes loaded (exited ones' too). */
+static struct ut_symtab *scope_symbols(const struct tfs_scope *sc)
+{
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+	const char **dirs = n > 0 ? calloc((size_t)n, sizeof(*dirs)) : NULL;
+	struct ut_symtab *st;
+	size_t k = 0;
+
+	for (long i = 0; dirs && i < n; i++)
+		if (in_scope(sc, &v[i]))
+			dirs[k++] = v[i].dir;
+	st = k ? ut_live_symbols(dirs, k) : NULL;
+	free(dirs);
+	if (n > 0)
+		free(v);
+	return st;
+}
+
 static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 		     const struct ut_evfmt *fmt, bool first)
 {
@@ -199,6 +255,7 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	char sys[UT_EVTRIG_NAME_MAX], ident[256], info[600];
 	struct merged m = {0};
 	struct sort_ctx c = {.t = t};
+	struct ut_symtab *st;
 
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
 	ut_evtrig_ident(t, ident, sizeof(ident));
@@ -208,8 +265,10 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	if (m.n)
 		qsort_r(m.v, m.n, sizeof(*m.v), cmp_sort, &c);
 	fprintf(f, "%s# event histogram\n#\n# trigger info: %s\n#\n\n", first ? "" : "\n\n", info);
+	st = wants_symbols(t) ? scope_symbols(r->sc) : NULL;
 	for (size_t i = 0; i < m.n; i++)
-		print_entry(f, t, &m.v[i]);
+		print_entry(f, t, &m.v[i], st);
+	ut_symtab_free(st);
 	fprintf(f, "\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %zu\n    Dropped: %" PRIu64 "\n",
 		m.hits, m.n, m.drops);
 	free(m.v);
