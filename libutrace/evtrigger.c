@@ -23,7 +23,8 @@
  * The table the hit path reads is rebuilt under ut_rt.lock when the
  * configuration changes and published with one pointer store; a thread may
  * still run in the previous one (from a signal handler), so old tables are
- * never freed (a few KiB per configuration change that had triggers).
+ * never freed: a table is rebuilt only when the triggers changed (a write
+ * to a trigger file), and holds just its triggers (about 1 KiB each).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +37,7 @@
 #include "common/evtrigger.h"
 #include "libutrace/internal.h"
 
-#define MAX_EVENTS (2 * UT_EVTRIGS_MAX)
+#define MAX_EVENTS ((size_t)2 * UT_EVTRIGS_MAX)
 #define MAX_HISTS 16
 
 struct rt_trig {
@@ -53,11 +54,12 @@ struct rt_event {
 	int32_t soft;
 };
 
+/* A table: built in room for the most, published in one allocation of its size. */
 struct rt_tab {
 	int32_t pid;               /* the process whose files it uses (a fork child rebuilds) */
 	uint32_t nr_trig, nr_ev;
-	struct rt_trig trig[UT_EVTRIGS_MAX];
-	struct rt_event ev[MAX_EVENTS];
+	struct rt_trig *trig;
+	struct rt_event *ev;
 };
 
 /* A hist table file of the session, mapped. */
@@ -67,6 +69,7 @@ struct hist_map {
 };
 
 static struct rt_tab *cur;          /* read by the hit path */
+static char *applied;               /* the triggers text cur was built from */
 static struct ut_evtrigs *shared;   /* the session's "evtrig" */
 static struct hist_map hists[MAX_HISTS];
 static uint32_t nr_hists;
@@ -268,25 +271,59 @@ static void carry_soft(struct rt_tab *tab)
  * Under ut_rt.lock, before the probes are armed (usdt.c).  Return: 0, or
  * -ENOMEM / -EIO (the triggers that could not get their files do nothing).
  */
+/* The triggers of the configuration's text @l, in a table of their size; NULL on ENOMEM. */
+static struct rt_tab *build(const char *l)
+{
+	struct rt_tab b = {.pid = ut_rt.pid}, *tab = NULL;
+
+	b.trig = calloc(UT_EVTRIGS_MAX, sizeof(*b.trig));
+	b.ev = calloc(MAX_EVENTS, sizeof(*b.ev));
+	for (; b.trig && b.ev && l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+		add_line(&b, l, strcspn(l, "\n"));
+	if (b.trig && b.ev)
+		tab = calloc(1, sizeof(*tab) + b.nr_trig * sizeof(*b.trig) + b.nr_ev * sizeof(*b.ev));
+	if (tab) {
+		*tab = b;
+		tab->trig = (struct rt_trig *)(tab + 1);
+		tab->ev = (struct rt_event *)(tab->trig + b.nr_trig);
+		memcpy(tab->trig, b.trig, b.nr_trig * sizeof(*b.trig));
+		memcpy(tab->ev, b.ev, b.nr_ev * sizeof(*b.ev));
+	}
+	free(b.trig);
+	free(b.ev);
+	return tab;
+}
+
+/* Whether @text is what the table in force was built from (nothing to do). */
+static bool unchanged(const char *text)
+{
+	if (!cur || cur->pid != ut_rt.pid)
+		return !text || !*text; /* none, none before */
+	return !strcmp(applied ? applied : "", text ? text : "");
+}
+
 int ut_evtrig_apply(void)
 {
 	const char *l = ut_rt.cfg.triggers;
 	struct rt_tab *tab;
+	char *text;
 	uint32_t k;
 
 	forget_parent_files();
-	if ((!l || !*l) && (!cur || cur->pid != ut_rt.pid || !cur->nr_trig))
-		return 0; /* none, none before */
-	tab = calloc(1, sizeof(*tab));
-	if (!tab)
+	if (unchanged(l))
+		return 0;
+	tab = build(l);
+	text = strdup(l ? l : "");
+	if (!tab || !text) {
+		free(tab);
+		free(text);
 		return -ENOMEM;
-	tab->pid = ut_rt.pid;
-	for (; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
-		add_line(tab, l, strcspn(l, "\n"));
+	}
 	if (cur && cur->pid == ut_rt.pid)
 		carry_soft(tab);
 	if (!shared_table() && tab->nr_trig) {
 		free(tab);
+		free(text);
 		return -EIO;
 	}
 	if (shared) {
@@ -302,6 +339,8 @@ int ut_evtrig_apply(void)
 		retire_hists(tab);
 	}
 	__atomic_store_n(&cur, tab, __ATOMIC_RELEASE);
+	free(applied);
+	applied = text;
 	return 0;
 }
 
