@@ -113,6 +113,14 @@ expect_eq "remove" OK "$(a $T '!enable_event:utest:konst')"
 expect_eq "konst: no soft mode left" 0 "$(cat events/utest/konst/enable)"
 expect_eq "pair: none either" 1 "$(cat events/utest/pair/enable)"
 
+# processes/PID/: one process's own triggers (the top level shows the template's)
+PT=processes/$P/events/utest/konst/trigger
+expect_eq "a trigger of the process alone" OK "$(a $PT stacktrace:3)"
+expect_eq "read back there" "stacktrace:count=3" "$(cat $PT)"
+expect_eq "not in the template" "# Available triggers:" "$(head -n 1 events/utest/konst/trigger)"
+expect_eq "konst is armed for it" "0*" "$(cat processes/$P/events/utest/konst/enable)"
+expect_eq "removed there" OK "$(a $PT '!stacktrace')"
+
 # bad input: EINVAL, nothing changed, nothing logged (as the kernel)
 echo >error_log
 expect_eq "unknown trigger" EINVAL "$(a $T bogus)"
