@@ -420,7 +420,8 @@ static void stacktrace(struct ut_evtrig_entry *e, uint64_t site)
 
 	if (!ut_tracing_on(t) || !take(e) || !ut_enter(t))
 		return;
-	ut_stack_record(t, site);
+	/* from the SIGTRAP handler: the probe's code goes on after its 1-byte trap */
+	ut_stack_record_from(t, site, site + 1);
 	ut_leave(t);
 }
 

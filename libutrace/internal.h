@@ -539,6 +539,8 @@ void ut_sigmark_exit(struct ut_thread *t, const struct ut_shadow_frame *f) UT_HI
 
 /* stack.c: a STACK record for the function at @site (func_stack_trace). */
 void ut_stack_record(struct ut_thread *t, uint64_t site) UT_HIDDEN;
+/* The same from a trap (a USDT probe's): the interrupted code goes on at @resume. */
+void ut_stack_record_from(struct ut_thread *t, uint64_t site, uint64_t resume) UT_HIDDEN;
 
 /* tracers/profiler.c */
 struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;
