@@ -105,7 +105,7 @@ static void trigger(struct ut_cfg *c, const char *arg)
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (t.remove)
 		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
-	if (t.filter[0] && ut_evtrig_check(&t, 0, sp + 1, &err))
+	if (t.filter[0] && ut_evtrig_check(&t, NULL, sp + 1, &err))
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (ut_cfg_add_trigger(c, arg))
 		ut_usage_die("--trigger: out of memory");

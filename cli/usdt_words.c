@@ -6,6 +6,7 @@
 
 #include "cli/usdt_words.h"
 #include "common/evtrigger.h"
+#include "common/usdt_events.h"
 #include "common/usdt.h"
 
 /* One object's probes read once for all the words. */
@@ -68,21 +69,34 @@ enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char 
 	return worst;
 }
 
-/* The number of arguments of probe @sys:@evt in @objs' files; -1 if none. */
-static int probe_nargs(const struct ut_objlist *objs, const char *sys, const char *evt)
+/* The event format of probe @sys:@evt in @objs' files into @f; false if none. */
+static bool probe_format(const struct ut_objlist *objs, const char *sys, const char *evt,
+			 struct ut_evfmt *f)
 {
-	int n = -1;
+	bool found = false;
 
-	for (size_t i = 0; i < objs->n && n < 0; i++) {
+	for (size_t i = 0; i < objs->n && !found; i++) {
 		struct ut_usdt_list l = {0};
 
 		ut_usdt_read_file(objs->v[i].path, &l);
-		for (size_t k = 0; k < l.n && n < 0; k++)
-			if (!strcmp(l.v[k].provider, sys) && !strcmp(l.v[k].name, evt))
-				n = l.v[k].nargs;
+		for (size_t k = 0; k < l.n && !found; k++) {
+			const struct ut_usdt_probe *p = &l.v[k];
+
+			if (strcmp(p->provider, sys) != 0 || strcmp(p->name, evt) != 0 || p->nargs < 0)
+				continue;
+			memset(f, 0, sizeof(*f));
+			snprintf(f->system, sizeof(f->system), "%s", sys);
+			snprintf(f->name, sizeof(f->name), "%s", evt);
+			f->nargs = (uint8_t)p->nargs;
+			for (int a = 0; a < p->nargs; a++) {
+				f->size[a] = p->arg[a].size;
+				f->is_signed[a] = p->arg[a].is_signed;
+			}
+			found = true;
+		}
 		ut_usdt_list_free(&l);
 	}
-	return n;
+	return found;
 }
 
 /* One trigger line: its events named, its fields there.  As ut_usdt_check_triggers(). */
@@ -95,7 +109,7 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 	struct ut_evtrig t;
 	struct ut_evtrig_err err;
 	enum ut_usdt_word k;
-	int nargs;
+	struct ut_evfmt fmt;
 
 	if (!sp || !colon || colon > sp || ut_evtrig_parse(sp + 1, (size_t)(line + n - sp - 1), &t, &err))
 		return 0; /* the option's parser refused it already */
@@ -107,8 +121,7 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 		snprintf(why, len, "'%s' names no USDT probe", word);
 		return k == UT_USDT_WORD_UNKNOWN ? -1 : 1;
 	}
-	nargs = probe_nargs(objs, sys, evt);
-	if (nargs >= 0 && ut_evtrig_check(&t, (unsigned)nargs, sp + 1, &err)) {
+	if (probe_format(objs, sys, evt, &fmt) && ut_evtrig_check(&t, &fmt, sp + 1, &err)) {
 		snprintf(why, len, "'%.*s': %s", (int)n, line, err.msg);
 		return -2;
 	}

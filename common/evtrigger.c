@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/evtrigger_filter.h"
+#include "common/usdt_events.h"
 
 const char ut_evtrig_available[] = "# Available triggers:\n"
 				   "# traceon traceoff stacktrace enable_event disable_event hist\n";
@@ -346,14 +348,16 @@ int ut_evtrig_parse(const char *text, size_t len, struct ut_evtrig *t, struct ut
 	return parse_plain(t, s, cmd_end, err);
 }
 
-/* The filter of a trigger: the one place the event-filter grammar plugs in. */
-static int check_filter(const struct ut_evtrig *t, unsigned nargs, const char *text,
+/* The trigger's filter, checked where filters are (common/evtrigger_filter.h). */
+static int check_filter(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *text,
 			struct ut_evtrig_err *err)
 {
-	const char *at = strstr(text, t->filter);
+	const char *at = strstr(text, t->filter), *msg = NULL;
+	size_t pos = 0;
 
-	(void)nargs;
-	fail(err, "filter not supported yet", at ? (size_t)(at - text) : 0, true);
+	if (!ut_evtrig_filter_check(t->filter, fmt, &msg, &pos))
+		return 0;
+	fail(err, msg, (at ? (size_t)(at - text) : 0) + pos, true);
 	err->in_filter = true;
 	return -EINVAL;
 }
@@ -379,10 +383,12 @@ static size_t where(const char *text, const char *name)
 	return at ? (size_t)(at - text) : 0;
 }
 
-int ut_evtrig_check(const struct ut_evtrig *t, unsigned nargs, const char *text,
+int ut_evtrig_check(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *text,
 		    struct ut_evtrig_err *err)
 {
-	for (uint8_t i = 0; t->cmd == UT_ET_HIST && i < t->nkeys; i++) {
+	unsigned nargs = fmt ? fmt->nargs : UT_USDT_MAX_ARGS;
+
+	for (uint8_t i = 0; fmt && t->cmd == UT_ET_HIST && i < t->nkeys; i++) {
 		const struct ut_hist_field *f = &t->keys[i];
 
 		if (!is_field(f->name, nargs))
@@ -390,11 +396,11 @@ int ut_evtrig_check(const struct ut_evtrig *t, unsigned nargs, const char *text,
 		if ((f->flags & UT_HF_EXECNAME) && strcmp(f->name, "common_pid") != 0)
 			return fail(err, E_MODIFIER, where(text, f->name), true);
 	}
-	for (uint8_t i = 0; t->cmd == UT_ET_HIST && i < t->nvals; i++)
+	for (uint8_t i = 0; fmt && t->cmd == UT_ET_HIST && i < t->nvals; i++)
 		if (!is_field(t->vals[i].name, nargs))
 			return fail(err, E_FIELD, where(text, t->vals[i].name), true);
 	if (t->filter[0] && !t->remove)
-		return check_filter(t, nargs, text, err);
+		return check_filter(t, fmt, text, err);
 	return 0;
 }
 

@@ -100,11 +100,14 @@ struct ut_evtrig_err {
 int ut_evtrig_parse(const char *text, size_t len, struct ut_evtrig *t, struct ut_evtrig_err *err);
 
 /*
- * Whether @t's fields exist on an event with @nargs arguments (arg1..argN,
- * plus common_pid), and their modifiers fit (.execname on common_pid
- * only).  @text is the trigger as written, for the caret.  0 or -EINVAL.
+ * Whether @t's fields exist on event @fmt (arg1..argN, plus common_pid),
+ * their modifiers fit (.execname on common_pid only), and its filter
+ * parses (common/evtrigger_filter.h).  @fmt NULL: the event is not known
+ * yet, only the filter is checked.  @text is the trigger as written, for
+ * the caret.  0 or -EINVAL.
  */
-int ut_evtrig_check(const struct ut_evtrig *t, unsigned nargs, const char *text,
+struct ut_evfmt;
+int ut_evtrig_check(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *text,
 		    struct ut_evtrig_err *err);
 
 /*

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "common/evtrigger.h"
+#include "common/evtrigger_filter.h"
 #include "libutrace/internal.h"
 
 #define MAX_EVENTS ((size_t)2 * UT_EVTRIGS_MAX)
@@ -46,6 +47,7 @@ struct rt_trig {
 	int32_t target;            /* enable/disable_event's target event, else -1 */
 	struct ut_evtrig_entry *e; /* its entry in the shared table (its count) */
 	struct ut_hist_hdr *hist;  /* hist: its shared table */
+	struct ut_evtrig_filter *filter; /* `if FILTER`, compiled; NULL: none */
 };
 
 /* An event with triggers, or the target of one; soft: +1 on, -1 off, 0 as enabled. */
@@ -58,6 +60,7 @@ struct rt_event {
 struct rt_tab {
 	int32_t pid;               /* the process whose files it uses (a fork child rebuilds) */
 	uint32_t nr_trig, nr_ev;
+	bool incomplete;           /* a filtered trigger's event had no probe loaded yet */
 	struct rt_trig *trig;
 	struct rt_event *ev;
 };
@@ -172,6 +175,51 @@ static bool old_count(const char *sys, const char *evt, const char *ident, int64
 	return false;
 }
 
+/* The format of event @sys:@evt from a probe of a loaded object; false if none. */
+static bool probe_format(const char *sys, const char *evt, struct ut_evfmt *f)
+{
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		const struct ut_module *m = ut_rt.mods[i];
+
+		for (size_t k = 0; m->alive && k < m->usdt.n; k++) {
+			const struct ut_usdt_probe *p = &m->usdt.v[k];
+
+			if (p->nargs < 0 || strcmp(p->provider, sys) != 0 || strcmp(p->name, evt) != 0)
+				continue;
+			memset(f, 0, sizeof(*f));
+			snprintf(f->system, sizeof(f->system), "%s", sys);
+			snprintf(f->name, sizeof(f->name), "%s", evt);
+			f->nargs = (uint8_t)p->nargs;
+			for (int a = 0; a < p->nargs; a++) {
+				f->size[a] = p->arg[a].size;
+				f->is_signed[a] = p->arg[a].is_signed;
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The filter of trigger @rt on @sys:@evt compiled (common/evtrigger_filter.h);
+ * false if it cannot be: the trigger is left out (its event's probes not
+ * loaded yet: the table is rebuilt at the next change).
+ */
+static bool compile_filter(struct rt_tab *tab, struct rt_trig *rt, const char *sys,
+			   const char *evt)
+{
+	struct ut_evfmt fmt;
+
+	if (!rt->t.filter[0])
+		return true;
+	if (!probe_format(sys, evt, &fmt)) {
+		tab->incomplete = true;
+		return false;
+	}
+	rt->filter = ut_evtrig_filter_compile(rt->t.filter, &fmt);
+	return rt->filter != NULL;
+}
+
 /* One configuration line "SYS:EVT TRIGGER" into @tab. */
 static void add_line(struct rt_tab *tab, const char *line, size_t n)
 {
@@ -187,14 +235,14 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - line), line);
 	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
 	memset(rt, 0, sizeof(*rt));
-	if (ut_evtrig_parse(sp + 1, (size_t)(line + n - sp - 1), &rt->t, &err) || rt->t.remove ||
-	    rt->t.filter[0]) /* the mount refuses filters it cannot run */
+	if (ut_evtrig_parse(sp + 1, (size_t)(line + n - sp - 1), &rt->t, &err) || rt->t.remove)
 		return;
 	ev = event_of(tab, sys, evt);
 	rt->target = -1;
 	if (rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE)
 		rt->target = event_of(tab, rt->t.sys, rt->t.evt);
-	if (ev < 0 || ((rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE) && rt->target < 0))
+	if (ev < 0 || ((rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE) && rt->target < 0) ||
+	    !compile_filter(tab, rt, sys, evt))
 		return;
 	rt->ev = (uint32_t)ev;
 	tab->nr_trig++;
@@ -299,6 +347,8 @@ static bool unchanged(const char *text)
 {
 	if (!cur || cur->pid != ut_rt.pid)
 		return !text || !*text; /* none, none before */
+	if (cur->incomplete)
+		return false;
 	return !strcmp(applied ? applied : "", text ? text : "");
 }
 
@@ -436,6 +486,25 @@ static unsigned fetch_args(const struct ut_module *m, const struct ut_usdt_probe
 	return n;
 }
 
+/* Whether the hit passes trigger @rt's filter (its thread, CPU and name as the kernel's). */
+static bool filter_passes(const struct rt_trig *rt, const uint64_t *args, unsigned nargs)
+{
+	const struct ut_ctl *ctl = ut_rt.ctl;
+	struct ut_evtrig_ctx ctx = {.cpu = ut_cpu()};
+	char comm[17] = "";
+
+	if (!ut_self.tid)
+		ut_self.tid = (int32_t)gettid();
+	ctx.pid = ut_self.tid;
+	/* the slot's name may fill its 16 bytes: a terminated copy */
+	if (ctl && ut_self.has_slot && ut_self.slot < UT_MAX_THREADS)
+		memcpy(comm, ctl->threads[ut_self.slot].comm, 16);
+	else if (ctl)
+		memcpy(comm, ctl->comm, 16);
+	ctx.comm = comm;
+	return ut_evtrig_filter_match(rt->filter, args, nargs, &ctx);
+}
+
 /* From usdt.c after a hit of probe @r of module @m was recorded (or not). */
 void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
 {
@@ -451,6 +520,12 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 
 		if (&tab->ev[rt->ev] != ev || !rt->e)
 			continue;
+		if (!fetched && (rt->filter || rt->t.cmd == UT_ET_HIST)) {
+			nargs = fetch_args(m, p, uc, args);
+			fetched = true;
+		}
+		if (rt->filter && !filter_passes(rt, args, nargs))
+			continue;
 		switch (rt->t.cmd) {
 		case UT_ET_TRACEON:
 		case UT_ET_TRACEOFF:
@@ -464,9 +539,6 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			set_soft(tab, rt, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
 			break;
 		case UT_ET_HIST:
-			if (!fetched)
-				nargs = fetch_args(m, p, uc, args);
-			fetched = true;
 			if (rt->hist)
 				ut_evhist_add(rt->hist, &rt->t, args, nargs);
 			break;

@@ -36,7 +36,7 @@ FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/t
 	common/glob.c
 FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c common/grow.c
 FUZZ_SRCS_usdt := common/usdt.c arch/$(ARCH)/usdt_args.c
-FUZZ_SRCS_evtrigger := common/evtrigger.c
+FUZZ_SRCS_evtrigger := common/evtrigger.c common/evtrigger_filter.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).
 FUZZ_LIBS_tracedat := -lelf -lzstd
 FUZZ_LIBS_dwarf := -ldw -lelf

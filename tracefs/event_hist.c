@@ -274,25 +274,6 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	free(m.v);
 }
 
-/* The event's format in the scope (for the signedness of its fields); false if unknown. */
-static bool event_format(struct tfs_req *r, struct ut_evfmt *out)
-{
-	struct ut_probetab *tab = tfs_scope_probes(r->sc);
-	const char *colon = strchr(r->ev, ':');
-	bool found = false;
-
-	for (size_t i = 0; colon && tab && i < tab->n && !found; i++) {
-		const struct ut_evfmt *fm = &tab->v[i].f;
-
-		found = !strncmp(fm->system, r->ev, (size_t)(colon - r->ev)) &&
-			!fm->system[colon - r->ev] && !strcmp(fm->name, colon + 1);
-		if (found)
-			*out = *fm;
-	}
-	ut_probetab_free(tab);
-	return found;
-}
-
 int tfs_show_event_hist(struct tfs_req *r, FILE *f)
 {
 	struct ut_cfg c;
@@ -307,7 +288,7 @@ int tfs_show_event_hist(struct tfs_req *r, FILE *f)
 		lines[nr] = p;
 		lens[nr++] = n;
 	}
-	have_fmt = nr && event_format(r, &fmt);
+	have_fmt = nr && tfs_event_format(r, &fmt);
 	while (!ret && nr--) {
 		struct ut_evtrig t;
 		struct ut_evtrig_err err;

@@ -128,19 +128,22 @@ static int edit_triggers(struct ut_cfg *c, const void *arg)
 	return ut_cfg_add_trigger(c, line);
 }
 
-/* The number of arguments of event r->ev in the scope; -ENOENT if it has none. */
-static int event_nargs(struct tfs_req *r)
+bool tfs_event_format(struct tfs_req *r, struct ut_evfmt *out)
 {
 	struct ut_probetab *tab = tfs_scope_probes(r->sc);
 	const char *colon = strchr(r->ev, ':');
-	int n = -ENOENT;
+	bool found = false;
 
-	for (size_t i = 0; colon && tab && i < tab->n && n < 0; i++)
-		if (!strncmp(tab->v[i].f.system, r->ev, (size_t)(colon - r->ev)) &&
-		    !tab->v[i].f.system[colon - r->ev] && !strcmp(tab->v[i].f.name, colon + 1))
-			n = tab->v[i].f.nargs;
+	for (size_t i = 0; colon && tab && i < tab->n && !found; i++) {
+		const struct ut_evfmt *fm = &tab->v[i].f;
+
+		found = !strncmp(fm->system, r->ev, (size_t)(colon - r->ev)) &&
+			!fm->system[colon - r->ev] && !strcmp(fm->name, colon + 1);
+		if (found)
+			*out = *fm;
+	}
 	ut_probetab_free(tab);
-	return n;
+	return found;
 }
 
 /* A hist or filter error into error_log as the kernel logs it: "hist:SYS:EVT: error: MSG". */
@@ -161,11 +164,11 @@ static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const 
 static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 {
 	struct ut_evtrig_err err;
-	int nargs = event_nargs(r);
+	struct ut_evfmt fmt;
 
-	if (nargs < 0)
-		return nargs;
-	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, (unsigned)nargs, cmd, &err)) {
+	if (!tfs_event_format(r, &fmt))
+		return -ENOENT;
+	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err)) {
 		log_error(r, &err, cmd);
 		return -EINVAL;
 	}

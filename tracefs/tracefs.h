@@ -231,6 +231,9 @@ struct ut_probetab *tfs_scope_probes(const struct tfs_scope *sc);
 int tfs_show_event_trigger(struct tfs_req *r, FILE *f);
 int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_show_event_hist(struct tfs_req *r, FILE *f);
+/* Event r->ev's format in the scope (a probe of one of its processes); false if none. */
+struct ut_evfmt;
+bool tfs_event_format(struct tfs_req *r, struct ut_evfmt *out);
 /* The next trigger line of event @ev ("SYS:EVT") in a configuration's triggers from @p: its text, @n bytes. */
 const char *tfs_evtrig_next(const char *p, const char *ev, size_t *n);
 /* A session that ran triggers (its tables outlive it: its events stay listed). */

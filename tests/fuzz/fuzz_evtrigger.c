@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/usdt_events.h"
 
 static void roundtrip(const struct ut_evtrig *t)
 {
@@ -32,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ut_evtrig t;
 	struct ut_evtrig_err err;
+	struct ut_evfmt fmt = {.nargs = 3, .size = {8, 4, 1}, .is_signed = {0, 1, 0}};
 	char *s = malloc(size + 1), buf[600];
 
 	if (!s)
@@ -42,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (t.nkeys > UT_HIST_MAX_KEYS || t.nvals > UT_HIST_MAX_VALS ||
 		    t.nsort > UT_HIST_MAX_SORT)
 			abort();
-		ut_evtrig_check(&t, 3, s, &err);
+		ut_evtrig_check(&t, &fmt, s, &err);
+		ut_evtrig_check(&t, NULL, s, &err);
 		ut_evtrig_print(&t, t.count, buf, sizeof(buf));
 		ut_evtrig_ident(&t, buf, sizeof(buf));
 		if (!t.remove)

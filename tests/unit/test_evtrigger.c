@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "common/evtrigger.h"
+#include "common/usdt_events.h"
 #include "ut_test.h"
 
 static int parse(const char *s, struct ut_evtrig *t, struct ut_evtrig_err *err)
@@ -93,15 +94,16 @@ TEST(hist)
 		     "hist:keys=arg1.hex,arg2.sym,arg3.sym-offset:vals=hitcount:sort=hitcount:size=2048 [active]");
 }
 
-/* @s fails with @msg at @pos, logged (hist errors). */
+/* @s fails with @msg at @pos, logged (hist errors), on an event of @nargs arguments. */
 static void hist_fails(const char *s, unsigned nargs, const char *msg, size_t pos)
 {
 	struct ut_evtrig t;
 	struct ut_evtrig_err err = {0};
+	struct ut_evfmt fmt = {.nargs = (uint8_t)nargs};
 	int ret = parse(s, &t, &err);
 
 	if (!ret)
-		ret = ut_evtrig_check(&t, nargs, s, &err);
+		ret = ut_evtrig_check(&t, &fmt, s, &err);
 	CHECK_EQ_INT(ret, -EINVAL);
 	CHECK_EQ_STR(err.msg, msg);
 	CHECK_EQ_INT(err.pos, pos);
