@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/evtrigger.h"
 #include "common/names.h"
 
 /* A decimal number, all of @arg, in [@min, @max]: or exit 2 naming @what (and @range). */
@@ -85,6 +86,31 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 	}
 }
 
+/*
+ * --trigger 'PROVIDER:NAME TRIGGER': an event trigger (events/SYS/EVT/trigger's
+ * syntax), checked here; its event and fields are checked against the probes
+ * by the command (cli/usdt_words.h).
+ */
+static void trigger(struct ut_cfg *c, const char *arg)
+{
+	const char *sp = strchr(arg, ' ');
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	if (!sp || !memchr(arg, ':', (size_t)(sp - arg)) || strchr(arg, '\n'))
+		ut_usage_die("--trigger '%s': 'PROVIDER:NAME TRIGGER' expected (e.g. "
+			     "'utest:pair traceoff:1')",
+			     arg);
+	if (ut_evtrig_parse(sp + 1, strlen(sp + 1), &t, &err))
+		ut_usage_die("--trigger '%s': %s", arg, err.msg);
+	if (t.remove)
+		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
+	if (t.filter[0] && ut_evtrig_check(&t, NULL, sp + 1, &err))
+		ut_usage_die("--trigger '%s': %s", arg, err.msg);
+	if (ut_cfg_add_trigger(c, arg))
+		ut_usage_die("--trigger: out of memory");
+}
+
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
 {
 	char list[128];
@@ -121,6 +147,9 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		return true;
 	case UT_CFG_OPT_STACK:
 		c->func_stack = true;
+		return true;
+	case UT_CFG_OPT_TRIGGER:
+		trigger(c, arg);
 		return true;
 	case 'b':
 		c->buf_kb = (uint32_t)number(arg, "buffer size", 1, 1ul << 20, " (KiB, 1..1048576)");

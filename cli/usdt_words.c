@@ -6,6 +6,8 @@
 
 #include "cli/usdt_words.h"
 #include "common/procevents.h"
+#include "common/evtrigger.h"
+#include "common/usdt_events.h"
 #include "common/usdt.h"
 
 /* One object's probes read once for all the words. */
@@ -67,5 +69,78 @@ enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char 
 	for (size_t i = 0; i < objs->n; i++)
 		ut_usdt_list_free(&lists[i]);
 	free(lists);
+	return worst;
+}
+
+/* The event format of probe @sys:@evt in @objs' files into @f; false if none. */
+static bool probe_format(const struct ut_objlist *objs, const char *sys, const char *evt,
+			 struct ut_evfmt *f)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < objs->n && !found; i++) {
+		struct ut_usdt_list l = {0};
+
+		ut_usdt_read_file(objs->v[i].path, &l);
+		for (size_t k = 0; k < l.n && !found; k++) {
+			const struct ut_usdt_probe *p = &l.v[k];
+
+			if (strcmp(p->provider, sys) != 0 || strcmp(p->name, evt) != 0 || p->nargs < 0)
+				continue;
+			memset(f, 0, sizeof(*f));
+			snprintf(f->system, sizeof(f->system), "%s", sys);
+			snprintf(f->name, sizeof(f->name), "%s", evt);
+			f->nargs = (uint8_t)p->nargs;
+			for (int a = 0; a < p->nargs; a++) {
+				f->size[a] = p->arg[a].size;
+				f->is_signed[a] = p->arg[a].is_signed;
+			}
+			found = true;
+		}
+		ut_usdt_list_free(&l);
+	}
+	return found;
+}
+
+/* One trigger line: its events named, its fields there.  As ut_usdt_check_triggers(). */
+static int check_trigger(const struct ut_objlist *objs, const char *line, size_t n, char *why,
+			 size_t len)
+{
+	const char *sp = memchr(line, ' ', n), *colon = memchr(line, ':', n);
+	char words[4 * UT_EVTRIG_NAME_MAX + 8], sys[UT_EVTRIG_NAME_MAX], evt[UT_EVTRIG_NAME_MAX];
+	char word[256];
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+	enum ut_usdt_word k;
+	struct ut_evfmt fmt;
+
+	if (!sp || !colon || colon > sp || ut_evtrig_parse(sp + 1, (size_t)(line + n - sp - 1), &t, &err))
+		return 0; /* the option's parser refused it already */
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - line), line);
+	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
+	snprintf(words, sizeof(words), "%s:%s %s%s%s", sys, evt, t.sys, t.sys[0] ? ":" : "", t.evt);
+	k = ut_usdt_check_words(objs, words, word, sizeof(word));
+	if (k != UT_USDT_WORD_OK) {
+		snprintf(why, len, "'%s' names no USDT probe", word);
+		return k == UT_USDT_WORD_UNKNOWN ? -1 : 1;
+	}
+	if (probe_format(objs, sys, evt, &fmt) && ut_evtrig_check(&t, &fmt, sp + 1, &err)) {
+		snprintf(why, len, "'%.*s': %s", (int)n, line, err.msg);
+		return -2;
+	}
+	return 0;
+}
+
+int ut_usdt_check_triggers(const struct ut_objlist *objs, const char *triggers, char *why,
+			   size_t len)
+{
+	int worst = 0;
+
+	for (const char *l = triggers; l && *l && worst >= 0; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		int r = check_trigger(objs, l, strcspn(l, "\n"), why, len);
+
+		if (r < 0 || (r > 0 && !worst))
+			worst = r; /* why: this line's */
+	}
 	return worst;
 }

@@ -27,4 +27,16 @@ enum ut_usdt_word {
 enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char *events,
 				      char *word, size_t len);
 
+/*
+ * Check the event triggers @triggers (the configuration's "SYS:EVT
+ * TRIGGER" lines) against the probes of @objs: each event (and
+ * enable_event/disable_event's target) as a set_event word, then the
+ * trigger's fields against the event's arguments.  0, 1 (a provider none
+ * of @objs has: a warning), -1 (an event no object has) or -2 (a field the
+ * event lacks), with the reason in @why ("'utest:nosuch' names no USDT
+ * probe", "'utest:pair hist:keys=arg9': Couldn't find field").
+ */
+int ut_usdt_check_triggers(const struct ut_objlist *objs, const char *triggers, char *why,
+			   size_t len);
+
 #endif

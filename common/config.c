@@ -29,6 +29,7 @@ void ut_cfg_free(struct ut_cfg *c)
 	free(c->graph_function);
 	free(c->graph_notrace);
 	free(c->events);
+	free(c->triggers);
 	ut_cfg_init(c);
 }
 
@@ -45,9 +46,11 @@ int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
 {
 	*dst = *src;
 	dst->filter = dst->notrace = dst->graph_function = dst->graph_notrace = dst->events = NULL;
+	dst->triggers = NULL;
 	if (dup_str(&dst->filter, src->filter) || dup_str(&dst->notrace, src->notrace) ||
 	    dup_str(&dst->graph_function, src->graph_function) ||
-	    dup_str(&dst->graph_notrace, src->graph_notrace) || dup_str(&dst->events, src->events)) {
+	    dup_str(&dst->graph_notrace, src->graph_notrace) || dup_str(&dst->events, src->events) ||
+	    dup_str(&dst->triggers, src->triggers)) {
 		ut_cfg_free(dst);
 		return -ENOMEM;
 	}
@@ -204,6 +207,20 @@ static bool *bool_setting(struct ut_cfg *c, const char *name)
 	return NULL;
 }
 
+int ut_cfg_add_trigger(struct ut_cfg *c, const char *line)
+{
+	size_t old = c->triggers ? strlen(c->triggers) : 0, add = strcspn(line, "\n");
+	char *n = realloc(c->triggers, old + add + 2);
+
+	if (!n)
+		return -ENOMEM;
+	memcpy(n + old, line, add);
+	n[old + add] = '\n';
+	n[old + add + 1] = '\0';
+	c->triggers = n;
+	return 0;
+}
+
 static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 {
 	char *v = strchr(line, ' ');
@@ -253,6 +270,9 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 							       : &c->graph_notrace;
 
 		if (ut_cfg_set_words(list, v, false))
+			return -ENOMEM;
+	} else if (!strcmp(line, "trigger")) {
+		if (ut_cfg_add_trigger(c, v))
 			return -ENOMEM;
 	} else if (!strcmp(line, "ftrace_pid")) {
 		if (parse_pids(c, v))
@@ -386,6 +406,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "graph_notrace %s\n", c->graph_notrace);
 	if (c->events)
 		sb_printf(&b, "events %s\n", c->events);
+	for (const char *t = c->triggers; t && *t; t += strcspn(t, "\n") + 1)
+		sb_printf(&b, "trigger %.*s\n", (int)strcspn(t, "\n"), t);
 	if (c->nr_pids) {
 		sb_printf(&b, "ftrace_pid");
 		for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)

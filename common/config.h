@@ -74,6 +74,7 @@ struct ut_cfg {
 	char *graph_function;
 	char *graph_notrace;
 	char *events;             /* set_event words: provider:name globs, !word */
+	char *triggers;           /* event triggers: "SYS:EVT TRIGGER\n" lines, oldest first */
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	uint32_t nr_pids;
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
@@ -101,6 +102,9 @@ char *ut_cfg_format(const struct ut_cfg *c);
  * Returns 0 or -ENOMEM.
  */
 int ut_cfg_set_words(char **list, const char *words, bool append);
+
+/* Add one "SYS:EVT TRIGGER" line (up to a newline) to c->triggers.  0 or -ENOMEM. */
+int ut_cfg_add_trigger(struct ut_cfg *c, const char *line);
 
 /*
  * The word of a list at @p (after spaces): its start, its length in *@len;

@@ -180,6 +180,7 @@ static void atfork_child(void)
 		if (ut_rt.mods[i]->alive && ut_rt.mods[i]->kind != UT_KIND_LIBCALL)
 			ut_session_log_module("load", ut_rt.mods[i]);
 	ut_rt.pid = getpid();
+	ut_evtrig_apply(); /* the child's own trigger counts and hist tables */
 	ut_session_write_config();
 	ut_session_publish();
 	ut_agent_start();

@@ -129,6 +129,7 @@ struct ut_probe {
 	uint8_t want;         /* what the configuration wants */
 	uint8_t usable;       /* decodable arguments and a 1-byte nop at addr */
 	uint8_t ever;         /* was enabled once: an int3 there may be ours */
+	uint8_t sel;          /* set_event enables it (on may be for its triggers only) */
 };
 
 /* A traceable function: one per site (the filter engine's table row). */
@@ -477,6 +478,18 @@ void ut_procev_exec(void) UT_HIDDEN;
 void ut_procev_exit(bool group_dead) UT_HIDDEN;
 /* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
 void ut_sigev_init(void) UT_HIDDEN;
+/* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */
+struct ut_evtrig;
+int ut_evtrig_apply(void) UT_HIDDEN;
+bool ut_evtrig_has_tables(void) UT_HIDDEN;
+/* Whether @p's event has triggers (or is a trigger's target): its probe is armed. */
+bool ut_evtrig_arms(const struct ut_usdt_probe *p) UT_HIDDEN;
+/* Whether a hit of @p is recorded (@enabled: set_event selects it; triggers may override). */
+bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled) UT_HIDDEN;
+void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r,
+		   const ucontext_t *uc) UT_HIDDEN;
+void ut_evhist_add(struct ut_hist_hdr *h, const struct ut_evtrig *t, const uint64_t *args,
+		   unsigned nargs) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */
@@ -536,6 +549,8 @@ void ut_sigmark_exit(struct ut_thread *t, const struct ut_shadow_frame *f) UT_HI
 
 /* stack.c: a STACK record for the function at @site (func_stack_trace). */
 void ut_stack_record(struct ut_thread *t, uint64_t site) UT_HIDDEN;
+/* The same from a trap (a USDT probe's): the interrupted code goes on at @resume. */
+void ut_stack_record_from(struct ut_thread *t, uint64_t site, uint64_t resume) UT_HIDDEN;
 
 /* tracers/profiler.c */
 struct ut_prof_entry *ut_prof_hit(struct ut_thread *t, uint64_t ip) UT_HIDDEN;

@@ -3,7 +3,7 @@
  * Sessions nobody will want (docs/shm-abi.md, "Dead processes"):
  *
  *   - a process that wrote nothing (no thread ever claimed a slot: no
- *     event, no marker, no profile) removes its own session when it exits
+ *     event, no marker, no profile, no hist table) removes its own session when it exits
  *     normally: a build run under LD_PRELOAD leaves no session per `sh`;
  *   - a process starting (or forked) in the user's shared run-time directory (not a
  *     private one of `utrace record`, whose recorder reads every session)
@@ -58,7 +58,7 @@ void ut_session_gc_self(void)
 	struct ut_ctl *ctl = ut_rt.ctl;
 
 	if (!ctl || ut_rt.rootfd < 0 || !name || ctl->pid != getpid() ||
-	    __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE))
+	    __atomic_load_n(&ctl->nr_slots, __ATOMIC_ACQUIRE) || ut_evtrig_has_tables())
 		return;
 	remove_at(ut_rt.rootfd, name + 1);
 }
@@ -100,6 +100,9 @@ static bool dead_session(int rootfd, const char *name, struct dead *out)
 		return false;
 	out->start_ns = c.start_ns;
 	out->bytes = c.nr_slots ? c.buf_bytes + 1 : 0; /* 0: nothing in it */
+	if (snprintf(path, sizeof(path), "%s/hist.0", name) < (int)sizeof(path) &&
+	    !faccessat(rootfd, path, F_OK, AT_SYMLINK_NOFOLLOW))
+		out->bytes++; /* a hist table (libutrace/evtrigger.c) is data */
 	snprintf(out->name, sizeof(out->name), "%s", name);
 	return true;
 }

@@ -15,6 +15,7 @@
 struct stack_req {
 	struct ut_thread *t;
 	uint64_t site;   /* the traced function's site */
+	uint64_t resume; /* where the traced code goes on: the frames up to it are utrace's */
 };
 
 static void capture(void *arg)
@@ -22,7 +23,7 @@ static void capture(void *arg)
 	struct stack_req *req = arg;
 	struct ut_thread *t = req->t;
 	void *frames[UT_REC_STACK_MAX + 16];
-	uint64_t *w, delta, ret = req->site + UT_ARCH_CALL_SIZE;
+	uint64_t *w, delta, ret = req->resume;
 	int n, first = -1, nr;
 	unsigned size;
 
@@ -52,7 +53,12 @@ static void capture(void *arg)
 
 void ut_stack_record(struct ut_thread *t, uint64_t site)
 {
-	struct stack_req req = {.t = t, .site = site};
+	ut_stack_record_from(t, site, site + UT_ARCH_CALL_SIZE);
+}
+
+void ut_stack_record_from(struct ut_thread *t, uint64_t site, uint64_t resume)
+{
+	struct stack_req req = {.t = t, .site = site, .resume = resume};
 
 	ut_arch_call_fpu_safe(capture, &req);
 }

@@ -91,9 +91,10 @@ static int apply_module(struct ut_module *m)
 	for (uint32_t i = 0; i < m->nr_probes; i++) {
 		struct ut_probe *r = &m->probes[i];
 		const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
-		bool want = r->usable && !ut_rt.sites_off &&
-			    ut_usdt_selected(ut_rt.cfg.events, p->provider, p->name);
+		bool sel = ut_usdt_selected(ut_rt.cfg.events, p->provider, p->name);
+		bool want = r->usable && !ut_rt.sites_off && (sel || ut_evtrig_arms(p));
 
+		__atomic_store_n(&r->sel, sel, __ATOMIC_RELAXED);
 		if (want == r->on)
 			continue;
 		if (want)
@@ -123,6 +124,7 @@ int ut_usdt_apply(void)
 	int changed = 0, r;
 
 	ut_procev_apply(); /* the same words enable the process events */
+	ut_evtrig_apply(); /* a trigger that got no table does nothing; the probes still apply */
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
@@ -203,8 +205,11 @@ bool ut_usdt_trap(ucontext_t *uc)
 	if (!r || !__atomic_load_n(&r->ever, __ATOMIC_RELAXED))
 		return false; /* not ours: someone else's breakpoint */
 	/* a probe disabled meanwhile was an int3 when this thread fetched it: skip the nop all the same */
-	if (__atomic_load_n(&r->on, __ATOMIC_RELAXED) && ut_rt.ready)
-		record_probe(m, r, uc);
+	if (__atomic_load_n(&r->on, __ATOMIC_RELAXED) && ut_rt.ready) {
+		if (ut_evtrig_records(&m->usdt.v[r->idx], __atomic_load_n(&r->sel, __ATOMIC_RELAXED)))
+			record_probe(m, r, uc);
+		ut_evtrig_hit(m, r, uc);
+	}
 	ut_arch_set_pc(uc, a + 1);
 	return true;
 }

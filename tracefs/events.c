@@ -35,7 +35,8 @@ static struct ut_probetab *pid_probes(int32_t pid)
 	size_t k = 0;
 
 	for (long i = 0; dirs && i < n; i++)
-		if (!v[i].markers && (pid ? v[i].pid == pid : v[i].alive))
+		if (!v[i].markers && (pid ? v[i].pid == pid
+					  : v[i].alive || tfs_sess_has_triggers(v[i].dir)))
 			dirs[k++] = v[i].dir;
 	t = ut_live_probes(dirs, k);
 	if (t && tfs_evlist_add(t)) { /* and the process events every process has */
@@ -48,7 +49,7 @@ static struct ut_probetab *pid_probes(int32_t pid)
 	return t;
 }
 
-static struct ut_probetab *scope_probes(const struct tfs_scope *sc)
+struct ut_probetab *tfs_scope_probes(const struct tfs_scope *sc)
 {
 	return pid_probes(sc->pid);
 }
@@ -94,7 +95,7 @@ static void names_free(char **v, size_t n)
  */
 static int show_events(struct tfs_req *r, FILE *f, const char *events, bool all)
 {
-	struct ut_probetab *t = scope_probes(r->sc);
+	struct ut_probetab *t = tfs_scope_probes(r->sc);
 	size_t n;
 	char **v = event_names(t, &n);
 
@@ -180,7 +181,7 @@ int tfs_store_set_event(struct tfs_req *r, const char *buf, size_t len, bool app
 	if (!words)
 		return -ENOMEM;
 	a.words = words;
-	t = scope_probes(r->sc);
+	t = tfs_scope_probes(r->sc);
 	if (unknown_word(t, words, bad, sizeof(bad))) {
 		snprintf(msg, sizeof(msg), "set_event: '%s' names no event (no USDT probe of the "
 			 "traced processes: see available_events)", bad);
@@ -248,13 +249,14 @@ void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx)
 	ut_probetab_free(t);
 }
 
-/* enable: 1 if every event under the file is enabled, 0 if none, else X. */
+/* enable: 1 if every event under the file is enabled, 0 if none, else X; an event's with `*` in soft mode. */
 static int show_enable(struct tfs_req *r, FILE *f)
 {
-	struct ut_probetab *t = scope_probes(r->sc);
+	struct ut_probetab *t = tfs_scope_probes(r->sc);
 	size_t n, on = 0, all = 0;
 	char **v = event_names(t, &n);
 	struct ut_cfg c;
+	int digit;
 	int ret = tfs_scope_config(r->sc, &c);
 
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -263,7 +265,9 @@ static int show_enable(struct tfs_req *r, FILE *f)
 		all++;
 		on += ev_selected(c.events, v[i]);
 	}
-	if (!ret)
+	if (!ret && strchr(r->ev, ':') && tfs_evtrig_soft_mode(r, on > 0, &digit))
+		fprintf(f, "%d*\n", digit); /* triggers: the kernel's soft mode */
+	else if (!ret)
 		fputs(!on ? "0\n" : on == all ? "1\n" : "X\n", f);
 	ut_cfg_free(&c);
 	names_free(v, n);
@@ -294,7 +298,7 @@ static int store_enable(struct tfs_req *r, const char *buf, size_t len, bool app
 /* The event's format, with the id the mount gives it (its place in the sorted list). */
 static int show_format(struct tfs_req *r, FILE *f, bool id_only)
 {
-	struct ut_probetab *t = scope_probes(r->sc);
+	struct ut_probetab *t = tfs_scope_probes(r->sc);
 	size_t n, k;
 	char **v = event_names(t, &n), *text = NULL;
 	struct ut_evfmt fmt;
@@ -361,7 +365,9 @@ const size_t tfs_nr_evsys_files = sizeof(tfs_evsys_files) / sizeof(tfs_evsys_fil
 const struct tfs_file tfs_event_files[] = {
 	{"enable", 0640, EV_FILES, show_enable, store_enable, NULL, 0},
 	{"format", 0440, EV_FILES, show_event_format, NULL, NULL, 0},
+	{"hist", 0440, EV_FILES, tfs_show_event_hist, NULL, NULL, 0},
 	{"id", 0440, EV_FILES, show_event_id, NULL, NULL, 0},
+	{"trigger", 0640, EV_FILES, tfs_show_event_trigger, tfs_store_event_trigger, NULL, 0},
 };
 const size_t tfs_nr_event_files = sizeof(tfs_event_files) / sizeof(tfs_event_files[0]);
 

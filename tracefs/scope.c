@@ -390,6 +390,25 @@ void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd)
 	errlog_entry(sc, "note", msg, cmd);
 }
 
+void tfs_errlog_at(struct tfs_scope *sc, const char *loc, const char *msg, const char *cmd,
+		   size_t pos)
+{
+	struct timespec ts;
+	char *e = NULL;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (asprintf(&e, "[%5llu.%06lu] %s: error: %s\n  Command: %s\n%*s^\n",
+		     (unsigned long long)ts.tv_sec, (unsigned long)(ts.tv_nsec / 1000), loc, msg, cmd,
+		     (int)(11 + pos), "") < 0)
+		return;
+	if (sc->nr_errlog == TFS_ERRLOG_MAX) {
+		free(sc->errlog[0]);
+		memmove(sc->errlog, sc->errlog + 1, (TFS_ERRLOG_MAX - 1) * sizeof(sc->errlog[0]));
+		sc->nr_errlog--;
+	}
+	sc->errlog[sc->nr_errlog++] = e;
+}
+
 static void errlog_entry(struct tfs_scope *sc, const char *kind, const char *msg, const char *cmd)
 {
 	struct timespec ts;

@@ -97,6 +97,9 @@ int tfs_scope_edit(struct tfs_scope *sc, tfs_edit_fn edit, const void *arg, bool
 void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd);
 /* The same as a note (something the write did that the user should know), not an error. */
 void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd);
+/* An entry as the kernel's own parsers log: "[ts] LOC: error: MSG", the caret at @pos of @cmd. */
+void tfs_errlog_at(struct tfs_scope *sc, const char *loc, const char *msg, const char *cmd,
+		   size_t pos);
 void tfs_errlog_print(const struct tfs_scope *sc, FILE *f);
 void tfs_errlog_clear(struct tfs_scope *sc);
 
@@ -234,6 +237,29 @@ bool tfs_evlist_always_on(const char *system);
 char *tfs_evlist_format(const struct ut_evfmt *f);
 /* The providers (@name NULL) or the events of provider @sys of the scope, each to @fill. */
 void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx);
+/* The probes of the scope's processes (common/usdt_events.h); NULL if none. */
+struct ut_probetab *tfs_scope_probes(const struct tfs_scope *sc);
+/* event_trigger.c, event_hist.c: events/SYS/EVT/trigger and hist */
+int tfs_show_event_trigger(struct tfs_req *r, FILE *f);
+int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool append);
+int tfs_show_event_hist(struct tfs_req *r, FILE *f);
+/* Event r->ev's format in the scope (a probe of one of its processes); false if none. */
+struct ut_evfmt;
+bool tfs_event_format(struct tfs_req *r, struct ut_evfmt *out);
+/* The next trigger line of event @ev ("SYS:EVT") in a configuration's triggers from @p: its text, @n bytes. */
+const char *tfs_evtrig_next(const char *p, const char *ev, size_t *n);
+/* A session that ran triggers (its tables outlive it: its events stay listed). */
+bool tfs_sess_has_triggers(const char *sessdir);
+/*
+ * Whether event r->ev is in the kernel's soft mode (it has triggers, or is
+ * the target of enable_event/disable_event): then its enable reads
+ * *@digit and `*`, *@digit being whether it records (@enabled: set_event
+ * enables it; a trigger that fired may have switched it).
+ */
+bool tfs_evtrig_soft_mode(struct tfs_req *r, bool enabled, int *digit);
+struct ut_evtrig;
+/* Empty the tables of hist trigger @t of event r->ev in the scope's sessions. */
+void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);
 void tfs_funcs_free(void);
 /*
  * A configuration that came from the top level (lenient: each process skips

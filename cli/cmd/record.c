@@ -68,6 +68,12 @@ const char ut_help_record[] =
 	"                   fields: sched:sched_process_{fork,exec,exit},\n"
 	"                   signal:signal_{generate,deliver}, and utrace's own\n"
 	"                   utrace:{thread_start,thread_exit,dlopen,dlclose}\n"
+	"  --trigger 'PROVIDER:NAME TRIGGER'\n"
+	"                   an event trigger, as events/PROVIDER/NAME/trigger takes it:\n"
+	"                   traceon, traceoff, stacktrace, enable_event:P:N or\n"
+	"                   disable_event:P:N, each with :COUNT ('utest:pair traceoff:1':\n"
+	"                   recording stops after the first pair); repeatable.  The\n"
+	"                   event need not be enabled (-e) for its trigger to act\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable;\n"
 	"                   C++ names as demangled or mangled: 'ns::C::f' (every\n"
 	"                   overload), 'ns::C::*', 'ns::f(int)' (see 'utrace help list');\n"
@@ -505,14 +511,35 @@ static void check_filters(const char *prog, struct rec_opts *o)
  * loads (a script's programs are known only as they run: not checked); a
  * provider none of them has may come with a dlopen: said, not refused.
  */
+/* --trigger: the events named and their fields there, as -e's words. */
+static void check_triggers(const char *prog, struct ut_objlist *objs, const char *triggers)
+{
+	char why[256];
+	int r = ut_usdt_check_triggers(objs, triggers, why, sizeof(why));
+
+	if (r < 0) {
+		ut_objlist_free(objs);
+		if (r == -2)
+			ut_usage_die("--trigger %s", why);
+		ut_usage_die("--trigger: %s of %s or of its libraries", why, prog);
+	}
+	if (r > 0)
+		ut_err("warning: --trigger: %s of %s or of the libraries it loads at start; it "
+		       "applies if the program dlopen()s one that has it",
+		       why, prog);
+}
+
 static void check_events(const char *prog, const struct rec_opts *o)
 {
 	struct ut_objlist objs;
 	char word[256];
 
-	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
+	if ((!o->cfg.events && !o->cfg.triggers) || o->check_after ||
+	    ut_elfsites_objects(prog, true, true, &objs))
 		return;
-	switch (ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
+	check_triggers(prog, &objs, o->cfg.triggers);
+	switch (o->cfg.events ? ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))
+			      : UT_USDT_WORD_OK) {
 	case UT_USDT_WORD_UNKNOWN:
 		ut_objlist_free(&objs);
 		ut_usage_die("-e %s: no USDT probe of %s or of its libraries is named so "

@@ -40,6 +40,11 @@ const char ut_help_start[] =
 	"  -e EVENT         USDT probes and process events (sched:*, signal:*,\n"
 	"                   utrace:*) to enable (set_event: provider:name, globs,\n"
 	"                   !EVENT); repeatable; alone, the tracer is nop\n"
+	"  --trigger 'PROVIDER:NAME TRIGGER'\n"
+	"                   an event trigger (events/../trigger): traceon, traceoff,\n"
+	"                   stacktrace, enable_event:P:N, disable_event:P:N with :COUNT,\n"
+	"                   or hist:keys=..; repeatable (the mount's events/P/N/hist\n"
+	"                   shows the tables)\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
 	"  --max-graph-depth N, --thresh US, --func-stack, --profile\n"
 	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
@@ -290,13 +295,24 @@ static void check_events(const char *rundir, const struct ut_cfg *c)
 {
 	enum ut_usdt_word k;
 	struct ut_objlist l;
-	char word[256];
+	char word[256], word2[256] = "";
+	int r;
 
-	if (!c->events)
+	if (!c->events && !c->triggers)
 		return;
 	ut_ran_objects(rundir, &l);
-	k = ut_usdt_check_words(&l, c->events, word, sizeof(word));
+	r = ut_usdt_check_triggers(&l, c->triggers, word, sizeof(word));
+	k = c->events ? ut_usdt_check_words(&l, c->events, word2, sizeof(word2)) : UT_USDT_WORD_OK;
 	ut_objlist_free(&l);
+	if (r == -2)
+		ut_usage_die("--trigger %s", word);
+	if (r < 0)
+		ut_usage_die("--trigger: %s of the traced processes", word);
+	if (r > 0)
+		ut_err("warning: --trigger: %s of the traced processes; it applies if one "
+		       "dlopen()s a library that has it",
+		       word);
+	snprintf(word, sizeof(word), "%s", word2);
 	if (k == UT_USDT_WORD_UNKNOWN)
 		ut_usage_die("set_event: '%s' names no USDT probe of the traced processes", word);
 	if (k == UT_USDT_WORD_ELSEWHERE)

@@ -20,6 +20,9 @@
  *              hold flock(LOCK_EX) on it while they change it
  *   cmds       struct ut_cmds: the function commands in force and the count
  *              each has left (set_ftrace_filter's FUNC:CMD:count=N)
+ *   evtrig     struct ut_evtrigs: the event triggers in force and the count
+ *              each has left (events/SYS/EVT/trigger)
+ *   hist.<N>   struct ut_hist_hdr + entries: hist trigger N's table
  *
  * Changing a running process's configuration (the control protocol):
  *   writer: flock(config), rewrite it, cfg_gen += 1, FUTEX_WAKE(&cfg_gen);
@@ -328,5 +331,86 @@ struct ut_cmds {
 	struct ut_cmd_entry e[UT_CMDS_MAX];
 };
 static_assert(sizeof(struct ut_cmds) == 64 + 216 * UT_CMDS_MAX, "ABI");
+
+/*
+ * The event triggers in force (file "evtrig"), as "cmds" is for function
+ * commands: the runtime rebuilds it when its configuration changes, under
+ * the same sequence count (gen odd while it writes); counted triggers
+ * count down in it (atomically), and readers list what is left.
+ */
+#define UT_EVTRIGS_MAGIC 0x4752545654525455ULL /* "UTRTVTRG" */
+#define UT_EVTRIGS_MAX 64
+
+struct ut_evtrig_entry {
+	char sys[64];            /* the event's system (provider), NUL-terminated */
+	char evt[64];            /* the event's name */
+	char ident[192];         /* the trigger's identity (common/evtrigger.h's
+				  * ut_evtrig_ident: "traceoff", "hist:keys=..") */
+	int64_t count;           /* times left to act; -1: unlimited */
+	uint32_t counted;        /* 1: written with ":N" */
+	uint32_t hist;           /* a hist trigger: N + 1 of its file hist.<N>; else 0 */
+	int32_t soft;            /* enable_event/disable_event: its target's state in
+				  * the process: 1 enabled by a trigger, -1 disabled
+				  * by one, 0 as set_event says */
+	uint32_t reserved;
+};
+static_assert(sizeof(struct ut_evtrig_entry) == 344, "ABI");
+
+struct ut_evtrigs {
+	uint64_t magic;          /* UT_EVTRIGS_MAGIC */
+	uint32_t version;        /* UT_ABI_VERSION */
+	uint32_t nr;             /* entries in use, <= UT_EVTRIGS_MAX */
+	uint64_t gen;            /* sequence count: odd while the table is rewritten */
+	uint64_t reserved[5];
+	struct ut_evtrig_entry e[UT_EVTRIGS_MAX];
+};
+static_assert(sizeof(struct ut_evtrigs) == 64 + 344 * UT_EVTRIGS_MAX, "ABI");
+
+/*
+ * A hist trigger's table (file hist.<N>): this header, then nr_slots
+ * entries, an open-addressing hash of the keys (linear probing).  A
+ * thread that hits the event claims an empty entry (state 0 -> 1, a
+ * compare-and-swap), writes its keys and comm, publishes state 2
+ * (release), then adds to hits and the sums atomically; an entry in state
+ * 2 never changes keys.  Readers copy entries in state 2 only.  At most
+ * max_entries entries are claimed (the kernel's size=); a hit that finds
+ * none is counted in drops.  The table outlives its process: the file
+ * stays with the session until the session is removed.
+ *
+ * Clearing (a reader's `hist:...:clear`): the reader sets clearing = 1,
+ * zeroes the entries and counters, then clearing = 0; hits meanwhile are
+ * dropped without counting.  paused: hits are not counted (`:pause`).
+ */
+#define UT_HIST_MAGIC 0x5453494854525455ULL /* "UTRTHIST" */
+#define UT_HIST_KEYS 3
+#define UT_HIST_VALS 3
+
+struct ut_hist_hdr {
+	uint64_t magic;          /* UT_HIST_MAGIC */
+	uint32_t version;        /* UT_ABI_VERSION */
+	uint32_t nr_slots;       /* entries after the header, a power of two */
+	uint32_t max_entries;    /* the trigger's size= */
+	uint32_t paused;         /* 1: hits are not counted */
+	uint32_t clearing;       /* 1: a reader is clearing the table */
+	uint32_t removed;        /* 1: the trigger was removed (readers skip the table) */
+	uint64_t hits;           /* every hit counted, dropped ones too */
+	uint64_t drops;          /* hits that found no entry (table full) */
+	uint64_t entries;        /* entries claimed */
+	char sys[64];            /* the event's system, NUL-terminated */
+	char evt[64];            /* the event's name */
+	char ident[192];         /* the trigger's identity (as in struct ut_evtrig_entry) */
+	uint64_t reserved[5];
+};
+static_assert(sizeof(struct ut_hist_hdr) == 416, "ABI");
+
+struct ut_hist_entry {
+	uint32_t state;          /* 0 empty, 1 being claimed, 2 in use */
+	uint32_t pad;
+	uint64_t key[UT_HIST_KEYS]; /* the key fields' values after their modifiers */
+	uint64_t hits;
+	uint64_t val[UT_HIST_VALS]; /* sums of the value fields */
+	char comm[16];           /* the thread's name when the entry was claimed */
+};
+static_assert(sizeof(struct ut_hist_entry) == 80, "ABI");
 
 #endif

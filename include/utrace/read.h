@@ -128,6 +128,26 @@ struct ut_cmd_entry;
 long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out);
 
 /*
+ * The event triggers in force in a session and the counts they have left
+ * (reader/evtrig.c): copies @out[] (UT_EVTRIGS_MAX entries) and returns
+ * how many, or -errno (-ENOENT: a process that never had triggers).
+ */
+struct ut_evtrig_entry;
+long ut_live_evtrigs(const char *sessdir, struct ut_evtrig_entry *out);
+
+/*
+ * A session's hist table hist.<@n>: its header into @hdr and a malloc'd
+ * copy of its entries in use into *@entries.  Returns how many, or -errno.
+ */
+struct ut_hist_hdr;
+struct ut_hist_entry;
+long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		  struct ut_hist_entry **entries);
+
+/* Empty hist table hist.<@n> of a session (`hist:...:clear`).  0 or -errno. */
+int ut_live_hist_clear(const char *sessdir, uint32_t n);
+
+/*
  * Map thread buffer file @path (checked as above): only its header page if
  * @header_only, else all of it, the header's magic and version right and the
  * ring it announces inside the file.  *@map, *@len; 0 or -errno with @err.

@@ -82,7 +82,7 @@ enable guarded konst memory noargs pair string widths
 EOF2
 echo $(ls events/utest/pair) >"$TOP/evfiles.txt"
 expect "events/utest/pair/" "$TOP/evfiles.txt" <<'EOF2'
-enable format id
+enable format hist id trigger
 EOF2
 expect_eq "an event's id" "$(cat events/utest/pair/id)" "$(grep -m1 '^ID: ' events/utest/pair/format | cut -d' ' -f2)"
 sed -e '/^ID: /d' events/utest/widths/format >"$TOP/format.txt"

@@ -56,6 +56,31 @@ TEST(record_document_round_trip)
 	ut_cfg_free(&c);
 }
 
+/* Event triggers: one line each, kept in order, copied with the document. */
+TEST(trigger_lines)
+{
+	struct ut_cfg c, back, dup;
+	char err[128];
+	char *text;
+
+	ut_cfg_init(&c);
+	CHECK(ut_cfg_add_trigger(&c, "utest:pair traceoff:2 if arg1 > 1") == 0);
+	CHECK(ut_cfg_add_trigger(&c, "utest:konst hist:keys=arg1.log2:vals=hitcount:sort=arg1:size=2048\nignored") == 0);
+	CHECK_EQ_STR(c.triggers, "utest:pair traceoff:2 if arg1 > 1\n"
+				 "utest:konst hist:keys=arg1.log2:vals=hitcount:sort=arg1:size=2048\n");
+	text = ut_cfg_format(&c);
+	CHECK(text != NULL);
+	CHECK(strstr(text, "\ntrigger utest:pair traceoff:2 if arg1 > 1\ntrigger utest:konst ") != NULL);
+	CHECK_EQ_INT(ut_cfg_parse(&back, text, strlen(text), err, sizeof(err)), 0);
+	CHECK_EQ_STR(back.triggers, c.triggers);
+	CHECK_EQ_INT(ut_cfg_copy(&dup, &back), 0);
+	CHECK_EQ_STR(dup.triggers, c.triggers);
+	free(text);
+	ut_cfg_free(&dup);
+	ut_cfg_free(&back);
+	ut_cfg_free(&c);
+}
+
 TEST(follow_default_and_bad)
 {
 	struct ut_cfg c;
@@ -83,6 +108,7 @@ TEST(follow_default_and_bad)
 int main(void)
 {
 	RUN(record_document_round_trip);
+	RUN(trigger_lines);
 	RUN(follow_default_and_bad);
 	TEST_EXIT();
 }

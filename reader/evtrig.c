@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Readers' side of a session's event triggers (include/utrace/abi.h):
+ * the counts its triggers have left ("evtrig") and its hist tables
+ * ("hist.<N>"), for the mount's trigger and hist files.  The files belong
+ * to another process, maybe gone: mapped through the sessions layer
+ * (checked), copied under the sequence count, every value bounded.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "utrace/abi.h"
+#include "utrace/read.h"
+
+/* Copy the table once; false if a rewrite was under way or happened meanwhile. */
+static bool copy_table(const struct ut_evtrigs *t, struct ut_evtrig_entry *out, uint32_t *nr)
+{
+	uint64_t gen = __atomic_load_n(&t->gen, __ATOMIC_ACQUIRE);
+	uint32_t n;
+
+	if (gen & 1)
+		return false;
+	n = __atomic_load_n(&t->nr, __ATOMIC_ACQUIRE);
+	if (n > UT_EVTRIGS_MAX)
+		n = UT_EVTRIGS_MAX;
+	memcpy(out, t->e, n * sizeof(*out));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&t->gen, __ATOMIC_RELAXED) != gen)
+		return false;
+	*nr = n;
+	return true;
+}
+
+static void terminate(struct ut_evtrig_entry *e)
+{
+	e->sys[sizeof(e->sys) - 1] = '\0';
+	e->evt[sizeof(e->evt) - 1] = '\0';
+	e->ident[sizeof(e->ident) - 1] = '\0';
+}
+
+long ut_live_evtrigs(const char *sessdir, struct ut_evtrig_entry *out)
+{
+	char path[PATH_MAX], err[PATH_MAX + 64];
+	const struct ut_evtrigs *t;
+	uint32_t nr = 0;
+	bool ok = false;
+	size_t len = 0;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/evtrig", sessdir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	ret = ut_sess_map_file(path, false, sizeof(*t), 0, (void **)&t, &len, err, sizeof(err));
+	if (ret)
+		return ret;
+	if (len == sizeof(*t) && __atomic_load_n(&t->magic, __ATOMIC_ACQUIRE) == UT_EVTRIGS_MAGIC &&
+	    t->version == UT_ABI_VERSION) {
+		for (int tries = 0; !ok && tries < 1000; tries++) {
+			ok = copy_table(t, out, &nr);
+			if (!ok)
+				sched_yield();
+		}
+	}
+	munmap((void *)t, len);
+	if (!ok)
+		return -EAGAIN;
+	for (uint32_t i = 0; i < nr; i++)
+		terminate(&out[i]);
+	return nr;
+}
+
+/* Map hist.<@n> of @sessdir, its header checked; 0 or -errno. */
+static int map_hist(const char *sessdir, uint32_t n, bool rw, struct ut_hist_hdr **h, size_t *len)
+{
+	char path[PATH_MAX], err[PATH_MAX + 64];
+	const struct ut_hist_hdr *hh;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/hist.%u", sessdir, n) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	ret = ut_sess_map_file(path, rw, sizeof(**h), 0, (void **)h, len, err, sizeof(err));
+	if (ret)
+		return ret;
+	hh = *h;
+	if (__atomic_load_n(&hh->magic, __ATOMIC_ACQUIRE) != UT_HIST_MAGIC ||
+	    hh->version != UT_ABI_VERSION || !hh->nr_slots || (hh->nr_slots & (hh->nr_slots - 1)) ||
+	    (*len - sizeof(*hh)) / sizeof(struct ut_hist_entry) < hh->nr_slots) {
+		munmap(*h, *len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		  struct ut_hist_entry **entries)
+{
+	struct ut_hist_hdr *h;
+	const struct ut_hist_entry *v;
+	struct ut_hist_entry *out;
+	size_t len, k = 0;
+	int ret = map_hist(sessdir, n, false, &h, &len);
+
+	if (ret)
+		return ret;
+	memcpy(hdr, h, sizeof(*hdr));
+	hdr->sys[sizeof(hdr->sys) - 1] = hdr->evt[sizeof(hdr->evt) - 1] = '\0';
+	hdr->ident[sizeof(hdr->ident) - 1] = '\0';
+	v = (const struct ut_hist_entry *)(h + 1);
+	out = malloc(hdr->nr_slots * sizeof(*out));
+	for (uint32_t i = 0; out && i < hdr->nr_slots; i++) {
+		if (__atomic_load_n(&v[i].state, __ATOMIC_ACQUIRE) != 2)
+			continue;
+		out[k] = v[i];
+		out[k++].comm[sizeof(out[0].comm) - 1] = '\0';
+	}
+	munmap(h, len);
+	if (!out)
+		return -ENOMEM;
+	*entries = out;
+	return (long)k;
+}
+
+int ut_live_hist_clear(const char *sessdir, uint32_t n)
+{
+	struct ut_hist_hdr *h;
+	size_t len;
+	int ret = map_hist(sessdir, n, true, &h, &len);
+
+	if (ret)
+		return ret;
+	/* hits meanwhile are dropped uncounted (the kernel pauses while it clears) */
+	__atomic_store_n(&h->clearing, 1, __ATOMIC_SEQ_CST);
+	memset(h + 1, 0, h->nr_slots * sizeof(struct ut_hist_entry));
+	__atomic_store_n(&h->hits, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->drops, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->entries, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->clearing, 0, __ATOMIC_RELEASE);
+	munmap(h, len);
+	return 0;
+}

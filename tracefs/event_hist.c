@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * events/SYS/EVT/hist: the tables of the event's hist triggers in the
+ * kernel's format (histogram.rst): for each trigger, newest first, the
+ * "# event histogram" header with the trigger's definition, one
+ * "{ key: value } hitcount: N  val: M" line per entry in the trigger's
+ * sort order, and the totals.  Each process counts in its own shared
+ * table (libutrace/evhist.c, file hist.<N> of its session); the scope's
+ * tables are merged here, those of processes that have exited included:
+ * the same key in two processes is one entry with the sums of both.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/evtrigger.h"
+#include "common/symbols.h"
+#include "common/usdt_events.h"
+#include "tracefs/tracefs.h"
+#include "utrace/abi.h"
+#include "utrace/read.h"
+
+/* Session hist files are hist.0, hist.1, ... (libutrace/evtrigger.c keeps at most 16). */
+#define MAX_HIST_FILES 16
+
+struct merged {
+	struct ut_hist_entry *v;
+	size_t n, cap;
+	uint64_t hits, drops;
+};
+
+/* What the sort compares: the trigger, and which key fields are signed. */
+struct sort_ctx {
+	const struct ut_evtrig *t;
+	bool key_signed[UT_HIST_MAX_KEYS];
+};
+
+bool tfs_sess_has_triggers(const char *sessdir)
+{
+	char path[PATH_MAX];
+
+	return snprintf(path, sizeof(path), "%s/evtrig", sessdir) < (int)sizeof(path) &&
+	       access(path, F_OK) == 0;
+}
+
+/* Whether session @s belongs to the scope (the top: every process, exited ones too). */
+static bool in_scope(const struct tfs_scope *sc, const struct ut_live_sess *s)
+{
+	return !s->markers && (!sc->pid || s->pid == sc->pid);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(((const struct ut_hist_entry *)a)->key, ((const struct ut_hist_entry *)b)->key,
+		      sizeof(((const struct ut_hist_entry *)a)->key));
+}
+
+/* Entries with the same key (from several processes) made one. */
+static void combine(struct merged *m)
+{
+	size_t k = 0;
+
+	if (!m->n)
+		return;
+	qsort(m->v, m->n, sizeof(*m->v), cmp_key);
+	for (size_t i = 1; i < m->n; i++) {
+		struct ut_hist_entry *d = &m->v[k];
+
+		if (!cmp_key(d, &m->v[i])) {
+			d->hits += m->v[i].hits;
+			for (int j = 0; j < UT_HIST_VALS; j++)
+				d->val[j] += m->v[i].val[j];
+			continue;
+		}
+		m->v[++k] = m->v[i];
+	}
+	m->n = k + 1;
+}
+
+/* Add the entries of session @dir's table of sys:evt/@ident to @m. */
+static void add_session(struct merged *m, const char *dir, const char *sys, const char *evt,
+			const char *ident)
+{
+	for (uint32_t n = 0; n < MAX_HIST_FILES; n++) {
+		struct ut_hist_hdr h;
+		struct ut_hist_entry *e = NULL, *v;
+		long k = ut_live_hist(dir, n, &h, &e);
+
+		if (k == -ENOENT)
+			break;
+		if (k < 0 || h.removed || strcmp(h.sys, sys) != 0 || strcmp(h.evt, evt) != 0 ||
+		    strcmp(h.ident, ident) != 0) {
+			free(e);
+			continue;
+		}
+		m->hits += h.hits;
+		m->drops += h.drops;
+		v = k ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : m->v;
+		if (v) {
+			memcpy(v + m->n, e, (size_t)k * sizeof(*v));
+			m->v = v;
+			m->n += (size_t)k;
+		}
+		free(e);
+	}
+}
+
+/* The scope's sessions' tables of sys:evt/@ident, merged into @m. */
+static void collect(const struct tfs_scope *sc, const char *sys, const char *evt,
+		    const char *ident, struct merged *m)
+{
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+
+	for (long i = 0; i < n; i++)
+		if (in_scope(sc, &v[i]))
+			add_session(m, v[i].dir, sys, evt, ident);
+	if (n > 0)
+		free(v);
+	combine(m);
+}
+
+static uint64_t sort_value(const struct ut_hist_entry *e, int what)
+{
+	return !what ? e->hits : what > 0 ? e->val[what - 1] : e->key[-what - 1];
+}
+
+static int cmp_sort(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
+
+	for (uint8_t i = 0; i < c->t->nsort; i++) {
+		int w = c->t->sort[i].what;
+		uint64_t x = sort_value(a, w), y = sort_value(b, w);
+		int r;
+
+		if (w < 0 && c->key_signed[-w - 1])
+			r = (int64_t)x < (int64_t)y ? -1 : (int64_t)x > (int64_t)y;
+		else
+			r = x < y ? -1 : x > y;
+		if (r)
+			return c->t->sort[i].descending ? -r : r;
+	}
+	return 0;
+}
+
+/*
+ * An address as the kernel's sprint_symbol prints it: "name" (.sym), or
+ * "name+0xOFF/0xSIZE [module]" (.sym-offset); unknown: "0x..." (the
+ * scope's symbols: a key of one process's address space is looked up in
+ * them all, as the kernel has one).
+ */
+static void sym_text(const struct ut_symtab *st, uint64_t v, bool offset, char *buf, size_t len)
+{
+	const struct ut_sym *sym = st ? ut_symtab_lookup(st, v) : NULL;
+
+	if (sym && sym->size && v >= sym->addr + sym->size)
+		sym = NULL; /* past the function's end: not in it */
+	if (!sym || !sym->name || !*sym->name)
+		snprintf(buf, len, "0x%" PRIx64, v);
+	else if (!offset)
+		snprintf(buf, len, "%s", sym->name);
+	else
+		snprintf(buf, len, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s", sym->name, v - sym->addr,
+			 sym->size, sym->module ? " [" : "", sym->module ? sym->module : "",
+			 sym->module ? "]" : "");
+}
+
+/* One key field of an entry, as the kernel's hist_trigger_print_key. */
+static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const char *comm,
+		      const struct ut_symtab *st)
+{
+	char sym[256];
+
+	if (k->flags & (UT_HF_SYM | UT_HF_SYM_OFFSET))
+		sym_text(st, v, k->flags & UT_HF_SYM_OFFSET, sym, sizeof(sym));
+	if (k->flags & UT_HF_HEX)
+		fprintf(f, "%s: %" PRIx64, k->name, v);
+	else if (k->flags & UT_HF_SYM)
+		fprintf(f, "%s: [%" PRIx64 "] %-45s", k->name, v, sym);
+	else if (k->flags & UT_HF_SYM_OFFSET)
+		fprintf(f, "%s: [%" PRIx64 "] %-55s", k->name, v, sym);
+	else if (k->flags & UT_HF_EXECNAME)
+		fprintf(f, "%s: %-16s[%10" PRIu64 "]", k->name, comm, v);
+	else if (k->flags & UT_HF_LOG2)
+		fprintf(f, "%s: ~ 2^%-2ld", k->name, (long)v);
+	else if (k->flags & UT_HF_BUCKETS)
+		fprintf(f, "%s: ~ %" PRIu64 "-%" PRIu64, k->name, v, v + k->buckets - 1);
+	else
+		fprintf(f, "%s: %10" PRIu64, k->name, v);
+}
+
+static void print_entry(FILE *f, const struct ut_evtrig *t, const struct ut_hist_entry *e,
+			const struct ut_symtab *st)
+{
+	fputs("{ ", f);
+	for (uint8_t i = 0; i < t->nkeys; i++) {
+		if (i)
+			fputs(", ", f);
+		print_key(f, &t->keys[i], e->key[i], e->comm, st);
+	}
+	fprintf(f, " } hitcount: %10" PRIu64, e->hits);
+	for (uint8_t i = 0; i < t->nvals; i++)
+		fprintf(f, (t->vals[i].flags & UT_HF_HEX) ? "  %s: %10" PRIx64 : "  %s: %10" PRIu64,
+			t->vals[i].name, e->val[i]);
+	fputc('\n', f);
+}
+
+/* Which key fields of @t are signed arguments of the event (format @fmt). */
+static void signedness(struct sort_ctx *c, const struct ut_evfmt *fmt)
+{
+	for (uint8_t i = 0; i < c->t->nkeys; i++) {
+		unsigned a = (unsigned)atoi(c->t->keys[i].name + 3);
+
+		c->key_signed[i] = fmt && !strncmp(c->t->keys[i].name, "arg", 3) && a >= 1 &&
+				   a <= fmt->nargs && fmt->is_signed[a - 1] &&
+				   !(c->t->keys[i].flags & (UT_HF_LOG2 | UT_HF_BUCKETS));
+	}
+}
+
+static bool wants_symbols(const struct ut_evtrig *t)
+{
+	for (uint8_t i = 0; i < t->nkeys; i++)
+		if (t->keys[i].flags & (UT_HF_SYM | UT_HF_SYM_OFFSET))
+			return true;
+	return false;
+}
+
+/* The symbols of the objects the scope's processes loaded (exited ones' too). */
+static struct ut_symtab *scope_symbols(const struct tfs_scope *sc)
+{
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+	const char **dirs = n > 0 ? calloc((size_t)n, sizeof(*dirs)) : NULL;
+	struct ut_symtab *st;
+	size_t k = 0;
+
+	for (long i = 0; dirs && i < n; i++)
+		if (in_scope(sc, &v[i]))
+			dirs[k++] = v[i].dir;
+	st = k ? ut_live_symbols(dirs, k) : NULL;
+	free(dirs);
+	if (n > 0)
+		free(v);
+	return st;
+}
+
+static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
+		     const struct ut_evfmt *fmt, bool first)
+{
+	const char *colon = strchr(r->ev, ':');
+	char sys[UT_EVTRIG_NAME_MAX], ident[256], info[600];
+	struct merged m = {0};
+	struct sort_ctx c = {.t = t};
+	struct ut_symtab *st;
+
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
+	ut_evtrig_ident(t, ident, sizeof(ident));
+	ut_evtrig_print(t, -1, info, sizeof(info));
+	collect(r->sc, sys, colon + 1, ident, &m);
+	signedness(&c, fmt);
+	if (m.n)
+		qsort_r(m.v, m.n, sizeof(*m.v), cmp_sort, &c);
+	fprintf(f, "%s# event histogram\n#\n# trigger info: %s\n#\n\n", first ? "" : "\n\n", info);
+	st = wants_symbols(t) ? scope_symbols(r->sc) : NULL;
+	for (size_t i = 0; i < m.n; i++)
+		print_entry(f, t, &m.v[i], st);
+	ut_symtab_free(st);
+	fprintf(f, "\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %zu\n    Dropped: %" PRIu64 "\n",
+		m.hits, m.n, m.drops);
+	free(m.v);
+}
+
+int tfs_show_event_hist(struct tfs_req *r, FILE *f)
+{
+	struct ut_cfg c;
+	struct ut_evfmt fmt;
+	const char *p, *lines[UT_EVTRIGS_MAX];
+	size_t n, lens[UT_EVTRIGS_MAX], nr = 0;
+	bool first = true, have_fmt;
+	int ret = tfs_scope_config(r->sc, &c);
+
+	for (p = tfs_evtrig_next(c.triggers, r->ev, &n); !ret && p && nr < UT_EVTRIGS_MAX;
+	     p = tfs_evtrig_next(p + n, r->ev, &n)) {
+		lines[nr] = p;
+		lens[nr++] = n;
+	}
+	have_fmt = nr && tfs_event_format(r, &fmt);
+	while (!ret && nr--) {
+		struct ut_evtrig t;
+		struct ut_evtrig_err err;
+
+		if (ut_evtrig_parse(lines[nr], lens[nr], &t, &err) || t.cmd != UT_ET_HIST)
+			continue;
+		show_one(r, f, &t, have_fmt ? &fmt : NULL, first);
+		first = false;
+	}
+	ut_cfg_free(&c);
+	return ret;
+}
+
+void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
+{
+	const char *colon = strchr(r->ev, ':');
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+	char sys[UT_EVTRIG_NAME_MAX], ident[256];
+
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
+	ut_evtrig_ident(t, ident, sizeof(ident));
+	for (long i = 0; i < n; i++) {
+		for (uint32_t k = 0; in_scope(r->sc, &v[i]) && k < MAX_HIST_FILES; k++) {
+			struct ut_hist_hdr h;
+			struct ut_hist_entry *e = NULL;
+			long got = ut_live_hist(v[i].dir, k, &h, &e);
+
+			free(e);
+			if (got == -ENOENT)
+				break;
+			if (got >= 0 && !h.removed && !strcmp(h.sys, sys) &&
+			    !strcmp(h.evt, colon + 1) && !strcmp(h.ident, ident))
+				ut_live_hist_clear(v[i].dir, k);
+		}
+	}
+	if (n > 0)
+		free(v);
+}

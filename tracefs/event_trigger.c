@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+/*
+ * events/SYS/EVT/trigger: the kernel's event triggers (SPEC §9.4,
+ * common/evtrigger.h) on the USDT events of the scope's processes.  A
+ * trigger is a "trigger SYS:EVT TEXT" line of the configuration, which
+ * each process runs (libutrace/evtrigger.c); the counts they have left
+ * and the hist tables are the sessions' shared files (reader/evtrig.c).
+ *
+ * Writes: one trigger, or `!trigger` to remove it (count and filter may
+ * be left out).  A second trigger of the same kind (the same target for
+ * enable_event/disable_event, the same definition for hist) is EEXIST; a
+ * hist trigger written again with :pause or :continue pauses or resumes
+ * it, with :clear empties its tables.  Bad input is EINVAL and changes
+ * nothing; hist errors are logged in error_log as the kernel logs them
+ * ("hist:SYS:EVT: error: Couldn't find field", the caret under the field);
+ * the kernel logs nothing for a bad plain trigger, nor does this.
+ *
+ * Reads: one line per trigger, newest first, the count left from the
+ * first process of the scope that runs the trigger; "# Available
+ * triggers:" with none.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/evtrigger.h"
+#include "common/usdt_events.h"
+#include "tracefs/tracefs.h"
+#include "utrace/abi.h"
+#include "utrace/read.h"
+
+/* What a store asks the configuration edit to do. */
+struct trig_edit {
+	const char *ev;          /* "SYS:EVT" */
+	const struct ut_evtrig *t;
+	const char *line;        /* the configuration's text for t */
+};
+
+/* Each trigger line of @c's on event @ev: its text (after "SYS:EVT "), @n bytes. */
+const char *tfs_evtrig_next(const char *p, const char *ev, size_t *n)
+{
+	size_t evn = strlen(ev);
+
+	for (; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		size_t len = strcspn(p, "\n");
+
+		if (len > evn && !memcmp(p, ev, evn) && p[evn] == ' ') {
+			*n = len - evn - 1;
+			return p + evn + 1;
+		}
+	}
+	return NULL;
+}
+
+/* Whether trigger @a and @b are the same one (the kernel's duplicate rule). */
+static bool same_trigger(const struct ut_evtrig *a, const struct ut_evtrig *b)
+{
+	char x[256], y[256];
+
+	if (a->cmd != b->cmd)
+		return false;
+	ut_evtrig_ident(a, x, sizeof(x));
+	ut_evtrig_ident(b, y, sizeof(y));
+	return !strcmp(x, y);
+}
+
+/* @c's triggers with the one matching @e->t removed (@keep: replaced by e->line). */
+static int rewrite(struct ut_cfg *c, const struct trig_edit *e, bool keep)
+{
+	char *old = c->triggers;
+	const char *p = old;
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+	size_t evn = strlen(e->ev);
+	int ret = 0;
+
+	c->triggers = NULL;
+	for (; p && *p && !ret; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		size_t len = strcspn(p, "\n");
+		bool mine = len > evn && !memcmp(p, e->ev, evn) && p[evn] == ' ' &&
+			    !ut_evtrig_parse(p + evn + 1, len - evn - 1, &t, &err) &&
+			    same_trigger(&t, e->t);
+		char line[512];
+
+		if (mine && keep)
+			snprintf(line, sizeof(line), "%s %s", e->ev, e->line);
+		else
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		if (!mine || keep)
+			ret = ut_cfg_add_trigger(c, line);
+	}
+	free(old);
+	return ret;
+}
+
+/* Whether @c has the trigger of @e (the same kind, target or hist definition). */
+static bool has_trigger(const struct ut_cfg *c, const struct trig_edit *e)
+{
+	const char *p;
+	size_t n;
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	for (p = tfs_evtrig_next(c->triggers, e->ev, &n); p; p = tfs_evtrig_next(p + n, e->ev, &n))
+		if (!ut_evtrig_parse(p, n, &t, &err) && same_trigger(&t, e->t))
+			return true;
+	return false;
+}
+
+static int edit_triggers(struct ut_cfg *c, const void *arg)
+{
+	const struct trig_edit *e = arg;
+	const struct ut_evtrig *t = e->t;
+	bool has = has_trigger(c, e);
+	char line[512];
+
+	if (t->remove)
+		return rewrite(c, e, false);
+	if (t->cmd == UT_ET_HIST && (t->pause || t->cont || t->clear) && has)
+		return t->pause || t->cont ? rewrite(c, e, true) : 0; /* clear: the tables only */
+	if (t->cmd == UT_ET_HIST && (t->cont || t->clear) && !t->pause)
+		return -ENOENT; /* continue or clear a hist that is not there */
+	if (has)
+		return -EEXIST;
+	snprintf(line, sizeof(line), "%s %s", e->ev, e->line);
+	return ut_cfg_add_trigger(c, line);
+}
+
+bool tfs_event_format(struct tfs_req *r, struct ut_evfmt *out)
+{
+	struct ut_probetab *tab = tfs_scope_probes(r->sc);
+	const char *colon = strchr(r->ev, ':');
+	bool found = false;
+
+	for (size_t i = 0; colon && tab && i < tab->n && !found; i++) {
+		const struct ut_evfmt *fm = &tab->v[i].f;
+
+		found = !strncmp(fm->system, r->ev, (size_t)(colon - r->ev)) &&
+			!fm->system[colon - r->ev] && !strcmp(fm->name, colon + 1);
+		if (found)
+			*out = *fm;
+	}
+	ut_probetab_free(tab);
+	return found;
+}
+
+/* A hist or filter error into error_log as the kernel logs it: "hist:SYS:EVT: error: MSG". */
+static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const char *cmd)
+{
+	char loc[160];
+
+	if (!err->logged)
+		return;
+	if (err->in_filter)
+		snprintf(loc, sizeof(loc), "event filter parse error");
+	else
+		snprintf(loc, sizeof(loc), "hist:%s", r->ev);
+	tfs_errlog_at(r->sc, loc, err->msg, cmd, err->pos);
+}
+
+/* Parse and check one write; 0 or -EINVAL (logged as the kernel does). */
+static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
+{
+	struct ut_evtrig_err err;
+	struct ut_evfmt fmt;
+
+	if (!tfs_event_format(r, &fmt))
+		return -ENOENT;
+	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err)) {
+		log_error(r, &err, cmd);
+		return -EINVAL;
+	}
+	if ((t->cmd == UT_ET_ENABLE || t->cmd == UT_ET_DISABLE) && !t->remove &&
+	    !tfs_event_exists(r->sc->pid, t->sys, t->evt))
+		return -EINVAL;
+	return 0;
+}
+
+int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool append)
+{
+	struct ut_evtrig t;
+	struct trig_edit e = {.ev = r->ev, .t = &t};
+	struct ut_evtrig_err err = {.logged = true, .pos = 0};
+	char cmd[512], line[512];
+	int ret;
+
+	(void)append;
+	if (tfs_strip(buf, len, cmd, sizeof(cmd)) || !cmd[0])
+		return -EINVAL; /* `echo > trigger` removes nothing */
+	ret = parse_write(r, cmd, &t);
+	if (ret)
+		return ret;
+	ut_evtrig_config_text(&t, line, sizeof(line));
+	e.line = line;
+	ret = tfs_scope_edit(r->sc, edit_triggers, &e, false, cmd);
+	if (ret == -EEXIST && t.cmd == UT_ET_HIST) {
+		err.msg = "Hist trigger already exists";
+		log_error(r, &err, cmd);
+	} else if (ret == -ENOENT && t.cmd == UT_ET_HIST) {
+		err.msg = "Can't clear or continue a nonexistent hist trigger";
+		log_error(r, &err, cmd);
+		ret = -EINVAL;
+	}
+	if (!ret && t.cmd == UT_ET_HIST && t.clear)
+		tfs_hist_clear(r, &t);
+	return ret;
+}
+
+/* The count trigger @ident of event r->ev has left in the scope's first process running it. */
+static bool live_count(struct tfs_req *r, const char *ident, int64_t *count)
+{
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+	struct ut_evtrig_entry *e = malloc(UT_EVTRIGS_MAX * sizeof(*e));
+	const char *colon = strchr(r->ev, ':');
+	bool found = false;
+
+	for (long i = 0; e && colon && i < n && !found; i++) {
+		long k = (!v[i].alive || (r->sc->pid && v[i].pid != r->sc->pid))
+				 ? 0 : ut_live_evtrigs(v[i].dir, e);
+
+		for (long j = 0; j < k && !found; j++) {
+			found = !strncmp(e[j].sys, r->ev, (size_t)(colon - r->ev)) &&
+				!e[j].sys[colon - r->ev] && !strcmp(e[j].evt, colon + 1) &&
+				!strcmp(e[j].ident, ident);
+			if (found)
+				*count = e[j].count;
+		}
+	}
+	free(e);
+	if (n > 0)
+		free(v);
+	return found;
+}
+
+int tfs_show_event_trigger(struct tfs_req *r, FILE *f)
+{
+	struct ut_cfg c;
+	const char *p, *lines[UT_EVTRIGS_MAX];
+	size_t n, lens[UT_EVTRIGS_MAX], nr = 0;
+	int ret = tfs_scope_config(r->sc, &c);
+
+	for (p = tfs_evtrig_next(c.triggers, r->ev, &n); !ret && p && nr < UT_EVTRIGS_MAX;
+	     p = tfs_evtrig_next(p + n, r->ev, &n)) {
+		lines[nr] = p;
+		lens[nr++] = n;
+	}
+	if (!ret && !nr)
+		fputs(ut_evtrig_available, f);
+	while (!ret && nr--) { /* newest first, as the kernel lists them */
+		struct ut_evtrig t;
+		struct ut_evtrig_err err;
+		char ident[256], text[600];
+		int64_t count;
+
+		if (ut_evtrig_parse(lines[nr], lens[nr], &t, &err))
+			continue;
+		count = t.counted ? t.count : -1;
+		ut_evtrig_ident(&t, ident, sizeof(ident));
+		if (t.counted)
+			live_count(r, ident, &count);
+		ut_evtrig_print(&t, count, text, sizeof(text));
+		fprintf(f, "%s\n", text);
+	}
+	ut_cfg_free(&c);
+	return ret;
+}
+
+/* Whether @ev ("SYS:EVT") is the target of a trigger of @c (any event's); *@target_of: which. */
+static bool targeted(const struct ut_cfg *c, const char *ev, char *ident, size_t len)
+{
+	for (const char *p = c->triggers; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *sp = memchr(p, ' ', strcspn(p, "\n"));
+		struct ut_evtrig t;
+		struct ut_evtrig_err err;
+		char name[2 * UT_EVTRIG_NAME_MAX + 2];
+
+		if (!sp || ut_evtrig_parse(sp + 1, strcspn(sp + 1, "\n"), &t, &err) ||
+		    (t.cmd != UT_ET_ENABLE && t.cmd != UT_ET_DISABLE))
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", t.sys, t.evt);
+		if (!strcmp(name, ev)) {
+			ut_evtrig_ident(&t, ident, len);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The target's state in the scope's first live process running trigger @ident: 1, -1 or 0. */
+static int live_soft(struct tfs_req *r, const char *ident)
+{
+	struct ut_live_sess *v = NULL;
+	long n = ut_live_list(tfs_rundir, &v);
+	struct ut_evtrig_entry *e = malloc(UT_EVTRIGS_MAX * sizeof(*e));
+	int soft = 0;
+	bool found = false;
+
+	for (long i = 0; e && i < n && !found; i++) {
+		long k = (!v[i].alive || (r->sc->pid && v[i].pid != r->sc->pid))
+				 ? 0 : ut_live_evtrigs(v[i].dir, e);
+
+		for (long j = 0; j < k && !found; j++)
+			if (!strcmp(e[j].ident, ident)) {
+				found = true;
+				soft = e[j].soft;
+			}
+	}
+	free(e);
+	if (n > 0)
+		free(v);
+	return soft;
+}
+
+bool tfs_evtrig_soft_mode(struct tfs_req *r, bool enabled, int *digit)
+{
+	struct ut_cfg c;
+	size_t n;
+	char ident[256] = "";
+	bool has, target;
+	int soft = 0;
+
+	if (tfs_scope_config(r->sc, &c))
+		return false;
+	has = tfs_evtrig_next(c.triggers, r->ev, &n) != NULL;
+	target = targeted(&c, r->ev, ident, sizeof(ident));
+	ut_cfg_free(&c);
+	if (target)
+		soft = live_soft(r, ident);
+	*digit = enabled ? soft >= 0 : soft > 0;
+	return has || target;
+}
