@@ -60,7 +60,7 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots
 	libutrace/stacks.c arch/$(ARCH)/patch.c
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/prologue.c \
-	common/glob.c common/filter.c \
+	common/glob.c common/filter.c common/evfilter.c \
 	common/pltsyms.c common/usdt.c \
 	common/cxxname.c common/clock.c common/grow.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
