@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/evfilter_opt.h"
 #include "common/names.h"
 
 /* A decimal number, all of @arg, in [@min, @max]: or exit 2 naming @what (and @range). */
@@ -87,6 +88,7 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
 {
+	static const char *last_events; /* -f filters the events of the -e before it */
 	char list[128];
 	int i;
 
@@ -109,6 +111,10 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		return true;
 	case 'e':
 		words(&c->events, arg);
+		last_events = arg;
+		return true;
+	case 'f':
+		ut_evf_opt_add(last_events, arg);
 		return true;
 	case UT_CFG_OPT_GNOTRACE:
 		words(&c->graph_notrace, arg);

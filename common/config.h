@@ -19,6 +19,10 @@
  *                             rather than dropping; absent: 0)
  *   plt 1                    (library calls through the PLT and GOT are functions
  *                             too: -O plt; absent: 0)
+ *   event_filter python:function__entry evf1;1,8,... funcname ~ "parse*"
+ *                            (one line per filtered event: its name, the filter
+ *                             compiled by the tools (common/evfilter.h: the
+ *                             runtime only evaluates), and the text as written)
  *
  * Word lists (filter, notrace, graph_function, graph_notrace, events) are the words
  * written to the control file, in order, replayed by the process over its
@@ -72,6 +76,12 @@ struct ut_cfg {
 	char *graph_function;
 	char *graph_notrace;
 	char *events;             /* set_event words: provider:name globs, !word */
+	struct ut_cfg_evf {       /* event filters (an event's `filter` file) */
+		char *event;      /* "provider:name" */
+		char *prog;       /* the compiled program (ut_evf_encode's word) */
+		char *text;       /* the filter as written, on one line */
+	} *evf;
+	uint32_t nr_evf;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	uint32_t nr_pids;
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
@@ -99,6 +109,15 @@ char *ut_cfg_format(const struct ut_cfg *c);
  * Returns 0 or -ENOMEM.
  */
 int ut_cfg_set_words(char **list, const char *words, bool append);
+
+/*
+ * Set (or with @prog NULL, remove) the filter of event @event ("provider:
+ * name").  A newline in @text becomes a blank.  Returns 0 or -ENOMEM.
+ */
+int ut_cfg_set_evf(struct ut_cfg *c, const char *event, const char *prog, const char *text);
+
+/* The filter of event @event, or NULL. */
+const struct ut_cfg_evf *ut_cfg_find_evf(const struct ut_cfg *c, const char *event);
 
 /*
  * The word of a list at @p (after spaces): its start, its length in *@len;

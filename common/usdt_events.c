@@ -126,6 +126,35 @@ void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint6
 	}
 }
 
+void ut_evfmt_from_probe(struct ut_evfmt *f, const struct ut_usdt_probe *p)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->system, sizeof(f->system), "%s", p->provider);
+	snprintf(f->name, sizeof(f->name), "%s", p->name);
+	f->nargs = (uint8_t)(p->nargs > 0 ? p->nargs : 0);
+	for (int k = 0; k < p->nargs && k < UT_USDT_MAX_ARGS; k++) {
+		f->size[k] = p->arg[k].size;
+		f->is_signed[k] = p->arg[k].is_signed;
+	}
+}
+
+size_t ut_evfmt_fields(const struct ut_evfmt *f, struct ut_evf_field *out)
+{
+	static const char *const names[UT_USDT_MAX_ARGS] = {
+		"arg1", "arg2", "arg3", "arg4", "arg5", "arg6",
+		"arg7", "arg8", "arg9", "arg10", "arg11", "arg12"};
+	size_t n = 0;
+
+	for (unsigned i = 0; i < f->nargs && i < UT_USDT_MAX_ARGS; i++, n++) {
+		out[n].name = names[i];
+		out[n].offset = (uint16_t)(8 + 8 * i);
+		out[n].size = f->size[i];
+		out[n].is_signed = f->is_signed[i];
+		out[n].kind = UT_EVF_NUM;
+	}
+	return n;
+}
+
 int ut_probetab_add_object(struct ut_probetab *t, const char *path, uint64_t bias)
 {
 	struct ut_usdt_list l = {0};
@@ -150,13 +179,7 @@ int ut_probetab_add_object(struct ut_probetab *t, const char *path, uint64_t bia
 			continue; /* never enabled */
 		memset(e, 0, sizeof(*e));
 		e->pc = p->pc + bias;
-		snprintf(e->f.system, sizeof(e->f.system), "%s", p->provider);
-		snprintf(e->f.name, sizeof(e->f.name), "%s", p->name);
-		e->f.nargs = (uint8_t)p->nargs;
-		for (int k = 0; k < p->nargs; k++) {
-			e->f.size[k] = p->arg[k].size;
-			e->f.is_signed[k] = p->arg[k].is_signed;
-		}
+		ut_evfmt_from_probe(&e->f, p);
 		t->n++;
 	}
 	ut_usdt_list_free(&l);

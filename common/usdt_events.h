@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/evfilter.h"
 #include "common/usdt.h"
 
 /* Event ids trace.dat gives USDT events: the first, and how many at most. */
@@ -43,6 +44,15 @@ int ut_evfmt_parse(struct ut_evfmt *f, const char *system, const char *text);
 
 /* "arg1=1 arg2=-1000" into @buf: the values of @args (8-byte slots) as the print fmt prints them. */
 void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint64_t *args);
+
+/* @f from probe @p's note (no id). */
+void ut_evfmt_from_probe(struct ut_evfmt *f, const struct ut_usdt_probe *p);
+
+/*
+ * The fields of @f's records for a filter (common/evfilter.h): arg1..argN
+ * in their slots, into @out (room for UT_USDT_MAX_ARGS).  Return: how many.
+ */
+size_t ut_evfmt_fields(const struct ut_evfmt *f, struct ut_evf_field *out);
 
 /* Probe addresses of loaded objects, with their events' descriptions (no ids). */
 struct ut_probetab {

@@ -24,9 +24,13 @@
  */
 #include <errno.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
+#include "common/evfilter.h"
 #include "libutrace/internal.h"
 
 #define NOP1 0x90
@@ -83,6 +87,33 @@ static void semaphore_add(const struct ut_probe *r, int by)
 		__atomic_add_fetch((uint16_t *)r->semaphore, (uint16_t)by, __ATOMIC_RELAXED);
 }
 
+/*
+ * Give probe @r the filter the configuration has for its event.  A filter
+ * replaced is not freed: a thread may be evaluating it in its SIGTRAP
+ * handler now, and nothing says when it is done.  Filters change at the
+ * pace of someone writing to a file, and are a few hundred bytes.
+ */
+static void apply_filter(struct ut_probe *r, const struct ut_usdt_probe *p)
+{
+	char ev[192];
+	const struct ut_cfg_evf *e;
+	struct ut_evf *f = NULL;
+	char *prog = NULL;
+
+	snprintf(ev, sizeof(ev), "%s:%s", p->provider, p->name);
+	e = ut_cfg_find_evf(&ut_rt.cfg, ev);
+	if (e ? r->fprog && !strcmp(r->fprog, e->prog) : !r->fprog)
+		return; /* unchanged */
+	if (e && (ut_evf_decode(e->prog, strlen(e->prog), &f) || !(prog = strdup(e->prog)))) {
+		ut_evf_free(f);
+		ut_log("usdt: the filter of %s could not be used; the event is not filtered", ev);
+		f = NULL;
+	}
+	__atomic_store_n(&r->filter, f, __ATOMIC_RELEASE);
+	free(r->fprog);
+	r->fprog = prog;
+}
+
 /* Make module @m's probes what the configuration wants; how many bytes changed. */
 static int apply_module(struct ut_module *m)
 {
@@ -94,6 +125,8 @@ static int apply_module(struct ut_module *m)
 		bool want = r->usable && !ut_rt.sites_off &&
 			    ut_usdt_selected(ut_rt.cfg.events, p->provider, p->name);
 
+		if (r->usable)
+			apply_filter(r, p);
 		if (want == r->on)
 			continue;
 		if (want)
@@ -167,24 +200,51 @@ static const struct ut_probe *find_probe(uint64_t addr, const struct ut_module *
 }
 
 /*
+ * Whether the event passes the probe's filter: @rec is the event as its
+ * format lays it out (common fields, then the arguments' 8-byte slots).
+ * The thread's name is asked for only when the filter names comm.
+ */
+static bool filter_passes(const struct ut_evf *f, uint64_t *rec, unsigned n, uint32_t cpu)
+{
+	char comm[17] = "";
+	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
+	int32_t tid = ut_self.tid ? ut_self.tid : (int32_t)gettid();
+
+	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4; type, flags: 0 */
+	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
+		prctl(PR_GET_NAME, comm);
+	return ut_evf_match(f, rec, 8 + 8 * (size_t)n, &ctx);
+}
+
+/*
  * One PROBE record: the probe's address, then each argument in an 8-byte
- * slot (common/usdt.h's size, sign- or zero-extended).
+ * slot (common/usdt.h's size, sign- or zero-extended).  The arguments are
+ * fetched first, so that the filter, if any, judges them before anything
+ * is written.
  */
 static void record_probe(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
 {
 	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
+	const struct ut_evf *f = __atomic_load_n(&r->filter, __ATOMIC_ACQUIRE);
 	struct ut_thread *t = &ut_self;
 	unsigned n = (unsigned)p->nargs, size = 16 + ((8 * n + 15) & ~15u);
-	uint64_t *w, delta;
+	uint64_t *w, delta, rec[1 + UT_USDT_MAX_ARGS];
+	uint32_t cpu = ut_cpu();
 
 	if (!ut_tracing_on(t) || !ut_enter(t))
 		return;
+	for (unsigned i = 0; i < n; i++)
+		rec[1 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
+	if (f && !filter_passes(f, rec, n, cpu)) {
+		ut_leave(t);
+		return;
+	}
 	w = ut_rec_reserve(t, size, &delta);
 	if (w) {
-		w[0] = ut_rec_word0(UT_REC_PROBE, ut_cpu(), r->addr);
+		w[0] = ut_rec_word0(UT_REC_PROBE, cpu, r->addr);
 		w[1] = (delta << UT_REC_DELTA_SHIFT) | n;
 		for (unsigned i = 0; i < n; i++)
-			w[2 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
+			w[2 + i] = rec[1 + i];
 		if (n & 1)
 			w[2 + n] = 0;
 		ut_rec_commit(t, size);

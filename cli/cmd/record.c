@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli/cfg_opts.h"
+#include "cli/evfilter_opt.h"
 #include "cli/cli.h"
 #include "cli/ran.h"
 #include "common/clock.h"
@@ -64,6 +65,11 @@ const char ut_help_record[] =
 	"                   list -e PROGRAM' lists them.  Checked against PROGRAM and\n"
 	"                   its libraries before it runs.  An enabled probe costs a\n"
 	"                   trap per hit (about 1-2 us); a disabled one its nop\n"
+	"  -f FILTER        after -e EVENT: record its events only when FILTER holds\n"
+	"                   (the kernel's event filter: 'arg1 > 3 && comm == \"x\"',\n"
+	"                   == != < <= > >= & on numbers, == != ~ (glob) on strings,\n"
+	"                   && || ! ( ), common_pid, comm, CPU); judged in the program\n"
+	"                   before anything is written\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable;\n"
 	"                   C++ names as demangled or mangled: 'ns::C::f' (every\n"
 	"                   overload), 'ns::C::*', 'ns::f(int)' (see 'utrace help list');\n"
@@ -494,13 +500,17 @@ static void check_filters(const char *prog, struct rec_opts *o)
  * loads (a script's programs are known only as they run: not checked); a
  * provider none of them has may come with a dlopen: said, not refused.
  */
-static void check_events(const char *prog, const struct rec_opts *o)
+static void check_events(const char *prog, struct rec_opts *o)
 {
 	struct ut_objlist objs;
 	char word[256];
 
-	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs))
+	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs)) {
+		if (ut_evf_opt_pending())
+			ut_usage_die("-f: the events' formats come from %s's probes, which "
+				     "cannot be read before it runs", prog);
 		return;
+	}
 	switch (ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
 	case UT_USDT_WORD_UNKNOWN:
 		ut_objlist_free(&objs);
@@ -515,6 +525,7 @@ static void check_events(const char *prog, const struct rec_opts *o)
 	case UT_USDT_WORD_OK:
 		break;
 	}
+	ut_evf_opt_compile(&o->cfg, &objs);
 	ut_objlist_free(&objs);
 }
 
@@ -812,6 +823,13 @@ static int record_running(struct rec_opts *o)
 					       : "not running with libutrace");
 			return 1;
 		}
+	}
+	if (ut_evf_opt_pending()) { /* -f: against the probes the processes loaded */
+		struct ut_objlist l;
+
+		ut_ran_objects(rundir, &l);
+		ut_evf_opt_compile(&o->cfg, &l);
+		ut_objlist_free(&l);
 	}
 	for (size_t i = 0; i < o->npids; i++) {
 		ut_live_get_config(sess[i].dir, 0, &old[i]);

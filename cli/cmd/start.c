@@ -17,6 +17,7 @@
 #include "cli/cfg_opts.h"
 #include "cli/ran.h"
 #include "cli/usdt_words.h"
+#include "cli/evfilter_opt.h"
 #include "common/whynosite.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
@@ -39,6 +40,8 @@ const char ut_help_start[] =
 	"  -l / -n PATTERN  set_ftrace_filter / set_ftrace_notrace words; repeatable\n"
 	"  -e EVENT         USDT probes to enable (set_event: provider:name, globs,\n"
 	"                   !EVENT); repeatable; alone, the tracer is nop\n"
+	"  -f FILTER        after -e EVENT: its events only when FILTER holds (the\n"
+	"                   kernel's event filter, judged in the processes)\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
 	"  --max-graph-depth N, --thresh US, --func-stack, --profile\n"
 	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
@@ -279,7 +282,7 @@ static int apply(const char *rundir, const struct ut_targets *t, const struct ut
  * -e words: one naming no probe of a provider the processes have exits 2
  * and changes nothing; a provider none has may come with a dlopen: said.
  */
-static void check_events(const char *rundir, const struct ut_cfg *c)
+static void check_events(const char *rundir, struct ut_cfg *c)
 {
 	enum ut_usdt_word k;
 	struct ut_objlist l;
@@ -289,6 +292,8 @@ static void check_events(const char *rundir, const struct ut_cfg *c)
 		return;
 	ut_ran_objects(rundir, &l);
 	k = ut_usdt_check_words(&l, c->events, word, sizeof(word));
+	if (k != UT_USDT_WORD_UNKNOWN)
+		ut_evf_opt_compile(c, &l);
 	ut_objlist_free(&l);
 	if (k == UT_USDT_WORD_UNKNOWN)
 		ut_usage_die("set_event: '%s' names no USDT probe of the traced processes", word);
