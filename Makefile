@@ -61,7 +61,7 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/prologue.c \
 	common/glob.c common/filter.c common/evfilter.c \
-	common/pltsyms.c common/usdt.c \
+	common/pltsyms.c common/usdt.c common/usdt_desc.c \
 	common/cxxname.c common/clock.c common/grow.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
 
@@ -94,8 +94,15 @@ STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
 PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -Wall -Werror \
 	-Wno-unused-result -Itests/progs
 
+# USDT argument descriptions (common/usdt_desc.h): found beside the binaries.
+USDT_DESCS := $(patsubst share/usdt/%,$(BUILD)/share/utrace/usdt/%,$(wildcard share/usdt/*.usdt))
+
 all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutread.a $(BUILD)/libutread.so \
-	$(BUILD)/examples/read_trace
+	$(BUILD)/examples/read_trace $(USDT_DESCS)
+
+$(BUILD)/share/utrace/usdt/%.usdt: share/usdt/%.usdt
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 # What each part of the tools may include, enforced: a part compiles with
 # one include directory, $(INC_DIR)/<part>, holding links to exactly the

@@ -141,6 +141,7 @@ struct ut_probe {
 	uint8_t want;         /* what the configuration wants */
 	uint8_t usable;       /* decodable arguments and a 1-byte nop at addr */
 	uint8_t ever;         /* was enabled once: an int3 there may be ours */
+	uint8_t strings;      /* an argument is a string (common/usdt_desc.h) */
 	const struct ut_evf *filter; /* its event filter (common/evfilter.h), NULL: none */
 	char *fprog;          /* the configuration's word @filter was decoded from */
 };

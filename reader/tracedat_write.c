@@ -937,7 +937,10 @@ static int payload_len(const struct ut_event *ev)
 		return 16 + 8 * TD_USER_STACK_SLOTS;
 	}
 	if (ev->type >= UT_EV_PROBE_FIRST_ID && ev->nargs <= UT_USDT_MAX_ARGS)
-		return (int)(8 + 8 * ev->nargs); /* a USDT probe: its arguments' slots */
+		/* a USDT probe: its arguments' slots, then its strings */
+		return (int)(8 + (ev->argbytes > 8 * ev->nargs && ev->argbytes <= UT_EV_MAX_ARGBYTES
+					  ? ev->argbytes
+					  : 8 * ev->nargs));
 	return -EINVAL;
 }
 
@@ -1005,9 +1008,12 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 		for (i = 0; i < n; i++)
 			td_put_le(p + 16 + 8 * i, ev->callers[i], 8);
 		break;
-	default: /* a USDT probe (payload_len() checked) */
+	default: /* a USDT probe (payload_len() checked): slots, then strings as they are */
 		for (i = 0; i < ev->nargs; i++)
 			td_put_le(p + 8 + 8 * i, ev->args[i], 8);
+		if (len > 8 + 8 * (size_t)ev->nargs)
+			memcpy(p + 8 + 8 * ev->nargs, (const uint8_t *)ev->args + 8 * ev->nargs,
+			       (size_t)len - 8 - 8 * ev->nargs);
 		break;
 	}
 	memset(p + len, 0, alen - len);

@@ -505,13 +505,16 @@ static void check_events(const char *prog, struct rec_opts *o)
 	struct ut_objlist objs;
 	char word[256];
 
-	if (!o->cfg.events || o->check_after || ut_elfsites_objects(prog, true, true, &objs)) {
+	if (!o->cfg.events || (o->check_after && !ut_evf_opt_pending()) ||
+	    ut_elfsites_objects(prog, true, true, &objs)) {
 		if (ut_evf_opt_pending())
 			ut_usage_die("-f: the events' formats come from %s's probes, which "
 				     "cannot be read before it runs", prog);
 		return;
 	}
-	switch (ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
+	/* -f: a program checked after it ran (no sites) still has its probes read now */
+	switch (o->check_after ? UT_USDT_WORD_OK
+			       : ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
 	case UT_USDT_WORD_UNKNOWN:
 		ut_objlist_free(&objs);
 		ut_usage_die("-e %s: no USDT probe of %s or of its libraries is named so "

@@ -228,12 +228,15 @@ enum {
 				  * a handler starts, exit 0, or returns, exit 1; depth:
 				  * the graph depth it runs at) */
 	UT_REC_PROBE = 9,        /* address bits of word0: the USDT probe's address;
-				  * word1: delta:16 | nargs:8; then nargs 8-byte
-				  * argument values, padded to 16 bytes */
+				  * word1: delta:16 | strbytes:16 (bits 8..23) | nargs:8;
+				  * then nargs 8-byte argument values, then strbytes
+				  * bytes of strings (a string argument's slot: its
+				  * __data_loc), padded to 16 bytes */
 };
 
 #define UT_REC_STACK_MAX 32
 #define UT_REC_PROBE_MAX_ARGS 12
+#define UT_REC_PROBE_MAX_STRBYTES (12 * 256)
 #define UT_REC_MARKER_MAX 4000   /* text bytes; the kernel's cap is 4054 */
 
 #define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */
