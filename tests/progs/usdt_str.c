@@ -6,6 +6,9 @@
  * pointer, 3k+1 a page with no access, 3k+2 a string that ends on the
  * last byte of a page whose next page has no access (readable: "edge").
  *   usdt_str [N]    N rounds (default 3)
+ *   usdt_str -i     driven from stdin (tests/lib/live.sh's protocol): "run N"
+ *                   runs N more rounds and replies "ran N", "ping" replies
+ *                   "pong", "quit" (or the end of input) exits
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +32,45 @@ NOINLINE static void probes(int i, const char *bad)
 	SINK(i);
 }
 
+static char *pages;
+static int rounds;
+
+static void run(int n)
+{
+	for (int i = 0; i < n; i++, rounds++)
+		probes(rounds, rounds % 3 == 0	 ? (const char *)8
+			       : rounds % 3 == 1 ? pages + 4096
+						 : pages + 4091);
+}
+
+static int interactive(void)
+{
+	char line[64];
+	int n;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), stdin) && strncmp(line, "quit", 4) != 0) {
+		if (sscanf(line, "run %d", &n) == 1) {
+			run(n);
+			printf("ran %d rounds %d\n", n, rounds);
+		} else {
+			printf("pong\n");
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
-	char *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+	pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pages == MAP_FAILED || mprotect(pages + 4096, 4096, PROT_NONE))
 		return 1;
 	memcpy(pages + 4096 - 5, "edge", 5);
-	for (int i = 0; i < n; i++)
-		probes(i, i % 3 == 0 ? (const char *)8 : i % 3 == 1 ? pages + 4096 : pages + 4091);
+	if (argc > 1 && !strcmp(argv[1], "-i"))
+		return interactive();
+	run(n);
 	printf("rounds %d\n", n);
 	return 0;
 }
