@@ -259,6 +259,11 @@ char *ut_evf_encode(const struct ut_evf *f)
 	return w;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 /* One item of the word at *@p (after its ';') into @o; *@p past it.  Return: 0 or -EINVAL. */
 static int decode_op(const char **p, const char *end, struct ut_evf_op *o)
 {
@@ -284,11 +289,11 @@ static int decode_op(const char **p, const char *end, struct ut_evf_op *o)
 	    o->size != 4 && o->size != 8)
 		return -EINVAL;
 	for (o->slen = 0; s + 1 < end && *s != ';'; s += 2) {
-		unsigned x;
+		int hi = hexval(s[0]), lo = hexval(s[1]);
 
-		if (o->slen >= UT_EVF_MAX_STR || sscanf(s, "%2x", &x) != 1)
+		if (o->slen >= UT_EVF_MAX_STR || hi < 0 || lo < 0)
 			return -EINVAL;
-		o->str[o->slen++] = (char)x;
+		o->str[o->slen++] = (char)(hi << 4 | lo);
 	}
 	if (s < end && *s != ';')
 		return -EINVAL;
@@ -329,7 +334,10 @@ int ut_evf_decode(const char *word, size_t len, struct ut_evf **out)
 	if (!f)
 		return -ENOMEM;
 	for (p += 4; p < end; f->n++) {
-		p++; /* the ';' */
+		if (*p++ != ';' || f->n >= n) {
+			free(f);
+			return -EINVAL;
+		}
 		if (decode_op(&p, end, &f->op[f->n])) {
 			free(f);
 			return -EINVAL;
