@@ -87,6 +87,8 @@ int ut_cfg_set_evf(struct ut_cfg *c, const char *event, const char *prog, const 
 	}
 	if (!prog)
 		return 0;
+	if (c->nr_evf == UINT16_MAX)
+		return -ENOMEM;
 	n.event = strdup(event);
 	n.prog = strdup(prog);
 	n.text = strdup(text ? text : "");
@@ -100,7 +102,8 @@ int ut_cfg_set_evf(struct ut_cfg *c, const char *event, const char *prog, const 
 		return -ENOMEM;
 	}
 	for (char *t = n.text; *t; t++)
-		*t = *t == '\n' ? ' ' : *t;
+		if (*t == '\n')
+			*t = ' ';
 	c->evf = v;
 	c->evf[c->nr_evf++] = n;
 	return 0;

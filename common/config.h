@@ -69,6 +69,7 @@ struct ut_cfg {
 				   * (libutrace/plthook.c) */
 	bool patch_prologue;      /* -O patch-prologue: functions without a site get a
 				   * patched prologue (common/prologue.h) */
+	uint16_t nr_evf;          /* event filters in @evf */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */
@@ -81,7 +82,6 @@ struct ut_cfg {
 		char *prog;       /* the compiled program (ut_evf_encode's word) */
 		char *text;       /* the filter as written, on one line */
 	} *evf;
-	uint32_t nr_evf;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	uint32_t nr_pids;
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */

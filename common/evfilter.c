@@ -328,7 +328,7 @@ int ut_evf_decode(const char *word, size_t len, struct ut_evf **out)
 		return -EINVAL;
 	for (const char *q = word; q < end; q++)
 		n += *q == ';';
-	if (!n || n > 4 * UT_EVF_MAX_PREDS)
+	if (!n || n > (size_t)4 * UT_EVF_MAX_PREDS)
 		return -EINVAL;
 	f = calloc(1, sizeof(*f) + n * sizeof(f->op[0]));
 	if (!f)

@@ -30,7 +30,7 @@ struct parser {
 	size_t nf;
 	struct ut_evf *f;
 	struct ut_evf_error *err;
-	int preds;
+	unsigned preds;
 };
 
 static const char *const err_texts[UT_EVF_E_NR] = {
@@ -120,7 +120,8 @@ static void skip_blanks(struct parser *p)
 static int precheck(struct parser *p, int *preds)
 {
 	const char *s = p->s;
-	int open = 0, quote = 0;
+	int open = 0;
+	char quote = 0;
 	size_t i, last_quote = 0;
 	bool in_pred = false;
 
@@ -129,7 +130,8 @@ static int precheck(struct parser *p, int *preds)
 		if (isspace((unsigned char)s[i]))
 			continue;
 		if (quote) {
-			quote = s[i] == quote ? 0 : quote;
+			if (s[i] == quote)
+				quote = 0;
 			continue;
 		}
 		if (s[i] == '"' || s[i] == '\'') {
@@ -157,7 +159,8 @@ static int precheck(struct parser *p, int *preds)
 		/* the '(' left open: walking back, the first one not closed after it */
 		while (i-- > 1) {
 			if (quote) {
-				quote = s[i] == quote ? 0 : quote;
+				if (s[i] == quote)
+					quote = 0;
 				continue;
 			}
 			if (s[i] == '"' || s[i] == '\'')
@@ -234,7 +237,7 @@ static int string_value(struct parser *p, struct ut_evf_op *o, const struct ut_e
 static int number_value(struct parser *p, struct ut_evf_op *o, const struct ut_evf_field *fl)
 {
 	size_t v = p->i, e = v + (p->s[v] == '-');
-	char buf[24], *end;
+	char buf[24], *end = buf;
 	unsigned long long u;
 
 	if (is_string(fl))
@@ -387,7 +390,7 @@ int ut_evf_parse(const char *text, const struct ut_evf_field *fields, size_t n,
 		return ret;
 	if (!preds)
 		return fail(&p, UT_EVF_E_NO_FILTER, 0);
-	p.f = calloc(1, sizeof(*p.f) + MAX_OPS * sizeof(p.f->op[0]));
+	p.f = calloc(1, sizeof(*p.f) + (size_t)MAX_OPS * sizeof(p.f->op[0]));
 	if (!p.f) {
 		err->code = UT_EVF_E_NOMEM;
 		return -ENOMEM;

@@ -13,7 +13,7 @@
 #include "common/evfilter.h"
 
 /* The most predicates a filter has: the evaluator's stack is one 64-bit word. */
-#define UT_EVF_MAX_PREDS 32
+#define UT_EVF_MAX_PREDS 32u
 /* The longest string operand, NUL excluded (the kernel's MAX_FILTER_STR_VAL - 1). */
 #define UT_EVF_MAX_STR 255
 

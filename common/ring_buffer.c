@@ -346,7 +346,7 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 	case UT_REC_PROBE:
 		ev->type = UT_EV_PROBE;
 		ev->nargs = (uint32_t)(w[1] & 0xff);
-		ev->argbytes = (uint32_t)(8 * ev->nargs + ((w[1] >> 8) & 0xffff));
+		ev->argbytes = (uint32_t)(8ull * ev->nargs + ((w[1] >> 8) & 0xffff));
 		/* points into the caller's bytes (8-aligned): valid while they are */
 		ev->args = (const uint64_t *)(const void *)(p + 16);
 		break;

@@ -154,8 +154,8 @@ void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint6
 	char nb[16];
 
 	buf[0] = '\0';
-	if (argbytes < 8u * f->nargs)
-		argbytes = 8u * f->nargs;
+	if (argbytes < (size_t)8 * f->nargs)
+		argbytes = (size_t)8 * f->nargs;
 	for (unsigned i = 0; i < f->nargs && n < len; i++) {
 		const char *name = arg_name(f, i, nb, sizeof(nb)), *s;
 		unsigned bits = f->size[i] * 8u;

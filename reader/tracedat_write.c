@@ -1012,8 +1012,9 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 		for (i = 0; i < ev->nargs; i++)
 			td_put_le(p + 8 + 8 * i, ev->args[i], 8);
 		if (len > 8 + 8 * (size_t)ev->nargs)
-			memcpy(p + 8 + 8 * ev->nargs, (const uint8_t *)ev->args + 8 * ev->nargs,
-			       (size_t)len - 8 - 8 * ev->nargs);
+			memcpy(p + 8 + (size_t)8 * ev->nargs,
+			       (const uint8_t *)ev->args + (size_t)8 * ev->nargs,
+			       (size_t)len - 8 - (size_t)8 * ev->nargs);
 		break;
 	}
 	memset(p + len, 0, alen - len);

@@ -236,7 +236,7 @@ enum {
 
 #define UT_REC_STACK_MAX 32
 #define UT_REC_PROBE_MAX_ARGS 12
-#define UT_REC_PROBE_MAX_STRBYTES (12 * 256)
+#define UT_REC_PROBE_MAX_STRBYTES 3072u /* 12 strings of 256 bytes */
 #define UT_REC_MARKER_MAX 4000   /* text bytes; the kernel's cap is 4054 */
 
 #define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */
