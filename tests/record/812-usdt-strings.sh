@@ -13,6 +13,12 @@
 UTRACE_USDT_DIR=$UT_TESTS/usdt
 export UTRACE_USDT_DIR
 
+"$UTRACE" list -e "$(prog usdt_str gcc-pfe)" | sed -E 's/ +[-0-9]+@[^ ]+//g' >list.txt
+expect "list -e: the described fields" list.txt <<'EOF'
+utest_str:word  fields: word:string len
+utest_str:two  fields: good:string bad:string n
+EOF
+
 one() {
 	local s=$1 d=str.$1.dat
 	record "$d" -e 'utest_str:*' -- "$(prog usdt_str "$s")" 4 || fail "$s: record exited $?: $(cat "$d.err")"
