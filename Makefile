@@ -61,8 +61,8 @@ HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/prologue.c \
 	common/ehframe.c \
-	common/glob.c common/filter.c \
-	common/pltsyms.c common/usdt.c common/procevents.c common/evtrigger.c \
+	common/glob.c common/filter.c common/evfilter.c common/evfilter_parse.c common/usdt_events.c \
+	common/pltsyms.c common/usdt.c common/usdt_desc.c common/procevents.c common/evtrigger.c \
 	common/evtrigger_filter.c \
 	common/cxxname.c common/clock.c common/grow.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
@@ -96,8 +96,15 @@ STYLE_mcount := -pg -mfentry -mrecord-mcount -Wl,-z,notext
 PROG_CFLAGS := -O2 -g -fno-optimize-sibling-calls -Wall -Werror \
 	-Wno-unused-result -Itests/progs
 
+# USDT argument descriptions (common/usdt_desc.h): found beside the binaries.
+USDT_DESCS := $(patsubst share/usdt/%,$(BUILD)/share/utrace/usdt/%,$(wildcard share/usdt/*.usdt))
+
 all: $(BUILD)/utrace $(BUILD)/libutrace.so $(BUILD)/libutrace-dwarf.so $(BUILD)/libutread.a \
-	$(BUILD)/libutread.so $(BUILD)/examples/read_trace
+	$(BUILD)/libutread.so $(BUILD)/examples/read_trace $(USDT_DESCS)
+
+$(BUILD)/share/utrace/usdt/%.usdt: share/usdt/%.usdt
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 # What each part of the tools may include, enforced: a part compiles with
 # one include directory, $(INC_DIR)/<part>, holding links to exactly the
@@ -140,7 +147,7 @@ $(LIB_OBJ)/%.o: %.S
 
 $(BUILD)/libutrace.so: $(LIB_OBJS)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-z,now -Wl,-soname,libutrace.so -o $@ $^ $(LIB_LDLIBS)
+	$(Q)$(CC) -shared -Wl,-z,now -Wl,-z,defs -Wl,-soname,libutrace.so -o $@ $^ $(LIB_LDLIBS)
 
 # The runtime's DWARF reader, loaded only by -O inlined (libutrace/inlined.c).
 DWARF_PLUGIN_OBJS := $(LIB_OBJ)/libutrace/dwarf/plugin.o $(LIB_OBJ)/common/inlined.o \

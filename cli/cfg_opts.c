@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "common/evtrigger.h"
+#include "cli/evfilter_opt.h"
 #include "common/names.h"
 
 /* A decimal number, all of @arg, in [@min, @max]: or exit 2 naming @what (and @range). */
@@ -113,6 +114,7 @@ static void trigger(struct ut_cfg *c, const char *arg)
 
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
 {
+	static const char *last_events; /* -f filters the events of the -e before it */
 	char list[128];
 	int i;
 
@@ -135,6 +137,10 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		return true;
 	case 'e':
 		words(&c->events, arg);
+		last_events = arg;
+		return true;
+	case 'f':
+		ut_evf_opt_add(last_events, arg);
 		return true;
 	case UT_CFG_OPT_GNOTRACE:
 		words(&c->graph_notrace, arg);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tracing options `record`, `profile` and `start` share, read into a
- * struct ut_cfg (common/config.h): -p -l -n -g -e --graph-notrace
+ * struct ut_cfg (common/config.h): -p -l -n -g -e -f --graph-notrace
  * --max-graph-depth --thresh --func-stack --trigger -b -C -O.  One parser, so every
  * command spells them the same way and refuses the same junk with the same
  * message.  A command lists UT_CFG_SHORTOPTS and UT_CFG_LONGOPTS among its
@@ -27,7 +27,7 @@ enum {
 	UT_CFG_OPT_NEXT,
 };
 
-#define UT_CFG_SHORTOPTS "p:l:n:g:b:C:O:e:"
+#define UT_CFG_SHORTOPTS "p:l:n:g:b:C:O:e:f:"
 #define UT_CFG_LONGOPTS                                                          \
 	{"graph-notrace", required_argument, NULL, UT_CFG_OPT_GNOTRACE},         \
 	{"max-graph-depth", required_argument, NULL, UT_CFG_OPT_DEPTH},          \

@@ -30,6 +30,12 @@ void ut_cfg_free(struct ut_cfg *c)
 	free(c->graph_notrace);
 	free(c->events);
 	free(c->triggers);
+	for (uint32_t i = 0; i < c->nr_evf; i++) {
+		free(c->evf[i].event);
+		free(c->evf[i].prog);
+		free(c->evf[i].text);
+	}
+	free(c->evf);
 	ut_cfg_init(c);
 }
 
@@ -47,6 +53,8 @@ int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
 	*dst = *src;
 	dst->filter = dst->notrace = dst->graph_function = dst->graph_notrace = dst->events = NULL;
 	dst->triggers = NULL;
+	dst->evf = NULL;
+	dst->nr_evf = 0;
 	if (dup_str(&dst->filter, src->filter) || dup_str(&dst->notrace, src->notrace) ||
 	    dup_str(&dst->graph_function, src->graph_function) ||
 	    dup_str(&dst->graph_notrace, src->graph_notrace) || dup_str(&dst->events, src->events) ||
@@ -54,6 +62,53 @@ int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
 		ut_cfg_free(dst);
 		return -ENOMEM;
 	}
+	for (uint32_t i = 0; i < src->nr_evf; i++)
+		if (ut_cfg_set_evf(dst, src->evf[i].event, src->evf[i].prog, src->evf[i].text)) {
+			ut_cfg_free(dst);
+			return -ENOMEM;
+		}
+	return 0;
+}
+
+const struct ut_cfg_evf *ut_cfg_find_evf(const struct ut_cfg *c, const char *event)
+{
+	for (uint32_t i = 0; i < c->nr_evf; i++)
+		if (!strcmp(c->evf[i].event, event))
+			return &c->evf[i];
+	return NULL;
+}
+
+int ut_cfg_set_evf(struct ut_cfg *c, const char *event, const char *prog, const char *text)
+{
+	struct ut_cfg_evf *e = (struct ut_cfg_evf *)ut_cfg_find_evf(c, event), n = {0}, *v;
+
+	if (e) { /* replaced or removed: the last entry takes its place */
+		free(e->event);
+		free(e->prog);
+		free(e->text);
+		*e = c->evf[--c->nr_evf];
+	}
+	if (!prog)
+		return 0;
+	if (c->nr_evf == UINT16_MAX)
+		return -ENOMEM;
+	n.event = strdup(event);
+	n.prog = strdup(prog);
+	n.text = strdup(text ? text : "");
+	v = realloc(c->evf, (c->nr_evf + 1) * sizeof(*v));
+	if (!n.event || !n.prog || !n.text || !v) {
+		free(n.event);
+		free(n.prog);
+		free(n.text);
+		if (v)
+			c->evf = v;
+		return -ENOMEM;
+	}
+	for (char *t = n.text; *t; t++)
+		if (*t == '\n')
+			*t = ' ';
+	c->evf = v;
+	c->evf[c->nr_evf++] = n;
 	return 0;
 }
 
@@ -221,6 +276,20 @@ int ut_cfg_add_trigger(struct ut_cfg *c, const char *line)
 	return 0;
 }
 
+/* "event_filter EVENT PROG TEXT": the event and the program are words, the text the rest. */
+static int parse_evf(struct ut_cfg *c, char *v, char *err, size_t errlen)
+{
+	char *prog = strchr(v, ' '), *text;
+
+	if (!prog || prog == v || strncmp(prog + 1, "evf1", 4) != 0)
+		return fail(err, errlen, "bad event_filter '%s'", v);
+	*prog++ = '\0';
+	text = strchr(prog, ' ');
+	if (text)
+		*text++ = '\0';
+	return ut_cfg_set_evf(c, v, prog, text ? text : "");
+}
+
 static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 {
 	char *v = strchr(line, ' ');
@@ -274,6 +343,8 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "trigger")) {
 		if (ut_cfg_add_trigger(c, v))
 			return -ENOMEM;
+	} else if (!strcmp(line, "event_filter")) {
+		return parse_evf(c, v, err, errlen);
 	} else if (!strcmp(line, "ftrace_pid")) {
 		if (parse_pids(c, v))
 			return fail(err, errlen, "bad ftrace_pid '%s'", v);
@@ -408,6 +479,9 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "events %s\n", c->events);
 	for (const char *t = c->triggers; t && *t; t += strcspn(t, "\n") + 1)
 		sb_printf(&b, "trigger %.*s\n", (int)strcspn(t, "\n"), t);
+	for (uint32_t i = 0; i < c->nr_evf; i++)
+		sb_printf(&b, "event_filter %s %s %s\n", c->evf[i].event, c->evf[i].prog,
+			  c->evf[i].text);
 	if (c->nr_pids) {
 		sb_printf(&b, "ftrace_pid");
 		for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)

@@ -19,6 +19,10 @@
  *                             rather than dropping; absent: 0)
  *   plt 1                    (library calls through the PLT and GOT are functions
  *                             too: -O plt; absent: 0)
+ *   event_filter python:function__entry evf1;1,8,... funcname ~ "parse*"
+ *                            (one line per filtered event: its name, the filter
+ *                             compiled by the tools (common/evfilter.h: the
+ *                             runtime only evaluates), and the text as written)
  *
  * Word lists (filter, notrace, graph_function, graph_notrace, events) are the words
  * written to the control file, in order, replayed by the process over its
@@ -67,6 +71,7 @@ struct ut_cfg {
 				   * patched prologue (common/prologue.h) */
 	bool inlined;             /* -O inlined: each inlined instance's entry becomes a
 				   * site (libutrace/inlined.c) */
+	uint16_t nr_evf;          /* event filters in @evf */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */
@@ -75,6 +80,11 @@ struct ut_cfg {
 	char *graph_notrace;
 	char *events;             /* set_event words: provider:name globs, !word */
 	char *triggers;           /* event triggers: "SYS:EVT TRIGGER\n" lines, oldest first */
+	struct ut_cfg_evf {       /* event filters (an event's `filter` file) */
+		char *event;      /* "provider:name" */
+		char *prog;       /* the compiled program (ut_evf_encode's word) */
+		char *text;       /* the filter as written, on one line */
+	} *evf;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	uint32_t nr_pids;
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
@@ -105,6 +115,15 @@ int ut_cfg_set_words(char **list, const char *words, bool append);
 
 /* Add one "SYS:EVT TRIGGER" line (up to a newline) to c->triggers.  0 or -ENOMEM. */
 int ut_cfg_add_trigger(struct ut_cfg *c, const char *line);
+
+/*
+ * Set (or with @prog NULL, remove) the filter of event @event ("provider:
+ * name").  A newline in @text becomes a blank.  Returns 0 or -ENOMEM.
+ */
+int ut_cfg_set_evf(struct ut_cfg *c, const char *event, const char *prog, const char *text);
+
+/* The filter of event @event, or NULL. */
+const struct ut_cfg_evf *ut_cfg_find_evf(const struct ut_cfg *c, const char *event);
 
 /*
  * The word of a list at @p (after spaces): its start, its length in *@len;

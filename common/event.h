@@ -50,6 +50,10 @@ struct ut_evfmt;
 
 /* The most arguments an event of a USDT probe has (sys/sdt.h's limit). */
 #define UT_EV_MAX_ARGS 12
+/* A string argument's most bytes recorded, NUL included (longer ones are cut). */
+#define UT_EV_MAX_STR 256
+/* The most bytes of a USDT event after its common fields: slots, then strings. */
+#define UT_EV_MAX_ARGBYTES (8 * UT_EV_MAX_ARGS + UT_EV_MAX_ARGS * UT_EV_MAX_STR)
 
 struct ut_event {
 	uint64_t ts;        /* in the trace clock's unit (ns for ns clocks) */
@@ -74,7 +78,13 @@ struct ut_event {
 	uint32_t nr_callers;
 	uint32_t nargs;     /* USDT probes: how many arguments @args holds */
 	uint64_t last_ts;   /* func_repeats: the last folded call's time */
-	/* USDT probes: the arguments in 8-byte slots, not owned; the format if known */
+	/*
+	 * USDT probes: the arguments in 8-byte slots, then the strings' bytes
+	 * (@argbytes in all; a string's slot holds its __data_loc: offset from
+	 * the event's start, common fields included, and length), not owned;
+	 * the format if known
+	 */
+	uint32_t argbytes;
 	const uint64_t *args;
 	const struct ut_evfmt *probe;
 	/* process events: the record's bytes from offset 8 on, not owned */

@@ -6,10 +6,7 @@
  * trigger is written; the traced process compiles it when it builds its
  * trigger table and matches each hit against it before the trigger acts.
  *
- * utrace has no event-filter engine in this tree: a filter is refused
- * where it is written ("filter not supported yet": EINVAL in the mount,
- * exit 2 in the CLI), and a process never gets a compiled filter (it
- * leaves a trigger with one out, should a configuration carry it).
+ * The engine is common/evfilter.h's: the kernel's grammar and messages.
  */
 #ifndef UT_EVTRIGGER_FILTER_H
 #define UT_EVTRIGGER_FILTER_H

@@ -230,10 +230,13 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 			return 0;
 		size = (unsigned)(16 + ((n + 1 + 15) & ~15ull));
 	} else if (type == UT_REC_PROBE) {
+		uint64_t sb = (w[1] >> 8) & 0xffff;
+
 		n = w[1] & 0xff;
-		if (n > UT_REC_PROBE_MAX_ARGS || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
+		if (n > UT_REC_PROBE_MAX_ARGS || sb > UT_REC_PROBE_MAX_STRBYTES ||
+		    ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
 			return 0;
-		size = (unsigned)(16 + ((8 * n + 15) & ~15ull));
+		size = (unsigned)(16 + ((8 * n + sb + 15) & ~15ull));
 	} else if (type == UT_REC_EVENT) {
 		n = (w[0] >> 16) & 0xffff;
 		if (n > UT_REC_EVENT_MAX || ((uintptr_t)(p + 16) & (sizeof(uint64_t) - 1)))
@@ -358,6 +361,7 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 	case UT_REC_PROBE:
 		ev->type = UT_EV_PROBE;
 		ev->nargs = (uint32_t)(w[1] & 0xff);
+		ev->argbytes = (uint32_t)(8ull * ev->nargs + ((w[1] >> 8) & 0xffff));
 		/* points into the caller's bytes (8-aligned): valid while they are */
 		ev->args = (const uint64_t *)(const void *)(p + 16);
 		break;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/usdt.h"
+#include "common/usdt_desc.h"
 
 #define NT_STAPSDT 3
 
@@ -211,6 +212,8 @@ static int read_notes(Elf *elf, Elf_Scn *scn, struct ut_usdt_list *l, bool wide,
 			return r;
 		added += r;
 	}
+	if (added > 0)
+		ut_usdt_describe(l);
 	return added;
 }
 

@@ -24,6 +24,8 @@
 /* sys/sdt.h takes at most 12 arguments. */
 #define UT_USDT_MAX_ARGS 12
 #define UT_USDT_NO_REG 0xff
+/* An argument's name from a description (common/usdt_desc.h), NUL included. */
+#define UT_USDT_NAME_MAX 32
 
 enum ut_usdt_loc {
 	UT_USDT_CONST = 1,  /* the value is @val */
@@ -45,6 +47,8 @@ struct ut_usdt_arg {
 	uint8_t scale;      /* 1, 2, 4, 8 */
 	int64_t val;        /* constant, displacement or link address */
 	char sym[64];       /* STATIC / SYMADDR before the symbol is resolved: its name */
+	char name[UT_USDT_NAME_MAX]; /* from a description, "" if none (argN) */
+	uint8_t is_string;  /* a description says it points to a string */
 };
 
 /*

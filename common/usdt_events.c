@@ -33,19 +33,39 @@ static const char *conv(unsigned size, bool is_signed)
 	return c[is_signed][size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
 }
 
+/* Argument @i's field name: its description's, else "argN" (in @buf). */
+static const char *arg_name(const struct ut_evfmt *f, unsigned i, char *buf, size_t len)
+{
+	if (f->argname[i][0])
+		return f->argname[i];
+	snprintf(buf, len, "arg%u", i + 1);
+	return buf;
+}
+
 char *ut_evfmt_text(const struct ut_evfmt *f)
 {
-	char *text = NULL, fields[2048] = "", fmt[512] = "", args[512] = "";
+	char *text = NULL, fields[4096] = "", fmt[1024] = "", args[1024] = "", nb[16];
 	size_t nf = 0, nm = 0, na = 0;
 
 	for (unsigned i = 0; i < f->nargs && i < UT_USDT_MAX_ARGS; i++) {
+		const char *name = arg_name(f, i, nb, sizeof(nb));
+
+		if (f->is_string[i]) { /* as the kernel's probe events declare and print strings */
+			nf += (size_t)snprintf(fields + nf, sizeof(fields) - nf,
+					       "\tfield:__data_loc char[] %s;\toffset:%u;\tsize:4;"
+					       "\tsigned:1;\n", name, 8 + 8 * i);
+			nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm, "%s%s=\\\"%%s\\\"",
+					       i ? " " : "", name);
+			na += (size_t)snprintf(args + na, sizeof(args) - na, ", __get_str(%s)", name);
+			continue;
+		}
 		nf += (size_t)snprintf(fields + nf, sizeof(fields) - nf,
-				       "\tfield:%s arg%u;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-				       c_type(f->size[i], f->is_signed[i]), i + 1, 8 + 8 * i,
+				       "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+				       c_type(f->size[i], f->is_signed[i]), name, 8 + 8 * i,
 				       f->size[i], f->is_signed[i] ? 1 : 0);
-		nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm, "%sarg%u=%s", i ? " " : "", i + 1,
+		nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm, "%s%s=%s", i ? " " : "", name,
 				       conv(f->size[i], f->is_signed[i]));
-		na += (size_t)snprintf(args + na, sizeof(args) - na, ", REC->arg%u", i + 1);
+		na += (size_t)snprintf(args + na, sizeof(args) - na, ", REC->%s", name);
 	}
 	if (asprintf(&text,
 		     "name: %s\nID: %u\nformat:\n"
@@ -59,21 +79,32 @@ char *ut_evfmt_text(const struct ut_evfmt *f)
 	return text;
 }
 
-/* One "field:TYPE argN;	offset:O;	size:S;	signed:G;" line for argument @i. */
+/*
+ * One "field:TYPE NAME;	offset:O;	size:S;	signed:G;" line for argument
+ * @i: its slot's offset, an integer type or a __data_loc string.
+ */
 static int parse_field(struct ut_evfmt *f, const char *line, unsigned i)
 {
-	char want[16];
-	const char *p;
+	const char *decl = line + strlen("\tfield:"), *semi = strchr(decl, ';'), *sp;
 	unsigned off, size, sign;
+	char nb[16];
+	size_t tl;
 
-	snprintf(want, sizeof(want), " arg%u;", i + 1);
-	p = strstr(line, want);
-	if (!p || p > strchr(line, '\n'))
+	if (!semi || semi > strchr(line, '\n') || !(sp = memrchr(decl, ' ', (size_t)(semi - decl))))
 		return -EINVAL;
-	if (sscanf(p + strlen(want), "\toffset:%u;\tsize:%u;\tsigned:%u;", &off, &size, &sign) != 3 ||
-	    off != 8 + 8 * i || (size != 1 && size != 2 && size != 4 && size != 8) || sign > 1)
+	tl = (size_t)(sp - decl);
+	if ((size_t)(semi - sp - 1) >= UT_USDT_NAME_MAX || semi == sp + 1)
 		return -EINVAL;
-	f->size[i] = (uint8_t)size;
+	if (sscanf(semi + 1, "\toffset:%u;\tsize:%u;\tsigned:%u;", &off, &size, &sign) != 3 ||
+	    off != 8 + 8 * i || sign > 1)
+		return -EINVAL;
+	f->is_string[i] = tl == strlen("__data_loc char[]") && !strncmp(decl, "__data_loc char[]", tl);
+	if (f->is_string[i] ? size != 4 : (size != 1 && size != 2 && size != 4 && size != 8))
+		return -EINVAL;
+	snprintf(f->argname[i], UT_USDT_NAME_MAX, "%.*s", (int)(semi - sp - 1), sp + 1);
+	if (!strcmp(arg_name(&(struct ut_evfmt){0}, i, nb, sizeof(nb)), f->argname[i]))
+		f->argname[i][0] = '\0'; /* argN: no name of its own */
+	f->size[i] = (uint8_t)(f->is_string[i] ? 8 : size);
 	f->is_signed[i] = (uint8_t)sign;
 	return 0;
 }
@@ -103,27 +134,84 @@ int ut_evfmt_parse(struct ut_evfmt *f, const char *system, const char *text)
 	return p && strstr(p, "\tfield:") ? -EINVAL : 0;
 }
 
-void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint64_t *args)
+/* String argument @i's text from its __data_loc in slot @loc: *@s, its length; -1: (fault). */
+static int str_arg(const uint64_t *args, size_t argbytes, uint64_t loc, const char **s)
+{
+	size_t off = loc & 0xffff, len = (loc >> 16) & 0xffff, n = 0;
+
+	if (!len || off < 8 || off - 8 + len > argbytes)
+		return -1;
+	*s = (const char *)args + off - 8;
+	while (n < len && (*s)[n])
+		n++;
+	return (int)n;
+}
+
+void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint64_t *args,
+		    size_t argbytes)
 {
 	size_t n = 0;
+	char nb[16];
 
 	buf[0] = '\0';
+	if (argbytes < (size_t)8 * f->nargs)
+		argbytes = (size_t)8 * f->nargs;
 	for (unsigned i = 0; i < f->nargs && n < len; i++) {
+		const char *name = arg_name(f, i, nb, sizeof(nb)), *s;
 		unsigned bits = f->size[i] * 8u;
 		uint64_t v = args[i];
+		int sl;
 
+		if (f->is_string[i]) {
+			sl = str_arg(args, argbytes, v, &s);
+			n += (size_t)(sl < 0 ? snprintf(buf + n, len - n, "%s%s=(fault)", i ? " " : "",
+							name)
+					     : snprintf(buf + n, len - n, "%s%s=\"%.*s\"",
+							i ? " " : "", name, sl, s));
+			continue;
+		}
 		if (bits < 64) {
 			v &= (1ULL << bits) - 1;
 			if (f->is_signed[i] && (v >> (bits - 1)) & 1)
 				v |= ~0ULL << bits;
 		}
 		if (f->is_signed[i])
-			n += (size_t)snprintf(buf + n, len - n, "%sarg%u=%" PRId64, i ? " " : "", i + 1,
+			n += (size_t)snprintf(buf + n, len - n, "%s%s=%" PRId64, i ? " " : "", name,
 					      (int64_t)v);
 		else
-			n += (size_t)snprintf(buf + n, len - n, "%sarg%u=%" PRIu64, i ? " " : "", i + 1,
-					      v);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s=%" PRIu64, i ? " " : "", name, v);
 	}
+}
+
+void ut_evfmt_from_probe(struct ut_evfmt *f, const struct ut_usdt_probe *p)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->system, sizeof(f->system), "%s", p->provider);
+	snprintf(f->name, sizeof(f->name), "%s", p->name);
+	f->nargs = (uint8_t)(p->nargs > 0 ? p->nargs : 0);
+	for (int k = 0; k < p->nargs && k < UT_USDT_MAX_ARGS; k++) {
+		f->size[k] = p->arg[k].size;
+		f->is_signed[k] = p->arg[k].is_signed;
+		f->is_string[k] = p->arg[k].is_string;
+		snprintf(f->argname[k], sizeof(f->argname[k]), "%s", p->arg[k].name);
+	}
+}
+
+size_t ut_evfmt_fields(const struct ut_evfmt *f, struct ut_evf_field *out)
+{
+	static const char *const names[UT_USDT_MAX_ARGS] = {
+		"arg1", "arg2", "arg3", "arg4", "arg5", "arg6",
+		"arg7", "arg8", "arg9", "arg10", "arg11", "arg12"};
+	size_t n = 0;
+
+	for (unsigned i = 0; i < f->nargs && i < UT_USDT_MAX_ARGS; i++, n++) {
+		out[n].name = f->argname[i][0] ? f->argname[i] : names[i];
+		out[n].offset = (uint16_t)(8 + 8 * i);
+		out[n].size = f->is_string[i] ? 4 : f->size[i];
+		out[n].is_signed = f->is_signed[i];
+		out[n].kind = f->is_string[i] ? UT_EVF_STRLOC : UT_EVF_NUM;
+	}
+	return n;
 }
 
 int ut_probetab_add_object(struct ut_probetab *t, const char *path, uint64_t bias)
@@ -150,13 +238,7 @@ int ut_probetab_add_object(struct ut_probetab *t, const char *path, uint64_t bia
 			continue; /* never enabled */
 		memset(e, 0, sizeof(*e));
 		e->pc = p->pc + bias;
-		snprintf(e->f.system, sizeof(e->f.system), "%s", p->provider);
-		snprintf(e->f.name, sizeof(e->f.name), "%s", p->name);
-		e->f.nargs = (uint8_t)p->nargs;
-		for (int k = 0; k < p->nargs; k++) {
-			e->f.size[k] = p->arg[k].size;
-			e->f.is_signed[k] = p->arg[k].is_signed;
-		}
+		ut_evfmt_from_probe(&e->f, p);
 		t->n++;
 	}
 	ut_usdt_list_free(&l);

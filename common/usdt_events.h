@@ -9,6 +9,9 @@
  * In a PROBE record and in trace.dat alike, argument i sits in the 8-byte
  * slot at 8 * i after the common fields, sign- or zero-extended: the
  * field's declared size of it (little-endian: its first bytes) is the value.
+ * A string argument's slot holds its `__data_loc` (4 bytes: offset from the
+ * event's start, length with the NUL); the strings follow the slots.
+ * Arguments a description names are fields of that name, else argN.
  */
 #ifndef UT_USDT_EVENTS_H
 #define UT_USDT_EVENTS_H
@@ -16,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/evfilter.h"
 #include "common/usdt.h"
 
 /* Event ids trace.dat gives USDT events: the first, and how many at most. */
@@ -29,6 +33,9 @@ struct ut_evfmt {
 	uint8_t nargs;
 	uint8_t size[UT_USDT_MAX_ARGS];
 	uint8_t is_signed[UT_USDT_MAX_ARGS];
+	/* from a description (common/usdt_desc.h): a name ("": argN), a string */
+	char argname[UT_USDT_MAX_ARGS][UT_USDT_NAME_MAX];
+	uint8_t is_string[UT_USDT_MAX_ARGS];
 };
 
 /* The format file's text of @f (name, ID, common fields, args, print fmt), malloc'd. */
@@ -41,8 +48,22 @@ char *ut_evfmt_text(const struct ut_evfmt *f);
  */
 int ut_evfmt_parse(struct ut_evfmt *f, const char *system, const char *text);
 
-/* "arg1=1 arg2=-1000" into @buf: the values of @args (8-byte slots) as the print fmt prints them. */
-void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint64_t *args);
+/*
+ * "arg1=1 arg2=-1000 name=\"x\"" into @buf: the values of @args (8-byte
+ * slots, then strings: @argbytes bytes in all) as the print fmt prints
+ * them; a string whose pointer could not be read prints (fault).
+ */
+void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint64_t *args,
+		    size_t argbytes);
+
+/* @f from probe @p's note (no id). */
+void ut_evfmt_from_probe(struct ut_evfmt *f, const struct ut_usdt_probe *p);
+
+/*
+ * The fields of @f's records for a filter (common/evfilter.h): arg1..argN
+ * in their slots, into @out (room for UT_USDT_MAX_ARGS).  Return: how many.
+ */
+size_t ut_evfmt_fields(const struct ut_evfmt *f, struct ut_evf_field *out);
 
 /* Probe addresses of loaded objects, with their events' descriptions (no ids). */
 struct ut_probetab {

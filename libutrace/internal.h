@@ -130,6 +130,9 @@ struct ut_probe {
 	uint8_t usable;       /* decodable arguments and a 1-byte nop at addr */
 	uint8_t ever;         /* was enabled once: an int3 there may be ours */
 	uint8_t sel;          /* set_event enables it (on may be for its triggers only) */
+	uint8_t strings;      /* an argument is a string (common/usdt_desc.h) */
+	const struct ut_evf *filter; /* its event filter (common/evfilter.h), NULL: none */
+	char *fprog;          /* the configuration's word @filter was decoded from */
 };
 
 /* A traceable function: one per site (the filter engine's table row). */

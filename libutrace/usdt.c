@@ -24,9 +24,15 @@
  */
 #include <errno.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
+#include "common/event.h"
+#include "common/evfilter.h"
 #include "libutrace/internal.h"
 
 #define NOP1 0x90
@@ -68,6 +74,8 @@ void ut_usdt_scan(struct ut_module *m, Elf *elf)
 		r->semaphore = p->semaphore ? p->semaphore + m->bias : 0;
 		r->idx = (uint32_t)i;
 		r->usable = p->nargs >= 0 && nop_at(m, r->addr);
+		for (int k = 0; k < p->nargs; k++)
+			r->strings |= p->arg[k].is_string;
 		n++;
 	}
 	qsort(m->probes, n, sizeof(*m->probes), cmp_probe);
@@ -83,6 +91,33 @@ static void semaphore_add(const struct ut_probe *r, int by)
 		__atomic_add_fetch((uint16_t *)r->semaphore, (uint16_t)by, __ATOMIC_RELAXED);
 }
 
+/*
+ * Give probe @r the filter the configuration has for its event.  A filter
+ * replaced is not freed: a thread may be evaluating it in its SIGTRAP
+ * handler now, and nothing says when it is done.  Filters change at the
+ * pace of someone writing to a file, and are a few hundred bytes.
+ */
+static void apply_filter(struct ut_probe *r, const struct ut_usdt_probe *p)
+{
+	char ev[192];
+	const struct ut_cfg_evf *e;
+	struct ut_evf *f = NULL;
+	char *prog = NULL;
+
+	snprintf(ev, sizeof(ev), "%s:%s", p->provider, p->name);
+	e = ut_cfg_find_evf(&ut_rt.cfg, ev);
+	if (e ? r->fprog && !strcmp(r->fprog, e->prog) : !r->fprog)
+		return; /* unchanged */
+	if (e && (ut_evf_decode(e->prog, strlen(e->prog), &f) || !(prog = strdup(e->prog)))) {
+		ut_evf_free(f);
+		ut_log("usdt: the filter of %s could not be used; the event is not filtered", ev);
+		f = NULL;
+	}
+	__atomic_store_n(&r->filter, f, __ATOMIC_RELEASE);
+	free(r->fprog);
+	r->fprog = prog;
+}
+
 /* Make module @m's probes what the configuration wants; how many bytes changed. */
 static int apply_module(struct ut_module *m)
 {
@@ -95,6 +130,8 @@ static int apply_module(struct ut_module *m)
 		bool want = r->usable && !ut_rt.sites_off && (sel || ut_evtrig_arms(p));
 
 		__atomic_store_n(&r->sel, sel, __ATOMIC_RELAXED);
+		if (r->usable)
+			apply_filter(r, p);
 		if (want == r->on)
 			continue;
 		if (want)
@@ -170,26 +207,111 @@ static const struct ut_probe *find_probe(uint64_t addr, const struct ut_module *
 }
 
 /*
+ * The string at @ptr, at most UT_EV_MAX_STR - 1 bytes and its NUL, into
+ * @dst: its length with the NUL, 0 if nothing could be read (the event
+ * then says "(fault)").  The process's memory is read through
+ * process_vm_readv(), which fails where a load would fault; the read is
+ * split at the page boundary so that a string near the end of the last
+ * mapped page is still read up to it.
+ */
+static unsigned copy_string(char *dst, uint64_t ptr)
+{
+	uint64_t page_end = (ptr | 4095) + 1;
+	size_t first = page_end - ptr < UT_EV_MAX_STR - 1 ? page_end - ptr : UT_EV_MAX_STR - 1;
+	struct iovec local = {dst, UT_EV_MAX_STR - 1},
+		     remote[2] = {{(void *)ptr, first},
+				  {(void *)page_end, UT_EV_MAX_STR - 1 - first}};
+	ssize_t got;
+	unsigned n = 0;
+
+	if (ptr < 4096)
+		return 0;
+	got = process_vm_readv(ut_rt.pid, &local, 1, remote, first < UT_EV_MAX_STR - 1 ? 2 : 1, 0);
+	if (got <= 0)
+		return 0;
+	while (n < (unsigned)got && dst[n])
+		n++;
+	if (n == (unsigned)got && n < UT_EV_MAX_STR - 1)
+		return 0; /* cut by a fault before its NUL */
+	dst[n] = '\0';
+	return n + 1;
+}
+
+/*
+ * The string arguments of probe @p: each one's text appended to @strs, its
+ * slot in @slots turned into its __data_loc (offset from the event's
+ * start: common fields, @n slots, the strings before it).  Return: the
+ * bytes appended.
+ */
+static unsigned fetch_strings(const struct ut_usdt_probe *p, unsigned n, uint64_t *slots,
+			      char *strs)
+{
+	unsigned used = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned len;
+
+		if (!p->arg[i].is_string)
+			continue;
+		len = copy_string(strs + used, slots[i]);
+		slots[i] = (uint64_t)len << 16 | (len ? 8 + 8 * n + used : 0);
+		used += len;
+	}
+	return used;
+}
+
+/*
+ * Whether the event passes the probe's filter: @rec is the event as its
+ * format lays it out (common fields, the arguments' 8-byte slots, the
+ * strings), @len bytes.  The thread's name is asked for only when the
+ * filter names comm.
+ */
+static bool filter_passes(const struct ut_evf *f, uint64_t *rec, size_t len, uint32_t cpu)
+{
+	char comm[17] = "";
+	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
+	int32_t tid = ut_self.tid ? ut_self.tid : (int32_t)gettid();
+
+	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4; type, flags: 0 */
+	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
+		prctl(PR_GET_NAME, comm);
+	return ut_evf_match(f, rec, len, &ctx);
+}
+
+/*
  * One PROBE record: the probe's address, then each argument in an 8-byte
- * slot (common/usdt.h's size, sign- or zero-extended).
+ * slot (common/usdt.h's size, sign- or zero-extended), then the text of
+ * its string arguments.  Everything is fetched first, into the event as
+ * its format lays it out, so that the filter, if any, judges it before
+ * anything is written.
  */
 static void record_probe(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
 {
 	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
+	const struct ut_evf *f = __atomic_load_n(&r->filter, __ATOMIC_ACQUIRE);
 	struct ut_thread *t = &ut_self;
-	unsigned n = (unsigned)p->nargs, size = 16 + ((8 * n + 15) & ~15u);
-	uint64_t *w, delta;
+	unsigned n = (unsigned)p->nargs, sb = 0, size;
+	uint64_t *w, delta, rec[1 + UT_EV_MAX_ARGBYTES / 8];
+	uint32_t cpu = ut_cpu();
 
 	if (!ut_tracing_on(t) || !ut_enter(t))
 		return;
+	for (unsigned i = 0; i < n; i++)
+		rec[1 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
+	if (r->strings)
+		sb = fetch_strings(p, n, rec + 1, (char *)(rec + 1 + n));
+	if (f && !filter_passes(f, rec, 8 + 8 * (size_t)n + sb, cpu)) {
+		ut_leave(t);
+		return;
+	}
+	size = 16 + ((8 * n + sb + 15) & ~15u);
 	w = ut_rec_reserve(t, size, &delta);
 	if (w) {
-		w[0] = ut_rec_word0(UT_REC_PROBE, ut_cpu(), r->addr);
-		w[1] = (delta << UT_REC_DELTA_SHIFT) | n;
-		for (unsigned i = 0; i < n; i++)
-			w[2 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
-		if (n & 1)
-			w[2 + n] = 0;
+		if (size > 16)
+			w[(size - 8) / 8] = 0; /* the padding */
+		w[0] = ut_rec_word0(UT_REC_PROBE, cpu, r->addr);
+		w[1] = (delta << UT_REC_DELTA_SHIFT) | (uint64_t)sb << 8 | n;
+		memcpy(w + 2, rec + 1, 8 * n + sb);
 		ut_rec_commit(t, size);
 	}
 	ut_leave(t);

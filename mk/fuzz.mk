@@ -1,8 +1,9 @@
 # libFuzzer targets (tests/fuzz/fuzz_*.c) for the code that parses untrusted
 # input: the ring-buffer reader, the control-file parsers (set_ftrace_filter
 # and friends), the configuration document handed to traced processes, the
-# trace.dat reader, the DWARF scan of inlined functions (common/inlined.c) and
-# USDT probe notes (common/usdt.c), event-trigger lines (common/evtrigger.c).  Included from
+# trace.dat reader, the DWARF scan of inlined functions (common/inlined.c),
+# USDT probe notes (common/usdt.c), event-trigger lines (common/evtrigger.c),
+# event filters and USDT descriptions (common/evfilter*.c, common/usdt_desc.c).  Included from
 # the top Makefile (uses its ARCH, WARN and Q).
 #
 #   make fuzz-check       build, then run each target FUZZ_SECONDS (default 20)
@@ -21,7 +22,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
 FUZZ_RUN_SECONDS ?= 600
 FUZZ_ARGS ?=
-FUZZ_TARGETS ?= ring_buffer filter config tracedat dwarf usdt evtrigger
+FUZZ_TARGETS ?= ring_buffer filter config tracedat dwarf usdt evtrigger evfilter
 
 FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude -I. \
@@ -31,12 +32,15 @@ FUZZ_SRCS_ring_buffer := common/ring_buffer.c
 FUZZ_SRCS_filter := common/filter.c common/glob.c common/cxxname.c
 FUZZ_SRCS_config := common/config.c common/cxxname.c
 FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/tracedat_format.c \
-	common/ring_headers.c common/usdt_events.c common/procevents.c common/usdt.c arch/$(ARCH)/usdt_args.c \
+	common/ring_headers.c common/usdt_events.c common/procevents.c common/usdt.c common/usdt_desc.c \
+	arch/$(ARCH)/usdt_args.c \
 	reader/stream.c reader/stream_file.c common/grow.c common/symbols.c \
 	common/glob.c
 FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c common/grow.c
-FUZZ_SRCS_usdt := common/usdt.c arch/$(ARCH)/usdt_args.c
-FUZZ_SRCS_evtrigger := common/evtrigger.c common/evtrigger_filter.c
+FUZZ_SRCS_usdt := common/usdt.c common/usdt_desc.c arch/$(ARCH)/usdt_args.c
+FUZZ_SRCS_evfilter := common/evfilter.c common/evfilter_parse.c common/glob.c common/usdt_desc.c
+FUZZ_SRCS_evtrigger := common/evtrigger.c common/evtrigger_filter.c common/evfilter.c \
+	common/evfilter_parse.c common/glob.c common/usdt_events.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).
 FUZZ_LIBS_tracedat := -lelf -lzstd
 FUZZ_LIBS_dwarf := -ldw -lelf
@@ -52,6 +56,8 @@ FUZZ_MAXLEN_dwarf := 16384
 FUZZ_MAXLEN_usdt := 8192
 # one trigger line (the mount takes 511 bytes)
 FUZZ_MAXLEN_evtrigger := 1024
+# a filter line, then a record / a program word
+FUZZ_MAXLEN_evfilter := 2048
 # -timeout: one input taking longer is a hang; -rss_limit_mb: so is runaway memory.
 FUZZ_RUN_FLAGS := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 

@@ -133,6 +133,7 @@ void ut_filed_event(const struct ut_event *ev, int32_t tgid, struct ut_event *ou
 	case UT_EV_PROBE: /* its format is found by the sink (ut_filed_sink.probes) */
 		out->args = ev->args;
 		out->nargs = ev->nargs;
+		out->argbytes = ev->argbytes;
 		break;
 	case UT_EV_KERNEL_STACK:
 	case UT_EV_USER_STACK:

@@ -41,7 +41,10 @@ void ut_print_keep(struct ut_print_ev *p, const struct ut_event *ev, uint64_t lo
 	p->ev.nr_callers = 0;
 	if (ev->args) { /* reader-owned too */
 		p->ev.nargs = ev->nargs < UT_EV_MAX_ARGS ? ev->nargs : UT_EV_MAX_ARGS;
-		memcpy(p->args, ev->args, p->ev.nargs * sizeof(uint64_t));
+		p->ev.argbytes = ev->argbytes > 8 * p->ev.nargs ? ev->argbytes : 8 * p->ev.nargs;
+		if (p->ev.argbytes > sizeof(p->args))
+			p->ev.argbytes = sizeof(p->args);
+		memcpy(p->args, ev->args, p->ev.argbytes);
 		p->ev.args = p->args;
 	}
 	if (ev->nr_callers && ev->callers) {

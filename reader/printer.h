@@ -26,7 +26,7 @@ struct ut_print_ev {
 	bool consumed;      /* printed already, as the line before's leaf */
 	char *str;          /* owned copies of ev.str and ev.callers */
 	uint64_t *callers;
-	uint64_t args[UT_EV_MAX_ARGS]; /* a copy of ev.args (USDT probes) */
+	uint64_t args[UT_EV_MAX_ARGBYTES / 8]; /* a copy of ev.args (USDT probes), strings too */
 	uint8_t *raw;       /* an owned copy of ev.raw (process events) */
 };
 

@@ -1269,6 +1269,11 @@ static int decode_probe(struct ut_tracedat *r, struct td_rcpu *c, int cpu, const
 	c->ev.nargs = f->nargs;
 	for (unsigned i = 0; i < f->nargs; i++)
 		c->callers[i] = td_get_le(d + 8 + (size_t)8 * i, 8);
+	/* the strings after the slots, if any (the payload is padded to 4 bytes) */
+	c->ev.argbytes = len - 8 <= r->page_size ? len - 8 : 8u * f->nargs;
+	if (c->ev.argbytes > 8u * f->nargs)
+		memcpy((uint8_t *)c->callers + (size_t)8 * f->nargs, d + 8 + (size_t)8 * f->nargs,
+		       c->ev.argbytes - (size_t)8 * f->nargs);
 	c->ev.args = c->callers;
 	return 1;
 }

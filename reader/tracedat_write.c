@@ -1009,7 +1009,10 @@ static int payload_len(const struct ut_event *ev)
 	if (ev->type >= UT_PEV_FIRST && ev->type < UT_PEV_END)
 		return (int)(8 + ev->raw_len); /* a process event: its fields as recorded */
 	if (ev->type >= UT_EV_PROBE_FIRST_ID && ev->nargs <= UT_USDT_MAX_ARGS)
-		return (int)(8 + 8 * ev->nargs); /* a USDT probe: its arguments' slots */
+		/* a USDT probe: its arguments' slots, then its strings */
+		return (int)(8 + (ev->argbytes > 8 * ev->nargs && ev->argbytes <= UT_EV_MAX_ARGBYTES
+					  ? ev->argbytes
+					  : 8 * ev->nargs));
 	return -EINVAL;
 }
 
@@ -1083,9 +1086,13 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 			memcpy(p + 8, ev->raw, len - 8);
 			break;
 		}
-		/* a USDT probe (payload_len() checked) */
+		/* a USDT probe (payload_len() checked): slots, then strings as they are */
 		for (i = 0; i < ev->nargs; i++)
 			td_put_le(p + 8 + 8 * i, ev->args[i], 8);
+		if (len > 8 + 8 * (size_t)ev->nargs)
+			memcpy(p + 8 + (size_t)8 * ev->nargs,
+			       (const uint8_t *)ev->args + (size_t)8 * ev->nargs,
+			       (size_t)len - 8 - (size_t)8 * ev->nargs);
 		break;
 	}
 	memset(p + len, 0, alen - len);

@@ -25,8 +25,7 @@
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
 
-/* The probes of the processes of processes/@pid (0: every live one). */
-static struct ut_probetab *pid_probes(int32_t pid)
+struct ut_probetab *tfs_pid_probes(int32_t pid)
 {
 	struct ut_live_sess *v = NULL;
 	long n = ut_live_list(tfs_rundir, &v);
@@ -51,7 +50,7 @@ static struct ut_probetab *pid_probes(int32_t pid)
 
 struct ut_probetab *tfs_scope_probes(const struct tfs_scope *sc)
 {
-	return pid_probes(sc->pid);
+	return tfs_pid_probes(sc->pid);
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -221,7 +220,7 @@ static bool ev_under(const char *ev, const char *under)
 
 bool tfs_event_exists(int32_t pid, const char *sys, const char *name)
 {
-	struct ut_probetab *t = pid_probes(pid);
+	struct ut_probetab *t = tfs_pid_probes(pid);
 	bool yes = false;
 
 	for (size_t i = 0; t && i < t->n && !yes; i++)
@@ -232,7 +231,7 @@ bool tfs_event_exists(int32_t pid, const char *sys, const char *name)
 
 void tfs_event_list(int32_t pid, const char *sys, tfs_fill_fn fill, void *ctx)
 {
-	struct ut_probetab *t = pid_probes(pid);
+	struct ut_probetab *t = tfs_pid_probes(pid);
 	size_t n;
 	char **v = event_names(t, &n);
 
@@ -359,11 +358,13 @@ const size_t tfs_nr_events_files = sizeof(tfs_events_files) / sizeof(tfs_events_
 
 const struct tfs_file tfs_evsys_files[] = {
 	{"enable", 0640, EV_FILES, show_enable, store_enable, NULL, 0},
+	{"filter", 0640, EV_FILES, tfs_show_evsys_filter, tfs_store_evsys_filter, NULL, 0},
 };
 const size_t tfs_nr_evsys_files = sizeof(tfs_evsys_files) / sizeof(tfs_evsys_files[0]);
 
 const struct tfs_file tfs_event_files[] = {
 	{"enable", 0640, EV_FILES, show_enable, store_enable, NULL, 0},
+	{"filter", 0640, EV_FILES, tfs_show_event_filter, tfs_store_event_filter, NULL, 0},
 	{"format", 0440, EV_FILES, show_event_format, NULL, NULL, 0},
 	{"hist", 0440, EV_FILES, tfs_show_event_hist, NULL, NULL, 0},
 	{"id", 0440, EV_FILES, show_event_id, NULL, NULL, 0},

@@ -378,38 +378,28 @@ static size_t caret_pos(const char *msg, const char *cmd)
 	return hit ? (size_t)(hit - cmd) : 0;
 }
 
-static void errlog_entry(struct tfs_scope *sc, const char *kind, const char *msg, const char *cmd);
+static void errlog_entry(struct tfs_scope *sc, const char *tag, const char *kind,
+			 const char *msg, const char *cmd, int pos);
 
 void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd)
 {
-	errlog_entry(sc, "error", msg, cmd);
+	errlog_entry(sc, "utrace", "error", msg, cmd, -1);
 }
 
 void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd)
 {
-	errlog_entry(sc, "note", msg, cmd);
+	errlog_entry(sc, "utrace", "note", msg, cmd, -1);
 }
 
-void tfs_errlog_at(struct tfs_scope *sc, const char *loc, const char *msg, const char *cmd,
-		   size_t pos)
+void tfs_errlog_at(struct tfs_scope *sc, const char *tag, const char *msg, const char *cmd,
+		   int pos)
 {
-	struct timespec ts;
-	char *e = NULL;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if (asprintf(&e, "[%5llu.%06lu] %s: error: %s\n  Command: %s\n%*s^\n",
-		     (unsigned long long)ts.tv_sec, (unsigned long)(ts.tv_nsec / 1000), loc, msg, cmd,
-		     (int)(11 + pos), "") < 0)
-		return;
-	if (sc->nr_errlog == TFS_ERRLOG_MAX) {
-		free(sc->errlog[0]);
-		memmove(sc->errlog, sc->errlog + 1, (TFS_ERRLOG_MAX - 1) * sizeof(sc->errlog[0]));
-		sc->nr_errlog--;
-	}
-	sc->errlog[sc->nr_errlog++] = e;
+	errlog_entry(sc, tag, "error", msg, cmd, pos < 0 ? 0 : pos);
 }
 
-static void errlog_entry(struct tfs_scope *sc, const char *kind, const char *msg, const char *cmd)
+/* @pos < 0: under the word @msg quotes. */
+static void errlog_entry(struct tfs_scope *sc, const char *tag, const char *kind,
+			 const char *msg, const char *cmd, int pos)
 {
 	struct timespec ts;
 	char *e = NULL, clean[256];
@@ -427,9 +417,10 @@ static void errlog_entry(struct tfs_scope *sc, const char *kind, const char *msg
 		n--;
 	clean[n] = '\0';
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if (asprintf(&e, "[%5llu.%06lu] utrace: %s: %s\n  Command: %s\n%*s^\n",
-		     (unsigned long long)ts.tv_sec, (unsigned long)(ts.tv_nsec / 1000), kind, msg, clean,
-		     (int)(11 + caret_pos(msg, clean)), "") < 0)
+	if (asprintf(&e, "[%5llu.%06lu] %s: %s: %s\n  Command: %s\n%*s^\n",
+		     (unsigned long long)ts.tv_sec, (unsigned long)(ts.tv_nsec / 1000), tag, kind,
+		     msg, clean, (int)(11 + (pos < 0 ? caret_pos(msg, clean) : (size_t)pos)),
+		     "") < 0)
 		return;
 	if (sc->nr_errlog == TFS_ERRLOG_MAX) {
 		free(sc->errlog[0]);

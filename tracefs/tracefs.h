@@ -97,9 +97,12 @@ int tfs_scope_edit(struct tfs_scope *sc, tfs_edit_fn edit, const void *arg, bool
 void tfs_errlog_add(struct tfs_scope *sc, const char *msg, const char *cmd);
 /* The same as a note (something the write did that the user should know), not an error. */
 void tfs_errlog_note(struct tfs_scope *sc, const char *msg, const char *cmd);
-/* An entry as the kernel's own parsers log: "[ts] LOC: error: MSG", the caret at @pos of @cmd. */
-void tfs_errlog_at(struct tfs_scope *sc, const char *loc, const char *msg, const char *cmd,
-		   size_t pos);
+/*
+ * An entry as the kernel's parsers log them: "[ts] TAG: error: MSG", the
+ * command, the caret @pos columns in ("event filter parse error").
+ */
+void tfs_errlog_at(struct tfs_scope *sc, const char *tag, const char *msg, const char *cmd,
+		   int pos);
 void tfs_errlog_print(const struct tfs_scope *sc, FILE *f);
 void tfs_errlog_clear(struct tfs_scope *sc);
 
@@ -218,6 +221,13 @@ int tfs_store_list(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_show_available(struct tfs_req *r, FILE *f);
 /* events.c: available_events, set_event (USDT probes) */
 int tfs_show_available_events(struct tfs_req *r, FILE *f);
+/* The USDT probes of processes/@pid/'s process (0: every live one): ut_probetab_free() it. */
+struct ut_probetab *tfs_pid_probes(int32_t pid);
+/* event_filter.c: events/PROVIDER/NAME/filter and events/PROVIDER/filter */
+int tfs_show_event_filter(struct tfs_req *r, FILE *f);
+int tfs_store_event_filter(struct tfs_req *r, const char *buf, size_t len, bool append);
+int tfs_show_evsys_filter(struct tfs_req *r, FILE *f);
+int tfs_store_evsys_filter(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_show_set_event(struct tfs_req *r, FILE *f);
 int tfs_store_set_event(struct tfs_req *r, const char *buf, size_t len, bool append);
 /* events/: the files of events/, events/PROVIDER/ and events/PROVIDER/NAME/ */

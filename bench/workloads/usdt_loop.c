@@ -3,7 +3,9 @@
  * bench/usdt's workload: N iterations of a loop holding one USDT probe
  * with two arguments (the iteration and a running sum).  Prints the loop's
  * own time per iteration (CLOCK_MONOTONIC), so the cost of an enabled probe
- * is read without the tracer's start-up and write-out.
+ * is read without the tracer's start-up and write-out.  With a second
+ * argument "str" the loop's probe is another, bench:str, whose first
+ * argument points to a 12-byte string (a description makes it a string).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +23,16 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000, sum = 0;
+	int str = argc > 2 && argv[2][0] == 's';
+	static const char name[] = "parse_header";
 	double t0 = now();
 
 	for (long i = 0; i < n; i++) {
 		sum += i ^ (sum >> 3);
-		STAP_PROBE2(bench, hit, i, sum);
+		if (__builtin_expect(str, 0))
+			STAP_PROBE2(bench, str, name, i);
+		else
+			STAP_PROBE2(bench, hit, i, sum);
 	}
 	printf("%.2f ns/iteration (sum %ld)\n", (now() - t0) / (double)n, sum);
 	return 0;

@@ -60,7 +60,9 @@ const char ut_help_list[] =
 	"                ` [lib]` for a shared object, then the note's argument\n"
 	"                descriptions (`-4@%edi`: a signed 4-byte value in %edi;\n"
 	"                `8@-16(%rbp)`, `4@$5`, `8@foo(%rip)`), `(semaphore)` when\n"
-	"                the probe has one, `(N sites)` when the name has several\n"
+	"                the probe has one, `fields: NAME NAME:string ...` when a\n"
+	"                description names its arguments (docs/usdt-descriptions.md),\n"
+	"                `(N sites)` when the name has several\n"
 	"                locations, and why a probe whose arguments cannot be\n"
 	"                decoded cannot be enabled; then the process events every\n"
 	"                traced program has: sched:sched_process_{fork,exec,exit},\n"
@@ -267,6 +269,26 @@ static bool seen_before(const struct ut_usdt_list *l, size_t i)
 	return false;
 }
 
+/* "  fields: filename:string funcname:string arg3" when a description names some argument. */
+static void print_fields(const struct ut_usdt_probe *p)
+{
+	bool named = false;
+
+	for (int k = 0; k < p->nargs; k++)
+		named |= p->arg[k].name[0] != '\0';
+	if (!named)
+		return;
+	fputs("  fields:", stdout);
+	for (int k = 0; k < p->nargs; k++) {
+		if (p->arg[k].name[0])
+			printf(" %s", p->arg[k].name);
+		else
+			printf(" arg%d", k + 1);
+		if (p->arg[k].is_string)
+			fputs(":string", stdout);
+	}
+}
+
 /* One object's probes, each name once (its first location's arguments). */
 static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l)
 {
@@ -285,6 +307,7 @@ static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l)
 			printf("  %s", p->args);
 		if (p->semaphore)
 			fputs("  (semaphore)", stdout);
+		print_fields(p);
 		if (sites > 1)
 			printf("  (%zu sites)", sites);
 		if (p->nargs < 0)

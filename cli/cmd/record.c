@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli/cfg_opts.h"
+#include "cli/evfilter_opt.h"
 #include "cli/cli.h"
 #include "cli/ran.h"
 #include "common/clock.h"
@@ -74,6 +75,11 @@ const char ut_help_record[] =
 	"                   disable_event:P:N, each with :COUNT ('utest:pair traceoff:1':\n"
 	"                   recording stops after the first pair); repeatable.  The\n"
 	"                   event need not be enabled (-e) for its trigger to act\n"
+	"  -f FILTER        after -e EVENT: record its events only when FILTER holds\n"
+	"                   (the kernel's event filter: 'arg1 > 3 && comm == \"x\"',\n"
+	"                   == != < <= > >= & on numbers, == != ~ (glob) on strings,\n"
+	"                   && || ! ( ), common_pid, comm, CPU); judged in the program\n"
+	"                   before anything is written\n"
 	"  -l PATTERN       trace only matching functions (set_ftrace_filter); repeatable;\n"
 	"                   C++ names as demangled or mangled: 'ns::C::f' (every\n"
 	"                   overload), 'ns::C::*', 'ns::f(int)' (see 'utrace help list');\n"
@@ -529,17 +535,24 @@ static void check_triggers(const char *prog, struct ut_objlist *objs, const char
 		       why, prog);
 }
 
-static void check_events(const char *prog, const struct rec_opts *o)
+static void check_events(const char *prog, struct rec_opts *o)
 {
 	struct ut_objlist objs;
 	char word[256];
 
-	if ((!o->cfg.events && !o->cfg.triggers) || o->check_after ||
-	    ut_elfsites_objects(prog, true, true, &objs))
+	if ((!o->cfg.events && !o->cfg.triggers) || (o->check_after && !ut_evf_opt_pending()) ||
+	    ut_elfsites_objects(prog, true, true, &objs)) {
+		if (ut_evf_opt_pending())
+			ut_usage_die("-f: the events' formats come from %s's probes, which "
+				     "cannot be read before it runs", prog);
 		return;
-	check_triggers(prog, &objs, o->cfg.triggers);
-	switch (o->cfg.events ? ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))
-			      : UT_USDT_WORD_OK) {
+	}
+	if (!o->check_after)
+		check_triggers(prog, &objs, o->cfg.triggers);
+	/* -f: a program checked after it ran (no sites) still has its probes read now */
+	switch (o->check_after || !o->cfg.events
+			? UT_USDT_WORD_OK
+			: ut_usdt_check_words(&objs, o->cfg.events, word, sizeof(word))) {
 	case UT_USDT_WORD_UNKNOWN:
 		ut_objlist_free(&objs);
 		ut_usage_die("-e %s: no USDT probe of %s or of its libraries is named so "
@@ -553,6 +566,8 @@ static void check_events(const char *prog, const struct rec_opts *o)
 	case UT_USDT_WORD_OK:
 		break;
 	}
+	if (o->cfg.events)
+		ut_evf_opt_compile(&o->cfg, &objs);
 	ut_objlist_free(&objs);
 }
 
@@ -850,6 +865,13 @@ static int record_running(struct rec_opts *o)
 					       : "not running with libutrace");
 			return 1;
 		}
+	}
+	if (ut_evf_opt_pending()) { /* -f: against the probes the processes loaded */
+		struct ut_objlist l;
+
+		ut_ran_objects(rundir, &l);
+		ut_evf_opt_compile(&o->cfg, &l);
+		ut_objlist_free(&l);
 	}
 	for (size_t i = 0; i < o->npids; i++) {
 		ut_live_get_config(sess[i].dir, 0, &old[i]);

@@ -17,6 +17,7 @@
 #include "cli/cfg_opts.h"
 #include "cli/ran.h"
 #include "cli/usdt_words.h"
+#include "cli/evfilter_opt.h"
 #include "common/whynosite.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
@@ -45,6 +46,8 @@ const char ut_help_start[] =
 	"                   stacktrace, enable_event:P:N, disable_event:P:N with :COUNT,\n"
 	"                   or hist:keys=..; repeatable (the mount's events/P/N/hist\n"
 	"                   shows the tables)\n"
+	"  -f FILTER        after -e EVENT: its events only when FILTER holds (the\n"
+	"                   kernel's event filter, judged in the processes)\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
 	"  --max-graph-depth N, --thresh US, --func-stack, --profile\n"
 	"  --pid TID        set_ftrace_pid: only these threads or processes\n"
@@ -291,7 +294,7 @@ static int apply(const char *rundir, const struct ut_targets *t, const struct ut
  * -e words: one naming no probe of a provider the processes have exits 2
  * and changes nothing; a provider none has may come with a dlopen: said.
  */
-static void check_events(const char *rundir, const struct ut_cfg *c)
+static void check_events(const char *rundir, struct ut_cfg *c)
 {
 	enum ut_usdt_word k;
 	struct ut_objlist l;
@@ -303,6 +306,8 @@ static void check_events(const char *rundir, const struct ut_cfg *c)
 	ut_ran_objects(rundir, &l);
 	r = ut_usdt_check_triggers(&l, c->triggers, word, sizeof(word));
 	k = c->events ? ut_usdt_check_words(&l, c->events, word2, sizeof(word2)) : UT_USDT_WORD_OK;
+	if (c->events && k != UT_USDT_WORD_UNKNOWN)
+		ut_evf_opt_compile(c, &l);
 	ut_objlist_free(&l);
 	if (r == -2)
 		ut_usage_die("--trigger %s", word);

@@ -253,7 +253,7 @@ static void probe_trace(struct ut_out *o, FILE *f, const struct ut_event *ev)
 		fputc('\n', f);
 		return;
 	}
-	ut_evfmt_print(args, sizeof(args), ev->probe, ev->args);
+	ut_evfmt_print(args, sizeof(args), ev->probe, ev->args, ev->argbytes);
 	fprintf(f, "%s: %s\n", ev->probe->name, args);
 }
 

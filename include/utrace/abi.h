@@ -231,8 +231,10 @@ enum {
 				  * a handler starts, exit 0, or returns, exit 1; depth:
 				  * the graph depth it runs at) */
 	UT_REC_PROBE = 9,        /* address bits of word0: the USDT probe's address;
-				  * word1: delta:16 | nargs:8; then nargs 8-byte
-				  * argument values, padded to 16 bytes */
+				  * word1: delta:16 | strbytes:16 (bits 8..23) | nargs:8;
+				  * then nargs 8-byte argument values, then strbytes
+				  * bytes of strings (a string argument's slot: its
+				  * __data_loc), padded to 16 bytes */
 	UT_REC_EVENT = 10,       /* a process event (common/procevents.h): address
 				  * bits of word0: id:16 | len:16; word1: delta:16;
 				  * then len bytes of the event's fields in the
@@ -245,6 +247,7 @@ enum {
 #define UT_REC_STACK_MAX 32
 #define UT_REC_PROBE_MAX_ARGS 12
 #define UT_REC_EVENT_MAX 1024     /* payload bytes of an EVENT record */
+#define UT_REC_PROBE_MAX_STRBYTES 3072u /* 12 strings of 256 bytes */
 #define UT_REC_MARKER_MAX 4000   /* text bytes; the kernel's cap is 4054 */
 
 #define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */

@@ -78,11 +78,11 @@ EOF2
 expect_eq "events/header_event" "# compressed entry header" "$(head -n 1 events/header_event)"
 echo $(ls events/utest) >"$TOP/evdir.txt"
 expect "events/utest/" "$TOP/evdir.txt" <<'EOF2'
-enable guarded konst memory noargs pair string widths
+enable filter guarded konst memory noargs pair string widths
 EOF2
 echo $(ls events/utest/pair) >"$TOP/evfiles.txt"
 expect "events/utest/pair/" "$TOP/evfiles.txt" <<'EOF2'
-enable format hist id trigger
+enable filter format hist id trigger
 EOF2
 expect_eq "an event's id" "$(cat events/utest/pair/id)" "$(grep -m1 '^ID: ' events/utest/pair/format | cut -d' ' -f2)"
 sed -e '/^ID: /d' events/utest/widths/format >"$TOP/format.txt"

@@ -131,14 +131,17 @@ expect_eq "snapshot is not configured" EINVAL "$(a $T snapshot)"
 expect_eq "still none" "# Available triggers:" "$(head -n 1 $T)"
 expect_eq "error_log stays empty" "" "$(cat error_log)"
 
-# a filter: the syntax is taken, the filter refused until filters exist
-expect_eq "traceoff if ..." EINVAL "$(a $T 'traceoff:2 if arg1 > 1')"
+# a filter naming no field: EINVAL, the kernel's report in error_log
+expect_eq "traceoff if ..." EINVAL "$(a $T 'traceoff:2 if arg9 > 1')"
 sed -E 's/^\[ *[0-9]+\.[0-9]{6}\]/[TS]/' error_log >"$TOP/errlog.txt"
 expect "error_log: the caret under the filter" "$TOP/errlog.txt" <<'EOF2'
-[TS] event filter parse error: error: filter not supported yet
-  Command: traceoff:2 if arg1 > 1
-                         ^
+[TS] event filter parse error: error: Field not found
+  Command: traceoff:2 if arg9 > 1
+                              ^
 EOF2
 expect_eq "nothing set" "# Available triggers:" "$(head -n 1 $T)"
+# a good one is taken and read back with it
+expect_eq "traceoff if arg1 > 1" OK "$(a $T 'traceoff:2 if arg1 > 1')"
+expect_eq "read back" "traceoff:count=2 if arg1 > 1" "$(head -n 1 $T)"
 alive
 finish

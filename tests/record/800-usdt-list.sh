@@ -87,8 +87,8 @@ EOF
 if [ -x /usr/bin/python3.11 ]; then
 	"$UTRACE" list -e /usr/bin/python3.11 | grep '^python:function__' >py.txt
 	expect "python3.11 probes" py.txt <<'EOF'
-python:function__entry  8@%rbp 8@%r12 -4@%eax  (semaphore)
-python:function__return  8@%rbp 8@%r12 -4@%eax  (semaphore)
+python:function__entry  8@%rbp 8@%r12 -4@%eax  (semaphore)  fields: filename:string funcname:string lineno
+python:function__return  8@%rbp 8@%r12 -4@%eax  (semaphore)  fields: filename:string funcname:string lineno
 EOF
 fi
 finish

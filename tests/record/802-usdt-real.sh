@@ -34,7 +34,7 @@ py=/usr/bin/python3.11
 }
 # gc.collect(generation) N times with the collector off: gc__start fires
 # once per call (and a few times at start-up and exit): N more calls, N
-# more events, with the generation as arg1.
+# more events, with the generation as arg1 (named "generation" by share/usdt/python.usdt).
 cat >g.py <<'EOF'
 import gc, sys
 gc.disable()
@@ -44,13 +44,13 @@ EOF
 for n in 9 39; do
 	record "g$n.dat" -e python:gc__start -- "$py" -S g.py "$n" ||
 		fail "record of python's gc__start exited $?: $(cat "g$n.dat.err")"
-	report "g$n.dat" | events | grep -oE 'gc__start: arg1=[0-9]+' | sort | uniq -c |
+	report "g$n.dat" | events | grep -oE 'gc__start: generation=[0-9]+' | sort | uniq -c |
 		awk '{print $3, $1}' >"g$n.txt"
 done
 join g9.txt g39.txt | awk '{print $1, $3 - $2}' >diff.txt
 expect "python gc__start: 30 more calls, 10 of each generation" diff.txt <<'EOF'
-arg1=0 10
-arg1=1 10
-arg1=2 10
+generation=0 10
+generation=1 10
+generation=2 10
 EOF
 finish

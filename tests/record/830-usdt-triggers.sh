@@ -48,5 +48,15 @@ bad "no event" "utrace: --trigger 'traceoff': 'PROVIDER:NAME TRIGGER' expected (
 bad "unknown event" "utrace: --trigger: 'utest:nosuch' names no USDT probe of $P or of its libraries" 'utest:nosuch traceoff'
 bad "unknown target" "utrace: --trigger: 'utest:nosuch' names no USDT probe of $P or of its libraries" 'utest:pair enable_event:utest:nosuch'
 bad "field" "utrace: --trigger 'utest:pair hist:keys=arg3': Couldn't find field" 'utest:pair hist:keys=arg3'
-bad "filter" "utrace: --trigger 'utest:pair traceoff if arg1 > 1': filter not supported yet" 'utest:pair traceoff if arg1 > 1'
+bad "filter" "utrace: --trigger 'utest:pair traceoff if arg9 > 1': Field not found" 'utest:pair traceoff if arg9 > 1'
+# if FILTER: the trigger acts on the hits the filter passes (the event
+# firing it is recorded, then tracing stops)
+record f.dat -e utest:pair --trigger 'utest:pair traceoff:1 if arg1 > 1' -- "$P" 5 ||
+	fail "if FILTER: record exited $?: $(cat f.dat.err)"
+report f.dat | events | sed -E 's/^.*: pair/pair/' >f.txt
+expect "if FILTER" f.txt <<'EOF'
+pair: arg1=0 arg2=0
+pair: arg1=1 arg2=-1000
+pair: arg1=2 arg2=-2000
+EOF
 finish

@@ -124,7 +124,7 @@ TEST(hist_errors)
 	hist_fails("hist:keys=arg1:sort=arg1.up", 2, "Invalid sort modifier", 20);
 	hist_fails("hist:keys=arg1:sort=hitcount,arg1,hitcount", 2, "Too many sort fields (Max = 2)",
 		   34);
-	hist_fails("traceoff if arg1 > 1", 2, "filter not supported yet", 12);
+	hist_fails("traceoff if arg9 > 1", 2, "Field not found", 17);
 	CHECK(parse("hist:vals=arg1", &t, &err) == -EINVAL);
 	CHECK(parse("hist:keys=a,b,c,d", &t, &err) == -EINVAL);
 	CHECK(parse("hist:keys=a:size=0", &t, &err) == -EINVAL);

@@ -1092,17 +1092,17 @@ TEST(probe_events)
 	CHECK_EQ_STR(ev.probe->system, "utest");
 	CHECK_EQ_STR(ev.probe->name, "pair");
 	CHECK_EQ_INT(ev.probe->id, 1100);
-	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args);
+	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args, ev.argbytes);
 	CHECK_EQ_STR(text, "arg1=-7 arg2=-1000");
 	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
 	CHECK_EQ_STR(ev.probe->name, "one");
 	CHECK_EQ_INT(ev.probe->id, 1101);
-	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args);
+	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args, ev.argbytes);
 	CHECK_EQ_STR(text, "arg1=255"); /* a u8 field: the low byte */
 	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 1);
 	CHECK_EQ_STR(ev.probe->system, "usdt");
 	CHECK_EQ_STR(ev.probe->name, "probe_402000");
-	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args);
+	ut_evfmt_print(text, sizeof(text), ev.probe, ev.args, ev.argbytes);
 	CHECK_EQ_STR(text, "arg1=5");
 	CHECK_EQ_INT(ut_tracedat_next(r, &ev, &lost, err, sizeof(err)), 0);
 	ut_tracedat_close_reader(r);
