@@ -21,7 +21,7 @@ cd "$MNT" || exit 1
 
 echo $(ls events/utest/pair) >"$TOP/evfiles.txt"
 expect "events/utest/pair/" "$TOP/evfiles.txt" <<'EOF2'
-enable filter format id
+enable filter format hist id trigger
 EOF2
 expect_eq "no filter" none "$(cat events/utest/pair/filter)"
 expect_eq "enable" OK "$(w set_event 'utest:pair utest:memory')"

@@ -13,7 +13,7 @@
 UTRACE_USDT_DIR=$UT_TESTS/usdt
 export UTRACE_USDT_DIR
 
-"$UTRACE" list -e "$(prog usdt_str gcc-pfe)" | sed -E 's/ +[-0-9]+@[^ ]+//g' >list.txt
+"$UTRACE" list -e "$(prog usdt_str gcc-pfe)" | sed -E 's/ +[-0-9]+@[^ ]+//g' | grep '^utest_str:' >list.txt
 expect "list -e: the described fields" list.txt <<'EOF'
 utest_str:word  fields: word:string len
 utest_str:two  fields: good:string bad:string n
