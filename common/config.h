@@ -50,6 +50,10 @@ struct ut_cfg {
 	uint32_t buf_kb;          /* buffer_size_kb per thread */
 	uint32_t total_kb;        /* buffer_total_size_kb: a process's thread buffers
 				   * together (0: UT_CFG_TOTAL_KB_DEFAULT) */
+	uint32_t max_graph_depth; /* 0: unlimited */
+	uint32_t nr_pids;         /* set_ftrace_pid entries in @pids */
+	uint16_t nr_evf;          /* event filters in @evf */
+	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
 	bool overwrite;           /* options/overwrite */
 	bool tracing_on;
 	bool func_stack;          /* options/func_stack_trace */
@@ -71,8 +75,6 @@ struct ut_cfg {
 				   * patched prologue (common/prologue.h) */
 	bool inlined;             /* -O inlined: each inlined instance's entry becomes a
 				   * site (libutrace/inlined.c) */
-	uint16_t nr_evf;          /* event filters in @evf */
-	uint32_t max_graph_depth; /* 0: unlimited */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */
 	char *notrace;
@@ -86,8 +88,6 @@ struct ut_cfg {
 		char *text;       /* the filter as written, on one line */
 	} *evf;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
-	uint32_t nr_pids;
-	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
 	uint64_t cpumask[UT_CFG_CPUMASK_WORDS]; /* bit N: CPU N records (when set) */
 };
 

@@ -84,11 +84,11 @@ struct ut_event {
 	 * the event's start, common fields included, and length), not owned;
 	 * the format if known
 	 */
-	uint32_t argbytes;
 	const uint64_t *args;
 	const struct ut_evfmt *probe;
 	/* process events: the record's bytes from offset 8 on, not owned */
 	const uint8_t *raw;
+	uint32_t argbytes;  /* USDT probes: the bytes at @args (above) */
 	uint16_t raw_len;
 	uint16_t evid;
 };

@@ -157,7 +157,7 @@ static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const 
 		snprintf(loc, sizeof(loc), "event filter parse error");
 	else
 		snprintf(loc, sizeof(loc), "hist:%s", r->ev);
-	tfs_errlog_at(r->sc, loc, err->msg, cmd, err->pos);
+	tfs_errlog_at(r->sc, loc, err->msg, cmd, (int)err->pos);
 }
 
 /* Parse and check one write; 0 or -EINVAL (logged as the kernel does). */
