@@ -27,7 +27,8 @@ LD_PRELOAD=$UT_BUILD/libutrace.so "$E" spin 2 <"$TOP/e.in" >"$TOP/e.out" 2>"$TOP
 epid=$!
 exec 7>"$TOP/e.in"
 for ((i = 0; i < 200; i++)); do
-	grep -q '^inl_cases' "$TOP/w.out" && grep -q spinning "$TOP/e.out" && break
+	grep -q '^inl_cases' "$TOP/w.out" && grep -q spinning "$TOP/e.out" &&
+		grep -qx ip_local_out "processes/$wpid/available_filter_functions" 2>/dev/null && break
 	sleep 0.05
 done
 echo ip_local_out >set_ftrace_filter || fail "filter ip_local_out"
