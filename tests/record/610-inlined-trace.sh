@@ -7,8 +7,8 @@
 # 5 through its copy), inl_scale 2 (no copy), nested inl_outer/inl_inner,
 # inl_step 3 in one caller; function_graph prints a leaf line without a
 # duration marked /* inlined */, nested one level deeper per inlined body
-# around it, a graph filter or notrace naming the inlined function selects
-# its instances, and trace-cmd reads the file; the profiler counts the hits in
+# around it, a graph filter, notrace or a function command naming the
+# inlined function selects its instances, and trace-cmd reads the file; the profiler counts the hits in
 # the function's row.  inl_edge: a leaf whose locals sit in the red zone
 # computes the same sum traced (the slot steps below the red zone), a loop
 # that jumps back to the instance counts each pass, and an instance that
@@ -73,6 +73,17 @@ inl_inner <-inl_nest 1
 inl_nest <-main 1
 inl_outer <-inl_nest 1
 inl_thrice <-main 1
+EOF2
+	# a function command on the inlined function: traceoff at inl_outer's instance
+	record "c.$s.dat" -O inlined -p function -l 'inl_outer:traceoff' -l 'inl_*' -- "$p" ||
+		fail "$s: traceoff exited $?"
+	report "c.$s.dat" | funcs >"c.$s.txt"
+	expect "$s: traceoff at an instance" "c.$s.txt" <<'EOF2'
+inl_a <-main
+inl_scale <-inl_a
+inl_b <-main
+inl_scale <-inl_b
+inl_nest <-main
 EOF2
 	if command -v trace-cmd >/dev/null; then
 		trace-cmd report -i "g.$s.dat" 2>/dev/null | grep -c 'funcgraph_inlined: .*inl_step(); /\* inlined \*/' >"tc.$s.txt"
