@@ -40,11 +40,13 @@ FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c common/grow.c
 FUZZ_SRCS_usdt := common/usdt.c common/usdt_desc.c arch/$(ARCH)/usdt_args.c
 FUZZ_SRCS_evfilter := common/evfilter.c common/evfilter_parse.c common/glob.c common/usdt_desc.c
 FUZZ_SRCS_evtrigger := common/evtrigger.c common/evtrigger_filter.c common/evfilter.c \
-	common/evfilter_parse.c common/glob.c common/usdt_events.c
+	common/evfilter_parse.c common/glob.c common/usdt_events.c common/usdt.c common/usdt_desc.c \
+	arch/$(ARCH)/usdt_args.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).
 FUZZ_LIBS_tracedat := -lelf -lzstd
 FUZZ_LIBS_dwarf := -ldw -lelf
 FUZZ_LIBS_usdt := -lelf
+FUZZ_LIBS_evtrigger := -lelf
 FUZZ_MAXLEN_ring_buffer := 12288
 FUZZ_MAXLEN_filter := 4096
 FUZZ_MAXLEN_config := 4096
