@@ -226,10 +226,10 @@ static size_t make_slots(struct cand *c, size_t n, struct ut_ool *e, const char 
 }
 
 /* Sites sorted by address, their entries and names alike (slots come from several areas). */
-static void sort_sites(struct ut_module *p, struct ut_ool *e, const char **names)
+static void sort_sites(size_t n, struct ut_ool *e, const char **names)
 {
-	for (uint32_t i = 1; i < p->nr_sites; i++)
-		for (uint32_t j = i; j > 0 && e[j].jump_to < e[j - 1].jump_to; j--) {
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && e[j].jump_to < e[j - 1].jump_to; j--) {
 			struct ut_ool t = e[j];
 			const char *nm = names[j];
 
@@ -270,38 +270,19 @@ static void log_names(const struct ut_module *p, const char *const *names)
 static struct ut_module *make_module(struct ut_module *m, struct ut_ool *e, const char **names,
 				     size_t n)
 {
-	struct ut_module *p = calloc(1, sizeof(*p));
+	uint64_t *sites = malloc((n + 1) * sizeof(*sites));
+	struct ut_module *p = NULL;
 
-	if (!p || !(p->sites = calloc(n, sizeof(*p->sites)))) {
-		free(p);
-		return NULL;
+	if (sites) {
+		sort_sites(n, e, names);
+		for (size_t i = 0; i < n; i++)
+			sites[i] = e[i].jump_to + (HDR_SITE - HDR_CODE);
+		p = ut_ool_module(m, UT_KIND_INLINED, e, n, sites, names,
+				  (uint64_t)utrace_inl_caller);
 	}
-	memcpy(p->path, m->path, sizeof(p->path));
-	memcpy(p->name, m->name, sizeof(p->name));
-	p->bias = m->bias;
-	p->alive = true;
-	p->symfd = -1;
-	p->kind = UT_KIND_INLINED;
-	p->of = m;
-	p->kind_data = e;
-	p->nr_sites = (uint32_t)n;
-	sort_sites(p, e, names);
-	for (size_t i = 0; i < n; i++) {
-		p->sites[i].addr = e[i].jump_to + (HDR_SITE - HDR_CODE);
-		p->sites[i].len = UT_ARCH_CALL_SIZE;
-		p->sites[i].func = UT_NO_FUNC;
-	}
-	p->lo = p->sites[0].addr;
-	p->hi = p->sites[n - 1].addr + UT_ARCH_CALL_SIZE;
-	if (ut_patch_prepare_module(p) || ut_sites_add_module(p)) {
-		free(p->sites);
-		free(p);
-		return NULL;
-	}
-	*p->stub_slot = (uint64_t)utrace_inl_caller;
-	for (size_t i = 0; i < n; i++)
-		p->sites[i].func = ut_sites_add_func(p, names[i], (uint32_t)i);
-	log_names(p, names);
+	free(sites);
+	if (p)
+		log_names(p, names);
 	return p;
 }
 

@@ -56,6 +56,16 @@ uint64_t ut_ool_slot_for(uint64_t e, uint64_t size);
  */
 void ut_ool_trap_answers(void);
 
+/*
+ * The module of @kind holding the out-of-line patches @e (@n of them, by
+ * their sites' addresses @sites, which name functions @names) for the
+ * object of module @of: made, its stub ready (leading to @tramp, if not 0,
+ * whatever the tracer), published, its functions in the filter table.
+ * NULL if it could not be made.  Under ut_rt.lock.
+ */
+struct ut_module *ut_ool_module(struct ut_module *of, unsigned kind, struct ut_ool *e, size_t n,
+				 const uint64_t *sites, const char **names, uint64_t tramp);
+
 /* Write @len bytes at @addr of the process's text or slots (/proc/self/mem).  0 or -EIO. */
 int ut_ool_poke(uint64_t addr, const void *buf, size_t len);
 

@@ -167,39 +167,60 @@ void ut_ool_segments(const struct ut_module *m, struct ut_ool_segs *g)
 	dl_iterate_phdr(segments, &sc);
 }
 
-/* The module of @m's patchable functions, made and published; NULL if none. */
-static struct ut_module *make_module(struct ut_module *m, struct found *f)
+struct ut_module *ut_ool_module(struct ut_module *of, unsigned kind, struct ut_ool *e, size_t n,
+				 const uint64_t *sites, const char **names, uint64_t tramp)
 {
 	struct ut_module *p = calloc(1, sizeof(*p));
 
-	if (!p || !(p->sites = calloc(f->n, sizeof(*p->sites)))) {
+	if (!p || !(p->sites = calloc(n, sizeof(*p->sites)))) {
 		free(p);
 		return NULL;
 	}
-	memcpy(p->path, m->path, sizeof(p->path));
-	memcpy(p->name, m->name, sizeof(p->name));
-	p->bias = m->bias;
+	memcpy(p->path, of->path, sizeof(p->path));
+	memcpy(p->name, of->name, sizeof(p->name));
+	p->bias = of->bias;
 	p->alive = true;
 	p->symfd = -1;
-	p->kind = UT_KIND_PROLOGUE;
-	p->of = m;
-	p->kind_data = f->e;
-	p->nr_sites = (uint32_t)f->n;
-	p->index = ut_rt.nr_mods;
-	for (size_t i = 0; i < f->n; i++) {
-		p->sites[i].addr = f->e[i].entry + f->e[i].plan.skip;
+	p->kind = (uint8_t)kind;
+	p->of = of;
+	p->kind_data = e;
+	p->nr_sites = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		p->sites[i].addr = sites[i];
 		p->sites[i].len = UT_ARCH_CALL_SIZE;
 		p->sites[i].func = UT_NO_FUNC;
 	}
 	p->lo = p->sites[0].addr;
-	p->hi = p->sites[f->n - 1].addr + UT_ARCH_CALL_SIZE;
-	if (ut_patch_prepare_module(p) || ut_sites_add_module(p)) {
+	p->hi = p->sites[n - 1].addr + UT_ARCH_CALL_SIZE;
+	if (ut_patch_prepare_module(p)) {
 		free(p->sites);
 		free(p);
 		return NULL;
 	}
+	if (tramp)
+		*p->stub_slot = tramp;
+	if (ut_sites_add_module(p)) {
+		free(p->sites);
+		free(p);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		p->sites[i].func = ut_sites_add_func(p, names[i], (uint32_t)i);
+	return p;
+}
+
+/* The module of @m's patchable functions, made and published; NULL if none. */
+static struct ut_module *make_module(struct ut_module *m, struct found *f)
+{
+	uint64_t *sites = malloc((f->n + 1) * sizeof(*sites));
+	struct ut_module *p;
+
+	if (!sites)
+		return NULL;
 	for (size_t i = 0; i < f->n; i++)
-		p->sites[i].func = ut_sites_add_func(p, f->names[i], (uint32_t)i);
+		sites[i] = f->e[i].entry + f->e[i].plan.skip;
+	p = ut_ool_module(m, UT_KIND_PROLOGUE, f->e, f->n, sites, f->names, 0);
+	free(sites);
 	return p;
 }
 

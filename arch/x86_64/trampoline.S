@@ -105,6 +105,11 @@
 .macro SAVE_ARGS
 	sub	$FRAME, %rsp
 	.cfi_adjust_cfa_offset FRAME
+	STORE_ARGS
+.endm
+
+/* The argument registers into the FRAME bytes at %rsp (SAVE_ARGS without the CFI). */
+.macro STORE_ARGS
 	mov	%rdi, 0(%rsp)
 	mov	%rsi, 8(%rsp)
 	mov	%rdx, 16(%rsp)
@@ -117,6 +122,12 @@
 .endm
 
 .macro RESTORE_ARGS
+	LOAD_ARGS
+	add	$FRAME, %rsp
+	.cfi_adjust_cfa_offset -FRAME
+.endm
+
+.macro LOAD_ARGS
 	mov	0(%rsp), %rdi
 	mov	8(%rsp), %rsi
 	mov	16(%rsp), %rdx
@@ -126,8 +137,6 @@
 	mov	48(%rsp), %rax
 	mov	56(%rsp), %r10
 	mov	64(%rsp), %r11
-	add	$FRAME, %rsp
-	.cfi_adjust_cfa_offset -FRAME
 .endm
 
 /*
@@ -230,28 +239,12 @@ utrace_inl_caller:
 	.cfi_def_cfa_register %rbp
 	and	$-16, %rsp
 	sub	$FRAME, %rsp
-	mov	%rdi, 0(%rsp)
-	mov	%rsi, 8(%rsp)
-	mov	%rdx, 16(%rsp)
-	mov	%rcx, 24(%rsp)
-	mov	%r8, 32(%rsp)
-	mov	%r9, 40(%rsp)
-	mov	%rax, 48(%rsp)
-	mov	%r10, 56(%rsp)
-	mov	%r11, 64(%rsp)
+	STORE_ARGS
 	mov	16(%rbp), %rdi			/* the site's return: site + 5 */
 	sub	$5, %rdi
 	lea	24+128(%rbp), %rsi		/* the function's %rsp at the instance */
 	call	ut_inlined_hit
-	mov	0(%rsp), %rdi
-	mov	8(%rsp), %rsi
-	mov	16(%rsp), %rdx
-	mov	24(%rsp), %rcx
-	mov	32(%rsp), %r8
-	mov	40(%rsp), %r9
-	mov	48(%rsp), %rax
-	mov	56(%rsp), %r10
-	mov	64(%rsp), %r11
+	LOAD_ARGS
 	mov	%rbp, %rsp
 	.cfi_def_cfa_register %rsp
 	pop	%rbp
