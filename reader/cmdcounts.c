@@ -13,26 +13,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "reader/seqcopy.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
 /* Copy the table once; false if a rewrite was under way or happened meanwhile. */
 static bool copy_table(const struct ut_cmds *t, struct ut_cmd_entry *out, uint32_t *nr)
 {
-	uint64_t gen = __atomic_load_n(&t->gen, __ATOMIC_ACQUIRE);
-	uint32_t n;
-
-	if (gen & 1)
-		return false;
-	n = __atomic_load_n(&t->nr, __ATOMIC_ACQUIRE);
-	if (n > UT_CMDS_MAX)
-		n = UT_CMDS_MAX;
-	memcpy(out, t->e, n * sizeof(*out));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&t->gen, __ATOMIC_RELAXED) != gen)
-		return false;
-	*nr = n;
-	return true;
+	return ut_seq_copy(&t->gen, &t->nr, UT_CMDS_MAX, t->e, sizeof(*out), out, nr);
 }
 
 long ut_live_cmds(const char *sessdir, struct ut_cmd_entry *out)
