@@ -22,8 +22,8 @@ static uint64_t load(const uint8_t *rec, size_t len, unsigned off, unsigned size
 	uint64_t v = 0;
 	unsigned bits = size * 8;
 
-	if (size > 8 || off + size > len)
-		return 0;
+	if (!size || size > 8 || off + size > len)
+		return 0; /* a 0-byte field (a damaged program word) holds nothing */
 	memcpy(&v, rec + off, size); /* little-endian: the low bytes */
 	if (bits < 64 && sgn && (v >> (bits - 1)) & 1)
 		v |= ~0ULL << bits;
@@ -37,6 +37,8 @@ static uint64_t as_type(uint64_t v, unsigned size, bool sgn)
 
 	if (bits >= 64)
 		return v;
+	if (!bits)
+		return 0; /* a 0-byte operand (a damaged program word) */
 	v &= (1ULL << bits) - 1;
 	if (sgn && (v >> (bits - 1)) & 1)
 		v |= ~0ULL << bits;
