@@ -164,36 +164,48 @@ static bool parse_syms(const char *line, struct modline *ml)
  * instance's site, in its slot, named after the function inlined there,
  * with the module of the object it was inlined in).
  */
+struct names_line {
+	char path[PATH_MAX + 40]; /* the names file, in the session */
+	char mod[64];
+	unsigned long long bias;
+};
+
+/* The parts of a "names" line of session @dir; false if it is none (or not one of ours). */
+static bool parse_names(const char *dir, const char *line, struct names_line *nl)
+{
+	char file[32];
+
+	if (sscanf(line, "names %llx %63s %31s", &nl->bias, nl->mod, file) != 3 ||
+	    !snap_file_ok(file, "names"))
+		return false;
+	snprintf(nl->path, sizeof(nl->path), "%s/%s", dir, file);
+	return true;
+}
+
 static void load_names(struct ut_symtab *st, const char *dir, const char *line)
 {
-	char file[32], mod[64], path[PATH_MAX + 40];
-	unsigned long long bias;
+	struct names_line nl;
 
-	if (sscanf(line, "names %llx %63s %31s", &bias, mod, file) != 3 ||
-	    !snap_file_ok(file, "names"))
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	ut_symsnap_load(st, path, bias, strcmp(mod, "-") ? mod : NULL);
+	if (parse_names(dir, line, &nl))
+		ut_symsnap_load(st, nl.path, nl.bias, strcmp(nl.mod, "-") ? nl.mod : NULL);
 }
 
 int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line)
 {
-	char file[32], mod[64], path[PATH_MAX + 40];
-	unsigned long long bias;
+	struct names_line nl;
 	struct ut_symtab *st;
 	int n = 0;
 
-	if (sscanf(line, "names %llx %63s %31s", &bias, mod, file) != 3 ||
-	    !snap_file_ok(file, "names"))
+	if (!parse_names(dir, line, &nl))
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	st = ut_symtab_new();
 	if (!st)
 		return -ENOMEM;
-	if (ut_symsnap_load(st, path, bias, NULL) >= 0)
+	if (ut_symsnap_load(st, nl.path, nl.bias, NULL) >= 0)
 		ut_symtab_finish(st);
 	for (size_t i = 0; i < ut_symtab_count(st) && n >= 0; i++) {
-		long k = ut_ftable_add(t, ut_symtab_at(st, i)->name, strcmp(mod, "-") ? mod : NULL);
+		long k = ut_ftable_add(t, ut_symtab_at(st, i)->name,
+				       strcmp(nl.mod, "-") ? nl.mod : NULL);
 
 		if (k < 0) {
 			n = (int)k;
