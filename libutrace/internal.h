@@ -589,6 +589,7 @@ static inline void ut_prof_time(struct ut_prof_entry *e, uint64_t time, uint64_t
 void ut_graph_lost_frame(uint64_t sp) __attribute__((noreturn)) UT_HIDDEN;
 /* tracers/function_graph.c: drop the running stack's frames below @sp (unwound). */
 void ut_graph_drop_below(struct ut_shadow *sh, uint64_t sp) UT_HIDDEN;
+int ut_graph_filter(const struct ut_shadow *sh, uint64_t ip) UT_HIDDEN;
 
 /*
  * stacks.c: the shadow stack of the stack holding @addr (a coroutine's, or

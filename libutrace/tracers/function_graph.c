@@ -132,8 +132,11 @@ static void record_exit(struct ut_thread *t, const struct ut_shadow_frame *f, ui
 	ut_rec_commit(t, UT_REC_EXIT_SIZE);
 }
 
-/* The filters' verdict for @ip: 0, UT_FRAME_ROOT and/or UT_FRAME_HIDDEN, or -1 to skip. */
-static int graph_filter(const struct ut_shadow *sh, uint64_t ip)
+/*
+ * The filters' verdict for @ip, under @sh's frames (NULL: none yet): 0,
+ * UT_FRAME_ROOT and/or UT_FRAME_HIDDEN, or -1 to skip.
+ */
+int ut_graph_filter(const struct ut_shadow *sh, uint64_t ip)
 {
 	const struct ut_site *s = ut_sites_find(ip);
 	uint8_t g = s ? s->graph : 0;
@@ -141,7 +144,7 @@ static int graph_filter(const struct ut_shadow *sh, uint64_t ip)
 
 	if (g & UT_GRAPH_NOTRACE)
 		flags |= UT_FRAME_HIDDEN;
-	else if (!sh->roots && ut_rt.graph.roots && !(g & UT_GRAPH_ROOT))
+	else if (!(sh && sh->roots) && ut_rt.graph.roots && !(g & UT_GRAPH_ROOT))
 		return -1; /* not inside a set_graph_function root */
 	if (g & UT_GRAPH_ROOT)
 		flags |= UT_FRAME_ROOT;
@@ -192,7 +195,7 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	/* The profiler counts every call, hooked or not (depth, overrun). */
 	prof = ut_rt.cfg.profile ? ut_prof_hit(t, ip) : NULL;
 	if (unlikely(ut_rt.graph.filtered)) {
-		flags = graph_filter(sh, ip);
+		flags = ut_graph_filter(sh, ip);
 		if (flags < 0)
 			goto out;
 	}

@@ -28,16 +28,12 @@ void ut_function_entry(uint64_t ip, uint64_t parent_ip) UT_HIDDEN;
 #define SITE_TO_PARENT 13
 #define NEST_SHIFT 48
 
+/* The graph filters let a call of the instance's function show here (notrace: not even it). */
 static bool graph_wanted(const struct ut_shadow *sh, uint64_t site)
 {
-	const struct ut_site *s;
+	int flags = ut_rt.graph.filtered ? ut_graph_filter(sh, site) : 0;
 
-	if (!ut_rt.graph.filtered)
-		return true;
-	s = ut_sites_find(site);
-	if (s && (s->graph & UT_GRAPH_NOTRACE))
-		return false;
-	return !ut_rt.graph.roots || (sh && sh->roots) || (s && (s->graph & UT_GRAPH_ROOT));
+	return flags >= 0 && !(flags & UT_FRAME_HIDDEN);
 }
 
 static void graph_hit(struct ut_thread *t, uint64_t site, uint64_t sp, uint64_t parent,
