@@ -93,4 +93,22 @@ struct ut_event {
 	uint16_t evid;
 };
 
+/*
+ * One of the events a tracer writes millions of (function, funcgraph_entry,
+ * funcgraph_exit), decoded without the rest of struct ut_event: the record
+ * writer's fast path (ut_rb_decode_call(), ut_tracedat_write_call()).
+ * Its fields mean what struct ut_event's of the same names do.
+ */
+struct ut_call {
+	uint64_t ts;
+	uint64_t ip;
+	uint64_t parent_ip; /* function */
+	uint64_t calltime;  /* funcgraph_exit: calltime, retval, overrun */
+	uint64_t retval;
+	uint32_t cpu;
+	uint32_t depth;     /* graph */
+	uint32_t overrun;
+	uint16_t type;      /* UT_EV_FUNCTION, UT_EV_FUNCGRAPH_ENTRY or _EXIT */
+};
+
 #endif

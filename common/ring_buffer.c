@@ -380,6 +380,38 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 	}
 }
 
+bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t trace_ts,
+		       const struct ut_clockconv *clk, struct ut_call *c)
+{
+	uint64_t w[2], x[2];
+
+	memcpy(w, p, sizeof(w));
+	c->ts = trace_ts;
+	c->cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
+	c->ip = w[0] & UT_REC_ADDR_MASK;
+	switch (w[0] >> UT_REC_TYPE_SHIFT) {
+	case UT_REC_FUNCTION:
+		c->type = UT_EV_FUNCTION;
+		c->parent_ip = w[1] & UT_REC_ADDR_MASK;
+		return true;
+	case UT_REC_GRAPH_ENTRY:
+		c->type = UT_EV_FUNCGRAPH_ENTRY;
+		c->depth = (uint32_t)w[1];
+		return true;
+	case UT_REC_GRAPH_EXIT:
+		/* as ut_rb_decode_one() does */
+		memcpy(x, p + 16, sizeof(x));
+		c->type = UT_EV_FUNCGRAPH_EXIT;
+		c->depth = (uint32_t)w[1];
+		c->overrun = (uint32_t)((w[1] >> 32) & 0xffff);
+		c->calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
+		c->retval = x[1];
+		return true;
+	default:
+		return false;
+	}
+}
+
 struct decode_ctx {
 	int32_t tid, tgid;
 	const struct ut_clockconv *clk;

@@ -135,5 +135,13 @@ long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint6
 /* Decode a record that ut_rb_walk() gave (@ts: its raw_ts) into @ev. */
 void ut_rb_decode_one(const uint8_t *rec, uint64_t ts, int32_t tid, int32_t tgid,
 		      const struct ut_clockconv *clk, struct ut_event *ev);
+/*
+ * The same for the records of calls only (FUNCTION, GRAPH_ENTRY, GRAPH_EXIT),
+ * into @c, with @trace_ts the record's time already converted
+ * (ut_clock_to_trace(@clk, @ts)); false for any other record (@c then
+ * holds nothing of use).
+ */
+bool ut_rb_decode_call(const uint8_t *rec, uint64_t ts, uint64_t trace_ts,
+		       const struct ut_clockconv *clk, struct ut_call *c);
 
 #endif

@@ -16,9 +16,10 @@
 #include "utrace/abi.h"
 
 /*
- * The queue between the drainer and the writer: 16 blocks of 2 MiB, all
- * mapped before the program starts (a block mapped mid-run by the drainer
- * took milliseconds here, and the rings overflowed meanwhile) and reused.
+ * The queue between the drainer and the writer: 16 blocks of 2 MiB, mapped
+ * ahead (two before the program starts, the rest by the queue's grower as
+ * it starts: a block mapped mid-run by the drainer took milliseconds here,
+ * and the rings overflowed meanwhile) and reused.
  * What is queued when the program ends is what is left to write then.  When
  * the full queue refuses a thread's data, a lossless record leaves it in the
  * ring (the program waits); otherwise the thread spills to its spool
@@ -26,6 +27,7 @@
  */
 #define RS_BLOCK (2u << 20)
 #define RS_PREFILL 16
+#define RS_PREFILL_NOW 2 /* of them mapped before the program starts */
 #define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
 #define RS_SPOOL_AHEAD ((size_t)32768) /* events decoded ahead per spilled thread */
 
@@ -113,9 +115,16 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 	s->blocks = test_knob("UTRACE_TEST_QUEUE_BLOCKS", RS_PREFILL, 1, RS_PREFILL);
 	s->delay_us = test_knob("UTRACE_TEST_WRITE_DELAY_US", 0, 0, 1000000);
 	s->q = ut_chunkq_new(RS_BLOCK, (size_t)s->blocks * RS_BLOCK, (unsigned)s->blocks);
-	/* mapped now, before the program runs: a block mapped mid-run took ms here */
+	/*
+	 * A few blocks now, before the program runs (a block mapped mid-run
+	 * by the drainer took ms here); the queue's grower maps the rest
+	 * while the program starts.  Mapping all 16 here cost the command up
+	 * to 30 ms before exec: a huge page the machine never used is slow
+	 * to populate (4.6 ms each here, in a VM), a recycled one 0.15 ms.
+	 */
 	if (s->q)
-		ut_chunkq_prefill(s->q, (unsigned)s->blocks);
+		ut_chunkq_prefill(s->q, (unsigned)(s->blocks < RS_PREFILL_NOW ? s->blocks
+									: RS_PREFILL_NOW));
 	if (!s->q) {
 		free(s);
 		return NULL;
@@ -368,11 +377,39 @@ static void sift_down(struct ut_rs_thread **h, size_t n, size_t i)
 	}
 }
 
+/*
+ * The fast path of write_rec(): a call (function, graph entry or exit), no
+ * loss to report before it, no repeats folded: straight from the record to
+ * the page.  False: not such a record, write_rec() does it.
+ */
+static bool write_call(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rs_rec *r)
+{
+	struct ut_call c;
+	int ret;
+
+	if (s->folding || t->lost || !ut_rb_decode_call(r->rec, r->raw, r->ts, t->clk, &c))
+		return false;
+	if (c.cpu >= (uint32_t)s->nr_cpus)
+		c.cpu = 0; /* as write_rec() */
+	t->read++;
+	if (s->err) {
+		s->unwritten++;
+		return true;
+	}
+	ret = ut_tracedat_write_call(s->w, t->tid, &c);
+	if (ret)
+		s->err = ret;
+	return true;
+}
+
 /* One record into the file: losses before it, then the event, decoded now. */
 static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rs_rec *r)
 {
 	struct ut_event ev;
 	uint64_t lost = t->lost;
+
+	if (write_call(s, t, r))
+		return;
 
 	ut_rb_decode_one(r->rec, r->raw, t->tid, t->tgid, t->clk, &ev);
 	if (ev.cpu >= (uint32_t)s->nr_cpus)

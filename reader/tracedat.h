@@ -79,6 +79,7 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 					      char *err, size_t errlen);
 int ut_tracedat_update_meta(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m);
 int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev);
+int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const struct ut_call *ev);
 int ut_tracedat_lost(struct ut_tracedat_writer *w, unsigned cpu, uint64_t nr);
 /*
  * Version 7: store the chunks written from now on raw (zstd frames of raw
