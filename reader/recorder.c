@@ -104,6 +104,7 @@ struct ut_recorder {
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
+	uint64_t unwritten;         /* of them: not written after a write error (said apart) */
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
@@ -1419,9 +1420,10 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
 			      r->sess[i]->pid,
 			      (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
-	if (r->lost_total)
+	/* those a write error kept out of the file were said with the error */
+	if (r->lost_total > r->unwritten)
 		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
-		      (unsigned long long)r->lost_total);
+		      (unsigned long long)(r->lost_total - r->unwritten));
 }
 
 int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
@@ -1431,7 +1433,7 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	char uname_buf[512];
 	int ret = outset_make(r, &o), eret;
 
-	r->lost_total = 0; /* each replay counts afresh */
+	r->lost_total = r->unwritten = 0; /* each replay counts afresh */
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
 			if (r->sess[i]->thr[j]) {
@@ -1563,7 +1565,8 @@ static int stream_finish(struct ut_recorder *r)
 	wret = ut_rstream_finish(r->rs);
 	if (!wret)
 		wret = r->spill_err; /* the data that could not wait in the queue was lost */
-	r->lost_total += ut_rstream_lost(r->rs) + ut_rstream_unwritten(r->rs);
+	r->unwritten = ut_rstream_unwritten(r->rs);
+	r->lost_total += ut_rstream_lost(r->rs) + r->unwritten;
 	if (ut_rstream_late(r->rs))
 		rwarn(r, "%llu events arrived after later ones were written (a thread held up "
 			 "between its time stamp and its commit): written with their CPU's time",

@@ -1801,64 +1801,113 @@ static int v7_tail(struct ut_tracedat_writer *w, const uint64_t *off, const uint
 }
 
 /*
- * The file had no room for the tail (a full disk, a file-size limit): give
- * up the direct CPU's newest chunks, at least @short_by bytes of them, then
- * the other CPUs' data if that was not enough.  False when nothing is left.
+ * How many of the @nr chunks at @at in @fd (each an 8-byte header with its
+ * size, then its data) end within @keep bytes; *@bytes: their size.
  */
-/* @c's temp-file chunks cut to those that end within @keep bytes (their headers walked). */
-static void temp_cut(struct td_wcpu *c, uint64_t keep)
+static uint64_t chunks_within(int fd, uint64_t at, uint64_t nr, uint64_t keep, uint64_t *bytes)
 {
-	uint64_t at = 0, n = 0;
+	uint64_t used = 0, n = 0;
 	unsigned char h[8];
 
-	while (n < c->nr_chunks && pread(c->fd, h, sizeof(h), (off_t)at) == (ssize_t)sizeof(h)) {
+	while (n < nr && pread(fd, h, sizeof(h), (off_t)(at + used)) == (ssize_t)sizeof(h)) {
 		uint64_t len = 8 + (h[0] | (uint64_t)h[1] << 8 | (uint64_t)h[2] << 16 |
 				    (uint64_t)h[3] << 24);
 
-		if (at + len > keep)
+		if (used + len > keep)
 			break;
-		at += len;
+		used += len;
 		n++;
 	}
-	c->nr_chunks = n;
-	c->zbytes = at;
+	*bytes = used;
+	return n;
 }
 
 /*
- * The file is @short_by bytes too long for its tail: the regions go first
- * (they lie past the direct CPU's chunks), then the CPU with the most data
- * loses its newest chunks, until the tail fits.  Each CPU keeps the chunks
- * that came first.  False: nothing left to give up.
+ * @c's chunks cut to those that end within @keep bytes (the oldest), its
+ * first one kept if @keep_one.
+ */
+static void cpu_cut(struct ut_tracedat_writer *w, struct td_wcpu *c, uint64_t keep, bool keep_one)
+{
+	uint64_t nr = c->nr_chunks;
+
+	if (w->direct >= 0 && c == &w->cpus[w->direct]) { /* its chunk ends are known */
+		keep = keep_one && keep < w->dends[0] ? w->dends[0] : keep;
+		while (c->nr_chunks && w->dends[c->nr_chunks - 1] > keep)
+			c->nr_chunks--;
+		c->zbytes = c->nr_chunks ? w->dends[c->nr_chunks - 1] : 0;
+		return;
+	}
+	int fd = c->roff ? w->fd : c->fd;
+	uint64_t at = c->roff ? c->roff + 4 : 0;
+
+	c->nr_chunks = chunks_within(fd, at, nr, keep, &c->zbytes);
+	if (!c->nr_chunks && keep_one)
+		c->nr_chunks = chunks_within(fd, at, 1, UINT64_MAX, &c->zbytes);
+	/* a temp file is usually on the same full disk: give that room back too */
+	if (!c->roff && ftruncate(c->fd, (off_t)c->zbytes) < 0) {
+		/* not given back: the next round finds the tail still short and cuts more */
+	}
+}
+
+/* Every CPU's newest chunks cut, @need bytes in all, each its share; false: none cut. */
+static bool cut_shares(struct ut_tracedat_writer *w, uint64_t need, uint64_t total, bool keep_one)
+{
+	bool cut = false;
+
+	for (int i = 0; i < w->nr_cpus; i++) {
+		struct td_wcpu *c = &w->cpus[i];
+		/* its share of @need, rounded up: together at least @need */
+		uint64_t give = (uint64_t)(((unsigned __int128)need * c->zbytes + total - 1) / total),
+			 had = c->zbytes;
+
+		if (!c->nr_chunks)
+			continue;
+		cpu_cut(w, c, had > give ? had - give : 0, keep_one);
+		cut |= c->zbytes < had;
+	}
+	return cut;
+}
+
+/*
+ * The file is @short_by bytes too long for its tail (a full disk, a
+ * file-size limit): every CPU gives up the same share of its data, its
+ * newest chunks, so that the trace still ends at about the same time on
+ * each (cutting one CPU, or dropping the regions whole, left a trace of
+ * some threads only), and keeps its first chunk while the others can give.  The regions are then moved down over what was cut
+ * and the file cut after the data, which gives the room back.  False:
+ * nothing left to give up.
  */
 static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
 {
-	struct td_wcpu *d = w->direct >= 0 && w->cpus ? &w->cpus[w->direct] : NULL, *big = NULL;
-	uint64_t need = short_by + TD_PAGE_SIZE, want;
+	uint64_t need = short_by + TD_PAGE_SIZE, total = 0, end;
+	bool temp = false;
 
 	if (!w->cpus)
 		return false;
-	for (int i = 0; i < w->nr_cpus; i++)
-		if (w->cpus[i].roff && w->cpus[i].nr_chunks) {
-			for (int j = 0; j < w->nr_cpus; j++)
-				if (w->cpus[j].roff)
-					w->cpus[j].roff = w->cpus[j].nr_chunks = w->cpus[j].zbytes = 0;
-			return ftruncate(w->fd, (off_t)(w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0))) == 0;
-		}
-	for (int i = 0; i < w->nr_cpus; i++)
-		if (w->cpus[i].nr_chunks && (!big || w->cpus[i].zbytes > big->zbytes))
-			big = &w->cpus[i];
-	if (!big)
-		return false;
-	want = big->zbytes > need ? big->zbytes - need : 0;
-	if (big == d) {
-		while (d->nr_chunks && w->dends[d->nr_chunks - 1] > want)
-			d->nr_chunks--;
-		d->zbytes = d->nr_chunks ? w->dends[d->nr_chunks - 1] : 0;
-	} else {
-		temp_cut(big, want);
+	for (int i = 0; i < w->nr_cpus; i++) {
+		total += w->cpus[i].nr_chunks ? w->cpus[i].zbytes : 0;
+		temp |= w->cpus[i].nr_chunks && !w->cpus[i].roff && (int)i != w->direct;
 	}
-	/* gives the room back now (a full disk): the other CPUs are copied again after it */
-	return ftruncate(w->fd, (off_t)(w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0))) == 0;
+	if (!total)
+		return false;
+	/*
+	 * A byte cut from a temp file on the same disk counts twice (room
+	 * given back, and not copied): half the shortfall a round, measured
+	 * again after it, rather than cut twice as much as needed.
+	 */
+	if (temp)
+		need = need / 2 + TD_PAGE_SIZE;
+	/* each CPU keeps its first chunk while another can give more */
+	if (!cut_shares(w, need, total, true))
+		cut_shares(w, need, total, false);
+	(void)v7_settle(w); /* a failure drops the regions: less to write */
+	end = w->doff + (w->direct >= 0 && w->cpus[w->direct].nr_chunks
+				 ? 4 + w->cpus[w->direct].zbytes
+				 : 0);
+	for (int i = 0; i < w->nr_cpus; i++)
+		if (w->cpus[i].roff && w->cpus[i].nr_chunks && w->cpus[i].roff + 4 + w->cpus[i].zbytes > end)
+			end = w->cpus[i].roff + 4 + w->cpus[i].zbytes;
+	return ftruncate(w->fd, (off_t)end) == 0;
 }
 
 /*
