@@ -357,6 +357,25 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	free(s);
 }
 
+/*
+ * The session's objects changed (a library loaded, the program's own logged
+ * after the reader first saw the session): the formatter reloads the
+ * symbols.  Asked as each chunk is queued, after the ring's head was read:
+ * an object is logged before any event that may name it is published, so
+ * no chunk's events go out with older symbols.  (Asked only every scan
+ * before, a short process's events were printed as addresses under load:
+ * tests/live/526.)
+ */
+static void modules_check(struct ut_live_stream *s, struct ssess *ss)
+{
+	uint64_t gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
+
+	if (gen != ss->modules_gen) {
+		ss->modules_gen = gen;
+		__atomic_add_fetch(&s->syms_gen, 1, __ATOMIC_RELEASE);
+	}
+}
+
 static bool wanted(const struct ut_live_stream *s, int32_t pid)
 {
 	for (size_t i = 0; i < s->npids; i++)
@@ -556,18 +575,12 @@ static void scan_sessions(struct ut_live_stream *s)
 	}
 	for (size_t k = 0; k < s->nr_sess; k++) {
 		struct ssess *ss = s->sess[k];
-		uint64_t gen;
 
 		if (ss->drained)
 			continue;
-		gen = __atomic_load_n(&ss->ctl->modules_gen, __ATOMIC_ACQUIRE);
-
+		modules_check(s, ss);
 		ss->alive = __atomic_load_n(&ss->ctl->alive, __ATOMIC_ACQUIRE) &&
 			    (kill(ss->pid, 0) == 0 || errno == EPERM);
-		if (gen != ss->modules_gen) {
-			ss->modules_gen = gen;
-			__atomic_add_fetch(&s->syms_gen, 1, __ATOMIC_RELEASE);
-		}
 	}
 }
 
@@ -821,6 +834,49 @@ static struct sthread *current_thread(struct ut_live_stream *s, struct ssess *ss
 	return t;
 }
 
+/* The queue's sink, with modules_check() before each chunk goes in. */
+struct live_sink {
+	struct ut_drain_sink sink;
+	struct ut_drain_qsink q;
+	struct ut_live_stream *s;
+	struct ssess *ss;
+};
+
+static long live_put(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
+		     const size_t seglen[2])
+{
+	struct live_sink *l = (struct live_sink *)k;
+
+	modules_check(l->s, l->ss);
+	return l->q.sink.put(&l->q.sink, start, lost, seg, seglen);
+}
+
+static uint8_t *live_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
+{
+	struct live_sink *l = (struct live_sink *)k;
+
+	return l->q.sink.reserve(&l->q.sink, min, max, got);
+}
+
+static int live_commit(struct ut_drain_sink *k, uint8_t *buf, uint64_t start, uint64_t lost,
+		       size_t len)
+{
+	struct live_sink *l = (struct live_sink *)k;
+
+	modules_check(l->s, l->ss);
+	return l->q.sink.commit(&l->q.sink, buf, start, lost, len);
+}
+
+static void live_sink_init(struct live_sink *l, struct ut_live_stream *s, struct ssess *ss,
+			   struct sthread *t)
+{
+	l->sink = (struct ut_drain_sink){.put = live_put, .reserve = live_reserve,
+					 .commit = live_commit};
+	ut_drain_qsink_init(&l->q, s->q, t);
+	l->s = s;
+	l->ss = ss;
+}
+
 #define GIVE_UP_PASSES 1000 /* a dead process's buffer that cannot be opened: ~1 s */
 
 /*
@@ -880,12 +936,12 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = current_thread(s, ss, j);
 			struct ut_drain_chunk *q;
-			struct ut_drain_qsink k;
+			struct live_sink k;
 			long n;
 
 			if (!t)
 				continue;
-			ut_drain_qsink_init(&k, s->q, t);
+			live_sink_init(&k, s, ss, t);
 			n = ut_drain(&t->rb,
 				     !__atomic_load_n(&ss->ctl->overwrite, __ATOMIC_RELAXED) &&
 					     t->rb.tail >= t->rb.from,
