@@ -195,8 +195,24 @@ static const char *const cmd_comms[] = { "demo", "demo-helper", "worker" };
 static const int32_t tg_pids[] = { 1000, 2001 };
 static const int32_t tg_tgids[] = { 1000, 2000 };
 
+/* write_file() writes the calls through ut_tracedat_write_call() when set. */
+static bool g_calls;
 /* write_file() writes version 7, zstd-compressed, when set. */
 static bool g_compress;
+
+/* A call through the record writer's fast path, anything else as usual. */
+static int write_via_call(struct ut_tracedat_writer *w, const struct ut_event *ev)
+{
+	struct ut_call c = {.ts = ev->ts, .ip = ev->ip, .parent_ip = ev->parent_ip,
+			    .calltime = ev->calltime, .retval = ev->retval, .cpu = ev->cpu,
+			    .depth = ev->depth, .overrun = ev->overrun, .type = ev->type};
+
+	if (ev->type != UT_EV_FUNCTION && ev->type != UT_EV_FUNCGRAPH_ENTRY &&
+	    ev->type != UT_EV_FUNCGRAPH_EXIT)
+		return ut_tracedat_write(w, ev);
+	CHECK(ev->type != UT_EV_FUNCGRAPH_EXIT || ev->rettime == ev->ts);
+	return ut_tracedat_write_call(w, ev->pid, &c);
+}
 
 /* Write G to @path; ev[i].cpu ordering is as generated (per-CPU monotonic). */
 static void write_file(const char *path)
@@ -220,7 +236,7 @@ static void write_file(const char *path)
 	for (size_t i = 0; i < G.n; i++) {
 		if (G.lost[i])
 			CHECK_EQ_INT(ut_tracedat_lost(w, G.ev[i].cpu, G.lost[i]), 0);
-		CHECK_EQ_INT(ut_tracedat_write(w, &G.ev[i]), 0);
+		CHECK_EQ_INT(g_calls ? write_via_call(w, &G.ev[i]) : ut_tracedat_write(w, &G.ev[i]), 0);
 	}
 	CHECK_EQ_INT(ut_tracedat_close(w), 0);
 	ut_symtab_free(st);
@@ -1244,6 +1260,40 @@ static char *tc_report(const char *path)
  * identical, both by this reader and by trace-cmd, and the compressed file
  * is smaller; a cut compressed file reads up to its last whole chunk.
  */
+/*
+ * The record writer's fast path (ut_tracedat_write_call) writes the very
+ * bytes ut_tracedat_write() does for the same calls (the ring has no flags
+ * nor preempt count: 0), every other event alike.
+ */
+TEST(write_call_same_bytes)
+{
+	const char *a = path_in_dir("plain.dat"), *b = path_in_dir("calls.dat");
+	unsigned char *da, *db;
+	size_t la, lb, calls = 0;
+
+	make_dir();
+	gen_events();
+	for (size_t i = 0; i < G.n; i++) {
+		G.ev[i].flags = G.ev[i].preempt = 0;
+		if (G.ev[i].type == UT_EV_FUNCGRAPH_EXIT)
+			G.ev[i].rettime = G.ev[i].ts; /* as the ring's decoders give it */
+		calls += G.ev[i].type == UT_EV_FUNCTION || G.ev[i].type == UT_EV_FUNCGRAPH_ENTRY ||
+			 G.ev[i].type == UT_EV_FUNCGRAPH_EXIT;
+	}
+	CHECK(calls > G.n / 2);
+	g_compress = false;
+	write_file(a);
+	g_calls = true;
+	write_file(b);
+	g_calls = false;
+	da = slurp(a, &la);
+	db = slurp(b, &lb);
+	CHECK_EQ_INT(la, lb);
+	CHECK(la == lb && !memcmp(da, db, la));
+	free(da);
+	free(db);
+}
+
 TEST(compressed)
 {
 	const char *v6 = path_in_dir("v6.dat"), *v7 = path_in_dir("v7.dat");
@@ -1315,6 +1365,7 @@ int main(void)
 	RUN(probe_events);
 	RUN(trace_cmd_report);
 	RUN(compressed);
+	RUN(write_call_same_bytes);
 	cleanup();
 	TEST_EXIT();
 }
