@@ -329,6 +329,45 @@ TEST(local_clock_conversion)
 	CHECK(ut_clock_to_trace(&c, 1ull << 62) == 1000000000 + (1ull << 61));
 }
 
+/*
+ * ut_rb_decode_call() (the record writer's fast path) reads a call's record
+ * as ut_rb_decode_one() does, and declines every other record.
+ */
+TEST(decode_call_as_decode_one)
+{
+	struct ut_clockconv c = {.clock = UT_CLOCK_LOCAL, .mono0 = 1000000000, .mult = 3u << 9,
+				 .shift = 10};
+	uint64_t recs[4][4] = {
+		{ut_rec_word0(UT_REC_FUNCTION, 3, 0x401010), (5ull << 48) | 0x7f0000001234},
+		{ut_rec_word0(UT_REC_GRAPH_ENTRY, 1, 0x401100), (7ull << 48) | 6},
+		{ut_rec_word0(UT_REC_GRAPH_EXIT, 2, 0x401100), (9ull << 48) | (4ull << 32) | 6, 700,
+		 (uint64_t)-22},
+		{ut_rec_word0(UT_REC_GRAPH_EXIT, 2, 0x401100), 0, 99999, 1}, /* duration > ts */
+	};
+	uint64_t ts = 5000;
+	struct ut_event ev;
+	struct ut_call call;
+
+	for (size_t i = 0; i < 4; i++) {
+		ut_rb_decode_one((const uint8_t *)recs[i], ts, 77, 70, &c, &ev);
+		CHECK(ut_rb_decode_call((const uint8_t *)recs[i], ts, ut_clock_to_trace(&c, ts), &c,
+					&call));
+		CHECK_EQ_INT(call.type, ev.type);
+		CHECK(call.ts == ev.ts && call.ip == ev.ip && call.cpu == ev.cpu);
+		if (ev.type == UT_EV_FUNCTION)
+			CHECK(call.parent_ip == ev.parent_ip);
+		else
+			CHECK_EQ_INT(call.depth, ev.depth);
+		if (ev.type == UT_EV_FUNCGRAPH_EXIT)
+			CHECK(call.overrun == ev.overrun && call.calltime == ev.calltime &&
+			      call.retval == ev.retval && ev.rettime == ev.ts);
+	}
+	recs[0][0] = ut_rec_word0(UT_REC_TIME, 0, 0);
+	CHECK(!ut_rb_decode_call((const uint8_t *)recs[0], ts, ts, &c, &call));
+	recs[0][0] = ut_rec_word0(UT_REC_SIGNAL, 0, 11);
+	CHECK(!ut_rb_decode_call((const uint8_t *)recs[0], ts, ts, &c, &call));
+}
+
 int main(void)
 {
 	RUN(open_validates);
@@ -340,5 +379,6 @@ int main(void)
 	RUN(malformed_records);
 	RUN(lost_record);
 	RUN(local_clock_conversion);
+	RUN(decode_call_as_decode_one);
 	TEST_EXIT();
 }
