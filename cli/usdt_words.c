@@ -7,6 +7,7 @@
 #include "cli/usdt_words.h"
 #include "common/procevents.h"
 #include "common/evtrigger.h"
+#include "common/synth.h"
 #include "common/usdt_events.h"
 #include "common/usdt.h"
 
@@ -87,14 +88,7 @@ static bool probe_format(const struct ut_objlist *objs, const char *sys, const c
 
 			if (strcmp(p->provider, sys) != 0 || strcmp(p->name, evt) != 0 || p->nargs < 0)
 				continue;
-			memset(f, 0, sizeof(*f));
-			snprintf(f->system, sizeof(f->system), "%s", sys);
-			snprintf(f->name, sizeof(f->name), "%s", evt);
-			f->nargs = (uint8_t)p->nargs;
-			for (int a = 0; a < p->nargs; a++) {
-				f->size[a] = p->arg[a].size;
-				f->is_signed[a] = p->arg[a].is_signed;
-			}
+			ut_evfmt_from_probe(f, p); /* with the names a description gives */
 			found = true;
 		}
 		ut_usdt_list_free(&l);
@@ -118,6 +112,8 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 		return 0; /* the option's parser refused it already */
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - line), line);
 	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
+	if (!strcmp(sys, UT_SYNTH_SYSTEM))
+		return 0; /* a synthetic event (--synth) is no probe: checked by the process */
 	snprintf(words, sizeof(words), "%s:%s %s%s%s", sys, evt, t.sys, t.sys[0] ? ":" : "", t.evt);
 	k = ut_usdt_check_words(objs, words, word, sizeof(word));
 	if (k != UT_USDT_WORD_OK) {

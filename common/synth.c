@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/synth.h"
@@ -177,4 +178,24 @@ uint64_t ut_synth_pc(const char *name)
 	for (const unsigned char *s = (const unsigned char *)name; *s; s++)
 		h = (h ^ *s) * 0x100000001b3ULL;
 	return UT_SYNTH_PC_BASE | (h & UT_SYNTH_PC_MASK & ~0xfULL);
+}
+
+int ut_synth_add_all(struct ut_probetab *t, const char *defs)
+{
+	for (const char *p = defs; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		struct ut_synth_def d;
+		struct ut_synth_err err;
+		struct ut_probetab_ent *v;
+		bool rm;
+
+		if (ut_synth_parse(p, strcspn(p, "\n"), &d, &rm, &err) || rm)
+			continue;
+		v = realloc(t->v, (t->n + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		v[t->n].pc = ut_synth_pc(d.name);
+		ut_synth_evfmt(&d, &v[t->n++].f);
+	}
+	return 0;
 }

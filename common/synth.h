@@ -24,9 +24,9 @@
 
 #define UT_SYNTH_SYSTEM "synthetic"
 #define UT_SYNTH_MAX_FIELDS UT_USDT_MAX_ARGS
-/* Pseudo probe addresses: above user space, below the kernel's (no object maps there). */
-#define UT_SYNTH_PC_BASE 0x00ff000000000000ULL
-#define UT_SYNTH_PC_MASK 0x0000ffffffffffffULL
+/* Pseudo probe addresses: above user space (47 bits), within a record's 48-bit address. */
+#define UT_SYNTH_PC_BASE 0x0000f00000000000ULL
+#define UT_SYNTH_PC_MASK 0x00000fffffffffffULL
 
 struct ut_synth_def {
 	char name[64];
@@ -57,6 +57,12 @@ bool ut_synth_find(const char *defs, const char *name, struct ut_synth_def *d);
 
 /* The event's format (system "synthetic", fields named, no id). */
 void ut_synth_evfmt(const struct ut_synth_def *d, struct ut_evfmt *f);
+
+/*
+ * Add the synthetic events of @defs ("NAME FIELDS" lines) to probe table
+ * @t at their pseudo addresses (before ut_probetab_finish).  0 or -ENOMEM.
+ */
+int ut_synth_add_all(struct ut_probetab *t, const char *defs);
 
 /* The pseudo probe address records of synthetic event @name carry. */
 uint64_t ut_synth_pc(const char *name);
