@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/synth.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"
@@ -160,6 +161,36 @@ static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const 
 	tfs_errlog_at(r->sc, loc, err->msg, cmd, (int)err->pos);
 }
 
+/* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params. */
+static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
+{
+	struct ut_cfg c;
+	int ret = 0;
+
+	if (t->cmd != UT_ET_HIST || !t->hv.nactions || tfs_scope_config(tfs_scope_get(0), &c))
+		return 0;
+	for (uint8_t i = 0; i < t->hv.nactions && !ret; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+		const char *at = strstr(cmd, a->synth);
+		struct ut_synth_def d;
+
+		if (a->action != UT_HA_TRACE)
+			continue;
+		err->pos = at ? (size_t)(at - cmd) : 0;
+		err->logged = true;
+		err->in_filter = false;
+		if (!ut_synth_find(c.synth, a->synth, &d)) {
+			err->msg = "Couldn't find synthetic event";
+			ret = -EINVAL;
+		} else if (d.nfields != a->nparams) {
+			err->msg = "Param count doesn't match synthetic event field count";
+			ret = -EINVAL;
+		}
+	}
+	ut_cfg_free(&c);
+	return ret;
+}
+
 /* Parse and check one write; 0 or -EINVAL (logged as the kernel does). */
 static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 {
@@ -168,7 +199,8 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 
 	if (!tfs_event_format(r, &fmt))
 		return -ENOENT;
-	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err)) {
+	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err) ||
+	    (!t->remove && check_synth(t, cmd, &err))) {
 		log_error(r, &err, cmd);
 		return -EINVAL;
 	}
