@@ -100,6 +100,23 @@ Totals:
     Entries: 3
     Dropped: 0
 EOF2
+# onmax and onchange: the new value per key, and the fields saved with it
+expect_eq "onmax" OK "$(a events/utest/guarded/trigger 'hist:keys=common_pid:r=arg1:onmax($r).save(arg1,arg2)')"
+expect_eq "onchange" OK "$(a events/utest/konst/trigger 'hist:keys=common_pid:k=arg1:onchange($k).save(arg1)')"
+run_req u 3
+grep -A1 '^{' events/utest/guarded/hist | sed -E 's/common_pid: +[0-9]+/common_pid: PID/' >"$TOP/max.txt"
+expect "the newest hist first: the round's maximum and the runs then" "$TOP/max.txt" <<'EOF2'
+{ common_pid: PID } hitcount:          3
+	max:          5  arg1:          5  arg2:          6
+--
+{ common_pid: PID } hitcount:          6
+
+EOF2
+grep -A1 '^{' events/utest/konst/hist | sed -E 's/common_pid: +[0-9]+/common_pid: PID/' >"$TOP/chg.txt"
+expect "onchange: set once (always 42)" "$TOP/chg.txt" <<'EOF2'
+{ common_pid: PID } hitcount:          3
+	changed:         42  arg1:         42
+EOF2
 expect_eq "in use: not removed" EBUSY "$(a synthetic_events '!pairlat')"
 
 echo >error_log
