@@ -57,6 +57,8 @@ struct rt_synth {
 	uint64_t pc;
 	int32_t ev;                /* its triggers' event in tab->ev, -1: none */
 	uint32_t sel;              /* set_event enables it (updated at each apply) */
+	const struct ut_evf *filter; /* events/synthetic/NAME/filter, NULL: none */
+	char *fprog;               /* the program it was decoded from */
 };
 
 struct rt_tab {
@@ -94,6 +96,8 @@ uint64_t ut_histvar_field(const struct rt_hit *h, int slot) UT_HIDDEN;
 void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h) UT_HIDDEN;
 /* synth.c (libutrace): write synthetic event @s's record with @args into the thread's ring. */
 void ut_synth_record(const struct rt_synth *s, const uint64_t *args) UT_HIDDEN;
+/* Give @s the filter the configuration has for it (under ut_rt.lock, at each apply). */
+void ut_synth_filter_apply(struct rt_synth *s) UT_HIDDEN;
 /* evhist.c */
 struct ut_hist_entry *ut_evhist_count(struct ut_hist_hdr *h, const struct ut_evtrig *t,
 				      const uint64_t *key, const uint64_t *vals) UT_HIDDEN;

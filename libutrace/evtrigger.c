@@ -341,6 +341,8 @@ static void select_synth(struct rt_tab *tab)
 				 ut_usdt_selected(ut_rt.cfg.events, UT_SYNTH_SYSTEM,
 						  tab->synth[i].d.name),
 				 __ATOMIC_RELAXED);
+	for (uint32_t i = 0; tab && i < tab->nr_synth; i++)
+		ut_synth_filter_apply(&tab->synth[i]);
 }
 
 /**
