@@ -181,17 +181,17 @@ static int action(struct ut_hist_action *a, const char *s, size_t n, size_t pos,
 static int handler(struct ut_hist_defs *d, const char *s, size_t n, size_t pos, size_t hn,
 		   struct ut_evtrig_err *err)
 {
-	struct ut_hist_action *a = &d->act[d->nactions];
+	struct ut_hist_action *a = &d->act[d->nactions < UT_HIST_MAX_ACTIONS ? d->nactions : 0];
 	const char *arg = s + hn + 1, *close = memchr(arg, ')', n - hn - 1), *dot;
 	size_t argn;
 
+	if (d->nactions >= UT_HIST_MAX_ACTIONS)
+		return fail(err, "Too many actions", pos);
 	memset(a, 0, sizeof(*a));
 	a->handler = hn == 7 && s[2] == 'm' ? UT_HH_ONMATCH : hn == 5 ? UT_HH_ONMAX : UT_HH_ONCHANGE;
 	if (!close)
 		return fail(err, "No closing paren found", pos + hn + 1);
 	argn = (size_t)(close - arg);
-	if (d->nactions >= UT_HIST_MAX_ACTIONS)
-		return fail(err, "Too many actions", pos);
 	if (a->handler == UT_HH_ONMATCH) {
 		dot = memchr(arg, '.', argn);
 		if (!dot)
