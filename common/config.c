@@ -58,8 +58,9 @@ int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
 	dst->nr_evf = 0;
 	if (dup_str(&dst->filter, src->filter) || dup_str(&dst->notrace, src->notrace) ||
 	    dup_str(&dst->graph_function, src->graph_function) ||
-	    dup_str(&dst->graph_notrace, src->graph_notrace) || dup_str(&dst->events, src->events) ||
-	    dup_str(&dst->triggers, src->triggers) || dup_str(&dst->synth, src->synth)) {
+	    dup_str(&dst->graph_notrace, src->graph_notrace) ||
+	    dup_str(&dst->events, src->events) || dup_str(&dst->triggers, src->triggers) ||
+	    dup_str(&dst->synth, src->synth)) {
 		ut_cfg_free(dst);
 		return -ENOMEM;
 	}

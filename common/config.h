@@ -82,7 +82,7 @@ struct ut_cfg {
 	char *graph_notrace;
 	char *events;             /* set_event words: provider:name globs, !word */
 	char *triggers;           /* event triggers: "SYS:EVT TRIGGER\n" lines, oldest first */
-	char *synth;              /* synthetic events: "NAME FIELDS\n" lines (common/synth.h) */
+	char *synth;		  /* synthetic events: "NAME FIELDS\n" lines (common/synth.h) */
 	struct ut_cfg_evf {       /* event filters (an event's `filter` file) */
 		char *event;      /* "provider:name" */
 		char *prog;       /* the compiled program (ut_evf_encode's word) */

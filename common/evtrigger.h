@@ -81,7 +81,7 @@ struct ut_evtrig {
 	struct ut_hist_sort sort[UT_HIST_MAX_SORT];
 	uint32_t size;          /* entries, a power of two */
 	bool pause, cont, clear;
-	struct ut_hist_defs hv;  /* variables and actions (common/histvar.h) */
+	struct ut_hist_defs hv;		   /* variables and actions (common/histvar.h) */
 	char filter[UT_EVTRIG_FILTER_MAX]; /* after " if ", "" for none */
 };
 

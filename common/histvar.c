@@ -63,7 +63,8 @@ static int operand(struct ut_hist_operand *o, const char *s, size_t n, size_t po
 			return fail(err, "Invalid field modifier", pos);
 	}
 	if (o->kind != UT_HO_TS && !ident(s, n, sizeof(o->name)))
-		return fail(err, o->kind == UT_HO_VAR ? "Couldn't find variable" : "Couldn't find field",
+		return fail(err,
+			    o->kind == UT_HO_VAR ? "Couldn't find variable" : "Couldn't find field",
 			    pos);
 	snprintf(o->name, sizeof(o->name), "%.*s", (int)n, s);
 	return 0;
@@ -188,7 +189,9 @@ static int handler(struct ut_hist_defs *d, const char *s, size_t n, size_t pos, 
 	if (d->nactions >= UT_HIST_MAX_ACTIONS)
 		return fail(err, "Too many actions", pos);
 	memset(a, 0, sizeof(*a));
-	a->handler = hn == 7 && s[2] == 'm' ? UT_HH_ONMATCH : hn == 5 ? UT_HH_ONMAX : UT_HH_ONCHANGE;
+	a->handler = hn == 7 && s[2] == 'm' ? UT_HH_ONMATCH
+		     : hn == 5		    ? UT_HH_ONMAX
+					    : UT_HH_ONCHANGE;
 	if (!close)
 		return fail(err, "No closing paren found", pos + hn + 1);
 	argn = (size_t)(close - arg);
@@ -274,7 +277,8 @@ void ut_histvar_print_vars(const struct ut_hist_defs *d, char *buf, size_t len, 
 			if (j)
 				put(buf, len, n, "%s", o->minus ? "-" : "+");
 			if (o->kind == UT_HO_TS)
-				put(buf, len, n, "%s", o->usecs ? "common_timestamp.usecs" : "common_timestamp");
+				put(buf, len, n, "%s",
+				    o->usecs ? "common_timestamp.usecs" : "common_timestamp");
 			else if (o->kind == UT_HO_CONST) {
 				snprintf(k, sizeof(k), "%" PRIu64, o->k);
 				put(buf, len, n, "%s", k);
@@ -293,8 +297,8 @@ void ut_histvar_print_actions(const struct ut_hist_defs *d, char *buf, size_t le
 			put(buf, len, n, ":onmatch(%s", a->sys);
 			put(buf, len, n, ".%s).", a->evt);
 		} else {
-			put(buf, len, n, a->handler == UT_HH_ONMAX ? ":onmax($%s)." : ":onchange($%s).",
-			    a->var);
+			put(buf, len, n,
+			    a->handler == UT_HH_ONMAX ? ":onmax($%s)." : ":onchange($%s).", a->var);
 		}
 		if (a->action == UT_HA_SAVE)
 			put(buf, len, n, "%s(", "save");

@@ -26,25 +26,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UT_HIST_MAX_VARS 4      /* variables a trigger defines */
-#define UT_HIST_MAX_OPS 3       /* the kernel's "Too many subexpressions (3 max)" */
-#define UT_HIST_MAX_PARAMS 8    /* an action's params */
+#define UT_HIST_MAX_VARS 4   /* variables a trigger defines */
+#define UT_HIST_MAX_OPS 3    /* the kernel's "Too many subexpressions (3 max)" */
+#define UT_HIST_MAX_PARAMS 8 /* an action's params */
 #define UT_HIST_MAX_ACTIONS 2
 #define UT_HIST_NAME_MAX 32
 
 enum ut_hist_opkind {
-	UT_HO_FIELD,            /* an event field (or common_pid) */
-	UT_HO_TS,               /* common_timestamp */
-	UT_HO_VAR,              /* $name */
+	UT_HO_FIELD, /* an event field (or common_pid) */
+	UT_HO_TS,    /* common_timestamp */
+	UT_HO_VAR,   /* $name */
 	UT_HO_CONST,
 };
 
 struct ut_hist_operand {
-	uint8_t kind;           /* enum ut_hist_opkind */
-	bool usecs;             /* common_timestamp.usecs */
-	bool minus;             /* subtracted (not the first operand) */
+	uint8_t kind; /* enum ut_hist_opkind */
+	bool usecs;   /* common_timestamp.usecs */
+	bool minus;   /* subtracted (not the first operand) */
 	char name[UT_HIST_NAME_MAX];
-	uint64_t k;             /* UT_HO_CONST's value */
+	uint64_t k; /* UT_HO_CONST's value */
 };
 
 struct ut_hist_var {
@@ -57,20 +57,20 @@ enum ut_hist_handler { UT_HH_ONMATCH = 1, UT_HH_ONMAX, UT_HH_ONCHANGE };
 enum ut_hist_action_kind { UT_HA_TRACE = 1, UT_HA_SAVE, UT_HA_SNAPSHOT };
 
 struct ut_hist_action {
-	uint8_t handler;        /* enum ut_hist_handler */
-	uint8_t action;         /* enum ut_hist_action_kind */
-	bool trace_kw;          /* written .trace(SYNTH,..), not .SYNTH(..) */
+	uint8_t handler; /* enum ut_hist_handler */
+	uint8_t action;	 /* enum ut_hist_action_kind */
+	bool trace_kw;	 /* written .trace(SYNTH,..), not .SYNTH(..) */
 	uint8_t nparams;
-	char sys[64], evt[64];  /* onmatch's event */
-	char var[UT_HIST_NAME_MAX];   /* onmax/onchange's variable (without $) */
-	char synth[64];         /* trace's synthetic event */
+	char sys[64], evt[64];	    /* onmatch's event */
+	char var[UT_HIST_NAME_MAX]; /* onmax/onchange's variable (without $) */
+	char synth[64];		    /* trace's synthetic event */
 	char param[UT_HIST_MAX_PARAMS][UT_HIST_NAME_MAX]; /* "$var" or a field */
 };
 
 struct ut_evtrig_err;
 struct ut_hist_defs {
 	uint8_t nvars, nactions;
-	bool timestamps;        /* common_timestamp used: the kernel prints :clock= */
+	bool timestamps; /* common_timestamp used: the kernel prints :clock= */
 	struct ut_hist_var vars[UT_HIST_MAX_VARS];
 	struct ut_hist_action act[UT_HIST_MAX_ACTIONS];
 };

@@ -17,10 +17,9 @@ static const struct {
 	const char *name;
 	uint8_t size, is_signed;
 } types[] = {
-	{"s64", 8, 1},	{"u64", 8, 0},	 {"s32", 4, 1},	  {"u32", 4, 0},
-	{"s16", 2, 1},	{"u16", 2, 0},	 {"s8", 1, 1},	  {"u8", 1, 0},
-	{"char", 1, 1}, {"short", 2, 1}, {"int", 4, 1},	  {"long", 8, 1},
-	{"bool", 1, 0}, {"pid_t", 4, 1}, {"gfp_t", 4, 0},
+    {"s64", 8, 1}, {"u64", 8, 0},  {"s32", 4, 1},  {"u32", 4, 0},   {"s16", 2, 1},
+    {"u16", 2, 0}, {"s8", 1, 1},   {"u8", 1, 0},   {"char", 1, 1},  {"short", 2, 1},
+    {"int", 4, 1}, {"long", 8, 1}, {"bool", 1, 0}, {"pid_t", 4, 1}, {"gfp_t", 4, 0},
 };
 
 static int fail(struct ut_synth_err *err, const char *msg, size_t pos)
@@ -73,7 +72,8 @@ static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, s
 	if (uns && nw < 3)
 		return fail(err, "Incomplete type", (size_t)(w[0] - text));
 	if (nw != t + 2)
-		return fail(err, nw < t + 2 ? "Invalid field" : E_CMD, nw < t + 2 ? (size_t)(w[0] - text) : 0);
+		return fail(err, nw < t + 2 ? "Invalid field" : E_CMD,
+			    nw < t + 2 ? (size_t)(w[0] - text) : 0);
 	if (k >= UT_SYNTH_MAX_FIELDS)
 		return fail(err, "Too many fields", 0);
 	if (memchr(w[t + 1], '[', wl[t + 1]) || !good_name(w[t + 1], wl[t + 1]) ||

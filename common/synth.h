@@ -31,15 +31,15 @@
 struct ut_synth_def {
 	char name[64];
 	uint8_t nfields;
-	char type[UT_SYNTH_MAX_FIELDS][24];   /* as written: "u64", "unsigned int", "pid_t" */
+	char type[UT_SYNTH_MAX_FIELDS][24]; /* as written: "u64", "unsigned int", "pid_t" */
 	char field[UT_SYNTH_MAX_FIELDS][UT_USDT_NAME_MAX];
 	uint8_t size[UT_SYNTH_MAX_FIELDS];
 	uint8_t is_signed[UT_SYNTH_MAX_FIELDS];
 };
 
 struct ut_synth_err {
-	const char *msg;        /* the kernel's text */
-	size_t pos;             /* where in the command (error_log's caret) */
+	const char *msg; /* the kernel's text */
+	size_t pos;	 /* where in the command (error_log's caret) */
 };
 
 /*

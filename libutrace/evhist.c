@@ -94,8 +94,9 @@ void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, uint64_t *k
 	const struct ut_evtrig *t = &rt->t;
 
 	for (unsigned i = 0; i < UT_HIST_KEYS; i++)
-		key[i] = i < t->nkeys ? ut_hist_key_value(&t->keys[i], ut_histvar_field(h, rt->slot[i]))
-				      : 0;
+		key[i] = i < t->nkeys
+			     ? ut_hist_key_value(&t->keys[i], ut_histvar_field(h, rt->slot[i]))
+			     : 0;
 }
 
 /* The entry of @key if it is there (a variable read by another event's trigger); NULL if not. */

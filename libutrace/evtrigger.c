@@ -158,7 +158,7 @@ static bool old_count(const char *sys, const char *evt, const char *ident, int64
 	return false;
 }
 
-/* The format of event @sys:@evt: a probe's of a loaded object, or a synthetic event's; false if none. */
+/* Event @sys:@evt's format: a loaded object's probe's, or a synthetic event's; false if none. */
 static bool event_format(const struct rt_tab *tab, const char *sys, const char *evt,
 			 struct ut_evfmt *f)
 {
@@ -203,7 +203,8 @@ static void resolve_fields(struct rt_tab *tab, struct rt_trig *rt, const struct 
 	for (unsigned i = 0; i < rt->t.nkeys; i++)
 		rt->slot[i] = (int8_t)ut_hist_field_slot(fmt, rt->t.keys[i].name);
 	for (unsigned i = 0; i < rt->t.nvals; i++)
-		rt->slot[UT_HIST_MAX_KEYS + i] = (int8_t)ut_hist_field_slot(fmt, rt->t.vals[i].name);
+		rt->slot[UT_HIST_MAX_KEYS + i] =
+		    (int8_t)ut_hist_field_slot(fmt, rt->t.vals[i].name);
 	ut_histvar_resolve(tab, rt, fmt);
 }
 
@@ -233,7 +234,8 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 	have = event_format(tab, sys, evt, &fmt);
 	if (!have && (rt->t.filter[0] || rt->t.cmd == UT_ET_HIST))
 		tab->incomplete = true; /* its probes not loaded yet: the table is rebuilt later */
-	if (ev < 0 || ((rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE) && rt->target < 0) ||
+	if (ev < 0 ||
+	    ((rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE) && rt->target < 0) ||
 	    !compile_filter(rt, have ? &fmt : NULL))
 		return;
 	if (rt->t.cmd == UT_ET_HIST)
@@ -337,10 +339,10 @@ static int32_t find_ev(const struct rt_tab *tab, const char *sys, const char *ev
 static void select_synth(struct rt_tab *tab)
 {
 	for (uint32_t i = 0; tab && i < tab->nr_synth; i++)
-		__atomic_store_n(&tab->synth[i].sel,
-				 ut_usdt_selected(ut_rt.cfg.events, UT_SYNTH_SYSTEM,
-						  tab->synth[i].d.name),
-				 __ATOMIC_RELAXED);
+		__atomic_store_n(
+		    &tab->synth[i].sel,
+		    ut_usdt_selected(ut_rt.cfg.events, UT_SYNTH_SYSTEM, tab->synth[i].d.name),
+		    __ATOMIC_RELAXED);
 	for (uint32_t i = 0; tab && i < tab->nr_synth; i++)
 		ut_synth_filter_apply(&tab->synth[i]);
 }
@@ -361,11 +363,12 @@ static struct rt_tab *build(const char *l)
 	b.synth = calloc(MAX_SYNTH, sizeof(*b.synth));
 	if (b.synth)
 		add_synth(&b, ut_rt.cfg.synth);
-	for (; b.trig && b.ev && b.synth && l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+	for (; b.trig && b.ev && b.synth && l && *l;
+	     l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
 		add_line(&b, l, strcspn(l, "\n"));
 	if (b.trig && b.ev && b.synth)
-		tab = calloc(1, sizeof(*tab) + b.nr_trig * sizeof(*b.trig) + b.nr_ev * sizeof(*b.ev) +
-					b.nr_synth * sizeof(*b.synth));
+		tab = calloc(1, sizeof(*tab) + b.nr_trig * sizeof(*b.trig) +
+				    b.nr_ev * sizeof(*b.ev) + b.nr_synth * sizeof(*b.synth));
 	if (tab) {
 		*tab = b;
 		tab->trig = (struct rt_trig *)(tab + 1);
@@ -404,7 +407,8 @@ static void write_synth_file(const char *defs)
 
 	if (ut_rt.dirfd < 0 || !defs || !*defs)
 		return;
-	fd = openat(ut_rt.dirfd, "synth", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(ut_rt.dirfd, "synth", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
 	if (fd < 0)
 		return;
 	if (write(fd, defs, strlen(defs)) < 0)

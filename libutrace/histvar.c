@@ -54,7 +54,8 @@ static int16_t var_source(const struct rt_tab *tab, const struct rt_trig *self, 
 
 		if (o == self || !v || o->t.cmd != UT_ET_HIST)
 			continue;
-		if (m && (strcmp(tab->ev[o->ev].sys, m->sys) || strcmp(tab->ev[o->ev].evt, m->evt)))
+		if (m && (strcmp(tab->ev[o->ev].sys, m->sys) != 0 ||
+			  strcmp(tab->ev[o->ev].evt, m->evt) != 0))
 			continue;
 		*idx = (int8_t)(v - o->t.hv.vars);
 		return (int16_t)i;
@@ -74,8 +75,13 @@ void ut_histvar_resolve(struct rt_tab *tab, struct rt_trig *rt, const struct ut_
 			struct rt_operand *r = &rt->op[i][j];
 			const struct ut_hist_var *own = ut_histvar_find(d, o->name);
 
-			*r = (struct rt_operand){.kind = o->kind, .usecs = o->usecs, .minus = o->minus,
-						 .k = o->k, .own = -1, .src = -1, .slot = -1};
+			*r = (struct rt_operand){.kind = o->kind,
+						 .usecs = o->usecs,
+						 .minus = o->minus,
+						 .k = o->k,
+						 .own = -1,
+						 .src = -1,
+						 .slot = -1};
 			if (o->kind == UT_HO_FIELD)
 				r->slot = (int8_t)ut_hist_field_slot(fmt, o->name);
 			if (o->kind == UT_HO_VAR && own && own < &d->vars[i])
@@ -86,12 +92,15 @@ void ut_histvar_resolve(struct rt_tab *tab, struct rt_trig *rt, const struct ut_
 		struct rt_action *r = &rt->act[i];
 		const struct ut_hist_var *v = ut_histvar_find(d, a->var);
 
-		*r = (struct rt_action){.handler = a->handler, .action = a->action, .synth = -1,
-					.nparams = a->nparams, .var = v ? (int8_t)(v - d->vars) : -1};
+		*r = (struct rt_action){.handler = a->handler,
+					.action = a->action,
+					.synth = -1,
+					.nparams = a->nparams,
+					.var = (int8_t)(v ? v - d->vars : -1)};
 		for (uint8_t j = 0; j < a->nparams; j++) {
 			v = a->param[j][0] == '$' ? ut_histvar_find(d, a->param[j] + 1) : NULL;
-			r->pvar[j] = v ? (int8_t)(v - d->vars) : -1;
-			r->pslot[j] = v ? -1 : (int8_t)ut_hist_field_slot(fmt, a->param[j]);
+			r->pvar[j] = (int8_t)(v ? v - d->vars : -1);
+			r->pslot[j] = (int8_t)(v ? -1 : ut_hist_field_slot(fmt, a->param[j]));
 		}
 	}
 }
@@ -105,10 +114,11 @@ void ut_histvar_link(struct rt_tab *tab)
 		for (uint8_t i = 0; i < d->nvars; i++)
 			for (uint8_t j = 0; j < d->vars[i].nops; j++)
 				if (rt->op[i][j].kind == UT_HO_VAR && rt->op[i][j].own < 0)
-					rt->op[i][j].src = var_source(tab, rt, d->vars[i].op[j].name,
-								      &rt->op[i][j].src_var);
+					rt->op[i][j].src = var_source(
+					    tab, rt, d->vars[i].op[j].name, &rt->op[i][j].src_var);
 		for (uint8_t i = 0; i < d->nactions; i++)
-			for (uint32_t s = 0; d->act[i].action == UT_HA_TRACE && s < tab->nr_synth; s++)
+			for (uint32_t s = 0; d->act[i].action == UT_HA_TRACE && s < tab->nr_synth;
+			     s++)
 				if (!strcmp(tab->synth[s].d.name, d->act[i].synth))
 					rt->act[i].synth = (int16_t)s;
 	}
@@ -161,7 +171,8 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 				x = timestamp(h, o->usecs);
 			else if (o->kind == UT_HO_VAR && o->own >= 0)
 				x = val[o->own];
-			else if (o->kind == UT_HO_VAR && !read_once(tab, o->src, o->src_var, key, &x))
+			else if (o->kind == UT_HO_VAR &&
+				 !read_once(tab, o->src, o->src_var, key, &x))
 				return false;
 			val[i] = o->minus ? val[i] - x : val[i] + x;
 		}
@@ -184,7 +195,8 @@ static void track(const struct rt_trig *rt, const struct rt_action *a, struct ut
 	__atomic_store_n(&v->track, x, __ATOMIC_RELAXED);
 	for (uint8_t j = 0; j < a->nparams && j < UT_HIST_SAVES; j++)
 		__atomic_store_n(&v->save[j],
-				 a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]),
+				 a->pvar[j] >= 0 ? val[a->pvar[j]]
+						 : ut_histvar_field(h, a->pslot[j]),
 				 __ATOMIC_RELAXED);
 	__atomic_store_n(&v->flags, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);

@@ -68,9 +68,10 @@ void ut_synth_record(const struct rt_synth *s, const uint64_t *args)
 		return;
 	for (unsigned i = 0; i < n; i++) /* the field's size of it, as a probe's argument */
 		v[i] = s->d.size[i] < 8 && s->d.is_signed[i]
-			       ? (uint64_t)(((int64_t)args[i] << (64 - 8 * s->d.size[i])) >>
-					    (64 - 8 * s->d.size[i]))
-			       : s->d.size[i] < 8 ? args[i] & ((1ULL << (8 * s->d.size[i])) - 1) : args[i];
+			   ? (uint64_t)(((int64_t)args[i] << (64 - 8 * s->d.size[i])) >>
+					(64 - 8 * s->d.size[i]))
+		       : s->d.size[i] < 8 ? args[i] & ((1ULL << (8 * s->d.size[i])) - 1)
+					  : args[i];
 	if (f && !passes(f, s, v, cpu)) {
 		ut_leave(t);
 		return;

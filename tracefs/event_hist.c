@@ -29,7 +29,7 @@
 /* An entry with its onmax/onchange track (the kernel prints it under the entry). */
 struct mentry {
 	struct ut_hist_entry e;
-	struct ut_hist_vars v;   /* flags 0: no track */
+	struct ut_hist_vars v; /* flags 0: no track */
 };
 
 struct merged {
@@ -230,7 +230,8 @@ static void print_track(FILE *f, const struct ut_evtrig *t, const struct ut_hist
 		fprintf(f, "\n\t%s: %10" PRIu64, a->handler == UT_HH_ONMAX ? "max" : "changed",
 			(v->flags & 1) ? v->track : 0);
 		for (uint8_t j = 0; j < a->nparams && j < UT_HIST_SAVES; j++)
-			fprintf(f, "  %s: %10" PRIu64, a->param[j], (v->flags & 1) ? v->save[j] : 0);
+			fprintf(f, "  %s: %10" PRIu64, a->param[j],
+				(v->flags & 1) ? v->save[j] : 0);
 	}
 }
 

@@ -161,7 +161,8 @@ static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const 
 	tfs_errlog_at(r->sc, loc, err->msg, cmd, (int)err->pos);
 }
 
-/* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params. */
+/* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params.
+ */
 static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
 {
 	struct ut_cfg c;

@@ -35,7 +35,8 @@ static bool in_use(const struct ut_cfg *c, const char *name)
 	char ev[80];
 
 	snprintf(ev, sizeof(ev), "%s:%s ", UT_SYNTH_SYSTEM, name);
-	for (const char *p = c->triggers; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+	for (const char *p = c->triggers; p && *p;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
 		const char *sp = memchr(p, ' ', strcspn(p, "\n"));
 		struct ut_evtrig t;
 		struct ut_evtrig_err err;
@@ -67,12 +68,14 @@ static int drop(struct ut_cfg *c, const char *name)
 			return -EBUSY;
 	}
 	c->synth = NULL;
-	for (const char *p = old; p && *p && !ret; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+	for (const char *p = old; p && *p && !ret;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
 		struct ut_synth_def d;
 		struct ut_synth_err err;
 		bool rm;
 
-		if (name && (ut_synth_parse(p, strcspn(p, "\n"), &d, &rm, &err) || strcmp(d.name, name)))
+		if (name && (ut_synth_parse(p, strcspn(p, "\n"), &d, &rm, &err) ||
+			     strcmp(d.name, name) != 0))
 			ret = ut_cfg_add_synth(c, p);
 	}
 	free(old);
@@ -98,7 +101,8 @@ int tfs_show_synth(struct tfs_req *r, FILE *f)
 	struct ut_cfg c;
 	int ret = tfs_scope_config(r->sc, &c);
 
-	for (const char *p = c.synth; !ret && p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+	for (const char *p = c.synth; !ret && p && *p;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
 		struct ut_synth_def d;
 		struct ut_synth_err err;
 		char line[1024];

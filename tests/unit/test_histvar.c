@@ -64,16 +64,18 @@ TEST(actions)
 	CHECK_EQ_STR(t.hv.act[0].synth, "pylat");
 	CHECK_EQ_INT(t.hv.act[0].nparams, 2);
 	CHECK_EQ_STR(t.hv.act[0].param[0], "$lat");
-	CHECK_EQ_STR(printed(m), "hist:keys=common_pid:vals=hitcount:lat=common_timestamp.usecs-$ts0:"
-				 "sort=hitcount:size=2048:clock=global:onmatch(python.function__entry)."
-				 "trace(pylat,$lat,arg3) [active]");
+	CHECK_EQ_STR(printed(m),
+		     "hist:keys=common_pid:vals=hitcount:lat=common_timestamp.usecs-$ts0:"
+		     "sort=hitcount:size=2048:clock=global:onmatch(python.function__entry)."
+		     "trace(pylat,$lat,arg3) [active]");
 	/* the older spelling: the synthetic event's name is the action */
 	CHECK(parse("hist:keys=arg1:onmatch(a.b).lat($x,arg2)", &t, &err) == 0);
 	CHECK(!t.hv.act[0].trace_kw);
 	CHECK_EQ_STR(t.hv.act[0].synth, "lat");
-	CHECK_EQ_STR(printed("hist:keys=arg1:onmatch(a.b).lat($x,arg2)"),
-		     "hist:keys=arg1:vals=hitcount:sort=hitcount:size=2048:onmatch(a.b).lat($x,arg2)"
-		     " [active]");
+	CHECK_EQ_STR(
+	    printed("hist:keys=arg1:onmatch(a.b).lat($x,arg2)"),
+	    "hist:keys=arg1:vals=hitcount:sort=hitcount:size=2048:onmatch(a.b).lat($x,arg2)"
+	    " [active]");
 	CHECK(parse("hist:keys=arg1:v=arg2:onmax($v).save(arg2,arg3)", &t, &err) == 0);
 	CHECK_EQ_INT(t.hv.act[0].handler, UT_HH_ONMAX);
 	CHECK_EQ_INT(t.hv.act[0].action, UT_HA_SAVE);
@@ -117,7 +119,8 @@ TEST(check)
 	struct ut_evfmt fmt = {.nargs = 3, .size = {8, 8, 4}, .argname = {"", "", "lineno"}};
 	struct ut_evtrig t;
 	struct ut_evtrig_err err;
-	const char *s = "hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(p.e).trace(x,$lat,lineno)";
+	const char *s =
+	    "hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(p.e).trace(x,$lat,lineno)";
 
 	CHECK(parse(s, &t, &err) == 0);
 	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
