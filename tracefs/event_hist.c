@@ -108,7 +108,7 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 		if (k == -ENOENT)
 			break;
 		if (k < 0 || h.removed || strcmp(h.sys, sys) != 0 || strcmp(h.evt, evt) != 0 ||
-		    strcmp(h.ident, ident) != 0) {
+		    strncmp(h.ident, ident, sizeof(h.ident) - 1) != 0) {
 			free(e);
 			free(hv);
 			continue;
@@ -366,7 +366,7 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 			if (got == -ENOENT)
 				break;
 			if (got >= 0 && !h.removed && !strcmp(h.sys, sys) &&
-			    !strcmp(h.evt, colon + 1) && !strcmp(h.ident, ident))
+			    !strcmp(h.evt, colon + 1) && !strncmp(h.ident, ident, sizeof(h.ident) - 1))
 				ut_live_hist_clear(v[i].dir, k);
 		}
 	}

@@ -257,7 +257,7 @@ static bool live_count(struct tfs_req *r, const char *ident, int64_t *count)
 		for (long j = 0; j < k && !found; j++) {
 			found = !strncmp(e[j].sys, r->ev, (size_t)(colon - r->ev)) &&
 				!e[j].sys[colon - r->ev] && !strcmp(e[j].evt, colon + 1) &&
-				!strcmp(e[j].ident, ident);
+				!strncmp(e[j].ident, ident, sizeof(e[j].ident) - 1);
 			if (found)
 				*count = e[j].count;
 		}
@@ -336,7 +336,7 @@ static int live_soft(struct tfs_req *r, const char *ident)
 				 ? 0 : ut_live_evtrigs(v[i].dir, e);
 
 		for (long j = 0; j < k && !found; j++)
-			if (!strcmp(e[j].ident, ident)) {
+			if (!strncmp(e[j].ident, ident, sizeof(e[j].ident) - 1)) {
 				found = true;
 				soft = e[j].soft;
 			}

@@ -547,7 +547,10 @@ static void check_triggers(const char *prog, struct ut_objlist *objs, const char
 static void check_events(const char *prog, struct rec_opts *o)
 {
 	struct ut_objlist objs;
-	char word[256];
+	char word[256], why[512];
+
+	if (ut_usdt_check_synth(o->cfg.triggers, o->cfg.synth, why, sizeof(why)))
+		ut_usage_die("--trigger %s", why);
 
 	if ((!o->cfg.events && !o->cfg.triggers) || (o->check_after && !ut_evf_opt_pending()) ||
 	    ut_elfsites_objects(prog, true, true, &objs)) {

@@ -302,11 +302,13 @@ static void check_events(const char *rundir, struct ut_cfg *c)
 {
 	enum ut_usdt_word k;
 	struct ut_objlist l;
-	char word[256], word2[256] = "";
+	char word[256], word2[256] = "", why[512];
 	int r;
 
 	if (!c->events && !c->triggers)
 		return;
+	if (ut_usdt_check_synth(c->triggers, c->synth, why, sizeof(why)))
+		ut_usage_die("--trigger %s", why);
 	ut_ran_objects(rundir, &l);
 	r = ut_usdt_check_triggers(&l, c->triggers, word, sizeof(word));
 	k = c->events ? ut_usdt_check_words(&l, c->events, word2, sizeof(word2)) : UT_USDT_WORD_OK;

@@ -47,4 +47,14 @@ bad() { # LABEL MESSAGE SYNTH
 bad "type" "utrace: --synth 'lat u65 x': Invalid type" 'lat u65 x'
 bad "name" "utrace: --synth '9lat u64 x': Illegal name" '9lat u64 x'
 bad "no field" "utrace: --synth 'lat': Command must be of the form: <name> field[;field] ..." 'lat'
+badt() { # LABEL MESSAGE TRIGGER
+	record bad.dat --synth 'pylat u64 lat; s32 lineno' --trigger "$3" -- "$py" -S -c 'pass'
+	expect_eq "$1: exit status" 2 "$?"
+	expect_eq "$1: message" "utrace: --trigger '$3': $2" "$(cat bad.dat.err)"
+}
+badt "no such synthetic event" "Couldn't find synthetic event" \
+	'python:function__return hist:keys=common_pid:onmatch(python.function__entry).trace(nosuch,lineno)'
+badt "params" "Param count doesn't match synthetic event field count" \
+	'python:function__return hist:keys=common_pid:onmatch(python.function__entry).trace(pylat,lineno)'
+badt "a field pylat lacks" "Couldn't find field" 'synthetic:pylat hist:keys=nosuch'
 finish
