@@ -97,8 +97,8 @@ static bool probe_format(const struct ut_objlist *objs, const char *sys, const c
 }
 
 /* @t's onmatch().trace() actions against the synthetic events @synth defines; 0 or -2. */
-static int check_actions(const struct ut_evtrig *t, const char *synth, const char *line,
-			 size_t n, char *why, size_t len)
+static int check_actions(const struct ut_evtrig *t, const char *synth, const char *line, size_t n,
+			 char *why, size_t len)
 {
 	for (uint8_t i = 0; i < t->hv.nactions; i++) {
 		const struct ut_hist_action *a = &t->hv.act[i];
@@ -121,8 +121,7 @@ static int check_actions(const struct ut_evtrig *t, const char *synth, const cha
 
 /* A trigger on synthetic event @evt: its fields there (the definitions in @synth). */
 static int check_synth_trigger(const struct ut_evtrig *t, const char *synth, const char *evt,
-			       const char *text, const char *line, size_t n, char *why,
-			       size_t len)
+			       const char *text, const char *line, size_t n, char *why, size_t len)
 {
 	struct ut_synth_def d;
 	struct ut_evtrig_err err;
@@ -173,7 +172,8 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 
 int ut_usdt_check_synth(const char *triggers, const char *synth, char *why, size_t len)
 {
-	for (const char *l = triggers; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+	for (const char *l = triggers; l && *l;
+	     l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
 		size_t n = strcspn(l, "\n");
 		const char *sp = memchr(l, ' ', n), *colon = memchr(l, ':', n);
 		char evt[UT_EVTRIG_NAME_MAX];
@@ -181,7 +181,8 @@ int ut_usdt_check_synth(const char *triggers, const char *synth, char *why, size
 		struct ut_evtrig_err err;
 		int r;
 
-		if (!sp || !colon || colon > sp || ut_evtrig_parse(sp + 1, (size_t)(l + n - sp - 1), &t, &err))
+		if (!sp || !colon || colon > sp ||
+		    ut_evtrig_parse(sp + 1, (size_t)(l + n - sp - 1), &t, &err))
 			continue; /* the option's parser refused it already */
 		snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
 		if ((size_t)(colon - l) == strlen(UT_SYNTH_SYSTEM) &&

@@ -366,7 +366,8 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 			if (got == -ENOENT)
 				break;
 			if (got >= 0 && !h.removed && !strcmp(h.sys, sys) &&
-			    !strcmp(h.evt, colon + 1) && !strncmp(h.ident, ident, sizeof(h.ident) - 1))
+			    !strcmp(h.evt, colon + 1) &&
+			    !strncmp(h.ident, ident, sizeof(h.ident) - 1))
 				ut_live_hist_clear(v[i].dir, k);
 		}
 	}
