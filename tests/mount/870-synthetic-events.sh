@@ -21,7 +21,8 @@ wait_for u '^pong$'
 cd "$MNT" || exit 1
 
 expect_eq "no synthetic event" "" "$(cat synthetic_events)"
-expect_eq "define one" OK "$(a synthetic_events 'pairlat u64 lat; s64 round')"
+expect_eq "define one" OK "$(a synthetic_events 'gone u8 x')"
+expect_eq "> replaces them all" OK "$(w synthetic_events 'pairlat u64 lat; s64 round')"
 expect_eq "define another" OK "$(a synthetic_events 'other unsigned int n')"
 expect "listed as the kernel lists them" synthetic_events <<'EOF2'
 pairlat	u64 lat; s64 round
