@@ -180,27 +180,30 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 	return true;
 }
 
-/* onmax/onchange: a new value for the entry's track, with the fields saved beside it. */
-static void track(const struct rt_trig *rt, const struct rt_action *a, struct ut_hist_vars *v,
-		  const struct rt_hit *h, const uint64_t *val)
+/*
+ * onmax/onchange: a new value for the entry's track, with the fields saved
+ * beside it (.save()); true if it was one (.trace() then generates).
+ */
+static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struct rt_hit *h,
+		  const uint64_t *val)
 {
 	uint64_t x = val[a->var], seq = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
 	bool have = __atomic_load_n(&v->flags, __ATOMIC_RELAXED) & 1;
 
 	if (have && (a->handler == UT_HH_ONMAX ? x <= v->track : x == v->track))
-		return;
+		return false;
 	if ((seq & 1) || !__atomic_compare_exchange_n(&v->seq, &seq, seq + 1, false,
 						      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return; /* another writer has it (perhaps the code this handler interrupted) */
+		return false; /* another writer has it (perhaps the code this handler interrupted) */
 	__atomic_store_n(&v->track, x, __ATOMIC_RELAXED);
-	for (uint8_t j = 0; j < a->nparams && j < UT_HIST_SAVES; j++)
+	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++)
 		__atomic_store_n(&v->save[j],
 				 a->pvar[j] >= 0 ? val[a->pvar[j]]
 						 : ut_histvar_field(h, a->pslot[j]),
 				 __ATOMIC_RELAXED);
 	__atomic_store_n(&v->flags, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
-	(void)rt;
+	return true;
 }
 
 /* onmatch's trace(): synthetic event @a->synth with its params, recorded and triggered. */
@@ -243,7 +246,8 @@ void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 
 		if (a->handler == UT_HH_ONMATCH && a->synth >= 0)
 			generate(tab, a, h, val);
-		else if (a->handler != UT_HH_ONMATCH && v && a->var >= 0 && a->action == UT_HA_SAVE)
-			track(rt, a, v, h, val);
+		else if (a->handler != UT_HH_ONMATCH && v && a->var >= 0 && track(a, v, h, val) &&
+			 a->action == UT_HA_TRACE && a->synth >= 0)
+			generate(tab, a, h, val); /* onmax/onchange(..).trace(): on a new value */
 	}
 }

@@ -161,6 +161,65 @@ static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const 
 	tfs_errlog_at(r->sc, loc, err->msg, cmd, (int)err->pos);
 }
 
+/*
+ * Whether a hist trigger of @c other than @t defines variable @name (on
+ * the event @t's onmatch() matches, if it has one).
+ */
+static bool var_defined(const struct ut_cfg *c, const struct ut_evtrig *t, const char *name)
+{
+	const struct ut_hist_action *m = NULL;
+	char ev[2 * UT_EVTRIG_NAME_MAX + 2] = "";
+
+	for (uint8_t i = 0; i < t->hv.nactions; i++)
+		if (t->hv.act[i].handler == UT_HH_ONMATCH)
+			m = &t->hv.act[i];
+	if (m)
+		snprintf(ev, sizeof(ev), "%s:%s ", m->sys, m->evt);
+	for (const char *p = c->triggers; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *sp = memchr(p, ' ', strcspn(p, "\n"));
+		struct ut_evtrig o;
+		struct ut_evtrig_err err;
+
+		if (!sp || (m && strncmp(p, ev, strlen(ev)) != 0) ||
+		    ut_evtrig_parse(sp + 1, strcspn(sp + 1, "\n"), &o, &err))
+			continue;
+		if (o.cmd == UT_ET_HIST && ut_histvar_find(&o.hv, name))
+			return true;
+	}
+	return false;
+}
+
+/* @t's $refs to other triggers' variables: each defined in the scope (the kernel's check). */
+static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *cmd,
+		      struct ut_evtrig_err *err)
+{
+	struct ut_cfg c;
+	int ret = 0;
+
+	if (t->cmd != UT_ET_HIST || !t->hv.nvars || tfs_scope_config(r->sc, &c))
+		return 0;
+	for (uint8_t i = 0; i < t->hv.nvars && !ret; i++)
+		for (uint8_t j = 0; j < t->hv.vars[i].nops && !ret; j++) {
+			const struct ut_hist_operand *o = &t->hv.vars[i].op[j];
+			const struct ut_hist_var *own = ut_histvar_find(&t->hv, o->name);
+			char ref[UT_HIST_NAME_MAX + 2];
+			const char *at;
+
+			if (o->kind != UT_HO_VAR || (own && own < &t->hv.vars[i]) ||
+			    var_defined(&c, t, o->name))
+				continue;
+			snprintf(ref, sizeof(ref), "$%s", o->name);
+			at = strstr(cmd, ref);
+			err->msg = "Couldn't find variable";
+			err->pos = at ? (size_t)(at - cmd) : 0;
+			err->logged = true;
+			err->in_filter = false;
+			ret = -EINVAL;
+		}
+	ut_cfg_free(&c);
+	return ret;
+}
+
 /* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params.
  */
 static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
@@ -201,7 +260,7 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	if (!tfs_event_format(r, &fmt))
 		return -ENOENT;
 	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err) ||
-	    (!t->remove && check_synth(t, cmd, &err))) {
+	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, cmd, &err)))) {
 		log_error(r, &err, cmd);
 		return -EINVAL;
 	}
