@@ -194,7 +194,8 @@ static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struc
 		return false;
 	if ((seq & 1) || !__atomic_compare_exchange_n(&v->seq, &seq, seq + 1, false,
 						      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return false; /* another writer has it (perhaps the code this handler interrupted) */
+		return false; /* another writer has it (perhaps the code this handler interrupted)
+			       */
 	__atomic_store_n(&v->track, x, __ATOMIC_RELAXED);
 	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++)
 		__atomic_store_n(&v->save[j],
@@ -244,10 +245,11 @@ void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 	for (uint8_t i = 0; e && i < rt->t.hv.nactions; i++) {
 		const struct rt_action *a = &rt->act[i];
 
-		if (a->handler == UT_HH_ONMATCH && a->synth >= 0)
+		/* onmatch: each hit that got here; onmax/onchange: a new value */
+		bool fire = a->handler == UT_HH_ONMATCH ||
+			    (v && a->var >= 0 && track(a, v, h, val) && a->action == UT_HA_TRACE);
+
+		if (fire && a->synth >= 0)
 			generate(tab, a, h, val);
-		else if (a->handler != UT_HH_ONMATCH && v && a->var >= 0 && track(a, v, h, val) &&
-			 a->action == UT_HA_TRACE && a->synth >= 0)
-			generate(tab, a, h, val); /* onmax/onchange(..).trace(): on a new value */
 	}
 }

@@ -229,7 +229,8 @@ static void print_track(FILE *f, const struct ut_evtrig *t, const struct ut_hist
 			continue;
 		fprintf(f, "\n\t%s: %10" PRIu64, a->handler == UT_HH_ONMAX ? "max" : "changed",
 			(v->flags & 1) ? v->track : 0);
-		for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++)
+		for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES;
+		     j++)
 			fprintf(f, "  %s: %10" PRIu64, a->param[j],
 				(v->flags & 1) ? v->save[j] : 0);
 	}

@@ -175,7 +175,8 @@ static bool var_defined(const struct ut_cfg *c, const struct ut_evtrig *t, const
 			m = &t->hv.act[i];
 	if (m)
 		snprintf(ev, sizeof(ev), "%s:%s ", m->sys, m->evt);
-	for (const char *p = c->triggers; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+	for (const char *p = c->triggers; p && *p;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
 		const char *sp = memchr(p, ' ', strcspn(p, "\n"));
 		struct ut_evtrig o;
 		struct ut_evtrig_err err;
