@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "common/evtrigger.h"
+#include "common/synth.h"
 #include "cli/evfilter_opt.h"
 #include "common/names.h"
 
@@ -106,10 +107,30 @@ static void trigger(struct ut_cfg *c, const char *arg)
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (t.remove)
 		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
-	if (t.filter[0] && ut_evtrig_check(&t, NULL, sp + 1, &err))
-		ut_usage_die("--trigger '%s': %s", arg, err.msg);
+	/* its filter and fields are checked against the event's format by the command */
 	if (ut_cfg_add_trigger(c, arg))
 		ut_usage_die("--trigger: out of memory");
+}
+
+/*
+ * --synth 'NAME TYPE FIELD[; TYPE FIELD]..': a synthetic event, as the
+ * synthetic_events file takes it (common/synth.h); its records come from
+ * the onmatch() actions of --trigger hist triggers.
+ */
+static void synth(struct ut_cfg *c, const char *arg)
+{
+	struct ut_synth_def d, o;
+	struct ut_synth_err err;
+	bool rm;
+
+	if (ut_synth_parse(arg, strlen(arg), &d, &rm, &err))
+		ut_usage_die("--synth '%s': %s", arg, err.msg);
+	if (rm)
+		ut_usage_die("--synth '%s': a synthetic event to define, not one to remove", arg);
+	if (ut_synth_find(c->synth, d.name, &o))
+		ut_usage_die("--synth '%s': Event already exists", arg);
+	if (ut_cfg_add_synth(c, arg))
+		ut_usage_die("--synth: out of memory");
 }
 
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
@@ -156,6 +177,9 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		return true;
 	case UT_CFG_OPT_TRIGGER:
 		trigger(c, arg);
+		return true;
+	case UT_CFG_OPT_SYNTH:
+		synth(c, arg);
 		return true;
 	case 'b':
 		c->buf_kb = (uint32_t)number(arg, "buffer size", 1, 1ul << 20, " (KiB, 1..1048576)");

@@ -24,6 +24,7 @@ enum {
 	UT_CFG_OPT_STACK,
 	UT_CFG_OPT_TOTAL,
 	UT_CFG_OPT_TRIGGER,
+	UT_CFG_OPT_SYNTH,
 	UT_CFG_OPT_NEXT,
 };
 
@@ -34,7 +35,8 @@ enum {
 	{"thresh", required_argument, NULL, UT_CFG_OPT_THRESH},                  \
 	{"func-stack", no_argument, NULL, UT_CFG_OPT_STACK},                     \
 	{"buffer-total", required_argument, NULL, UT_CFG_OPT_TOTAL},             \
-	{"trigger", required_argument, NULL, UT_CFG_OPT_TRIGGER}
+	{"trigger", required_argument, NULL, UT_CFG_OPT_TRIGGER},                \
+	{"synth", required_argument, NULL, UT_CFG_OPT_SYNTH}
 
 /*
  * Apply getopt's @opt (with @arg) to @c.  -O takes overwrite/nooverwrite,

@@ -7,6 +7,7 @@
 #include "cli/usdt_words.h"
 #include "common/procevents.h"
 #include "common/evtrigger.h"
+#include "common/synth.h"
 #include "common/usdt_events.h"
 #include "common/usdt.h"
 
@@ -87,19 +88,55 @@ static bool probe_format(const struct ut_objlist *objs, const char *sys, const c
 
 			if (strcmp(p->provider, sys) != 0 || strcmp(p->name, evt) != 0 || p->nargs < 0)
 				continue;
-			memset(f, 0, sizeof(*f));
-			snprintf(f->system, sizeof(f->system), "%s", sys);
-			snprintf(f->name, sizeof(f->name), "%s", evt);
-			f->nargs = (uint8_t)p->nargs;
-			for (int a = 0; a < p->nargs; a++) {
-				f->size[a] = p->arg[a].size;
-				f->is_signed[a] = p->arg[a].is_signed;
-			}
+			ut_evfmt_from_probe(f, p); /* with the names a description gives */
 			found = true;
 		}
 		ut_usdt_list_free(&l);
 	}
 	return found;
+}
+
+/* @t's onmatch().trace() actions against the synthetic events @synth defines; 0 or -2. */
+static int check_actions(const struct ut_evtrig *t, const char *synth, const char *line, size_t n,
+			 char *why, size_t len)
+{
+	for (uint8_t i = 0; i < t->hv.nactions; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+		struct ut_synth_def d;
+		const char *msg = NULL;
+
+		if (a->action != UT_HA_TRACE)
+			continue;
+		if (!ut_synth_find(synth, a->synth, &d))
+			msg = "Couldn't find synthetic event";
+		else if (d.nfields != a->nparams)
+			msg = "Param count doesn't match synthetic event field count";
+		if (msg) {
+			snprintf(why, len, "'%.*s': %s", (int)n, line, msg);
+			return -2;
+		}
+	}
+	return 0;
+}
+
+/* A trigger on synthetic event @evt: its fields there (the definitions in @synth). */
+static int check_synth_trigger(const struct ut_evtrig *t, const char *synth, const char *evt,
+			       const char *text, const char *line, size_t n, char *why, size_t len)
+{
+	struct ut_synth_def d;
+	struct ut_evtrig_err err;
+	struct ut_evfmt fmt;
+
+	if (!ut_synth_find(synth, evt, &d)) {
+		snprintf(why, len, "'%.*s': no synthetic event %s (--synth)", (int)n, line, evt);
+		return -2;
+	}
+	ut_synth_evfmt(&d, &fmt);
+	if (ut_evtrig_check(t, &fmt, text, &err)) {
+		snprintf(why, len, "'%.*s': %s", (int)n, line, err.msg);
+		return -2;
+	}
+	return check_actions(t, synth, line, n, why, len);
 }
 
 /* One trigger line: its events named, its fields there.  As ut_usdt_check_triggers(). */
@@ -118,6 +155,8 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 		return 0; /* the option's parser refused it already */
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - line), line);
 	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
+	if (!strcmp(sys, UT_SYNTH_SYSTEM))
+		return 0; /* no probe: ut_usdt_check_synth() checks it */
 	snprintf(words, sizeof(words), "%s:%s %s%s%s", sys, evt, t.sys, t.sys[0] ? ":" : "", t.evt);
 	k = ut_usdt_check_words(objs, words, word, sizeof(word));
 	if (k != UT_USDT_WORD_OK) {
@@ -127,6 +166,32 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 	if (probe_format(objs, sys, evt, &fmt) && ut_evtrig_check(&t, &fmt, sp + 1, &err)) {
 		snprintf(why, len, "'%.*s': %s", (int)n, line, err.msg);
 		return -2;
+	}
+	return 0;
+}
+
+int ut_usdt_check_synth(const char *triggers, const char *synth, char *why, size_t len)
+{
+	for (const char *l = triggers; l && *l;
+	     l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		size_t n = strcspn(l, "\n");
+		const char *sp = memchr(l, ' ', n), *colon = memchr(l, ':', n);
+		char evt[UT_EVTRIG_NAME_MAX];
+		struct ut_evtrig t;
+		struct ut_evtrig_err err;
+		int r;
+
+		if (!sp || !colon || colon > sp ||
+		    ut_evtrig_parse(sp + 1, (size_t)(l + n - sp - 1), &t, &err))
+			continue; /* the option's parser refused it already */
+		snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
+		if ((size_t)(colon - l) == strlen(UT_SYNTH_SYSTEM) &&
+		    !memcmp(l, UT_SYNTH_SYSTEM, (size_t)(colon - l)))
+			r = check_synth_trigger(&t, synth, evt, sp + 1, l, n, why, len);
+		else
+			r = check_actions(&t, synth, l, n, why, len);
+		if (r)
+			return r;
 	}
 	return 0;
 }

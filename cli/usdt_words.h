@@ -34,9 +34,18 @@ enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char 
  * trigger's fields against the event's arguments.  0, 1 (a provider none
  * of @objs has: a warning), -1 (an event no object has) or -2 (a field the
  * event lacks), with the reason in @why ("'utest:nosuch' names no USDT
- * probe", "'utest:pair hist:keys=arg9': Couldn't find field").
+ * probe", "'utest:pair hist:keys=arg9': Couldn't find field").  Triggers on
+ * synthetic events are left to ut_usdt_check_synth().
  */
 int ut_usdt_check_triggers(const struct ut_objlist *objs, const char *triggers, char *why,
 			   size_t len);
+
+/*
+ * What of @triggers needs no object: triggers on synthetic events against
+ * the definitions @synth (--synth lines), onmatch().trace() actions
+ * against the event they generate.  0, or -2 with @why ("'LINE': Couldn't
+ * find synthetic event", "Param count doesn't match ...").
+ */
+int ut_usdt_check_synth(const char *triggers, const char *synth, char *why, size_t len);
 
 #endif

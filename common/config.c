@@ -30,6 +30,7 @@ void ut_cfg_free(struct ut_cfg *c)
 	free(c->graph_notrace);
 	free(c->events);
 	free(c->triggers);
+	free(c->synth);
 	for (uint32_t i = 0; i < c->nr_evf; i++) {
 		free(c->evf[i].event);
 		free(c->evf[i].prog);
@@ -52,13 +53,14 @@ int ut_cfg_copy(struct ut_cfg *dst, const struct ut_cfg *src)
 {
 	*dst = *src;
 	dst->filter = dst->notrace = dst->graph_function = dst->graph_notrace = dst->events = NULL;
-	dst->triggers = NULL;
+	dst->triggers = dst->synth = NULL;
 	dst->evf = NULL;
 	dst->nr_evf = 0;
 	if (dup_str(&dst->filter, src->filter) || dup_str(&dst->notrace, src->notrace) ||
 	    dup_str(&dst->graph_function, src->graph_function) ||
-	    dup_str(&dst->graph_notrace, src->graph_notrace) || dup_str(&dst->events, src->events) ||
-	    dup_str(&dst->triggers, src->triggers)) {
+	    dup_str(&dst->graph_notrace, src->graph_notrace) ||
+	    dup_str(&dst->events, src->events) || dup_str(&dst->triggers, src->triggers) ||
+	    dup_str(&dst->synth, src->synth)) {
 		ut_cfg_free(dst);
 		return -ENOMEM;
 	}
@@ -262,18 +264,29 @@ static bool *bool_setting(struct ut_cfg *c, const char *name)
 	return NULL;
 }
 
-int ut_cfg_add_trigger(struct ut_cfg *c, const char *line)
+/* One line (up to a newline) appended to the line list *@list. */
+static int add_line(char **list, const char *line)
 {
-	size_t old = c->triggers ? strlen(c->triggers) : 0, add = strcspn(line, "\n");
-	char *n = realloc(c->triggers, old + add + 2);
+	size_t old = *list ? strlen(*list) : 0, add = strcspn(line, "\n");
+	char *n = realloc(*list, old + add + 2);
 
 	if (!n)
 		return -ENOMEM;
 	memcpy(n + old, line, add);
 	n[old + add] = '\n';
 	n[old + add + 1] = '\0';
-	c->triggers = n;
+	*list = n;
 	return 0;
+}
+
+int ut_cfg_add_trigger(struct ut_cfg *c, const char *line)
+{
+	return add_line(&c->triggers, line);
+}
+
+int ut_cfg_add_synth(struct ut_cfg *c, const char *line)
+{
+	return add_line(&c->synth, line);
 }
 
 /* "event_filter EVENT PROG TEXT": the event and the program are words, the text the rest. */
@@ -342,6 +355,9 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 			return -ENOMEM;
 	} else if (!strcmp(line, "trigger")) {
 		if (ut_cfg_add_trigger(c, v))
+			return -ENOMEM;
+	} else if (!strcmp(line, "synth")) {
+		if (ut_cfg_add_synth(c, v))
 			return -ENOMEM;
 	} else if (!strcmp(line, "event_filter")) {
 		return parse_evf(c, v, err, errlen);
@@ -479,6 +495,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "events %s\n", c->events);
 	for (const char *t = c->triggers; t && *t; t += strcspn(t, "\n") + 1)
 		sb_printf(&b, "trigger %.*s\n", (int)strcspn(t, "\n"), t);
+	for (const char *t = c->synth; t && *t; t += strcspn(t, "\n") + 1)
+		sb_printf(&b, "synth %.*s\n", (int)strcspn(t, "\n"), t);
 	for (uint32_t i = 0; i < c->nr_evf; i++)
 		sb_printf(&b, "event_filter %s %s %s\n", c->evf[i].event, c->evf[i].prog,
 			  c->evf[i].text);

@@ -82,6 +82,7 @@ struct ut_cfg {
 	char *graph_notrace;
 	char *events;             /* set_event words: provider:name globs, !word */
 	char *triggers;           /* event triggers: "SYS:EVT TRIGGER\n" lines, oldest first */
+	char *synth;		  /* synthetic events: "NAME FIELDS\n" lines (common/synth.h) */
 	struct ut_cfg_evf {       /* event filters (an event's `filter` file) */
 		char *event;      /* "provider:name" */
 		char *prog;       /* the compiled program (ut_evf_encode's word) */
@@ -115,6 +116,8 @@ int ut_cfg_set_words(char **list, const char *words, bool append);
 
 /* Add one "SYS:EVT TRIGGER" line (up to a newline) to c->triggers.  0 or -ENOMEM. */
 int ut_cfg_add_trigger(struct ut_cfg *c, const char *line);
+/* Add one synthetic event definition "NAME FIELDS" to c->synth.  0 or -ENOMEM. */
+int ut_cfg_add_synth(struct ut_cfg *c, const char *line);
 
 /*
  * Set (or with @prog NULL, remove) the filter of event @event ("provider:

@@ -231,8 +231,16 @@ static int hist_attr(struct ut_evtrig *t, struct ut_hist_field *sortf, const cha
 		t->cont = true;
 	else if (!eq && IS("clear"))
 		t->clear = true;
-	else
-		return fail(err, "Unknown hist attribute", pos, false);
+	else if (eq && IS("clock"))
+		return 0; /* the trace's clock is the only one here */
+	else {
+		int r = ut_histvar_attr(&t->hv, s, n, pos, err);
+
+		if (r < 0)
+			return -EINVAL;
+		if (!r)
+			return fail(err, "Unknown hist attribute", pos, false);
+	}
 #undef IS
 	return 0;
 }
@@ -362,18 +370,27 @@ static int check_filter(const struct ut_evtrig *t, const struct ut_evfmt *fmt, c
 	return -EINVAL;
 }
 
-/* Whether @name is a field of an event with @nargs arguments. */
-static bool is_field(const char *name, unsigned nargs)
+int ut_hist_field_slot(const struct ut_evfmt *fmt, const char *name)
 {
 	char *end;
 	unsigned long n;
 
 	if (!strcmp(name, "common_pid"))
-		return true;
+		return UT_HIST_SLOT_PID;
+	for (unsigned i = 0; fmt && i < fmt->nargs; i++)
+		if (fmt->argname[i][0] && !strcmp(fmt->argname[i], name))
+			return (int)i;
 	if (strncmp(name, "arg", 3) != 0 || name[3] < '1' || name[3] > '9')
-		return false;
+		return -1;
 	n = strtoul(name + 3, &end, 10);
-	return !*end && n >= 1 && n <= nargs;
+	if (*end || n < 1 || n > (fmt ? fmt->nargs : UT_USDT_MAX_ARGS))
+		return -1;
+	return (int)n - 1;
+}
+
+static bool is_field(const char *name, const struct ut_evfmt *fmt)
+{
+	return ut_hist_field_slot(fmt, name) >= 0;
 }
 
 static size_t where(const char *text, const char *name)
@@ -383,22 +400,51 @@ static size_t where(const char *text, const char *name)
 	return at ? (size_t)(at - text) : 0;
 }
 
+/* The fields and variables @t's variables and actions read: on @fmt, or its own. */
+static int check_vars(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *text,
+		      struct ut_evtrig_err *err)
+{
+	const struct ut_hist_defs *d = &t->hv;
+
+	for (uint8_t i = 0; i < d->nvars; i++)
+		for (uint8_t j = 0; j < d->vars[i].nops; j++) {
+			const struct ut_hist_operand *o = &d->vars[i].op[j];
+
+			if (o->kind == UT_HO_FIELD && !is_field(o->name, fmt))
+				return fail(err, E_FIELD, where(text, o->name), true);
+		}
+	for (uint8_t i = 0; i < d->nactions; i++) {
+		const struct ut_hist_action *a = &d->act[i];
+
+		if (a->handler != UT_HH_ONMATCH && !ut_histvar_find(d, a->var))
+			return fail(err, "Couldn't find onmax or onchange variable",
+				    where(text, a->var), true);
+		for (uint8_t j = 0; j < a->nparams; j++) {
+			const char *p = a->param[j];
+
+			if (p[0] == '$' ? !ut_histvar_find(d, p + 1) : !is_field(p, fmt))
+				return fail(err, "Couldn't find param", where(text, p), true);
+		}
+	}
+	return 0;
+}
+
 int ut_evtrig_check(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *text,
 		    struct ut_evtrig_err *err)
 {
-	unsigned nargs = fmt ? fmt->nargs : UT_USDT_MAX_ARGS;
-
 	for (uint8_t i = 0; fmt && t->cmd == UT_ET_HIST && i < t->nkeys; i++) {
 		const struct ut_hist_field *f = &t->keys[i];
 
-		if (!is_field(f->name, nargs))
+		if (!is_field(f->name, fmt))
 			return fail(err, E_FIELD, where(text, f->name), true);
 		if ((f->flags & UT_HF_EXECNAME) && strcmp(f->name, "common_pid") != 0)
 			return fail(err, E_MODIFIER, where(text, f->name), true);
 	}
 	for (uint8_t i = 0; fmt && t->cmd == UT_ET_HIST && i < t->nvals; i++)
-		if (!is_field(t->vals[i].name, nargs))
+		if (!is_field(t->vals[i].name, fmt))
 			return fail(err, E_FIELD, where(text, t->vals[i].name), true);
+	if (fmt && t->cmd == UT_ET_HIST && check_vars(t, fmt, text, err))
+		return -EINVAL;
 	if (t->filter[0] && !t->remove)
 		return check_filter(t, fmt, text, err);
 	return 0;
@@ -449,6 +495,7 @@ static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len, bool p
 		put(buf, len, &n, ",");
 		put_field(buf, len, &n, &t->vals[i]);
 	}
+	ut_histvar_print_vars(&t->hv, buf, len, &n);
 	put(buf, len, &n, ":sort=");
 	for (uint8_t i = 0; i < t->nsort; i++) {
 		int w = t->sort[i].what;
@@ -466,6 +513,9 @@ static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len, bool p
 	}
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n, ":size=%u", t->size);
+	if (t->hv.timestamps)
+		put(buf, len, &n, ":clock=global");
+	ut_histvar_print_actions(&t->hv, buf, len, &n);
 	return n;
 }
 

@@ -6,7 +6,8 @@
  *   [!]CMD[:N] [if FILTER]        CMD: traceon traceoff stacktrace
  *   [!]enable_event:SYS:EVT[:N] [if FILTER]     (and disable_event)
  *   [!]hist:keys=F[.mod][,F2..][:vals=V[,V2..]][:sort=S[.descending][,S2]]
- *          [:size=N][:pause|:continue|:clear] [if FILTER]
+ *          [:size=N][:pause|:continue|:clear] [:VAR=EXPR,..]
+ *          [:onmatch(SYS.EVT).trace(SYNTH,P..)|:onmax($V).save(F..)|..] [if FILTER]
  *
  * Modifiers of a hist key: .hex .sym .sym-offset .execname .log2
  * .buckets=N; a value may be .hex.  `hitcount` is always the first value.
@@ -21,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/histvar.h"
 
 enum ut_evtrig_cmd {
 	UT_ET_TRACEON,
@@ -78,6 +81,7 @@ struct ut_evtrig {
 	struct ut_hist_sort sort[UT_HIST_MAX_SORT];
 	uint32_t size;          /* entries, a power of two */
 	bool pause, cont, clear;
+	struct ut_hist_defs hv;		   /* variables and actions (common/histvar.h) */
 	char filter[UT_EVTRIG_FILTER_MAX]; /* after " if ", "" for none */
 };
 
@@ -100,7 +104,10 @@ struct ut_evtrig_err {
 int ut_evtrig_parse(const char *text, size_t len, struct ut_evtrig *t, struct ut_evtrig_err *err);
 
 /*
- * Whether @t's fields exist on event @fmt (arg1..argN, plus common_pid),
+ * Whether @t's fields exist on event @fmt (arg1..argN or their names, plus
+ * common_pid; a variable's fields, its $refs to its own variables and
+ * an action's params too; $refs to other triggers' variables are resolved
+ * when the process builds its tables),
  * their modifiers fit (.execname on common_pid only), and its filter
  * parses (common/evtrigger_filter.h).  @fmt NULL: the event is not known
  * yet, only the filter is checked.  @text is the trigger as written, for
@@ -136,6 +143,13 @@ extern const char ut_evtrig_available[];
  * The value a hist key stores for field value @v (.log2: the power of two
  * it rounds up to; .buckets=N: the bucket's start).
  */
+/*
+ * Field @name's slot on event @fmt: 0..nargs-1, UT_HIST_SLOT_PID for
+ * common_pid, -1 if none.
+ */
+#define UT_HIST_SLOT_PID 100
+int ut_hist_field_slot(const struct ut_evfmt *fmt, const char *name);
+
 uint64_t ut_hist_key_value(const struct ut_hist_field *f, uint64_t v);
 
 #endif

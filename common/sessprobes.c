@@ -11,7 +11,25 @@
 #include <stdlib.h>
 
 #include "common/control.h"
+#include "common/synth.h"
 #include "common/usdt_events.h"
+
+/* The synthetic events the session's process defined (its "synth" file, libutrace/evtrigger.c). */
+static void add_synth(struct ut_probetab *t, const char *dir)
+{
+	char path[PATH_MAX + 16], defs[16384];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/synth", dir);
+	f = ut_live_fopen(path, O_RDONLY, "re");
+	if (!f)
+		return;
+	n = fread(defs, 1, sizeof(defs) - 1, f);
+	defs[n] = '\0';
+	fclose(f);
+	ut_synth_add_all(t, defs);
+}
 
 /* The "load BIAS MODULE PATH" lines of one session's "modules" file. */
 static void add_session(struct ut_probetab *t, const char *dir)
@@ -28,6 +46,7 @@ static void add_session(struct ut_probetab *t, const char *dir)
 			ut_probetab_add_object(t, file, bias);
 	if (f)
 		fclose(f);
+	add_synth(t, dir);
 }
 
 struct ut_probetab *ut_live_probes(const char *const *dirs, size_t n)

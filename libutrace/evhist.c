@@ -13,24 +13,10 @@
 #include <unistd.h>
 
 #include "common/evtrigger.h"
+#include "libutrace/evtrig_tab.h"
 #include "libutrace/internal.h"
 
 #define CLAIM_LOOKS 1000
-
-/* The value of field @name: an argument, or common_pid (the thread, as the kernel's). */
-static uint64_t field_value(const char *name, const uint64_t *args, unsigned nargs)
-{
-	unsigned n = 0;
-
-	if (name[0] == 'c') { /* common_pid: ut_evtrig_check() let no other through */
-		if (!ut_self.tid)
-			ut_self.tid = (int32_t)gettid();
-		return (uint64_t)ut_self.tid;
-	}
-	for (const char *d = name + 3; *d >= '0' && *d <= '9'; d++)
-		n = n * 10 + (unsigned)(*d - '0');
-	return n >= 1 && n <= nargs ? args[n - 1] : 0;
-}
 
 static uint64_t hash_keys(const uint64_t *key)
 {
@@ -102,25 +88,54 @@ static struct ut_hist_entry *entry_of(struct ut_hist_hdr *h, const uint64_t *key
 	return NULL;
 }
 
-void ut_evhist_add(struct ut_hist_hdr *h, const struct ut_evtrig *t, const uint64_t *args,
-		   unsigned nargs)
+/* The key of hit @h for trigger @rt: its key fields' values after their modifiers. */
+void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, uint64_t *key)
 {
-	uint64_t key[UT_HIST_KEYS] = {0};
+	const struct ut_evtrig *t = &rt->t;
+
+	for (unsigned i = 0; i < UT_HIST_KEYS; i++)
+		key[i] = i < t->nkeys
+			     ? ut_hist_key_value(&t->keys[i], ut_histvar_field(h, rt->slot[i]))
+			     : 0;
+}
+
+/* The entry of @key if it is there (a variable read by another event's trigger); NULL if not. */
+struct ut_hist_entry *ut_evhist_find(struct ut_hist_hdr *h, const uint64_t *key)
+{
+	struct ut_hist_entry *v = (struct ut_hist_entry *)(h + 1);
+	uint32_t mask = h->nr_slots - 1, i = (uint32_t)hash_keys(key) & mask;
+
+	for (uint32_t looks = 0; looks < h->nr_slots; looks++, i = (i + 1) & mask) {
+		uint32_t st = __atomic_load_n(&v[i].state, __ATOMIC_ACQUIRE);
+
+		if (st == 0)
+			return NULL;
+		if (st == 2 && !memcmp(v[i].key, key, sizeof(v[i].key)))
+			return &v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Count a hit under @key with value fields @vals (t->nvals of them): its
+ * entry, or NULL if not counted (paused, being cleared, table full).
+ */
+struct ut_hist_entry *ut_evhist_count(struct ut_hist_hdr *h, const struct ut_evtrig *t,
+				      const uint64_t *key, const uint64_t *vals)
+{
 	struct ut_hist_entry *e;
 
 	if (__atomic_load_n(&h->paused, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&h->clearing, __ATOMIC_ACQUIRE))
-		return;
+		return NULL;
 	__atomic_add_fetch(&h->hits, 1, __ATOMIC_RELAXED);
-	for (unsigned i = 0; i < t->nkeys && i < UT_HIST_KEYS; i++)
-		key[i] = ut_hist_key_value(&t->keys[i], field_value(t->keys[i].name, args, nargs));
 	e = entry_of(h, key);
 	if (!e) {
 		__atomic_add_fetch(&h->drops, 1, __ATOMIC_RELAXED);
-		return;
+		return NULL;
 	}
 	__atomic_add_fetch(&e->hits, 1, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < t->nvals && i < UT_HIST_VALS; i++)
-		__atomic_add_fetch(&e->val[i], field_value(t->vals[i].name, args, nargs),
-				   __ATOMIC_RELAXED);
+		__atomic_add_fetch(&e->val[i], vals[i], __ATOMIC_RELAXED);
+	return e;
 }

@@ -36,34 +36,12 @@
 
 #include "common/evtrigger.h"
 #include "common/evtrigger_filter.h"
+#include "libutrace/evtrig_tab.h"
 #include "libutrace/internal.h"
 
 #define MAX_EVENTS ((size_t)2 * UT_EVTRIGS_MAX)
 #define MAX_HISTS 16
-
-struct rt_trig {
-	struct ut_evtrig t;
-	uint32_t ev;               /* the event it is on: index in tab->ev */
-	int32_t target;            /* enable/disable_event's target event, else -1 */
-	struct ut_evtrig_entry *e; /* its entry in the shared table (its count) */
-	struct ut_hist_hdr *hist;  /* hist: its shared table */
-	struct ut_evtrig_filter *filter; /* `if FILTER`, compiled; NULL: none */
-};
-
-/* An event with triggers, or the target of one; soft: +1 on, -1 off, 0 as enabled. */
-struct rt_event {
-	char sys[UT_EVTRIG_NAME_MAX], evt[UT_EVTRIG_NAME_MAX];
-	int32_t soft;
-};
-
-/* A table: built in room for the most, published in one allocation of its size. */
-struct rt_tab {
-	int32_t pid;               /* the process whose files it uses (a fork child rebuilds) */
-	uint32_t nr_trig, nr_ev;
-	bool incomplete;           /* a filtered trigger's event had no probe loaded yet */
-	struct rt_trig *trig;
-	struct rt_event *ev;
-};
+#define MAX_SYNTH 32
 
 /* A hist table file of the session, mapped. */
 struct hist_map {
@@ -72,6 +50,7 @@ struct hist_map {
 };
 
 static struct rt_tab *cur;          /* read by the hit path */
+static struct rt_tab *table(void);
 static char *applied;               /* the triggers text cur was built from */
 static struct ut_evtrigs *shared;   /* the session's "evtrig" */
 static struct hist_map hists[MAX_HISTS];
@@ -129,7 +108,7 @@ static int32_t event_of(struct rt_tab *tab, const char *sys, const char *evt)
 
 /* The hist table of @sys:@evt with identity @ident: the one kept, or a new file. */
 static struct ut_hist_hdr *hist_table(const char *sys, const char *evt, const char *ident,
-				      uint32_t size)
+				      uint32_t size, bool vars)
 {
 	struct ut_hist_hdr *h;
 	char name[32];
@@ -144,10 +123,14 @@ static struct ut_hist_hdr *hist_table(const char *sys, const char *evt, const ch
 	if (nr_hists >= MAX_HISTS)
 		return NULL;
 	len = sizeof(*h) + (size_t)size * 2 * sizeof(struct ut_hist_entry);
+	if (vars) /* the variables beside the entries (struct ut_hist_vars) */
+		len += (size_t)size * 2 * sizeof(struct ut_hist_vars);
 	snprintf(name, sizeof(name), "hist.%u", nr_hists);
 	h = map_new(name, len);
 	if (!h)
 		return NULL;
+	if (vars)
+		h->vars_off = sizeof(*h) + (size_t)size * 2 * sizeof(struct ut_hist_entry);
 	h->version = UT_ABI_VERSION;
 	h->nr_slots = size * 2;
 	h->max_entries = size;
@@ -175,9 +158,15 @@ static bool old_count(const char *sys, const char *evt, const char *ident, int64
 	return false;
 }
 
-/* The format of event @sys:@evt from a probe of a loaded object; false if none. */
-static bool probe_format(const char *sys, const char *evt, struct ut_evfmt *f)
+/* Event @sys:@evt's format: a loaded object's probe's, or a synthetic event's; false if none. */
+static bool event_format(const struct rt_tab *tab, const char *sys, const char *evt,
+			 struct ut_evfmt *f)
 {
+	for (uint32_t i = 0; !strcmp(sys, UT_SYNTH_SYSTEM) && i < tab->nr_synth; i++)
+		if (!strcmp(tab->synth[i].d.name, evt)) {
+			ut_synth_evfmt(&tab->synth[i].d, f);
+			return true;
+		}
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		const struct ut_module *m = ut_rt.mods[i];
 
@@ -186,14 +175,7 @@ static bool probe_format(const char *sys, const char *evt, struct ut_evfmt *f)
 
 			if (p->nargs < 0 || strcmp(p->provider, sys) != 0 || strcmp(p->name, evt) != 0)
 				continue;
-			memset(f, 0, sizeof(*f));
-			snprintf(f->system, sizeof(f->system), "%s", sys);
-			snprintf(f->name, sizeof(f->name), "%s", evt);
-			f->nargs = (uint8_t)p->nargs;
-			for (int a = 0; a < p->nargs; a++) {
-				f->size[a] = p->arg[a].size;
-				f->is_signed[a] = p->arg[a].is_signed;
-			}
+			ut_evfmt_from_probe(f, p);
 			return true;
 		}
 	}
@@ -205,19 +187,25 @@ static bool probe_format(const char *sys, const char *evt, struct ut_evfmt *f)
  * false if it cannot be: the trigger is left out (its event's probes not
  * loaded yet: the table is rebuilt at the next change).
  */
-static bool compile_filter(struct rt_tab *tab, struct rt_trig *rt, const char *sys,
-			   const char *evt)
+static bool compile_filter(struct rt_trig *rt, const struct ut_evfmt *fmt)
 {
-	struct ut_evfmt fmt;
-
 	if (!rt->t.filter[0])
 		return true;
-	if (!probe_format(sys, evt, &fmt)) {
-		tab->incomplete = true;
+	if (!fmt)
 		return false;
-	}
-	rt->filter = ut_evtrig_filter_compile(rt->t.filter, &fmt);
+	rt->filter = ut_evtrig_filter_compile(rt->t.filter, fmt);
 	return rt->filter != NULL;
+}
+
+/* The field slots of @rt's keys and values on @fmt (NULL: argN only, names wait for a rebuild). */
+static void resolve_fields(struct rt_tab *tab, struct rt_trig *rt, const struct ut_evfmt *fmt)
+{
+	for (unsigned i = 0; i < rt->t.nkeys; i++)
+		rt->slot[i] = (int8_t)ut_hist_field_slot(fmt, rt->t.keys[i].name);
+	for (unsigned i = 0; i < rt->t.nvals; i++)
+		rt->slot[UT_HIST_MAX_KEYS + i] =
+		    (int8_t)ut_hist_field_slot(fmt, rt->t.vals[i].name);
+	ut_histvar_resolve(tab, rt, fmt);
 }
 
 /* One configuration line "SYS:EVT TRIGGER" into @tab. */
@@ -227,7 +215,9 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 	const char *colon = memchr(line, ':', n), *sp = memchr(line, ' ', n);
 	struct ut_evtrig_err err;
 	struct rt_trig *rt = &tab->trig[tab->nr_trig];
+	struct ut_evfmt fmt;
 	int32_t ev;
+	bool have;
 
 	if (!colon || !sp || colon > sp || tab->nr_trig >= UT_EVTRIGS_MAX ||
 	    (size_t)(colon - line) >= sizeof(sys) || (size_t)(sp - colon - 1) >= sizeof(evt))
@@ -241,9 +231,15 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 	rt->target = -1;
 	if (rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE)
 		rt->target = event_of(tab, rt->t.sys, rt->t.evt);
-	if (ev < 0 || ((rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE) && rt->target < 0) ||
-	    !compile_filter(tab, rt, sys, evt))
+	have = event_format(tab, sys, evt, &fmt);
+	if (!have && (rt->t.filter[0] || rt->t.cmd == UT_ET_HIST))
+		tab->incomplete = true; /* its probes not loaded yet: the table is rebuilt later */
+	if (ev < 0 ||
+	    ((rt->t.cmd == UT_ET_ENABLE || rt->t.cmd == UT_ET_DISABLE) && rt->target < 0) ||
+	    !compile_filter(rt, have ? &fmt : NULL))
 		return;
+	if (rt->t.cmd == UT_ET_HIST)
+		resolve_fields(tab, rt, have ? &fmt : NULL);
 	rt->ev = (uint32_t)ev;
 	tab->nr_trig++;
 }
@@ -279,7 +275,7 @@ static void publish_one(struct rt_tab *tab, struct rt_trig *rt, uint32_t k, int6
 	if (rt->target >= 0)
 		e->soft = tab->ev[rt->target].soft;
 	if (rt->t.cmd == UT_ET_HIST) {
-		rt->hist = hist_table(ev->sys, ev->evt, e->ident, rt->t.size);
+		rt->hist = hist_table(ev->sys, ev->evt, e->ident, rt->t.size, rt->has_vars);
 		if (rt->hist) {
 			__atomic_store_n(&rt->hist->paused, rt->t.pause, __ATOMIC_RELEASE);
 			for (uint32_t i = 0; i < nr_hists; i++)
@@ -313,6 +309,44 @@ static void carry_soft(struct rt_tab *tab)
 				tab->ev[i].soft = cur->ev[k].soft;
 }
 
+/* The synthetic events defined in the configuration's text @defs (common/synth.h). */
+static void add_synth(struct rt_tab *tab, const char *defs)
+{
+	for (const char *p = defs; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		struct rt_synth *s = &tab->synth[tab->nr_synth];
+		struct ut_synth_err err;
+		bool rm;
+
+		if (tab->nr_synth >= MAX_SYNTH ||
+		    ut_synth_parse(p, strcspn(p, "\n"), &s->d, &rm, &err) || rm)
+			continue;
+		s->pc = ut_synth_pc(s->d.name);
+		s->ev = -1;
+		tab->nr_synth++;
+	}
+}
+
+/* Index of event sys:evt in @tab, -1 if it has no triggers. */
+static int32_t find_ev(const struct rt_tab *tab, const char *sys, const char *evt)
+{
+	for (uint32_t i = 0; i < tab->nr_ev; i++)
+		if (!strcmp(tab->ev[i].sys, sys) && !strcmp(tab->ev[i].evt, evt))
+			return (int32_t)i;
+	return -1;
+}
+
+/* Which synthetic events set_event enables now (read by the hit path). */
+static void select_synth(struct rt_tab *tab)
+{
+	for (uint32_t i = 0; tab && i < tab->nr_synth; i++)
+		__atomic_store_n(
+		    &tab->synth[i].sel,
+		    ut_usdt_selected(ut_rt.cfg.events, UT_SYNTH_SYSTEM, tab->synth[i].d.name),
+		    __ATOMIC_RELAXED);
+	for (uint32_t i = 0; tab && i < tab->nr_synth; i++)
+		ut_synth_filter_apply(&tab->synth[i]);
+}
+
 /**
  * ut_evtrig_apply - rebuild the trigger table from the configuration's triggers
  *
@@ -326,19 +360,30 @@ static struct rt_tab *build(const char *l)
 
 	b.trig = calloc(UT_EVTRIGS_MAX, sizeof(*b.trig));
 	b.ev = calloc(MAX_EVENTS, sizeof(*b.ev));
-	for (; b.trig && b.ev && l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+	b.synth = calloc(MAX_SYNTH, sizeof(*b.synth));
+	if (b.synth)
+		add_synth(&b, ut_rt.cfg.synth);
+	for (; b.trig && b.ev && b.synth && l && *l;
+	     l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
 		add_line(&b, l, strcspn(l, "\n"));
-	if (b.trig && b.ev)
-		tab = calloc(1, sizeof(*tab) + b.nr_trig * sizeof(*b.trig) + b.nr_ev * sizeof(*b.ev));
+	if (b.trig && b.ev && b.synth)
+		tab = calloc(1, sizeof(*tab) + b.nr_trig * sizeof(*b.trig) +
+				    b.nr_ev * sizeof(*b.ev) + b.nr_synth * sizeof(*b.synth));
 	if (tab) {
 		*tab = b;
 		tab->trig = (struct rt_trig *)(tab + 1);
 		tab->ev = (struct rt_event *)(tab->trig + b.nr_trig);
+		tab->synth = (struct rt_synth *)(tab->ev + b.nr_ev);
 		memcpy(tab->trig, b.trig, b.nr_trig * sizeof(*b.trig));
 		memcpy(tab->ev, b.ev, b.nr_ev * sizeof(*b.ev));
+		memcpy(tab->synth, b.synth, b.nr_synth * sizeof(*b.synth));
+		for (uint32_t i = 0; i < tab->nr_synth; i++)
+			tab->synth[i].ev = find_ev(tab, UT_SYNTH_SYSTEM, tab->synth[i].d.name);
+		ut_histvar_link(tab);
 	}
 	free(b.trig);
 	free(b.ev);
+	free(b.synth);
 	return tab;
 }
 
@@ -352,23 +397,46 @@ static bool unchanged(const char *text)
 	return !strcmp(applied ? applied : "", text ? text : "");
 }
 
+/*
+ * The session's "synth": the synthetic events' definitions, for the
+ * readers that name their records (common/sessprobes.c).
+ */
+static void write_synth_file(const char *defs)
+{
+	int fd;
+
+	if (ut_rt.dirfd < 0 || !defs || !*defs)
+		return;
+	fd = openat(ut_rt.dirfd, "synth", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0)
+		return;
+	if (write(fd, defs, strlen(defs)) < 0)
+		ut_log("synth: %m");
+	close(fd);
+}
+
 int ut_evtrig_apply(void)
 {
-	const char *l = ut_rt.cfg.triggers;
 	struct rt_tab *tab;
-	char *text;
+	char *text = NULL;
 	uint32_t k;
 
 	forget_parent_files();
-	if (unchanged(l))
+	if (asprintf(&text, "%s%s%s", ut_rt.cfg.triggers ? ut_rt.cfg.triggers : "",
+		     ut_rt.cfg.synth ? "\x1f" : "", ut_rt.cfg.synth ? ut_rt.cfg.synth : "") < 0)
+		return -ENOMEM;
+	select_synth(table());
+	if (unchanged(ut_rt.cfg.triggers ? text : NULL)) {
+		free(text);
 		return 0;
-	tab = build(l);
-	text = strdup(l ? l : "");
-	if (!tab || !text) {
-		free(tab);
+	}
+	tab = build(ut_rt.cfg.triggers);
+	if (!tab) {
 		free(text);
 		return -ENOMEM;
 	}
+	select_synth(tab);
 	if (cur && cur->pid == ut_rt.pid)
 		carry_soft(tab);
 	if (!shared_table() && tab->nr_trig) {
@@ -376,6 +444,8 @@ int ut_evtrig_apply(void)
 		free(text);
 		return -EIO;
 	}
+	if (tab->nr_synth)
+		write_synth_file(ut_rt.cfg.synth);
 	if (shared) {
 		int64_t counts[UT_EVTRIGS_MAX] = {0};
 
@@ -475,15 +545,15 @@ static void stacktrace(struct ut_evtrig_entry *e, uint64_t site)
 	ut_leave(t);
 }
 
-/* The probe's arguments (8-byte slots, as recorded). */
-static unsigned fetch_args(const struct ut_module *m, const struct ut_usdt_probe *p,
-			   const ucontext_t *uc, uint64_t *args)
+/* The hit's arguments (8-byte slots, as recorded), fetched from the probe's registers once. */
+static void fetch_args(struct rt_hit *h)
 {
-	unsigned n = p->nargs > 0 ? (unsigned)p->nargs : 0;
+	unsigned n = h->p->nargs > 0 ? (unsigned)h->p->nargs : 0;
 
 	for (unsigned i = 0; i < n && i < UT_USDT_MAX_ARGS; i++)
-		args[i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
-	return n;
+		h->args[i] = ut_arch_usdt_fetch(h->uc, &h->p->arg[i], h->m->bias);
+	h->nargs = n;
+	h->fetched = true;
 }
 
 /* Whether the hit passes trigger @rt's filter (its thread, CPU and name as the kernel's). */
@@ -505,26 +575,27 @@ static bool filter_passes(const struct rt_trig *rt, const uint64_t *args, unsign
 	return ut_evtrig_filter_match(rt->filter, args, nargs, &ctx);
 }
 
-/* From usdt.c after a hit of probe @r of module @m was recorded (or not). */
-void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+/* A plain hist trigger's hit: counted under its key, with its values' sums. */
+static void hist_hit(struct rt_trig *rt, const struct rt_hit *h)
 {
-	struct rt_tab *tab = table();
-	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
-	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
-	uint64_t args[UT_USDT_MAX_ARGS];
-	unsigned nargs = 0;
-	bool fetched = false;
+	uint64_t key[UT_HIST_KEYS], vals[UT_HIST_VALS] = {0};
 
-	for (uint32_t i = 0; ev && i < tab->nr_trig; i++) {
+	ut_evhist_key(rt, h, key);
+	for (unsigned i = 0; i < rt->t.nvals && i < UT_HIST_VALS; i++)
+		vals[i] = ut_histvar_field(h, rt->slot[UT_HIST_MAX_KEYS + i]);
+	ut_evhist_count(rt->hist, &rt->t, key, vals);
+}
+
+void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h)
+{
+	for (uint32_t i = 0; i < tab->nr_trig; i++) {
 		struct rt_trig *rt = &tab->trig[i];
 
-		if (&tab->ev[rt->ev] != ev || !rt->e)
+		if (rt->ev != ev || !rt->e)
 			continue;
-		if (!fetched && (rt->filter || rt->t.cmd == UT_ET_HIST)) {
-			nargs = fetch_args(m, p, uc, args);
-			fetched = true;
-		}
-		if (rt->filter && !filter_passes(rt, args, nargs))
+		if (!h->fetched && (rt->filter || rt->t.cmd == UT_ET_HIST))
+			fetch_args(h);
+		if (rt->filter && !filter_passes(rt, h->args, h->nargs))
 			continue;
 		switch (rt->t.cmd) {
 		case UT_ET_TRACEON:
@@ -532,18 +603,42 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			set_tracing(rt->e, rt->t.cmd == UT_ET_TRACEON);
 			break;
 		case UT_ET_STACKTRACE:
-			stacktrace(rt->e, r->addr);
+			if (h->m) /* a synthetic event has no code to unwind from */
+				stacktrace(rt->e, h->site);
 			break;
 		case UT_ET_ENABLE:
 		case UT_ET_DISABLE:
 			set_soft(tab, rt, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
 			break;
 		case UT_ET_HIST:
-			if (rt->hist)
-				ut_evhist_add(rt->hist, &rt->t, args, nargs);
+			if (rt->hist && rt->has_vars)
+				ut_histvar_hit(tab, rt, h);
+			else if (rt->hist)
+				hist_hit(rt, h);
 			break;
 		}
 	}
+}
+
+/* From usdt.c after a hit of probe @r of module @m was recorded (or not). */
+void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+{
+	struct rt_tab *tab = table();
+	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
+	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
+	struct rt_hit h;
+
+	if (!ev)
+		return;
+	h.m = m;
+	h.p = p;
+	h.uc = uc;
+	h.site = r->addr;
+	h.ts = 0;
+	h.nargs = 0;
+	h.fetched = false;
+	h.depth = 0;
+	ut_evtrig_run(tab, (uint32_t)(ev - tab->ev), &h);
 }
 
 /* Whether the session holds hist tables (kept after the process exits). */

@@ -491,8 +491,6 @@ bool ut_evtrig_arms(const struct ut_usdt_probe *p) UT_HIDDEN;
 bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled) UT_HIDDEN;
 void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r,
 		   const ucontext_t *uc) UT_HIDDEN;
-void ut_evhist_add(struct ut_hist_hdr *h, const struct ut_evtrig *t, const uint64_t *args,
-		   unsigned nargs) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */

@@ -83,12 +83,39 @@ static int map_hist(const char *sessdir, uint32_t n, bool rw, struct ut_hist_hdr
 	return 0;
 }
 
-long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
-		  struct ut_hist_entry **entries)
+/* Where @h's variables are, if it has them within its @len bytes; NULL if not. */
+static const struct ut_hist_vars *vars_area(const struct ut_hist_hdr *h, size_t len)
+{
+	uint64_t off = h->vars_off;
+
+	if (!off || off < sizeof(*h) || off > len || off % 8 ||
+	    (len - off) / sizeof(struct ut_hist_vars) < h->nr_slots)
+		return NULL;
+	return (const struct ut_hist_vars *)((const char *)h + off);
+}
+
+/* Entry @i's variables copied under their sequence count (a writer mid-way: tried again). */
+static void copy_vars(const struct ut_hist_vars *v, struct ut_hist_vars *out)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		uint64_t seq = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
+
+		memcpy(out, v, sizeof(*out));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (!(seq & 1) && __atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
+			return;
+	}
+	out->flags = 0; /* rewritten all along: no track to show */
+}
+
+long ut_live_hist_vars(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		       struct ut_hist_entry **entries, struct ut_hist_vars **vars)
 {
 	struct ut_hist_hdr *h;
 	const struct ut_hist_entry *v;
+	const struct ut_hist_vars *hv;
 	struct ut_hist_entry *out;
+	struct ut_hist_vars *vout = NULL;
 	size_t len, k = 0;
 	int ret = map_hist(sessdir, n, false, &h, &len);
 
@@ -98,18 +125,34 @@ long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
 	hdr->sys[sizeof(hdr->sys) - 1] = hdr->evt[sizeof(hdr->evt) - 1] = '\0';
 	hdr->ident[sizeof(hdr->ident) - 1] = '\0';
 	v = (const struct ut_hist_entry *)(h + 1);
+	hv = vars ? vars_area(h, len) : NULL;
 	out = malloc(hdr->nr_slots * sizeof(*out));
-	for (uint32_t i = 0; out && i < hdr->nr_slots; i++) {
+	if (hv)
+		vout = malloc(hdr->nr_slots * sizeof(*vout));
+	for (uint32_t i = 0; out && (!hv || vout) && i < hdr->nr_slots; i++) {
 		if (__atomic_load_n(&v[i].state, __ATOMIC_ACQUIRE) != 2)
 			continue;
+		if (vout)
+			copy_vars(&hv[i], &vout[k]);
 		out[k] = v[i];
 		out[k++].comm[sizeof(out[0].comm) - 1] = '\0';
 	}
 	munmap(h, len);
-	if (!out)
+	if (!out || (hv && !vout)) {
+		free(out);
+		free(vout);
 		return -ENOMEM;
+	}
 	*entries = out;
+	if (vars)
+		*vars = vout;
 	return (long)k;
+}
+
+long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		  struct ut_hist_entry **entries)
+{
+	return ut_live_hist_vars(sessdir, n, hdr, entries, NULL);
 }
 
 int ut_live_hist_clear(const char *sessdir, uint32_t n)
@@ -123,6 +166,8 @@ int ut_live_hist_clear(const char *sessdir, uint32_t n)
 	/* hits meanwhile are dropped uncounted (the kernel pauses while it clears) */
 	__atomic_store_n(&h->clearing, 1, __ATOMIC_SEQ_CST);
 	memset(h + 1, 0, h->nr_slots * sizeof(struct ut_hist_entry));
+	if (vars_area(h, len)) /* and the variables beside the entries */
+		memset((char *)h + h->vars_off, 0, h->nr_slots * sizeof(struct ut_hist_vars));
 	__atomic_store_n(&h->hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->drops, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->entries, 0, __ATOMIC_RELAXED);

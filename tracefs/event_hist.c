@@ -26,8 +26,14 @@
 /* Session hist files are hist.0, hist.1, ... (libutrace/evtrigger.c keeps at most 16). */
 #define MAX_HIST_FILES 16
 
+/* An entry with its onmax/onchange track (the kernel prints it under the entry). */
+struct mentry {
+	struct ut_hist_entry e;
+	struct ut_hist_vars v; /* flags 0: no track */
+};
+
 struct merged {
-	struct ut_hist_entry *v;
+	struct mentry *v;
 	size_t n, cap;
 	uint64_t hits, drops;
 };
@@ -54,8 +60,15 @@ static bool in_scope(const struct tfs_scope *sc, const struct ut_live_sess *s)
 
 static int cmp_key(const void *a, const void *b)
 {
-	return memcmp(((const struct ut_hist_entry *)a)->key, ((const struct ut_hist_entry *)b)->key,
-		      sizeof(((const struct ut_hist_entry *)a)->key));
+	return memcmp(((const struct mentry *)a)->e.key, ((const struct mentry *)b)->e.key,
+		      sizeof(((const struct mentry *)a)->e.key));
+}
+
+/* The track of @b merged into @a's: the greater for onmax, any for onchange. */
+static void merge_track(struct ut_hist_vars *a, const struct ut_hist_vars *b)
+{
+	if ((b->flags & 1) && (!(a->flags & 1) || b->track > a->track))
+		*a = *b;
 }
 
 /* Entries with the same key (from several processes) made one. */
@@ -67,12 +80,13 @@ static void combine(struct merged *m)
 		return;
 	qsort(m->v, m->n, sizeof(*m->v), cmp_key);
 	for (size_t i = 1; i < m->n; i++) {
-		struct ut_hist_entry *d = &m->v[k];
+		struct mentry *d = &m->v[k];
 
 		if (!cmp_key(d, &m->v[i])) {
-			d->hits += m->v[i].hits;
+			d->e.hits += m->v[i].e.hits;
 			for (int j = 0; j < UT_HIST_VALS; j++)
-				d->val[j] += m->v[i].val[j];
+				d->e.val[j] += m->v[i].e.val[j];
+			merge_track(&d->v, &m->v[i].v);
 			continue;
 		}
 		m->v[++k] = m->v[i];
@@ -86,25 +100,35 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 {
 	for (uint32_t n = 0; n < MAX_HIST_FILES; n++) {
 		struct ut_hist_hdr h;
-		struct ut_hist_entry *e = NULL, *v;
-		long k = ut_live_hist(dir, n, &h, &e);
+		struct ut_hist_entry *e = NULL;
+		struct ut_hist_vars *hv = NULL;
+		struct mentry *v;
+		long k = ut_live_hist_vars(dir, n, &h, &e, &hv);
 
 		if (k == -ENOENT)
 			break;
 		if (k < 0 || h.removed || strcmp(h.sys, sys) != 0 || strcmp(h.evt, evt) != 0 ||
-		    strcmp(h.ident, ident) != 0) {
+		    strncmp(h.ident, ident, sizeof(h.ident) - 1) != 0) {
 			free(e);
+			free(hv);
 			continue;
 		}
 		m->hits += h.hits;
 		m->drops += h.drops;
 		v = k ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : m->v;
 		if (v) {
-			memcpy(v + m->n, e, (size_t)k * sizeof(*v));
+			for (long i = 0; i < k; i++) {
+				v[m->n + (size_t)i].e = e[i];
+				if (hv)
+					v[m->n + (size_t)i].v = hv[i];
+				else
+					memset(&v[m->n + (size_t)i].v, 0, sizeof(v[0].v));
+			}
 			m->v = v;
 			m->n += (size_t)k;
 		}
 		free(e);
+		free(hv);
 	}
 }
 
@@ -123,8 +147,10 @@ static void collect(const struct tfs_scope *sc, const char *sys, const char *evt
 	combine(m);
 }
 
-static uint64_t sort_value(const struct ut_hist_entry *e, int what)
+static uint64_t sort_value(const struct mentry *me, int what)
 {
+	const struct ut_hist_entry *e = &me->e;
+
 	return !what ? e->hits : what > 0 ? e->val[what - 1] : e->key[-what - 1];
 }
 
@@ -193,9 +219,28 @@ static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const 
 		fprintf(f, "%s: %10" PRIu64, k->name, v);
 }
 
-static void print_entry(FILE *f, const struct ut_evtrig *t, const struct ut_hist_entry *e,
+/* onmax/onchange: "max: N" (or "changed: N") and the fields saved with it, as the kernel. */
+static void print_track(FILE *f, const struct ut_evtrig *t, const struct ut_hist_vars *v)
+{
+	for (uint8_t i = 0; i < t->hv.nactions; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+
+		if (a->handler == UT_HH_ONMATCH)
+			continue;
+		fprintf(f, "\n\t%s: %10" PRIu64, a->handler == UT_HH_ONMAX ? "max" : "changed",
+			(v->flags & 1) ? v->track : 0);
+		for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES;
+		     j++)
+			fprintf(f, "  %s: %10" PRIu64, a->param[j],
+				(v->flags & 1) ? v->save[j] : 0);
+	}
+}
+
+static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
 			const struct ut_symtab *st)
 {
+	const struct ut_hist_entry *e = &me->e;
+
 	fputs("{ ", f);
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
@@ -206,6 +251,7 @@ static void print_entry(FILE *f, const struct ut_evtrig *t, const struct ut_hist
 	for (uint8_t i = 0; i < t->nvals; i++)
 		fprintf(f, (t->vals[i].flags & UT_HF_HEX) ? "  %s: %10" PRIx64 : "  %s: %10" PRIu64,
 			t->vals[i].name, e->val[i]);
+	print_track(f, t, &me->v);
 	fputc('\n', f);
 }
 
@@ -321,7 +367,8 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 			if (got == -ENOENT)
 				break;
 			if (got >= 0 && !h.removed && !strcmp(h.sys, sys) &&
-			    !strcmp(h.evt, colon + 1) && !strcmp(h.ident, ident))
+			    !strcmp(h.evt, colon + 1) &&
+			    !strncmp(h.ident, ident, sizeof(h.ident) - 1))
 				ut_live_hist_clear(v[i].dir, k);
 		}
 	}

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/synth.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"
@@ -160,6 +161,97 @@ static void log_error(struct tfs_req *r, const struct ut_evtrig_err *err, const 
 	tfs_errlog_at(r->sc, loc, err->msg, cmd, (int)err->pos);
 }
 
+/*
+ * Whether a hist trigger of @c other than @t defines variable @name (on
+ * the event @t's onmatch() matches, if it has one).
+ */
+static bool var_defined(const struct ut_cfg *c, const struct ut_evtrig *t, const char *name)
+{
+	const struct ut_hist_action *m = NULL;
+	char ev[2 * UT_EVTRIG_NAME_MAX + 2] = "";
+
+	for (uint8_t i = 0; i < t->hv.nactions; i++)
+		if (t->hv.act[i].handler == UT_HH_ONMATCH)
+			m = &t->hv.act[i];
+	if (m)
+		snprintf(ev, sizeof(ev), "%s:%s ", m->sys, m->evt);
+	for (const char *p = c->triggers; p && *p;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *sp = memchr(p, ' ', strcspn(p, "\n"));
+		struct ut_evtrig o;
+		struct ut_evtrig_err err;
+
+		if (!sp || (m && strncmp(p, ev, strlen(ev)) != 0) ||
+		    ut_evtrig_parse(sp + 1, strcspn(sp + 1, "\n"), &o, &err))
+			continue;
+		if (o.cmd == UT_ET_HIST && ut_histvar_find(&o.hv, name))
+			return true;
+	}
+	return false;
+}
+
+/* @t's $refs to other triggers' variables: each defined in the scope (the kernel's check). */
+static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *cmd,
+		      struct ut_evtrig_err *err)
+{
+	struct ut_cfg c;
+	int ret = 0;
+
+	if (t->cmd != UT_ET_HIST || !t->hv.nvars || tfs_scope_config(r->sc, &c))
+		return 0;
+	for (uint8_t i = 0; i < t->hv.nvars && !ret; i++)
+		for (uint8_t j = 0; j < t->hv.vars[i].nops && !ret; j++) {
+			const struct ut_hist_operand *o = &t->hv.vars[i].op[j];
+			const struct ut_hist_var *own = ut_histvar_find(&t->hv, o->name);
+			char ref[UT_HIST_NAME_MAX + 2];
+			const char *at;
+
+			if (o->kind != UT_HO_VAR || (own && own < &t->hv.vars[i]) ||
+			    var_defined(&c, t, o->name))
+				continue;
+			snprintf(ref, sizeof(ref), "$%s", o->name);
+			at = strstr(cmd, ref);
+			err->msg = "Couldn't find variable";
+			err->pos = at ? (size_t)(at - cmd) : 0;
+			err->logged = true;
+			err->in_filter = false;
+			ret = -EINVAL;
+		}
+	ut_cfg_free(&c);
+	return ret;
+}
+
+/* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params.
+ */
+static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
+{
+	struct ut_cfg c;
+	int ret = 0;
+
+	if (t->cmd != UT_ET_HIST || !t->hv.nactions || tfs_scope_config(tfs_scope_get(0), &c))
+		return 0;
+	for (uint8_t i = 0; i < t->hv.nactions && !ret; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+		const char *at = strstr(cmd, a->synth);
+		struct ut_synth_def d;
+
+		if (a->action != UT_HA_TRACE)
+			continue;
+		err->pos = at ? (size_t)(at - cmd) : 0;
+		err->logged = true;
+		err->in_filter = false;
+		if (!ut_synth_find(c.synth, a->synth, &d)) {
+			err->msg = "Couldn't find synthetic event";
+			ret = -EINVAL;
+		} else if (d.nfields != a->nparams) {
+			err->msg = "Param count doesn't match synthetic event field count";
+			ret = -EINVAL;
+		}
+	}
+	ut_cfg_free(&c);
+	return ret;
+}
+
 /* Parse and check one write; 0 or -EINVAL (logged as the kernel does). */
 static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 {
@@ -168,7 +260,8 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 
 	if (!tfs_event_format(r, &fmt))
 		return -ENOENT;
-	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err)) {
+	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err) ||
+	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, cmd, &err)))) {
 		log_error(r, &err, cmd);
 		return -EINVAL;
 	}
@@ -224,7 +317,7 @@ static bool live_count(struct tfs_req *r, const char *ident, int64_t *count)
 		for (long j = 0; j < k && !found; j++) {
 			found = !strncmp(e[j].sys, r->ev, (size_t)(colon - r->ev)) &&
 				!e[j].sys[colon - r->ev] && !strcmp(e[j].evt, colon + 1) &&
-				!strcmp(e[j].ident, ident);
+				!strncmp(e[j].ident, ident, sizeof(e[j].ident) - 1);
 			if (found)
 				*count = e[j].count;
 		}
@@ -303,7 +396,7 @@ static int live_soft(struct tfs_req *r, const char *ident)
 				 ? 0 : ut_live_evtrigs(v[i].dir, e);
 
 		for (long j = 0; j < k && !found; j++)
-			if (!strcmp(e[j].ident, ident)) {
+			if (!strncmp(e[j].ident, ident, sizeof(e[j].ident) - 1)) {
 				found = true;
 				soft = e[j].soft;
 			}

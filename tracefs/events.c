@@ -38,7 +38,7 @@ struct ut_probetab *tfs_pid_probes(int32_t pid)
 					  : v[i].alive || tfs_sess_has_triggers(v[i].dir)))
 			dirs[k++] = v[i].dir;
 	t = ut_live_probes(dirs, k);
-	if (t && tfs_evlist_add(t)) { /* and the process events every process has */
+	if (t && (tfs_evlist_add(t) || tfs_synth_add(t))) { /* the process and synthetic events */
 		ut_probetab_free(t);
 		t = NULL;
 	}

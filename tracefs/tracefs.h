@@ -241,6 +241,11 @@ extern const size_t tfs_nr_ftevent_files;
 struct ut_probetab;
 struct ut_evfmt;
 int tfs_evlist_add(struct ut_probetab *t);
+/* synthetic_events (tracefs/synth_events.c); tfs_synth_add: their events into @t. */
+int tfs_show_synth(struct tfs_req *r, FILE *f);
+int tfs_store_synth(struct tfs_req *r, const char *buf, size_t len, bool append);
+int tfs_trunc_synth(struct tfs_req *r);
+int tfs_synth_add(struct ut_probetab *t);
 /* Whether events of @system are always on (ftrace): no enable, not in set_event */
 bool tfs_evlist_always_on(const char *system);
 /* A process event's format text, malloc'd; NULL if @f is not one */

@@ -73,8 +73,17 @@ const char ut_help_record[] =
 	"                   an event trigger, as events/PROVIDER/NAME/trigger takes it:\n"
 	"                   traceon, traceoff, stacktrace, enable_event:P:N or\n"
 	"                   disable_event:P:N, each with :COUNT ('utest:pair traceoff:1':\n"
-	"                   recording stops after the first pair); repeatable.  The\n"
+	"                   recording stops after the first pair), or hist:keys=..\n"
+	"                   with variables and actions ('hist:keys=common_pid:ts0=\n"
+	"                   common_timestamp.usecs', onmatch(P.N).trace(SYNTH,$v,F),\n"
+	"                   onmax($v).save(F), onchange($v).save(F)); repeatable.  The\n"
 	"                   event need not be enabled (-e) for its trigger to act\n"
+	"  --synth 'NAME TYPE FIELD[; TYPE FIELD]..'\n"
+	"                   a synthetic event (synthetic_events; u64 s32 pid_t ..),\n"
+	"                   written by onmatch(); enable it with -e synthetic:NAME and\n"
+	"                   give it triggers with --trigger 'synthetic:NAME ..'.\n"
+	"                   Variables match events within one process (its threads),\n"
+	"                   not across processes\n"
 	"  -f FILTER        after -e EVENT: record its events only when FILTER holds\n"
 	"                   (the kernel's event filter: 'arg1 > 3 && comm == \"x\"',\n"
 	"                   == != < <= > >= & on numbers, == != ~ (glob) on strings,\n"
@@ -538,7 +547,10 @@ static void check_triggers(const char *prog, struct ut_objlist *objs, const char
 static void check_events(const char *prog, struct rec_opts *o)
 {
 	struct ut_objlist objs;
-	char word[256];
+	char word[256], why[512];
+
+	if (ut_usdt_check_synth(o->cfg.triggers, o->cfg.synth, why, sizeof(why)))
+		ut_usage_die("--trigger %s", why);
 
 	if ((!o->cfg.events && !o->cfg.triggers) || (o->check_after && !ut_evf_opt_pending()) ||
 	    ut_elfsites_objects(prog, true, true, &objs)) {

@@ -44,8 +44,12 @@ const char ut_help_start[] =
 	"  --trigger 'PROVIDER:NAME TRIGGER'\n"
 	"                   an event trigger (events/../trigger): traceon, traceoff,\n"
 	"                   stacktrace, enable_event:P:N, disable_event:P:N with :COUNT,\n"
-	"                   or hist:keys=..; repeatable (the mount's events/P/N/hist\n"
+	"                   or hist:keys=.. with variables and onmatch()/onmax()/\n"
+	"                   onchange() actions; repeatable (the mount's events/P/N/hist\n"
 	"                   shows the tables)\n"
+	"  --synth 'NAME TYPE FIELD[; TYPE FIELD]..'\n"
+	"                   a synthetic event (synthetic_events) for onmatch().trace();\n"
+	"                   -e synthetic:NAME records it; within each process only\n"
 	"  -f FILTER        after -e EVENT: its events only when FILTER holds (the\n"
 	"                   kernel's event filter, judged in the processes)\n"
 	"  -g PATTERN       set_graph_function;  --graph-notrace PATTERN\n"
@@ -298,11 +302,13 @@ static void check_events(const char *rundir, struct ut_cfg *c)
 {
 	enum ut_usdt_word k;
 	struct ut_objlist l;
-	char word[256], word2[256] = "";
+	char word[256], word2[256] = "", why[512];
 	int r;
 
 	if (!c->events && !c->triggers)
 		return;
+	if (ut_usdt_check_synth(c->triggers, c->synth, why, sizeof(why)))
+		ut_usage_die("--trigger %s", why);
 	ut_ran_objects(rundir, &l);
 	r = ut_usdt_check_triggers(&l, c->triggers, word, sizeof(word));
 	k = c->events ? ut_usdt_check_words(&l, c->events, word2, sizeof(word2)) : UT_USDT_WORD_OK;

@@ -402,9 +402,32 @@ struct ut_hist_hdr {
 	char sys[64];            /* the event's system, NUL-terminated */
 	char evt[64];            /* the event's name */
 	char ident[192];         /* the trigger's identity (as in struct ut_evtrig_entry) */
-	uint64_t reserved[5];
+	uint64_t vars_off;       /* 0, or where struct ut_hist_vars[nr_slots] start
+				  * (a trigger with variables or onmax/onchange) */
+	uint64_t reserved[4];
 };
 static_assert(sizeof(struct ut_hist_hdr) == 416, "ABI");
+
+/*
+ * An entry's variables (hist variables, histogram.rst "Inter-event hist
+ * triggers"), beside entry i of the same table: the writer stores v[k]
+ * then sets bit k of set (release); a trigger of another event that reads
+ * the variable clears the bit (acquire, atomically: the kernel's
+ * read-once) and then reads v[k].  track is onmax's maximum or onchange's
+ * last value, save[] the fields saved with it, under the sequence count
+ * seq (odd while they are rewritten).
+ */
+#define UT_HIST_VARS 4
+#define UT_HIST_SAVES 8
+struct ut_hist_vars {
+	uint64_t set;            /* bit k: v[k] holds a value not read yet */
+	uint64_t v[UT_HIST_VARS];
+	uint64_t seq;
+	uint64_t track;          /* onmax/onchange's value; tracked: bit 0 of flags */
+	uint64_t flags;
+	uint64_t save[UT_HIST_SAVES];
+};
+static_assert(sizeof(struct ut_hist_vars) == 128, "ABI");
 
 struct ut_hist_entry {
 	uint32_t state;          /* 0 empty, 1 being claimed, 2 in use */

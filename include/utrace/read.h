@@ -144,6 +144,15 @@ struct ut_hist_entry;
 long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
 		  struct ut_hist_entry **entries);
 
+/*
+ * The same, with (when the table has them, else *@vars NULL) a malloc'd
+ * copy of each entry's variables, track and saved fields in *@vars, in the
+ * entries' order (struct ut_hist_vars).
+ */
+struct ut_hist_vars;
+long ut_live_hist_vars(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		       struct ut_hist_entry **entries, struct ut_hist_vars **vars);
+
 /* Empty hist table hist.<@n> of a session (`hist:...:clear`).  0 or -errno. */
 int ut_live_hist_clear(const char *sessdir, uint32_t n);
 

@@ -4,13 +4,16 @@
  * writes to events/SYS/EVT/trigger and what a traced process reads back
  * from its configuration.  Every accepted trigger is checked against an
  * event of a few arguments, printed back in each of its texts, and its
- * configuration text must parse to the same trigger.
+ * configuration text must parse to the same trigger.  The same bytes are
+ * a synthetic_events line too (common/synth.c): an accepted definition
+ * lists back to one that parses to the same definition.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/synth.h"
 #include "common/usdt_events.h"
 
 static void roundtrip(const struct ut_evtrig *t)
@@ -27,6 +30,30 @@ static void roundtrip(const struct ut_evtrig *t)
 	ut_evtrig_config_text(&u, b, sizeof(b));
 	if (strcmp(a, b) != 0)
 		abort();
+}
+
+/* The bytes as a synthetic_events line: a definition lists back to itself. */
+static void synth(const char *s, size_t size)
+{
+	struct ut_synth_def d, e;
+	struct ut_synth_err err;
+	char buf[1024];
+	bool rm;
+
+	if (ut_synth_parse(s, size, &d, &rm, &err)) {
+		if (!err.msg || err.pos > size)
+			abort();
+		return;
+	}
+	if (rm || d.nfields > UT_SYNTH_MAX_FIELDS)
+		return;
+	ut_synth_print(&d, buf, sizeof(buf));
+	if (strlen(buf) >= sizeof(buf) - 1)
+		return;
+	buf[strcspn(buf, "\t")] = ' '; /* "NAME\tFIELDS" is "NAME FIELDS" */
+	if (ut_synth_parse(buf, strlen(buf), &e, &rm, &err) || memcmp(&d, &e, sizeof(d)) != 0)
+		abort();
+	(void)ut_synth_pc(d.name);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!err.msg || err.pos > size) {
 		abort();
 	}
+	synth(s, size);
 	free(s);
 	return 0;
 }

@@ -31,6 +31,7 @@ set_ftrace_notrace
 set_ftrace_pid
 set_graph_function
 set_graph_notrace
+synthetic_events
 trace
 trace_clock
 trace_marker

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Hist variables and inter-event actions in the traced process
+ * (common/histvar.h for what a trigger says; histogram.rst's semantics):
+ *
+ *  - a hit of a hist trigger with variables first resolves the $refs it
+ *    reads from other events' tables: the entry of the same key there, its
+ *    variable read once (the bit that says it is set cleared atomically,
+ *    as the kernel's tracing_map_read_var_once); a ref not set drops the
+ *    whole hit, uncounted, as the kernel does;
+ *  - it is then counted, its own variables are stored in its entry (value,
+ *    then the set bit with release), and its actions run: onmatch
+ *    generates the synthetic event with its params; onmax/onchange keep the
+ *    new value and the saved fields under the entry's sequence count.
+ *
+ * The variables live beside the entries of the trigger's shared table
+ * (struct ut_hist_vars, include/utrace/abi.h), so every thread of the
+ * process reads and writes the same ones with atomics only: no lock, no
+ * system call.  Two threads that set and read a variable of one key at
+ * once see either value whole; a thread that finds a track being rewritten
+ * by another (the sequence count odd) leaves its update out rather than
+ * wait, since it may have interrupted that very writer (signal handler).
+ * Processes do not match each other: each has its own tables.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "libutrace/evtrig_tab.h"
+
+#define MAX_DEPTH 2
+
+uint64_t ut_histvar_field(const struct rt_hit *h, int slot)
+{
+	if (slot == UT_HIST_SLOT_PID) {
+		if (!ut_self.tid)
+			ut_self.tid = (int32_t)gettid();
+		return (uint64_t)ut_self.tid;
+	}
+	return slot >= 0 && (unsigned)slot < h->nargs ? h->args[slot] : 0;
+}
+
+/* Trigger index of the hist trigger defining variable @name (on sys:evt if given); -1. */
+static int16_t var_source(const struct rt_tab *tab, const struct rt_trig *self, const char *name,
+			  int8_t *idx)
+{
+	const struct ut_hist_action *m = NULL;
+
+	for (uint8_t i = 0; i < self->t.hv.nactions; i++)
+		if (self->t.hv.act[i].handler == UT_HH_ONMATCH)
+			m = &self->t.hv.act[i];
+	for (uint32_t i = 0; i < tab->nr_trig; i++) {
+		const struct rt_trig *o = &tab->trig[i];
+		const struct ut_hist_var *v = ut_histvar_find(&o->t.hv, name);
+
+		if (o == self || !v || o->t.cmd != UT_ET_HIST)
+			continue;
+		if (m && (strcmp(tab->ev[o->ev].sys, m->sys) != 0 ||
+			  strcmp(tab->ev[o->ev].evt, m->evt) != 0))
+			continue;
+		*idx = (int8_t)(v - o->t.hv.vars);
+		return (int16_t)i;
+	}
+	return -1;
+}
+
+void ut_histvar_resolve(struct rt_tab *tab, struct rt_trig *rt, const struct ut_evfmt *fmt)
+{
+	const struct ut_hist_defs *d = &rt->t.hv;
+
+	(void)tab;
+	rt->has_vars = d->nvars || d->nactions;
+	for (uint8_t i = 0; i < d->nvars; i++)
+		for (uint8_t j = 0; j < d->vars[i].nops; j++) {
+			const struct ut_hist_operand *o = &d->vars[i].op[j];
+			struct rt_operand *r = &rt->op[i][j];
+			const struct ut_hist_var *own = ut_histvar_find(d, o->name);
+
+			*r = (struct rt_operand){.kind = o->kind,
+						 .usecs = o->usecs,
+						 .minus = o->minus,
+						 .k = o->k,
+						 .own = -1,
+						 .src = -1,
+						 .slot = -1};
+			if (o->kind == UT_HO_FIELD)
+				r->slot = (int8_t)ut_hist_field_slot(fmt, o->name);
+			if (o->kind == UT_HO_VAR && own && own < &d->vars[i])
+				r->own = (int8_t)(own - d->vars);
+		}
+	for (uint8_t i = 0; i < d->nactions; i++) {
+		const struct ut_hist_action *a = &d->act[i];
+		struct rt_action *r = &rt->act[i];
+		const struct ut_hist_var *v = ut_histvar_find(d, a->var);
+
+		*r = (struct rt_action){.handler = a->handler,
+					.action = a->action,
+					.synth = -1,
+					.nparams = a->nparams,
+					.var = (int8_t)(v ? v - d->vars : -1)};
+		for (uint8_t j = 0; j < a->nparams; j++) {
+			v = a->param[j][0] == '$' ? ut_histvar_find(d, a->param[j] + 1) : NULL;
+			r->pvar[j] = (int8_t)(v ? v - d->vars : -1);
+			r->pslot[j] = (int8_t)(v ? -1 : ut_hist_field_slot(fmt, a->param[j]));
+		}
+	}
+}
+
+void ut_histvar_link(struct rt_tab *tab)
+{
+	for (uint32_t k = 0; k < tab->nr_trig; k++) {
+		struct rt_trig *rt = &tab->trig[k];
+		const struct ut_hist_defs *d = &rt->t.hv;
+
+		for (uint8_t i = 0; i < d->nvars; i++)
+			for (uint8_t j = 0; j < d->vars[i].nops; j++)
+				if (rt->op[i][j].kind == UT_HO_VAR && rt->op[i][j].own < 0)
+					rt->op[i][j].src = var_source(
+					    tab, rt, d->vars[i].op[j].name, &rt->op[i][j].src_var);
+		for (uint8_t i = 0; i < d->nactions; i++)
+			for (uint32_t s = 0; d->act[i].action == UT_HA_TRACE && s < tab->nr_synth;
+			     s++)
+				if (!strcmp(tab->synth[s].d.name, d->act[i].synth))
+					rt->act[i].synth = (int16_t)s;
+	}
+}
+
+/* The variables beside entry @e of table @h; NULL if the table has none. */
+static struct ut_hist_vars *vars_of(struct ut_hist_hdr *h, const struct ut_hist_entry *e)
+{
+	const struct ut_hist_entry *v = (const struct ut_hist_entry *)(h + 1);
+
+	if (!h->vars_off || !e)
+		return NULL;
+	return (struct ut_hist_vars *)((char *)h + h->vars_off) + (e - v);
+}
+
+/* Read variable @idx of @key in trigger @src's table once; false if it is not set. */
+static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const uint64_t *key,
+		      uint64_t *out)
+{
+	struct ut_hist_hdr *h = src >= 0 ? tab->trig[src].hist : NULL;
+	struct ut_hist_vars *v = h ? vars_of(h, ut_evhist_find(h, key)) : NULL;
+	uint64_t bit = 1ULL << idx;
+
+	if (!v || !(__atomic_fetch_and(&v->set, ~bit, __ATOMIC_ACQUIRE) & bit))
+		return false;
+	*out = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
+	return true;
+}
+
+static uint64_t timestamp(struct rt_hit *h, bool usecs)
+{
+	if (!h->ts)
+		h->ts = ut_now();
+	return usecs ? h->ts / 1000 : h->ts;
+}
+
+/* The variables of @rt for hit @h into @val; false if a $ref is not set (the hit is dropped). */
+static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hit *h,
+		      const uint64_t *key, uint64_t *val)
+{
+	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
+		val[i] = 0;
+		for (uint8_t j = 0; j < rt->t.hv.vars[i].nops; j++) {
+			const struct rt_operand *o = &rt->op[i][j];
+			uint64_t x = o->k;
+
+			if (o->kind == UT_HO_FIELD)
+				x = ut_histvar_field(h, o->slot);
+			else if (o->kind == UT_HO_TS)
+				x = timestamp(h, o->usecs);
+			else if (o->kind == UT_HO_VAR && o->own >= 0)
+				x = val[o->own];
+			else if (o->kind == UT_HO_VAR &&
+				 !read_once(tab, o->src, o->src_var, key, &x))
+				return false;
+			val[i] = o->minus ? val[i] - x : val[i] + x;
+		}
+	}
+	return true;
+}
+
+/*
+ * onmax/onchange: a new value for the entry's track, with the fields saved
+ * beside it (.save()); true if it was one (.trace() then generates).
+ */
+static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struct rt_hit *h,
+		  const uint64_t *val)
+{
+	uint64_t x = val[a->var], seq = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
+	bool have = __atomic_load_n(&v->flags, __ATOMIC_RELAXED) & 1;
+
+	if (have && (a->handler == UT_HH_ONMAX ? x <= v->track : x == v->track))
+		return false;
+	if ((seq & 1) || !__atomic_compare_exchange_n(&v->seq, &seq, seq + 1, false,
+						      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false; /* another writer has it (perhaps the code this handler interrupted)
+			       */
+	__atomic_store_n(&v->track, x, __ATOMIC_RELAXED);
+	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++)
+		__atomic_store_n(&v->save[j],
+				 a->pvar[j] >= 0 ? val[a->pvar[j]]
+						 : ut_histvar_field(h, a->pslot[j]),
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&v->flags, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* onmatch's trace(): synthetic event @a->synth with its params, recorded and triggered. */
+static void generate(struct rt_tab *tab, const struct rt_action *a, const struct rt_hit *h,
+		     const uint64_t *val)
+{
+	const struct rt_synth *s = &tab->synth[a->synth];
+	struct rt_hit g = {.site = s->pc, .ts = h->ts, .depth = h->depth + 1, .fetched = true};
+
+	if (a->nparams != s->d.nfields || h->depth >= MAX_DEPTH)
+		return;
+	g.nargs = a->nparams;
+	for (uint8_t j = 0; j < a->nparams; j++)
+		g.args[j] = a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]);
+	if (__atomic_load_n(&s->sel, __ATOMIC_RELAXED))
+		ut_synth_record(s, g.args);
+	if (s->ev >= 0)
+		ut_evtrig_run(tab, (uint32_t)s->ev, &g);
+}
+
+void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
+{
+	uint64_t key[UT_HIST_KEYS], vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
+	struct ut_hist_entry *e;
+	struct ut_hist_vars *v;
+
+	ut_evhist_key(rt, h, key);
+	if (!eval_vars(tab, rt, h, key, val))
+		return;
+	for (unsigned i = 0; i < rt->t.nvals && i < UT_HIST_VALS; i++)
+		vals[i] = ut_histvar_field(h, rt->slot[UT_HIST_MAX_KEYS + i]);
+	e = ut_evhist_count(rt->hist, &rt->t, key, vals);
+	v = vars_of(rt->hist, e);
+	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
+		__atomic_store_n(&v->v[i], val[i], __ATOMIC_RELAXED);
+		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
+	}
+	for (uint8_t i = 0; e && i < rt->t.hv.nactions; i++) {
+		const struct rt_action *a = &rt->act[i];
+
+		/* onmatch: each hit that got here; onmax/onchange: a new value */
+		bool fire = a->handler == UT_HH_ONMATCH ||
+			    (v && a->var >= 0 && track(a, v, h, val) && a->action == UT_HA_TRACE);
+
+		if (fire && a->synth >= 0)
+			generate(tab, a, h, val);
+	}
+}

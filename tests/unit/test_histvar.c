@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Hist variables, inter-event actions (common/histvar.c) and synthetic
+ * event definitions (common/synth.c): parsing, the kernel's messages, texts.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "common/evtrigger.h"
+#include "common/synth.h"
+#include "common/usdt_events.h"
+#include "ut_test.h"
+
+static int parse(const char *s, struct ut_evtrig *t, struct ut_evtrig_err *err)
+{
+	memset(err, 0, sizeof(*err));
+	return ut_evtrig_parse(s, strlen(s), t, err);
+}
+
+static const char *printed(const char *s)
+{
+	static char buf[600];
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	CHECK(parse(s, &t, &err) == 0);
+	ut_evtrig_print(&t, -1, buf, sizeof(buf));
+	return buf;
+}
+
+TEST(variables)
+{
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	CHECK(parse("hist:keys=common_pid:ts0=common_timestamp.usecs", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.nvars, 1);
+	CHECK_EQ_STR(t.hv.vars[0].name, "ts0");
+	CHECK_EQ_INT(t.hv.vars[0].op[0].kind, UT_HO_TS);
+	CHECK(t.hv.vars[0].op[0].usecs && t.hv.timestamps);
+	CHECK_EQ_STR(printed("hist:keys=common_pid:ts0=common_timestamp.usecs"),
+		     "hist:keys=common_pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:"
+		     "size=2048:clock=global [active]");
+	CHECK(parse("hist:keys=arg1:lat=common_timestamp.usecs-$ts0+5,x=arg2", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.nvars, 2);
+	CHECK_EQ_INT(t.hv.vars[0].nops, 3);
+	CHECK(t.hv.vars[0].op[1].minus && t.hv.vars[0].op[1].kind == UT_HO_VAR);
+	CHECK_EQ_STR(t.hv.vars[0].op[1].name, "ts0");
+	CHECK(!t.hv.vars[0].op[2].minus && t.hv.vars[0].op[2].k == 5);
+}
+
+TEST(actions)
+{
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+	const char *m = "hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:"
+			"onmatch(python.function__entry).trace(pylat,$lat,arg3)";
+
+	CHECK(parse(m, &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.nactions, 1);
+	CHECK_EQ_INT(t.hv.act[0].handler, UT_HH_ONMATCH);
+	CHECK_EQ_STR(t.hv.act[0].sys, "python");
+	CHECK_EQ_STR(t.hv.act[0].evt, "function__entry");
+	CHECK_EQ_STR(t.hv.act[0].synth, "pylat");
+	CHECK_EQ_INT(t.hv.act[0].nparams, 2);
+	CHECK_EQ_STR(t.hv.act[0].param[0], "$lat");
+	CHECK_EQ_STR(printed(m),
+		     "hist:keys=common_pid:vals=hitcount:lat=common_timestamp.usecs-$ts0:"
+		     "sort=hitcount:size=2048:clock=global:onmatch(python.function__entry)."
+		     "trace(pylat,$lat,arg3) [active]");
+	/* the older spelling: the synthetic event's name is the action */
+	CHECK(parse("hist:keys=arg1:onmatch(a.b).lat($x,arg2)", &t, &err) == 0);
+	CHECK(!t.hv.act[0].trace_kw);
+	CHECK_EQ_STR(t.hv.act[0].synth, "lat");
+	CHECK_EQ_STR(
+	    printed("hist:keys=arg1:onmatch(a.b).lat($x,arg2)"),
+	    "hist:keys=arg1:vals=hitcount:sort=hitcount:size=2048:onmatch(a.b).lat($x,arg2)"
+	    " [active]");
+	CHECK(parse("hist:keys=arg1:v=arg2:onmax($v).save(arg2,arg3)", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.act[0].handler, UT_HH_ONMAX);
+	CHECK_EQ_INT(t.hv.act[0].action, UT_HA_SAVE);
+	CHECK_EQ_STR(t.hv.act[0].var, "v");
+	CHECK(parse("hist:keys=arg1:v=arg2:onchange($v).save(arg3)", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.act[0].handler, UT_HH_ONCHANGE);
+}
+
+static void bad(const char *s, const char *msg)
+{
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	if (parse(s, &t, &err) != -EINVAL || strcmp(err.msg, msg) != 0) {
+		fprintf(stderr, "'%s': %s, wanted %s\n", s, err.msg ? err.msg : "accepted", msg);
+		CHECK(0);
+	}
+}
+
+TEST(errors)
+{
+	bad("hist:keys=arg1:ts0=", "Empty assignment");
+	bad("hist:keys=arg1:a=arg1,a=arg2", "Variable already defined");
+	bad("hist:keys=arg1:a=arg1,b=arg1,c=arg1,d=arg1,e=arg1", "Too many variables defined");
+	bad("hist:keys=arg1:a=arg1+arg2+arg3+arg1", "Too many subexpressions (3 max)");
+	bad("hist:keys=arg1:a=common_timestamp.usecs-common_timestamp",
+	    "Timestamp units in expression don't match");
+	bad("hist:keys=arg1:a=12x", "Expecting numeric literal");
+	bad("hist:keys=arg1:onmatch(ab).x()", "Missing subsystem");
+	bad("hist:keys=arg1:onmatch(a.b", "No closing paren found");
+	bad("hist:keys=arg1:onmax(v).save(a)", "For onmax(x) or onchange(x), x must be a variable");
+	bad("hist:keys=arg1:v=arg2:onmax($v).save()", "No params found for save()");
+	bad("hist:keys=arg1:onmatch(a.b).save(arg1)", "Handler doesn't support action");
+	bad("hist:keys=arg1:v=arg2:onmax($v).snapshot()", "No action found");
+	bad("hist:keys=arg1:onmatch(a.b)", "No action found");
+	bad("hist:keys=arg1:onmatch(a.b).trace()", "Couldn't find synthetic event");
+}
+
+TEST(check)
+{
+	struct ut_evfmt fmt = {.nargs = 3, .size = {8, 8, 4}, .argname = {"", "", "lineno"}};
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+	const char *s =
+	    "hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(p.e).trace(x,$lat,lineno)";
+
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
+	s = "hist:keys=common_pid:onmatch(p.e).trace(x,$nope)";
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == -EINVAL);
+	CHECK_EQ_STR(err.msg, "Couldn't find param");
+	s = "hist:keys=lineno:v=bogus";
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == -EINVAL);
+	CHECK_EQ_STR(err.msg, "Couldn't find field");
+	CHECK_EQ_INT(ut_hist_field_slot(&fmt, "lineno"), 2);
+	CHECK_EQ_INT(ut_hist_field_slot(&fmt, "common_pid"), UT_HIST_SLOT_PID);
+}
+
+static void synth_bad(const char *s, const char *msg, size_t pos)
+{
+	struct ut_synth_def d;
+	struct ut_synth_err err = {0};
+	bool rm;
+
+	if (ut_synth_parse(s, strlen(s), &d, &rm, &err) != -EINVAL || strcmp(err.msg, msg) != 0 ||
+	    err.pos != pos) {
+		fprintf(stderr, "'%s': %s at %zu\n", s, err.msg ? err.msg : "accepted", err.pos);
+		CHECK(0);
+	}
+}
+
+TEST(synth)
+{
+	struct ut_synth_def d;
+	struct ut_synth_err err;
+	struct ut_evfmt f;
+	char buf[256];
+	bool rm;
+	const char *s = "wakeup_latency  u64 lat; pid_t pid; unsigned int n\n";
+
+	CHECK(ut_synth_parse(s, strlen(s), &d, &rm, &err) == 0 && !rm);
+	CHECK_EQ_STR(d.name, "wakeup_latency");
+	CHECK_EQ_INT(d.nfields, 3);
+	CHECK_EQ_STR(d.type[2], "unsigned int");
+	CHECK_EQ_INT(d.size[1], 4);
+	CHECK_EQ_INT(d.is_signed[1], 1);
+	CHECK_EQ_INT(d.is_signed[2], 0);
+	ut_synth_print(&d, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "wakeup_latency\tu64 lat; pid_t pid; unsigned int n");
+	ut_synth_evfmt(&d, &f);
+	CHECK_EQ_STR(f.system, "synthetic");
+	CHECK_EQ_STR(f.argname[0], "lat");
+	CHECK(ut_synth_parse("!wakeup_latency", 15, &d, &rm, &err) == 0 && rm);
+	CHECK(ut_synth_find("a u64 x\nb s32 y\n", "b", &d) && d.is_signed[0]);
+	CHECK(!ut_synth_find("a u64 x\n", "c", &d));
+	CHECK(ut_synth_pc("a") != ut_synth_pc("b"));
+	CHECK((ut_synth_pc("a") & ~UT_SYNTH_PC_MASK) == UT_SYNTH_PC_BASE);
+	synth_bad("lat", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("9lat u64 x", "Illegal name", 0);
+	synth_bad("lat u64 9x", "Illegal name", 8);
+	synth_bad("lat u65 x", "Invalid type", 4);
+	synth_bad("lat unsigned x", "Incomplete type", 4);
+	synth_bad("lat u64", "Invalid field", 4);
+	synth_bad("lat char x[16]", "Invalid type", 4);
+}
+
+int main(void)
+{
+	RUN(variables);
+	RUN(actions);
+	RUN(errors);
+	RUN(check);
+	RUN(synth);
+	TEST_EXIT();
+}
