@@ -364,10 +364,13 @@ void ut_usdt_jump_slow(const struct ut_usdt_jump *j, uint64_t *frame)
 {
 	ucontext_t uc;
 
+	frame[UT_ARCH_USDT_NREGS - 1] = j->r->addr + 1; /* the unwinders' return address */
 	memset(&uc, 0, sizeof(uc));
 	for (unsigned r = 0; r < UT_ARCH_USDT_NREGS; r++)
 		uc.uc_mcontext.gregs[ut_arch_usdt_greg(r)] = (greg_t)frame[r];
 	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)(j->r->addr + 1); /* as after the int3 */
-	uc.uc_mcontext.gregs[REG_EFL] = (greg_t)frame[UT_ARCH_USDT_NREGS];
+	/* lahf's SF ZF AF PF CF, seto's OF: the trampoline's flags word */
+	uc.uc_mcontext.gregs[REG_EFL] = (greg_t)(((frame[UT_ARCH_USDT_NREGS] >> 8) & 0xd5) |
+						 (frame[UT_ARCH_USDT_NREGS] & 1) << 11 | 2);
 	ut_usdt_hit(j->m, j->r, &uc);
 }

@@ -11,6 +11,7 @@
  */
 #include "arch.h"
 #include "common/usdt.h"
+#include "usdt_fetch.h"
 
 /* usdt_args.c's order: rax rbx rcx rdx rsi rdi rbp rsp r8..r15 rip */
 static const int greg_of[UT_ARCH_USDT_NREGS] = {
@@ -22,69 +23,9 @@ int ut_arch_usdt_greg(unsigned r)
 	return r < UT_ARCH_USDT_NREGS ? greg_of[r] : -1;
 }
 
-/* The low @size bytes of @v, sign-extended if @is_signed. */
-static uint64_t extend(uint64_t v, unsigned size, bool is_signed)
-{
-	unsigned bits = size * 8;
-
-	if (bits >= 64)
-		return v;
-	v &= (1ULL << bits) - 1;
-	if (is_signed && (v >> (bits - 1)) & 1)
-		v |= ~0ULL << bits;
-	return v;
-}
-
-typedef uint16_t __attribute__((may_alias, aligned(1))) u16u;
-typedef uint32_t __attribute__((may_alias, aligned(1))) u32u;
-typedef uint64_t __attribute__((may_alias, aligned(1))) u64u;
-
-/* @size bytes at @addr, as the program would load them (no memcpy: a library call). */
-static uint64_t load(uint64_t addr, unsigned size)
-{
-	switch (size) {
-	case 1:
-		return *(const volatile uint8_t *)addr;
-	case 2:
-		return *(const volatile u16u *)addr;
-	case 4:
-		return *(const volatile u32u *)addr;
-	default:
-		return *(const volatile u64u *)addr;
-	}
-}
-
 uint64_t ut_arch_usdt_fetch_regs(const uint64_t *regs, const struct ut_usdt_arg *a, uint64_t bias)
 {
-	uint64_t v = 0, addr;
-	unsigned size = a->size;
-
-	switch (a->loc) {
-	case UT_USDT_CONST:
-		v = (uint64_t)a->val;
-		break;
-	case UT_USDT_SYMADDR:
-		v = (uint64_t)a->val + bias;
-		break;
-	case UT_USDT_REG:
-		/* %ah is bits 8..15 of %rax; a register narrower than the size is all there is */
-		v = (a->reg < UT_ARCH_USDT_NREGS ? regs[a->reg] : 0) >> a->reg_shift;
-		if (a->reg_size < size)
-			v = extend(v, a->reg_size, a->is_signed);
-		break;
-	case UT_USDT_MEM:
-		addr = (uint64_t)a->val;
-		if (a->reg < UT_ARCH_USDT_NREGS)
-			addr += regs[a->reg];
-		if (a->index < UT_ARCH_USDT_NREGS)
-			addr += regs[a->index] * a->scale;
-		v = load(addr, size);
-		break;
-	case UT_USDT_STATIC:
-		v = load((uint64_t)a->val + bias, size);
-		break;
-	}
-	return extend(v, size, a->is_signed);
+	return ut_arch_usdt_fetch_inline(regs, a, bias);
 }
 
 uint64_t ut_arch_usdt_fetch(const ucontext_t *uc, const struct ut_usdt_arg *a, uint64_t bias)

@@ -11,12 +11,15 @@
  * fetcher reads (rax rbx rcx rdx rsi rdi rbp rsp r8..r15 rip, flags),
  * with %rsp as it was at the probe, so that %rsp-relative arguments keep
  * their meaning.  The common case (ut_usdt_jump_hit, built without vector
- * registers) touches nothing else; when it answers that the hit needs the
+ * registers) touches nothing else, and the callee-saved registers are
+ * not reloaded but %rbx, which this code uses; when it answers that the hit needs the
  * C library (a filter, a string, a trigger), every vector register is
  * saved with xsave first, then ut_usdt_jump_slow runs.
  */
 #define FRAME_RSP	56	/* the parser's register 7 */
-#define FRAME_RET	144	/* 17 registers + flags, then our return address */
+#define FRAME_RIP	128
+#define FRAME_FLAGS	136	/* after the 17 registers */
+#define FRAME_RET	144	/* then our return address */
 #define PROBE_RSP	(FRAME_RET + 8 + 128)
 #define DATA_BACK	(80 + 11 - 8)	/* return - slot data: UT_ARCH_USDT_CALL + 11 - 8 */
 
@@ -26,10 +29,8 @@
 	.type	utrace_usdt_tramp, @function
 utrace_usdt_tramp:
 	.cfi_startproc
-	pushfq
-	.cfi_adjust_cfa_offset 8
-	sub	$8, %rsp			/* rip: filled by the C side if asked */
-	.cfi_adjust_cfa_offset 8
+	lea	-16(%rsp), %rsp			/* flags, rip (filled by the C side if asked) */
+	.cfi_adjust_cfa_offset 16
 	push	%r15
 	push	%r14
 	push	%r13
@@ -38,7 +39,7 @@ utrace_usdt_tramp:
 	push	%r10
 	push	%r9
 	push	%r8
-	sub	$8, %rsp			/* rsp, below */
+	lea	-8(%rsp), %rsp			/* rsp, below */
 	push	%rbp
 	push	%rdi
 	push	%rsi
@@ -49,13 +50,33 @@ utrace_usdt_tramp:
 	.cfi_rel_offset %rbx, 0
 	push	%rax
 	.cfi_adjust_cfa_offset 8
+	/*
+	 * The flags a compiler's code may hold live: SF ZF AF PF CF (lahf)
+	 * and OF (seto); popfq would cost more than the rest of the hit.
+	 */
+	lahf
+	seto	%al
+	mov	%rax, FRAME_FLAGS(%rsp)
 	lea	PROBE_RSP(%rsp), %rax
 	mov	%rax, FRAME_RSP(%rsp)
 	mov	FRAME_RET(%rsp), %rax
 	mov	-DATA_BACK(%rax), %rdi		/* the probe's data, slot + 8 */
 	mov	%rsp, %rsi
 	mov	%rsp, %rbx
-	.cfi_def_cfa_register %rbx
+	/*
+	 * Unwinders (a stacktrace trigger's backtrace()) see the probed
+	 * function as this code's caller, stopped after the nop as under the
+	 * int3: its %rsp, rip (the frame's, which the C side fills before it
+	 * may unwind) and callee-saved registers from the frame.
+	 */
+	.cfi_def_cfa %rbx, PROBE_RSP
+	.cfi_offset 16, FRAME_RIP - PROBE_RSP
+	.cfi_offset %rbx, 8 - PROBE_RSP
+	.cfi_offset %rbp, 48 - PROBE_RSP
+	.cfi_offset %r12, 96 - PROBE_RSP
+	.cfi_offset %r13, 104 - PROBE_RSP
+	.cfi_offset %r14, 112 - PROBE_RSP
+	.cfi_offset %r15, 120 - PROBE_RSP
 	and	$-16, %rsp
 	call	ut_usdt_jump_hit
 	test	%eax, %eax
@@ -63,27 +84,30 @@ utrace_usdt_tramp:
 .Lback:
 	.cfi_remember_state
 	mov	%rbx, %rsp
-	.cfi_def_cfa_register %rsp
-	pop	%rax
-	pop	%rbx
-	pop	%rcx
-	pop	%rdx
-	pop	%rsi
-	pop	%rdi
-	pop	%rbp
-	add	$8, %rsp
-	pop	%r8
-	pop	%r9
-	pop	%r10
-	pop	%r11
-	pop	%r12
-	pop	%r13
-	pop	%r14
-	pop	%r15
-	add	$8, %rsp
-	.cfi_adjust_cfa_offset -136
-	popfq
-	.cfi_adjust_cfa_offset -8
+	.cfi_def_cfa %rsp, PROBE_RSP
+	mov	FRAME_FLAGS(%rsp), %rax
+	add	$0x7f, %al			/* OF back: 1 + 0x7f overflows */
+	sahf
+	/* from here on nothing may touch the flags: mov and lea only */
+	mov	0(%rsp), %rax
+	mov	16(%rsp), %rcx
+	mov	24(%rsp), %rdx
+	mov	32(%rsp), %rsi
+	mov	40(%rsp), %rdi
+	mov	64(%rsp), %r8
+	mov	72(%rsp), %r9
+	mov	80(%rsp), %r10
+	mov	88(%rsp), %r11
+	mov	8(%rsp), %rbx			/* the callee-saved ones the C side kept */
+	lea	FRAME_RET(%rsp), %rsp
+	.cfi_def_cfa %rsp, 8			/* a plain call's, into the slot */
+	.cfi_offset 16, -8
+	.cfi_same_value %rbx
+	.cfi_same_value %rbp
+	.cfi_same_value %r12
+	.cfi_same_value %r13
+	.cfi_same_value %r14
+	.cfi_same_value %r15
 	ret
 .Lslow:
 	.cfi_restore_state

@@ -10,6 +10,7 @@
  * vector registers and ut_usdt_jump_slow runs the int3's code.
  */
 #include "libutrace/internal.h"
+#include "usdt_fetch.h"
 
 int ut_usdt_jump_hit(const struct ut_usdt_jump *j, uint64_t *frame)
 {
@@ -40,7 +41,7 @@ int ut_usdt_jump_hit(const struct ut_usdt_jump *j, uint64_t *frame)
 		w[0] = ut_rec_word0(UT_REC_PROBE, cpu, r->addr);
 		w[1] = (delta << UT_REC_DELTA_SHIFT) | n;
 		for (unsigned i = 0; i < n; i++)
-			w[2 + i] = ut_arch_usdt_fetch_regs(frame, &p->arg[i], m->bias);
+			w[2 + i] = ut_arch_usdt_fetch_inline(frame, &p->arg[i], m->bias);
 		ut_rec_commit(t, size);
 	}
 	ut_leave(t);
