@@ -1,0 +1,83 @@
+#!/bin/bash
+# USDT probes enabled with a jump, live, while threads run them (issue 13
+# item 2): `utrace start -e` installs the jumps in a running process (int3
+# on the window's first byte, threads inside the moved bytes moved to the
+# slot, then the jump), another configuration puts the bytes back, and
+# neither loses or corrupts a thread that is running the probes meanwhile:
+# tests/progs/usdt_jump.c's threads check every result (flags, red zone,
+# registers, a vector register across the probe).  Hits while enabled are
+# counted exactly.
+. "$(dirname "$0")/../lib/common.sh"
+export UTRACE_DIR=$PWD/run
+
+P=$(prog usdt_jump gcc-pfe)
+rm -f in.fifo modes
+mkfifo in.fifo
+: >out.txt
+UTRACE_TEST_USDT=$PWD/modes LD_PRELOAD=$UT_BUILD/libutrace.so "$P" -i <in.fifo >out.txt 2>err.txt &
+pid=$!
+exec 7>in.fifo
+lines=0
+cmd() {
+	echo "$1" >&7
+	lines=$((lines + 1))
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(wc -l <out.txt)" -ge $lines ] && break
+		sleep 0.01
+	done
+	REPLY=$(sed -n "${lines}p" out.txt)
+}
+cmd ping
+expect_eq "the program answers" pong "$REPLY"
+
+cmd "threads 4 2000"
+expect_eq "nothing enabled" "ran 8000 bad 0" "$REPLY"
+
+"$UTRACE" start -P "$pid" -e jump:forms -e jump:back -e jump:ret 2>start.err ||
+	fail "start -e exited $?: $(cat start.err)"
+expect "how each probe is enabled" modes <<'EOF'
+jump:forms jump
+jump:back jump
+jump:ret int3: a return or jump away among the instructions a jump would cover
+jump:xmm jump
+EOF
+cmd "threads 4 2000"
+expect_eq "enabled: every result right" "ran 8000 bad 0" "$REPLY"
+"$UTRACE" show -P "$pid" 2>show.err | events | sed -E 's/^.*: ([a-z]+): .*$/\1/' | sort | uniq -c |
+	awk '{print $2, $1}' >counts.txt
+# each thread runs rounds 0..1999 with i = n & 0xff: back fires for odd i
+expect "events counted exactly" counts.txt <<'EOF'
+back 4000
+forms 8000
+ret 8000
+EOF
+
+# Enabled and disabled again and again while four threads run the probes.
+cmd "spin 4"
+expect_eq "spinning" spinning "$REPLY"
+for ((k = 0; k < 15; k++)); do
+	"$UTRACE" start -P "$pid" -e 'jump:*' 2>on.err || fail "start -e (round $k) exited $?: $(cat on.err)"
+	"$UTRACE" start -P "$pid" -p nop 2>off.err || fail "start -p nop (round $k) exited $?: $(cat off.err)"
+done
+"$UTRACE" start -P "$pid" -e jump:xmm -f 'arg1 >= 0' 2>on.err || fail "start -e -f exited $?: $(cat on.err)"
+sleep 0.2
+"$UTRACE" start -P "$pid" -p nop 2>off.err || fail "start -p nop exited $?: $(cat off.err)"
+cmd halt
+expect_eq "toggled while running: every result right" "halted bad 0" "$REPLY"
+kill -0 "$pid" 2>/dev/null || fail "the program died"
+
+# Disabled: the bytes are the program's again, nothing more is recorded.
+"$UTRACE" start -P "$pid" -p nop 2>/dev/null
+cmd "threads 2 100"
+expect_eq "disabled" "ran 200 bad 0" "$REPLY"
+"$UTRACE" show -P "$pid" 2>/dev/null | events | grep -c ': forms:' >after.txt
+expect "no events once disabled" after.txt <<'EOF'
+0
+EOF
+
+echo quit >&7
+exec 7>&-
+wait "$pid"
+expect_eq "exit status" 0 "$?"
+[ -s err.txt ] && fail "the program printed on stderr: $(cat err.txt)"
+finish
