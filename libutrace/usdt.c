@@ -135,7 +135,7 @@ static int switch_probe(struct ut_module *m, struct ut_probe *r, bool on, struct
 	if (r->mode == UT_PROBE_JUMP) {
 		if (pj->n == pj->cap) {
 			uint32_t cap = pj->cap ? 2 * pj->cap : 64;
-			struct ut_probe **v = realloc(pj->v, cap * sizeof(*v));
+			struct ut_probe **v = realloc(pj->v, cap * sizeof(struct ut_probe *));
 
 			if (!v)
 				return -ENOMEM;
@@ -318,9 +318,9 @@ static bool filter_passes(const struct ut_evf *f, uint64_t *rec, size_t len, uin
 {
 	char comm[17] = "";
 	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
-	int32_t tid = ut_self.tid ? ut_self.tid : (int32_t)gettid();
-
-	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4; type, flags: 0 */
+	if (!ut_self.tid) /* once: a system call a hit otherwise */
+		ut_self.tid = (int32_t)gettid();
+	rec[0] = (uint64_t)(uint32_t)ut_self.tid << 32; /* common_pid at 4; type, flags: 0 */
 	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
 		prctl(PR_GET_NAME, comm);
 	return ut_evf_match(f, rec, len, &ctx);

@@ -46,8 +46,9 @@
 #define WHY_XSAVE 0xfe           /* the processor cannot save the vector registers with xsave */
 #define WHY_STRIPPED 0xfd        /* no .symtab: branches from unnamed code cannot be checked */
 
-/* The xsave area's size for the features the kernel enabled (usdt_tramp.S reads it). */
+/* The xsave area's size for the features the kernel enabled, and whether xsavec is there (usdt_tramp.S). */
 uint32_t ut_usdt_xsave_size UT_HIDDEN;
+uint8_t ut_usdt_xsavec UT_HIDDEN;
 
 static const char *why_text(unsigned why)
 {
@@ -79,10 +80,11 @@ static void tell(const struct ut_module *m, const struct ut_probe *r)
 		n = snprintf(line, sizeof(line), "%s:%s int3: %s\n", p->provider, p->name,
 			     why_text(r->why));
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0 && n > 0 && write(fd, line, (size_t)n) < 0)
-		n = 0;
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return;
+	if (n > 0 && write(fd, line, (size_t)n) != n)
+		ut_log("UTRACE_TEST_USDT: %s: a short write", path);
+	close(fd);
 }
 
 /* Why no probe of the process can have a jump, or 0. */
@@ -98,6 +100,8 @@ static unsigned refused_everywhere(void)
 			return WHY_XSAVE;
 		__cpuid_count(0xd, 0, a, b, c, d);
 		ut_usdt_xsave_size = b + 64; /* + room to align it */
+		__cpuid_count(0xd, 1, a, b, c, d);
+		ut_usdt_xsavec = (a >> 1) & 1;
 	}
 	return ut_usdt_xsave_size > 64 ? 0 : WHY_XSAVE;
 }
@@ -292,7 +296,7 @@ void ut_usdt_jump_plan(struct ut_module *m)
 
 int ut_usdt_jump_install(struct ut_probe **v, uint32_t n)
 {
-	struct ut_ool **o = calloc(n + 1, sizeof(*o));
+	struct ut_ool **o = calloc(n + 1, sizeof(struct ut_ool *));
 	int ret;
 
 	if (!o)
@@ -368,7 +372,7 @@ void ut_usdt_jump_slow(const struct ut_usdt_jump *j, uint64_t *frame)
 	memset(&uc, 0, sizeof(uc));
 	for (unsigned r = 0; r < UT_ARCH_USDT_NREGS; r++)
 		uc.uc_mcontext.gregs[ut_arch_usdt_greg(r)] = (greg_t)frame[r];
-	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)(j->r->addr + 1); /* as after the int3 */
+	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)j->r->addr + 1; /* as after the int3 */
 	/* lahf's SF ZF AF PF CF, seto's OF: the trampoline's flags word */
 	uc.uc_mcontext.gregs[REG_EFL] = (greg_t)(((frame[UT_ARCH_USDT_NREGS] >> 8) & 0xd5) |
 						 (frame[UT_ARCH_USDT_NREGS] & 1) << 11 | 2);

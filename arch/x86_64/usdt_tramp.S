@@ -14,7 +14,9 @@
  * registers) touches nothing else, and the callee-saved registers are
  * not reloaded but %rbx, which this code uses; when it answers that the hit needs the
  * C library (a filter, a string, a trigger), every vector register is
- * saved with xsave first, then ut_usdt_jump_slow runs.
+ * saved with xsavec (xsave without it) first, then ut_usdt_jump_slow
+ * runs.  Not xsaveopt: it may skip a component it believes the area
+ * still holds, and this area is on the stack, rewritten between hits.
  */
 #define FRAME_RSP	56	/* the parser's register 7 */
 #define FRAME_RIP	128
@@ -125,7 +127,12 @@ utrace_usdt_tramp:
 	mov	%rax, 568(%rsp)
 	mov	$-1, %eax
 	mov	$-1, %edx
-	xsave64	(%rsp)
+	cmpb	$0, ut_usdt_xsavec(%rip)
+	je	1f
+	xsavec64 (%rsp)				/* only the components in use: AVX-512's are rarely */
+	jmp	2f
+1:	xsave64	(%rsp)
+2:
 	mov	FRAME_RET(%rbx), %rax
 	mov	-DATA_BACK(%rax), %rdi
 	mov	%rbx, %rsi
