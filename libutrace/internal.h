@@ -490,6 +490,10 @@ void ut_usdt_jump_plan(struct ut_module *m) UT_HIDDEN;
 int ut_usdt_jump_install(struct ut_probe **v, uint32_t n) UT_HIDDEN;
 /* Put probe @r's window back as it was (its slot stays).  0 or -EIO. */
 int ut_usdt_jump_remove(struct ut_probe *r) UT_HIDDEN;
+/* The bytes probe @r owns: its jump's window, else its nop. */
+void ut_usdt_jump_window(const struct ut_probe *r, uint64_t *lo, uint64_t *hi) UT_HIDDEN;
+/* Whether a probe of module @m owns a byte of [@lo, @hi) (its nop, or its jump's window). */
+bool ut_usdt_jump_owns(const struct ut_module *m, uint64_t lo, uint64_t hi) UT_HIDDEN;
 /* A trap at @a, the first byte of a jump being installed or removed: where to resume, or 0. */
 uint64_t ut_usdt_jump_trap(uint64_t a) UT_HIDDEN;
 /* The trampoline's C sides (usdt_tramp.S): @frame holds the registers at the probe. */

@@ -81,6 +81,7 @@ static unsigned nr_areas;
 /* --- planning: the module of patched prologues ---------------------------- */
 
 struct found {
+	const struct ut_module *m;
 	struct ut_ool *e;
 	const char **names;
 	size_t n, cap;
@@ -111,8 +112,8 @@ static void collect(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
 {
 	struct found *f = ctx;
 
-	if (why != UT_PRO_OK)
-		return;
+	if (why != UT_PRO_OK || ut_usdt_jump_owns(f->m, s->addr, s->addr + p->skip + p->moved))
+		return; /* a USDT probe's: its nop, or the bytes its jump moved */
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 256;
 		struct ut_ool *e = realloc(f->e, cap * sizeof(*e));
@@ -244,7 +245,7 @@ static void stripped_frames(const struct ut_module *m, struct ut_ool_segs *g,
 /* Plan @m's functions without a site; publish the module of the patchable ones. */
 static void plan_module(struct ut_module *m)
 {
-	struct found f = {0};
+	struct found f = {.m = m};
 	struct ut_ool_segs g;
 	struct ut_pro_frames frames = {0};
 	struct ut_eh_range *eh = NULL;

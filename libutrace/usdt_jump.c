@@ -336,6 +336,26 @@ int ut_usdt_jump_remove(struct ut_probe *r)
 	return ret ? -EIO : 0;
 }
 
+void ut_usdt_jump_window(const struct ut_probe *r, uint64_t *lo, uint64_t *hi)
+{
+	const struct ut_ool *o = r->jump ? r->jump->ool : NULL;
+
+	*lo = o ? o->entry + o->plan.skip : r->addr;
+	*hi = o ? o->entry + o->plan.skip + o->plan.moved : r->addr + 1;
+}
+
+bool ut_usdt_jump_owns(const struct ut_module *m, uint64_t lo, uint64_t hi)
+{
+	for (uint32_t i = 0; i < m->nr_probes; i++) {
+		uint64_t a, b;
+
+		ut_usdt_jump_window(&m->probes[i], &a, &b);
+		if (a < hi && lo < b)
+			return true;
+	}
+	return false;
+}
+
 uint64_t ut_usdt_jump_trap(uint64_t a)
 {
 	uint32_t n = __atomic_load_n(&ut_rt.nr_mods, __ATOMIC_ACQUIRE);
