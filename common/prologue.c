@@ -286,6 +286,10 @@ const char *ut_pro_why_text_probe(enum ut_pro_why why)
 		return "a call, system call or loop among the instructions a jump would cover";
 	case UT_PRO_OVERLAP:
 		return "another probe or site among the instructions a jump would cover";
+	case UT_PRO_NOFRAMES:
+		return "stripped object: code no symbol names may branch among those instructions";
+	case UT_PRO_NOFUNC:
+		return "no function symbol with a size holds it";
 	default:
 		return ut_pro_why_text(why);
 	}

@@ -44,7 +44,6 @@
 #define AT_AFTER (UT_ARCH_USDT_CALL + UT_ARCH_USDT_BLOCK)
 #define WHY_ASKED 0xff           /* UTRACE_USDT_INT3 asks for the int3 */
 #define WHY_XSAVE 0xfe           /* the processor cannot save the vector registers with xsave */
-#define WHY_STRIPPED 0xfd        /* no .symtab: branches from unnamed code cannot be checked */
 
 /* The xsave area's size for the features the kernel enabled, and whether xsavec is there (usdt_tramp.S). */
 uint32_t ut_usdt_xsave_size UT_HIDDEN;
@@ -57,8 +56,6 @@ static const char *why_text(unsigned why)
 		return "UTRACE_USDT_INT3 asks for it";
 	case WHY_XSAVE:
 		return "the processor has no xsave to keep the vector registers";
-	case WHY_STRIPPED:
-		return "stripped object: the code that may branch around it is unknown";
 	default:
 		return ut_pro_why_text_probe((enum ut_pro_why)why);
 	}
@@ -275,7 +272,7 @@ void ut_usdt_jump_plan(struct ut_module *m)
 		return;
 	m->usdt_planned = true;
 	if (!why && !ut_elf_has_symtab(m->path))
-		why = WHY_STRIPPED;
+		why = UT_PRO_NOFRAMES; /* unnamed code (a .cold part) may branch into a window */
 	if (!why && !(st = ut_sites_symbols(m)))
 		why = UT_PRO_NOFUNC;
 	if (!why) {

@@ -11,7 +11,8 @@
 # the vector registers are saved).  The program checks what each function
 # returns; the events carry the arguments exactly, the same as through the
 # int3 (UTRACE_USDT_INT3=1).  UTRACE_TEST_USDT=PATH makes the runtime say
-# how each probe is enabled.
+# how each probe is enabled, and `utrace list -e --jumps` says the same
+# from the file.
 . "$(dirname "$0")/../lib/common.sh"
 
 expected_events() {
@@ -38,6 +39,15 @@ wrong 0
 EOF
 }
 
+# same_as_list LABEL PROGRAM MODES: `list -e --jumps` says what the runtime did (its own probes).
+same_as_list() {
+	"$UTRACE" list -e "$2" --jumps >"$3.list" 2>"$3.lerr" || fail "$1: list -e --jumps exited $?"
+	grep -E '^(jump|utest):' "$3.list" |
+		sed -E 's/^([^ ]+) .*\[jump\]$/\1 jump/; s/^([^ ]+) .*\[int3: (.*)\]$/\1 int3: \2/' |
+		sort >"$3.l"
+	sort "$3" | expect "$1: list -e --jumps" "$3.l"
+}
+
 one() {
 	local s=$1 p d=j.$1.dat
 	p=$(prog usdt_jump "$s")
@@ -52,6 +62,7 @@ jump:back jump
 jump:ret int3: a return or jump away among the instructions a jump would cover
 jump:xmm jump
 EOF
+	same_as_list "$s" "$p" "modes.$s"
 	report "$d" | events | sed -E 's/^.*[0-9]+\.[0-9]{6}: //' >"$d.ev"
 	expected_events | expect "$s: events through the jumps" "$d.ev"
 
@@ -109,6 +120,11 @@ utest:pair
 utest:string
 utest:widths
 EOF
+same_as_list "usdt.c (clang)" "$(prog usdt clang-pfe)" modes.c
+rm -f modes.g
+UTRACE_TEST_USDT=$PWD/modes.g record g.dat -e 'utest:*' -- "$(prog usdt gcc-pfe)" 2 ||
+	fail "record usdt (gcc) exited $?"
+same_as_list "usdt.c (gcc)" "$(prog usdt gcc-pfe)" modes.g
 grep -c ' jump$' modes.c >modes.c.jumps
 expect "usdt.c (clang): every probe a jump" modes.c.jumps <<'EOF'
 7
