@@ -30,6 +30,23 @@ cmd() {
 cmd ping
 expect_eq "the program answers" pong "$REPLY"
 
+# text_of SYMBOL mem|file: the function's bytes in the running program or in its file, as hex
+text_of() {
+	local addr size base fo vaddr
+	read -r addr size <<<"$(nm -S "$P" | awk -v s="$1" '$4 == s {print $1, $2}')"
+	if [ "$2" = mem ]; then
+		base=$(awk -v p="$P" '$6 == p {split($1, a, "-"); print a[1]; exit}' "/proc/$pid/maps")
+		dd if="/proc/$pid/mem" bs=1 skip=$((0x$base + 0x$addr)) count=$((0x$size)) 2>/dev/null | od -An -tx1
+	else
+		read -r fo vaddr <<<"$(readelf -lW "$P" | awk '$1 == "LOAD" && $7 ~ /E/ {print $2, $3; exit}')"
+		dd if="$P" bs=1 skip=$((0x$addr - vaddr + fo)) count=$((0x$size)) 2>/dev/null | od -An -tx1
+	fi
+}
+text_of jt_forms file >forms.file
+text_of jt_back file >back.file
+[ -s forms.file ] || fail "jt_forms' bytes not read from the file"
+text_of jt_forms mem | expect "not enabled: jt_forms as in the file" forms.file
+
 cmd "threads 4 2000"
 expect_eq "nothing enabled" "ran 8000 bad 0" "$REPLY"
 
@@ -41,6 +58,8 @@ jump:back jump
 jump:ret int3: a return or jump away among the instructions a jump would cover
 jump:xmm jump
 EOF
+text_of jt_forms mem >forms.on
+cmp -s forms.on forms.file && fail "enabled: jt_forms' bytes are the file's (no jump?)"
 cmd "threads 4 2000"
 expect_eq "enabled: every result right" "ran 8000 bad 0" "$REPLY"
 "$UTRACE" show -P "$pid" 2>show.err | events | sed -E 's/^.*: ([a-z]+): .*$/\1/' | sort | uniq -c |
@@ -68,6 +87,8 @@ kill -0 "$pid" 2>/dev/null || fail "the program died"
 
 # Disabled: the bytes are the program's again, nothing more is recorded.
 "$UTRACE" start -P "$pid" -p nop 2>/dev/null
+text_of jt_forms mem | expect "disabled: jt_forms as in the file" forms.file
+text_of jt_back mem | expect "disabled: jt_back as in the file" back.file
 cmd "threads 2 100"
 expect_eq "disabled" "ran 200 bad 0" "$REPLY"
 "$UTRACE" show -P "$pid" 2>/dev/null | events | grep -c ': forms:' >after.txt
