@@ -348,7 +348,8 @@ static int cmp_pc(const void *a, const void *b, void *ctx)
 
 /* The walk of ut_elfsites_probes() over a file already read. */
 static int judge_probes(const struct ut_usdt_list *l, const struct ut_symtab *st,
-			const struct ut_sitefind *f, struct filesrc *fs, enum ut_pro_why *why)
+			const struct ut_pro_frames *frames, const struct ut_sitefind *f,
+			struct filesrc *fs, enum ut_pro_why *why)
 {
 	size_t *by = calloc(l->n + 1, sizeof(*by)), nb = 0;
 	uint64_t *at = calloc(l->n + 1, sizeof(*at)),
@@ -370,7 +371,7 @@ static int judge_probes(const struct ut_usdt_list *l, const struct ut_symtab *st
 		qsort_r(by, l->n, sizeof(*by), cmp_pc, (void *)l);
 		for (size_t i = 0; i < l->n; i++)
 			at[i] = l->v[by[i]].pc;
-		ut_pro_walk_probes(st, pro_code, fs, at, l->n, busy, nb, out);
+		ut_pro_walk_probes(st, frames, pro_code, fs, at, l->n, busy, nb, out);
 		for (size_t i = 0; i < l->n; i++)
 			why[by[i]] = out[i].why;
 	}
@@ -383,20 +384,22 @@ static int judge_probes(const struct ut_usdt_list *l, const struct ut_symtab *st
 
 int ut_elfsites_probes(const char *path, const struct ut_usdt_list *l, enum ut_pro_why *why)
 {
-	struct ut_symtab *st;
+	struct ut_symtab *st = ut_symtab_new();
 	struct ut_sitefind f = {0};
 	struct filesrc fs = {0};
-	int fd = -1, ret;
+	struct ut_eh_range *v = NULL;
+	struct ut_pro_frames frames = {0};
+	bool stripped = !ut_elf_has_symtab(path);
+	int fd = -1, ret = read_file(path, NULL, st, &fd, &fs, &f);
 
-	if (!ut_elf_has_symtab(path)) { /* as the runtime: unnamed code may branch anywhere */
-		for (size_t i = 0; i < l->n; i++)
-			why[i] = UT_PRO_NOFRAMES;
-		return 0;
+	if (ret >= 0 && stripped) { /* as the runtime: unnamed code is known from its FDEs */
+		long n = ut_eh_ranges(fs.eh_hdr, any_bytes, &fs, &v);
+
+		frames = (struct ut_pro_frames){v, n > 0 ? (size_t)n : 0};
 	}
-	st = ut_symtab_new();
-	ret = read_file(path, NULL, st, &fd, &fs, &f);
 	if (ret >= 0)
-		ret = judge_probes(l, st, &f, &fs, why);
+		ret = judge_probes(l, st, stripped ? &frames : NULL, &f, &fs, why);
+	free(v);
 	close_file(fd, &fs, &f);
 	ut_symtab_free(st);
 	return ret < 0 ? ret : 0;

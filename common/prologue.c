@@ -286,8 +286,10 @@ const char *ut_pro_why_text_probe(enum ut_pro_why why)
 		return "a call, system call or loop among the instructions a jump would cover";
 	case UT_PRO_OVERLAP:
 		return "another probe or site among the instructions a jump would cover";
+	case UT_PRO_JUMPTABLE:
+		return "its function has an indirect jump (jump table?) that may land among them";
 	case UT_PRO_NOFRAMES:
-		return "stripped object: code no symbol names may branch among those instructions";
+		return "stripped object without a readable .eh_frame: the code around it is unknown";
 	case UT_PRO_NOFUNC:
 		return "no function symbol with a size holds it";
 	default:
@@ -315,31 +317,62 @@ static enum ut_pro_why probe_reject(void *ctx, uint64_t lo, uint64_t hi)
 	return UT_PRO_OK;
 }
 
-void ut_pro_walk_probes(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
-			const uint64_t *at, size_t n, const uint64_t *busy, size_t nbusy,
-			struct ut_pro_probe_at *out)
+/* The code holding @at: its function symbol's, else (a stripped object) its FDE's; false if none. */
+static bool code_range(const struct ut_symtab *st, const struct ut_pro_frames *frames, uint64_t at,
+		       uint64_t *lo, uint64_t *size)
+{
+	const struct ut_sym *s = ut_symtab_lookup(st, at);
+	size_t a = 0, b = frames ? frames->n : 0;
+
+	if (s && s->size && at < s->addr + s->size) {
+		*lo = s->addr;
+		*size = s->size;
+		return true;
+	}
+	while (a < b) { /* the first FDE starting after at */
+		size_t mid = a + (b - a) / 2;
+
+		if (frames->v[mid].lo <= at)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (!a || at >= frames->v[a - 1].hi)
+		return false;
+	*lo = frames->v[a - 1].lo;
+	*size = frames->v[a - 1].hi - *lo;
+	return true;
+}
+
+void ut_pro_walk_probes(const struct ut_symtab *st, const struct ut_pro_frames *frames,
+			ut_pro_code_fn code, void *code_ctx, const uint64_t *at, size_t n,
+			const uint64_t *busy, size_t nbusy, struct ut_pro_probe_at *out)
 {
 	struct targets tg = {0};
 	struct probe_reject rj = {.busy = busy, .nbusy = nbusy, .tg = &tg};
 
-	if (n)
-		collect_targets(st, NULL, code, code_ctx, &tg);
+	if (n && (!frames || frames->n))
+		collect_targets(st, frames, code, code_ctx, &tg);
 	for (size_t i = 0; i < n; i++) {
-		const struct ut_sym *s = ut_symtab_lookup(st, at[i]);
-		const uint8_t *bytes = s && s->size && at[i] < s->addr + s->size
-					       ? code(code_ctx, s->addr, s->size) : NULL;
+		uint64_t lo = 0, size = 0;
+		const uint8_t *bytes = code_range(st, frames, at[i], &lo, &size)
+					       ? code(code_ctx, lo, size) : NULL;
 
 		memset(&out[i], 0, sizeof(out[i]));
-		out[i].fn = s;
+		out[i].lo = lo;
+		if (frames && !frames->n) {
+			out[i].why = UT_PRO_NOFRAMES;
+			continue;
+		}
 		if (!bytes) {
 			out[i].why = UT_PRO_NOFUNC;
 			continue;
 		}
 		rj.at = at[i];
-		out[i].why = ut_pro_plan_probe(bytes, s->size, s->addr, at[i], probe_reject, &rj,
+		out[i].why = ut_pro_plan_probe(bytes, size, lo, at[i], probe_reject, &rj,
 					       &out[i].plan, &out[i].nop);
 		if (out[i].why == UT_PRO_OK)
-			rj.prev_end = s->addr + out[i].plan.skip + out[i].plan.moved;
+			rj.prev_end = lo + out[i].plan.skip + out[i].plan.moved;
 	}
 	free(tg.v);
 }

@@ -212,16 +212,20 @@ void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_
  * The verdict on each probe address @at[i] (run-time, sorted) of an object
  * whose functions are @st, as ut_pro_walk_at's: @busy ranges are other
  * sites' bytes (the probes' own nops among them: a probe's window may hold
- * its own nop only), windows do not overlap each other.
+ * its own nop only), windows do not overlap each other.  @frames: NULL for
+ * an object with a .symtab; for a stripped one, its FDEs (ut_pro_walk's):
+ * a probe in code .dynsym does not name is judged within its FDE's range,
+ * and every FDE's code is swept for branches into the windows (none: every
+ * probe UT_PRO_NOFRAMES).
  */
 struct ut_pro_probe_at {
 	enum ut_pro_why why;
 	struct ut_pro_plan plan;
 	unsigned nop;             /* the probe's nop is moved instruction nop */
-	const struct ut_sym *fn;  /* the function holding it, NULL if none */
+	uint64_t lo;              /* the code holding it (function or FDE): plan.skip's base */
 };
-void ut_pro_walk_probes(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
-			const uint64_t *at, size_t n, const uint64_t *busy, size_t nbusy,
-			struct ut_pro_probe_at *out);
+void ut_pro_walk_probes(const struct ut_symtab *st, const struct ut_pro_frames *frames,
+			ut_pro_code_fn code, void *code_ctx, const uint64_t *at, size_t n,
+			const uint64_t *busy, size_t nbusy, struct ut_pro_probe_at *out);
 
 #endif

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/ehframe.h"
 #include "common/prologue.h"
 #include "common/symbols.h"
 #include "libutrace/internal.h"
@@ -211,7 +212,7 @@ static bool make_jump(struct ut_module *m, struct ut_probe *r, const struct ut_p
 
 	if (!j || !o || a->plan.moved > sizeof(j->orig) || (a->plan.call && ut_arch_shadow_stack()))
 		goto fail;
-	*o = (struct ut_ool){.entry = a->fn->addr, .plan = a->plan};
+	*o = (struct ut_ool){.entry = a->lo, .plan = a->plan};
 	slot = ut_ool_slot_for(o->entry + o->plan.skip, SLOT_SIZE);
 	memset(code, UT_ARCH_TRAP_BYTE, sizeof(code));
 	memcpy(code, &tramp, 8);
@@ -231,12 +232,30 @@ fail:
 	return false;
 }
 
-/* Decide @m's probes' modes: a jump where the window and slot could be made. */
+/* @len bytes at @addr if the object maps them (its .eh_frame is data): ut_eh_read_fn. */
+static const uint8_t *mapped(void *ctx, uint64_t addr, size_t len)
+{
+	const struct ut_ool_segs *g = ctx;
+
+	for (int i = 0; i < g->nr; i++)
+		if (addr >= g->rlo[i] && addr + len <= g->rhi[i] && addr + len > addr)
+			return (const uint8_t *)addr;
+	return NULL;
+}
+
+/*
+ * Decide @m's probes' modes: a jump where the window and slot could be
+ * made.  A stripped object's code that .dynsym does not name is known
+ * from its FDEs (common/prologue.h).
+ */
 static void plan_probes(struct ut_module *m, struct ut_symtab *st)
 {
 	uint64_t *at = calloc(m->nr_probes + 1, sizeof(*at)), *busy = NULL;
 	struct ut_pro_probe_at *out = calloc(m->nr_probes + 1, sizeof(*out));
 	struct ut_ool_segs g;
+	struct ut_eh_range *eh = NULL;
+	struct ut_pro_frames frames = {0};
+	bool stripped = !ut_elf_has_symtab(m->path);
 	size_t nbusy = 0;
 
 	if (at && out)
@@ -245,7 +264,14 @@ static void plan_probes(struct ut_module *m, struct ut_symtab *st)
 		for (uint32_t i = 0; i < m->nr_probes; i++)
 			at[i] = m->probes[i].addr;
 		ut_ool_segments(m, &g);
-		ut_pro_walk_probes(st, ut_ool_code, &g, at, m->nr_probes, busy, nbusy, out);
+		if (stripped) {
+			long k = ut_eh_ranges(g.eh_hdr, mapped, &g, &eh);
+
+			frames = (struct ut_pro_frames){eh, k > 0 ? (size_t)k : 0};
+		}
+		ut_pro_walk_probes(st, stripped ? &frames : NULL, ut_ool_code, &g, at, m->nr_probes,
+				   busy, nbusy, out);
+		free(eh);
 	}
 	for (uint32_t i = 0; i < m->nr_probes; i++) {
 		struct ut_probe *r = &m->probes[i];
@@ -271,8 +297,6 @@ void ut_usdt_jump_plan(struct ut_module *m)
 	if (m->usdt_planned)
 		return;
 	m->usdt_planned = true;
-	if (!why && !ut_elf_has_symtab(m->path))
-		why = UT_PRO_NOFRAMES; /* unnamed code (a .cold part) may branch into a window */
 	if (!why && !(st = ut_sites_symbols(m)))
 		why = UT_PRO_NOFUNC;
 	if (!why) {
