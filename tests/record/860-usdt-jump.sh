@@ -125,6 +125,16 @@ rm -f modes.g
 UTRACE_TEST_USDT=$PWD/modes.g record g.dat -e 'utest:*' -- "$(prog usdt gcc-pfe)" 2 ||
 	fail "record usdt (gcc) exited $?"
 same_as_list "usdt.c (gcc)" "$(prog usdt gcc-pfe)" modes.g
+# Stripped (no .symtab): the probes' functions are known from their FDEs,
+# as in Debian's binaries; the same modes and events.
+strip -o usdt.stripped "$(prog usdt clang-pfe)" || fail "strip failed"
+rm -f modes.s
+LD_LIBRARY_PATH=$UT_PROGS UTRACE_TEST_USDT=$PWD/modes.s record s.dat -e 'utest:*' -- ./usdt.stripped 2 ||
+	fail "record of the stripped program exited $?: $(cat s.dat.err)"
+sort modes.c | expect "stripped: the same modes" <(sort modes.s)
+same_as_list "stripped" ./usdt.stripped modes.s
+report s.dat | events | sed -E 's/^.*[0-9]+\.[0-9]{6}: //' >s.ev
+report c.dat | events | sed -E 's/^.*[0-9]+\.[0-9]{6}: //' | expect "stripped: the same events" s.ev
 grep -c ' jump$' modes.c >modes.c.jumps
 expect "usdt.c (clang): every probe a jump" modes.c.jumps <<'EOF'
 7
