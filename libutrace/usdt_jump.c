@@ -44,7 +44,7 @@
 #define AT_BEFORE 16             /* where the instructions moved from before the nop go */
 #define AT_AFTER (UT_ARCH_USDT_CALL + UT_ARCH_USDT_BLOCK)
 #define WHY_ASKED 0xff           /* UTRACE_USDT_INT3 asks for the int3 */
-#define WHY_XSAVE 0xfe           /* the processor cannot save the vector registers with xsave */
+#define WHY_XSAVE 0xfe           /* the processor lacks xsave (vector registers) or lahf (flags) */
 
 /* The xsave area's size for the features the kernel enabled, and whether xsavec is there (usdt_tramp.S). */
 uint32_t ut_usdt_xsave_size UT_HIDDEN;
@@ -56,7 +56,7 @@ static const char *why_text(unsigned why)
 	case WHY_ASKED:
 		return "UTRACE_USDT_INT3 asks for it";
 	case WHY_XSAVE:
-		return "the processor has no xsave to keep the vector registers";
+		return "the processor lacks xsave or lahf, which the jump's trampoline needs";
 	default:
 		return ut_pro_why_text_probe((enum ut_pro_why)why);
 	}
@@ -95,6 +95,9 @@ static unsigned refused_everywhere(void)
 		return WHY_ASKED;
 	if (!ut_usdt_xsave_size) {
 		if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
+			return WHY_XSAVE;
+		/* the trampoline keeps the flags with lahf/sahf: early x86-64 lacked them */
+		if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(c & bit_LAHF_LM))
 			return WHY_XSAVE;
 		__cpuid_count(0xd, 0, a, b, c, d);
 		ut_usdt_xsave_size = b + 64; /* + room to align it */
