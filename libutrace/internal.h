@@ -464,6 +464,8 @@ int ut_patch_apply(void) UT_HIDDEN;
 int ut_patch_byte(uint64_t addr, uint8_t byte) UT_HIDDEN;
 /* Every core of the process fetches the text written so far. */
 void ut_patch_sync(void) UT_HIDDEN;
+/* In a forked child, before it patches anything: its own /proc/self/mem and membarrier. */
+void ut_patch_after_fork(void) UT_HIDDEN;
 
 /* usdt.c: USDT probes */
 struct Elf;

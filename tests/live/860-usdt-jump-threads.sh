@@ -6,7 +6,7 @@
 # neither loses or corrupts a thread that is running the probes meanwhile:
 # tests/progs/usdt_jump.c's threads check every result (flags, red zone,
 # registers, a vector register across the probe).  Hits while enabled are
-# counted exactly.
+# counted exactly.  A forked child's probes are the child's alone.
 . "$(dirname "$0")/../lib/common.sh"
 export UTRACE_DIR=$PWD/run
 
@@ -45,7 +45,8 @@ text_of() {
 text_of jt_forms file >forms.file
 text_of jt_back file >back.file
 [ -s forms.file ] || fail "jt_forms' bytes not read from the file"
-text_of jt_forms mem | expect "not enabled: jt_forms as in the file" forms.file
+text_of jt_forms mem >jt_forms.mem1
+expect "not enabled: jt_forms as in the file" jt_forms.mem1 <forms.file
 
 cmd "threads 4 2000"
 expect_eq "nothing enabled" "ran 8000 bad 0" "$REPLY"
@@ -87,14 +88,42 @@ kill -0 "$pid" 2>/dev/null || fail "the program died"
 
 # Disabled: the bytes are the program's again, nothing more is recorded.
 "$UTRACE" start -P "$pid" -p nop 2>/dev/null
-text_of jt_forms mem | expect "disabled: jt_forms as in the file" forms.file
-text_of jt_back mem | expect "disabled: jt_back as in the file" back.file
+text_of jt_forms mem >jt_forms.mem2
+expect "disabled: jt_forms as in the file" jt_forms.mem2 <forms.file
+text_of jt_back mem >jt_back.mem3
+expect "disabled: jt_back as in the file" jt_back.mem3 <back.file
 cmd "threads 2 100"
 expect_eq "disabled" "ran 200 bad 0" "$REPLY"
 "$UTRACE" show -P "$pid" 2>/dev/null | events | grep -c ': forms:' >after.txt
 expect "no events once disabled" after.txt <<'EOF'
 0
 EOF
+
+# A forked child's probes enabled: its text changes, not its parent's
+# (the runtime's /proc/self/mem is the child's own after the fork).
+cmd fork
+child=${REPLY#forked }
+[ "$child" -gt 0 ] 2>/dev/null || fail "fork: no child ($REPLY)"
+for ((i = 0; i < 300; i++)); do # its session is made as it starts
+	"$UTRACE" start -P "$child" -e jump:forms 2>child.err && break
+	sleep 0.01
+done
+[ "$i" -lt 300 ] || fail "start -P child failed: $(cat child.err)"
+for ((i = 0; i < 300; i++)); do
+	"$UTRACE" show -P "$child" >child.txt 2>/dev/null
+	grep -q ': forms: ' child.txt && break
+	sleep 0.01
+done
+grep -q ': forms: ' child.txt || fail "no event of the child's probe"
+text_of jt_forms mem >jt_forms.mem4
+expect "the child's probe enabled: the parent's jt_forms as in the file" jt_forms.mem4 <forms.file
+cmd "threads 2 100"
+expect_eq "the parent runs its probes as before" "ran 200 bad 0" "$REPLY"
+"$UTRACE" show -P "$pid" 2>/dev/null | events | grep -c ': forms:' >parent.txt
+expect "no event in the parent" parent.txt <<'EOF'
+0
+EOF
+kill "$child"
 
 echo quit >&7
 exec 7>&-

@@ -16,13 +16,16 @@
  *   usdt_jump -i    driven from stdin: "threads T N" runs N rounds in each
  *                   of T threads and replies "ran T*N bad B"; "spin T"
  *                   starts T threads running rounds until "halt", which
- *                   replies "halted bad B"; "ping" replies "pong"; "quit"
+ *                   replies "halted bad B"; "fork" forks a child that runs
+ *                   rounds until killed and replies "forked PID"; "ping"
+ *                   replies "pong"; "quit"
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sdt.h>
+#include <unistd.h>
 
 long jt_forms(long a, long b);
 long jt_back(long a);
@@ -137,6 +140,13 @@ static int interactive(void)
 			run_threads(t, 0, tid);
 			spinning = t;
 			printf("spinning\n");
+		} else if (!strncmp(line, "fork", 4)) {
+			pid_t child = fork();
+
+			if (!child)
+				for (long i = 0;; i++) /* until killed */
+					bad += round_of(i & 0xff, NULL, 0);
+			printf("forked %d\n", (int)child);
 		} else if (!strncmp(line, "halt", 4)) {
 			halt = 1;
 			join(spinning, tid);
