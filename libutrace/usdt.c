@@ -163,7 +163,7 @@ static int apply_module(struct ut_module *m, struct pending *pj)
 		__atomic_store_n(&r->sel, sel, __ATOMIC_RELAXED);
 		if (r->usable)
 			apply_filter(r, p);
-		__atomic_store_n(&r->fast, sel && !arms && !r->strings && !r->filter, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->fast, sel && !arms && !r->strings, __ATOMIC_RELAXED);
 		if (want == r->on)
 			continue;
 		if (want)

@@ -7,8 +7,8 @@
 # probe (jump:forms), a branch landing right after the nop, so the jump
 # starts before it (jump:back), a return right after the nop, so nothing
 # can move and the probe stays an int3 (jump:ret), a vector register live
-# across a probe whose hit needs the C library (jump:xmm with a filter:
-# the vector registers are saved).  The program checks what each function
+# across a probe whose hit needs the C library (jump:xmm with a trigger:
+# the vector registers are saved) or a filter (judged without them).  The program checks what each function
 # returns; the events carry the arguments exactly, the same as through the
 # int3 (UTRACE_USDT_INT3=1).  UTRACE_TEST_USDT=PATH makes the runtime say
 # how each probe is enabled, and `utrace list -e --jumps` says the same
@@ -76,7 +76,17 @@ EOF
 	report "$d.3" | events | sed -E 's/^.*[0-9]+\.[0-9]{6}: //' >"$d.3.ev"
 	expected_events | expect "$s: events through the int3s" "$d.3.ev"
 
-	# a filter needs the C library: the hit saves the vector registers first
+	# a trigger needs the C library: the hit saves the vector registers
+	# first (the memcpy of the record's two arguments uses %xmm0)
+	record "$d.t" -e jump:xmm --trigger 'jump:xmm hist:keys=arg1' -- "$p" 3 ||
+		fail "$s: record --trigger exited $?: $(cat "$d.t.err")"
+	stdout3 | expect "$s: the program's results, a probe with a trigger" "$d.t.out"
+	report "$d.t" | events | grep -c ': xmm: ' >"$d.t.n"
+	expect "$s: events of the probe with a trigger" "$d.t.n" <<'EOF'
+3
+EOF
+
+	# a filter is judged on the fast path, before anything is written
 	record "$d.f" -e jump:xmm -f 'arg1 != 1' -- "$p" 3 ||
 		fail "$s: record -f exited $?: $(cat "$d.f.err")"
 	stdout3 | expect "$s: the program's results, a filtered probe" "$d.f.out"
