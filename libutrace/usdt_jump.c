@@ -26,7 +26,6 @@
  * Planned per object the first time one of its probes is enabled: the
  * plan sweeps every function of the object for branches into the windows.
  */
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,9 +45,6 @@
 #define WHY_ASKED 0xff           /* UTRACE_USDT_INT3 asks for the int3 */
 #define WHY_XSAVE 0xfe           /* the processor lacks xsave (vector registers) or lahf (flags) */
 
-/* The xsave area's size for the features the kernel enabled, and whether xsavec is there (usdt_tramp.S). */
-uint32_t ut_usdt_xsave_size UT_HIDDEN;
-uint8_t ut_usdt_xsavec UT_HIDDEN;
 
 static const char *why_text(unsigned why)
 {
@@ -88,23 +84,11 @@ static void tell(const struct ut_module *m, const struct ut_probe *r)
 /* Why no probe of the process can have a jump, or 0. */
 static unsigned refused_everywhere(void)
 {
-	unsigned a, b, c, d;
 	const char *e = getenv("UTRACE_USDT_INT3");
 
 	if (e && *e && strcmp(e, "0") != 0)
 		return WHY_ASKED;
-	if (!ut_usdt_xsave_size) {
-		if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
-			return WHY_XSAVE;
-		/* the trampoline keeps the flags with lahf/sahf: early x86-64 lacked them */
-		if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(c & bit_LAHF_LM))
-			return WHY_XSAVE;
-		__cpuid_count(0xd, 0, a, b, c, d);
-		ut_usdt_xsave_size = b + 64; /* + room to align it */
-		__cpuid_count(0xd, 1, a, b, c, d);
-		ut_usdt_xsavec = (a >> 1) & 1;
-	}
-	return ut_usdt_xsave_size > 64 ? 0 : WHY_XSAVE;
+	return ut_arch_usdt_jump_ok() ? 0 : WHY_XSAVE;
 }
 
 static int cmp_range(const void *a, const void *b)
@@ -413,12 +397,6 @@ void ut_usdt_jump_slow(const struct ut_usdt_jump *j, uint64_t *frame)
 	ucontext_t uc;
 
 	frame[UT_ARCH_USDT_NREGS - 1] = j->r->addr + 1; /* the unwinders' return address */
-	memset(&uc, 0, sizeof(uc));
-	for (unsigned r = 0; r < UT_ARCH_USDT_NREGS; r++)
-		uc.uc_mcontext.gregs[ut_arch_usdt_greg(r)] = (greg_t)frame[r];
-	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)j->r->addr + 1; /* as after the int3 */
-	/* lahf's SF ZF AF PF CF, seto's OF: the trampoline's flags word */
-	uc.uc_mcontext.gregs[REG_EFL] = (greg_t)(((frame[UT_ARCH_USDT_NREGS] >> 8) & 0xd5) |
-						 (frame[UT_ARCH_USDT_NREGS] & 1) << 11 | 2);
+	ut_arch_usdt_context(frame, j->r->addr + 1, &uc); /* as after the int3 */
 	ut_usdt_hit(j->m, j->r, &uc);
 }

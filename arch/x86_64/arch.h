@@ -103,6 +103,10 @@ int ut_arch_usdt_greg(unsigned r);
 #define UT_ARCH_USDT_CALL 80
 #define UT_ARCH_USDT_BLOCK 19
 void utrace_usdt_tramp(void);
+/* Whether the processor has what the trampoline uses (xsave, lahf); sizes its xsave area.  (usdt_cpu.c) */
+bool ut_arch_usdt_jump_ok(void);
+/* The signal context of a thread at @pc with the trampoline's @frame: for the int3's code. */
+void ut_arch_usdt_context(const uint64_t *frame, uint64_t pc, ucontext_t *uc);
 /* The bytes of the call block at @at (UT_ARCH_USDT_BLOCK), calling through @slot's first word. */
 void ut_arch_usdt_block(uint8_t *out, uint64_t at, uint64_t slot);
 
