@@ -57,7 +57,7 @@ LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots.c \
 	libutrace/prefault.c \
 	libutrace/backpressure.c libutrace/stack.c \
-	libutrace/stacks.c arch/$(ARCH)/patch.c
+	libutrace/stacks.c arch/$(ARCH)/patch.c arch/$(ARCH)/usdt_fetch.c common/evfilter.c
 # Common code the runtime needs too.
 LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/prologue.c \
 	common/ehframe.c \

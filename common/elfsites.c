@@ -14,6 +14,7 @@
 #include "common/inlined.h"
 #include "common/sitefind.h"
 #include "common/symbols.h"
+#include "common/usdt.h"
 
 /*
  * The file as the site finder's source (common/sitefind.h): code from the
@@ -324,6 +325,81 @@ int ut_elfsites_inlined(const char *path, const struct ut_inltab *t, enum ut_pro
 
 	if (ret >= 0)
 		ret = judge_inlined(path, t, st, &f, &fs, why);
+	close_file(fd, &fs, &f);
+	ut_symtab_free(st);
+	return ret < 0 ? ret : 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Probes by address: indexes into @ctx's list (qsort_r). */
+static int cmp_pc(const void *a, const void *b, void *ctx)
+{
+	const struct ut_usdt_list *l = ctx;
+	uint64_t x = l->v[*(const size_t *)a].pc, y = l->v[*(const size_t *)b].pc;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The walk of ut_elfsites_probes() over a file already read. */
+static int judge_probes(const struct ut_usdt_list *l, const struct ut_symtab *st,
+			const struct ut_pro_frames *frames, const struct ut_sitefind *f,
+			struct filesrc *fs, enum ut_pro_why *why)
+{
+	size_t *by = calloc(l->n + 1, sizeof(*by)), nb = 0;
+	uint64_t *at = calloc(l->n + 1, sizeof(*at)),
+		 *busy = calloc(2 * (f->nr + l->n) + 1, sizeof(*busy));
+	struct ut_pro_probe_at *out = calloc(l->n + 1, sizeof(*out));
+	int ret = by && at && busy && out ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < f->nr; i++, nb++) { /* a compiler site's bytes are its own */
+		busy[2 * nb] = f->addrs[i];
+		busy[2 * nb + 1] = f->addrs[i] + f->lens[i];
+	}
+	for (size_t i = 0; !ret && i < l->n; i++, nb++) { /* and a probe's nop */
+		busy[2 * nb] = l->v[i].pc;
+		busy[2 * nb + 1] = l->v[i].pc + 1;
+		by[i] = i;
+	}
+	if (!ret && l->n) {
+		qsort(busy, nb, 2 * sizeof(*busy), cmp_pair);
+		qsort_r(by, l->n, sizeof(*by), cmp_pc, (void *)l);
+		for (size_t i = 0; i < l->n; i++)
+			at[i] = l->v[by[i]].pc;
+		ut_pro_walk_probes(st, frames, pro_code, fs, at, l->n, busy, nb, out);
+		for (size_t i = 0; i < l->n; i++)
+			why[by[i]] = out[i].why;
+	}
+	free(by);
+	free(at);
+	free(busy);
+	free(out);
+	return ret;
+}
+
+int ut_elfsites_probes(const char *path, const struct ut_usdt_list *l, enum ut_pro_why *why)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	struct ut_sitefind f = {0};
+	struct filesrc fs = {0};
+	struct ut_eh_range *v = NULL;
+	struct ut_pro_frames frames = {0};
+	bool stripped = !ut_elf_has_symtab(path);
+	int fd = -1, ret = read_file(path, NULL, st, &fd, &fs, &f);
+
+	if (ret >= 0 && stripped) { /* as the runtime: unnamed code is known from its FDEs */
+		long n = ut_eh_ranges(fs.eh_hdr, any_bytes, &fs, &v);
+
+		frames = (struct ut_pro_frames){v, n > 0 ? (size_t)n : 0};
+	}
+	if (ret >= 0)
+		ret = judge_probes(l, st, stripped ? &frames : NULL, &f, &fs, why);
+	free(v);
 	close_file(fd, &fs, &f);
 	ut_symtab_free(st);
 	return ret < 0 ? ret : 0;

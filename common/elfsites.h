@@ -58,6 +58,18 @@ int ut_elfsites_prologues(const char *path, const char *module, ut_pro_found_fn 
 struct ut_inltab;
 int ut_elfsites_inlined(const char *path, const struct ut_inltab *t, enum ut_pro_why *why);
 
+/*
+ * How enabling each USDT probe of @l, the probes of the object at @path
+ * (common/usdt.h), patches it: @why[i] UT_PRO_OK for a jump to a slot,
+ * else the reason it stays an int3 (common/prologue.h:
+ * ut_pro_why_text_probe), judged as the runtime judges it
+ * (ut_pro_walk_probes) over the file's code; UT_PRO_NOFRAMES for a
+ * stripped object.  The runtime also refuses a window that a patched
+ * prologue or an inlined instance holds.  Return: 0 or a negative errno.
+ */
+struct ut_usdt_list;
+int ut_elfsites_probes(const char *path, const struct ut_usdt_list *l, enum ut_pro_why *why);
+
 /* An object a program loads at start: its file and module name ("" for the program). */
 struct ut_obj {
 	char *path;

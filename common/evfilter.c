@@ -4,9 +4,13 @@
  * evaluating a compiled filter on a record, and the program's one-word
  * text that carries it there.  The parser is evfilter_parse.c (tools only).
  *
- * Evaluation runs in the runtime's SIGTRAP handler: no allocation, no lock,
- * only memcpy/memcmp from libc.  The program is postfix; the truth values
- * live on a stack of bits in one word (at most UT_EVF_MAX_PREDS of them).
+ * Evaluation runs in the runtime's SIGTRAP handler and on a USDT jump's
+ * fast path (libutrace/tracers/usdt.c), where the program's vector
+ * registers are live: no allocation, no lock, nothing from libc (whose
+ * memcpy and memcmp use vector registers), and the runtime builds this
+ * file with the hot files' flags (-mgeneral-regs-only).  The program is
+ * postfix; the truth values live on a stack of bits in one word (at most
+ * UT_EVF_MAX_PREDS of them).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,15 +20,34 @@
 #include "common/evfilter_prog.h"
 #include "common/glob.h"
 
+/* @size little-endian bytes at @p (no memcpy: see above). */
+static uint64_t bytes_le(const uint8_t *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < size; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Whether @k bytes at @a and @b are the same (no memcmp: see above). */
+static bool same(const char *a, const char *b, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* The @size-byte integer at @off of @rec (0 beyond @len), sign-extended if @sgn. */
 static uint64_t load(const uint8_t *rec, size_t len, unsigned off, unsigned size, bool sgn)
 {
-	uint64_t v = 0;
+	uint64_t v;
 	unsigned bits = size * 8;
 
 	if (!size || size > 8 || off + size > len)
 		return 0; /* a 0-byte field (a damaged program word) holds nothing */
-	memcpy(&v, rec + off, size); /* little-endian: the low bytes */
+	v = bytes_le(rec + off, size); /* the low bytes */
 	if (bits < 64 && sgn && (v >> (bits - 1)) & 1)
 		v |= ~0ULL << bits;
 	return v;
@@ -144,12 +167,12 @@ static bool str_matches(const struct ut_evf_op *o, const char *s, size_t n)
 	bool hit = false;
 
 	switch (o->gtype) {
-	case UT_GLOB_EXACT: hit = n == k && !memcmp(s, o->str, k); break;
-	case UT_GLOB_PREFIX: hit = n >= k && !memcmp(s, o->str, k); break;
-	case UT_GLOB_SUFFIX: hit = n >= k && !memcmp(s + n - k, o->str, k); break;
+	case UT_GLOB_EXACT: hit = n == k && same(s, o->str, k); break;
+	case UT_GLOB_PREFIX: hit = n >= k && same(s, o->str, k); break;
+	case UT_GLOB_SUFFIX: hit = n >= k && same(s + n - k, o->str, k); break;
 	case UT_GLOB_SUBSTR:
 		for (size_t i = 0; !hit && i + k <= n; i++)
-			hit = !memcmp(s + i, o->str, k);
+			hit = same(s + i, o->str, k);
 		break;
 	default: hit = glob_n(o->str, k, s, n); break;
 	}
@@ -174,7 +197,7 @@ static size_t field_str(const struct ut_evf_op *o, const uint8_t *rec, size_t le
 	if (o->kind == UT_EVF_STRLOC) {
 		if (off + 4 > len)
 			return 0;
-		memcpy(&loc, rec + off, 4);
+		loc = (uint32_t)bytes_le(rec + off, 4);
 		off = loc & 0xffff;
 		room = loc >> 16;
 	}

@@ -270,3 +270,109 @@ void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_
 	}
 	free(tg.v);
 }
+
+const char *ut_pro_why_text_probe(enum ut_pro_why why)
+{
+	switch (why) {
+	case UT_PRO_SHORT:
+		return "too close to the end of its function for a 5-byte jump";
+	case UT_PRO_RETURN:
+		return "a return or jump away among the instructions a jump would cover";
+	case UT_PRO_TARGET:
+		return "a branch lands among the instructions a jump would cover";
+	case UT_PRO_FOREIGN:
+		return "another function's branch lands among the instructions a jump would cover";
+	case UT_PRO_INSN:
+		return "a call, system call or loop among the instructions a jump would cover";
+	case UT_PRO_OVERLAP:
+		return "another probe or site among the instructions a jump would cover";
+	case UT_PRO_JUMPTABLE:
+		return "its function has an indirect jump (jump table?) that may land among them";
+	case UT_PRO_NOFRAMES:
+		return "stripped object without a readable .eh_frame: the code around it is unknown";
+	case UT_PRO_NOFUNC:
+		return "no function symbol with a size holds it";
+	default:
+		return ut_pro_why_text(why);
+	}
+}
+
+/* What a probe's window must not meet: the other sites, the windows before, other functions' branches. */
+struct probe_reject {
+	const uint64_t *busy;
+	size_t nbusy;
+	const struct targets *tg;
+	uint64_t at, prev_end;
+};
+
+static enum ut_pro_why probe_reject(void *ctx, uint64_t lo, uint64_t hi)
+{
+	const struct probe_reject *r = ctx;
+
+	if (lo < r->prev_end || meets(r->busy, r->nbusy, lo, r->at) ||
+	    meets(r->busy, r->nbusy, r->at + 1, hi))
+		return UT_PRO_OVERLAP;
+	if (has_site(r->tg->v, r->tg->n, lo + 1, hi))
+		return UT_PRO_FOREIGN;
+	return UT_PRO_OK;
+}
+
+/* The code holding @at: its function symbol's, else (a stripped object) its FDE's; false if none. */
+static bool code_range(const struct ut_symtab *st, const struct ut_pro_frames *frames, uint64_t at,
+		       uint64_t *lo, uint64_t *size)
+{
+	const struct ut_sym *s = ut_symtab_lookup(st, at);
+	size_t a = 0, b = frames ? frames->n : 0;
+
+	if (s && s->size && at < s->addr + s->size) {
+		*lo = s->addr;
+		*size = s->size;
+		return true;
+	}
+	while (a < b) { /* the first FDE starting after at */
+		size_t mid = a + (b - a) / 2;
+
+		if (frames->v[mid].lo <= at)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (!a || at >= frames->v[a - 1].hi)
+		return false;
+	*lo = frames->v[a - 1].lo;
+	*size = frames->v[a - 1].hi - *lo;
+	return true;
+}
+
+void ut_pro_walk_probes(const struct ut_symtab *st, const struct ut_pro_frames *frames,
+			ut_pro_code_fn code, void *code_ctx, const uint64_t *at, size_t n,
+			const uint64_t *busy, size_t nbusy, struct ut_pro_probe_at *out)
+{
+	struct targets tg = {0};
+	struct probe_reject rj = {.busy = busy, .nbusy = nbusy, .tg = &tg};
+
+	if (n && (!frames || frames->n))
+		collect_targets(st, frames, code, code_ctx, &tg);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t lo = 0, size = 0;
+		const uint8_t *bytes = code_range(st, frames, at[i], &lo, &size)
+					       ? code(code_ctx, lo, size) : NULL;
+
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].lo = lo;
+		if (frames && !frames->n) {
+			out[i].why = UT_PRO_NOFRAMES;
+			continue;
+		}
+		if (!bytes) {
+			out[i].why = UT_PRO_NOFUNC;
+			continue;
+		}
+		rj.at = at[i];
+		out[i].why = ut_pro_plan_probe(bytes, size, lo, at[i], probe_reject, &rj,
+					       &out[i].plan, &out[i].nop);
+		if (out[i].why == UT_PRO_OK)
+			rj.prev_end = lo + out[i].plan.skip + out[i].plan.moved;
+	}
+	free(tg.v);
+}

@@ -132,6 +132,24 @@ enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, 
 void ut_pro_patch_jump(const struct ut_pro_plan *p, uint64_t e, uint64_t to, uint8_t *out);
 
 /*
+ * USDT probes (libutrace/usdt_jump.c): an enabled probe's 1-byte nop, in
+ * the middle of a function, becomes part of a 5-byte jump to a slot that
+ * records the probe and runs the moved instructions.  The jump starts at
+ * the nop, or a few instructions before it when a branch lands right after
+ * it (the code after an `if`): the window [S, S + moved) holds the nop as
+ * moved instruction *@nop.  @reject says whether a window the function
+ * allows is still refused (its bytes another site's, another function's
+ * branch into it): UT_PRO_OK if not.  Fills @p (skip = S - @addr).
+ */
+typedef enum ut_pro_why (*ut_pro_reject_fn)(void *ctx, uint64_t lo, uint64_t hi);
+enum ut_pro_why ut_pro_plan_probe(const uint8_t *code, size_t size, uint64_t addr, uint64_t at,
+				  ut_pro_reject_fn reject, void *ctx, struct ut_pro_plan *p,
+				  unsigned *nop);
+
+/* The reason a probe is enabled with an int3 rather than a jump. */
+const char *ut_pro_why_text_probe(enum ut_pro_why why);
+
+/*
  * Objects whose functions are never patched: the dynamic loader and the C
  * runtime (entry points reached other than by a call -- _start, signal
  * returns, setjmp, vfork -- and the code the tracer itself runs on).
@@ -189,5 +207,25 @@ struct ut_pro_at {
 void ut_pro_walk_at(const struct ut_symtab *st, ut_pro_code_fn code, void *code_ctx,
 		    const uint64_t *at, size_t n, const uint64_t *busy, size_t nbusy,
 		    struct ut_pro_at *out);
+
+/*
+ * The verdict on each probe address @at[i] (run-time, sorted) of an object
+ * whose functions are @st, as ut_pro_walk_at's: @busy ranges are other
+ * sites' bytes (the probes' own nops among them: a probe's window may hold
+ * its own nop only), windows do not overlap each other.  @frames: NULL for
+ * an object with a .symtab; for a stripped one, its FDEs (ut_pro_walk's):
+ * a probe in code .dynsym does not name is judged within its FDE's range,
+ * and every FDE's code is swept for branches into the windows (none: every
+ * probe UT_PRO_NOFRAMES).
+ */
+struct ut_pro_probe_at {
+	enum ut_pro_why why;
+	struct ut_pro_plan plan;
+	unsigned nop;             /* the probe's nop is moved instruction nop */
+	uint64_t lo;              /* the code holding it (function or FDE): plan.skip's base */
+};
+void ut_pro_walk_probes(const struct ut_symtab *st, const struct ut_pro_frames *frames,
+			ut_pro_code_fn code, void *code_ctx, const uint64_t *at, size_t n,
+			const uint64_t *busy, size_t nbusy, struct ut_pro_probe_at *out);
 
 #endif

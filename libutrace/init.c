@@ -160,6 +160,7 @@ static void atfork_child(void)
 	char why[UT_SAFE_WHY_MAX];
 
 	pthread_mutex_init(&ut_rt.lock, NULL);
+	ut_patch_after_fork(); /* else its patches would go to the parent's text */
 	ut_quiet++; /* what the runtime calls here is not the program's */
 	ut_writer_forget();
 	ut_rt.dirfd = -1;

@@ -131,10 +131,8 @@ static uint64_t *busy_ranges(const struct ut_module *m, size_t *n)
 		r[2 * k] = m->sites[i].addr;
 		r[2 * k + 1] = m->sites[i].addr + m->sites[i].len;
 	}
-	for (uint32_t i = 0; i < m->nr_probes; i++, k++) {
-		r[2 * k] = m->probes[i].addr;
-		r[2 * k + 1] = m->probes[i].addr + 1;
-	}
+	for (uint32_t i = 0; i < m->nr_probes; i++, k++) /* a probe's nop, or its jump's window */
+		ut_usdt_jump_window(&m->probes[i], &r[2 * k], &r[2 * k + 1]);
 	for (uint32_t i = 0; pro && i < pro->nr_sites; i++, k++) {
 		const struct ut_ool *e = &((const struct ut_ool *)pro->kind_data)[i];
 

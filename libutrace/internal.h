@@ -116,6 +116,7 @@ struct ut_module {
 	uint8_t kind;         /* enum ut_kind (common/kind.h): what made its sites */
 	bool kinds_done;      /* the other kinds were looked for (prologue.c) */
 	bool inl_done;        /* its inlined instances were looked for (inlined.c) */
+	bool usdt_planned;    /* its probes' jumps were planned (usdt_jump.c) */
 	struct ut_module *of; /* a module of another kind: the object's own module */
 	void *kind_data;      /* that kind's per-site data (prologue.c: one entry per site) */
 };
@@ -131,9 +132,16 @@ struct ut_probe {
 	uint8_t ever;         /* was enabled once: an int3 there may be ours */
 	uint8_t sel;          /* set_event enables it (on may be for its triggers only) */
 	uint8_t strings;      /* an argument is a string (common/usdt_desc.h) */
+	uint8_t mode;         /* UT_PROBE_*: how it is enabled (usdt_jump.c) */
+	uint8_t why;          /* UT_PROBE_INT3: why not a jump (enum ut_pro_why, or 0xff: asked) */
+	uint8_t fast;         /* a jump's hit needs no C library: selected, no filter,
+			       * string or trigger */
+	struct ut_usdt_jump *jump; /* UT_PROBE_JUMP: its window and slot */
 	const struct ut_evf *filter; /* its event filter (common/evfilter.h), NULL: none */
 	char *fprog;          /* the configuration's word @filter was decoded from */
 };
+
+enum { UT_PROBE_UNPLANNED, UT_PROBE_JUMP, UT_PROBE_INT3 };
 
 /* A traceable function: one per site (the filter engine's table row). */
 struct ut_func {
@@ -456,12 +464,43 @@ int ut_patch_apply(void) UT_HIDDEN;
 int ut_patch_byte(uint64_t addr, uint8_t byte) UT_HIDDEN;
 /* Every core of the process fetches the text written so far. */
 void ut_patch_sync(void) UT_HIDDEN;
+/* In a forked child, before it patches anything: its own /proc/self/mem and membarrier. */
+void ut_patch_after_fork(void) UT_HIDDEN;
 
 /* usdt.c: USDT probes */
 struct Elf;
 void ut_usdt_scan(struct ut_module *m, struct Elf *elf) UT_HIDDEN;
 int ut_usdt_apply(void) UT_HIDDEN;
 bool ut_usdt_trap(ucontext_t *uc) UT_HIDDEN;
+/* The hit of an enabled probe @r of @m (the int3's or a jump's slow path), with its context @uc. */
+void ut_usdt_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+	UT_HIDDEN;
+
+/*
+ * usdt_jump.c: probes enabled with a jump (arch.h, "USDT probes enabled
+ * with a jump").  Under ut_rt.lock.
+ */
+struct ut_usdt_jump {
+	struct ut_ool *ool;            /* the window and slot (libutrace/ool.h) */
+	const struct ut_module *m;
+	struct ut_probe *r;
+	uint8_t orig[32];              /* the window's bytes before the jump */
+};
+/* Plan module @m's probes once: UT_PROBE_JUMP with their slots written, or UT_PROBE_INT3. */
+void ut_usdt_jump_plan(struct ut_module *m) UT_HIDDEN;
+/* Install the jumps of @v (@n probes); one that cannot be becomes UT_PROBE_INT3.  0 or -errno. */
+int ut_usdt_jump_install(struct ut_probe **v, uint32_t n) UT_HIDDEN;
+/* Put probe @r's window back as it was (its slot stays).  0 or -EIO. */
+int ut_usdt_jump_remove(struct ut_probe *r) UT_HIDDEN;
+/* The bytes probe @r owns: its jump's window, else its nop. */
+void ut_usdt_jump_window(const struct ut_probe *r, uint64_t *lo, uint64_t *hi) UT_HIDDEN;
+/* Whether a probe of module @m owns a byte of [@lo, @hi) (its nop, or its jump's window). */
+bool ut_usdt_jump_owns(const struct ut_module *m, uint64_t lo, uint64_t hi) UT_HIDDEN;
+/* A trap at @a, the first byte of a jump being installed or removed: where to resume, or 0. */
+uint64_t ut_usdt_jump_trap(uint64_t a) UT_HIDDEN;
+/* The trampoline's C sides (usdt_tramp.S): @frame holds the registers at the probe. */
+int ut_usdt_jump_hit(const struct ut_usdt_jump *j, uint64_t *frame) UT_HIDDEN;
+void ut_usdt_jump_slow(const struct ut_usdt_jump *j, uint64_t *frame) UT_HIDDEN;
 
 /* procevents.c: process events (common/procevents.h) */
 struct ut_pev {

@@ -66,6 +66,15 @@ void ut_ool_trap_answers(void);
 struct ut_module *ut_ool_module(struct ut_module *of, unsigned kind, struct ut_ool *e, size_t n,
 				 const uint64_t *sites, const char **names, uint64_t tramp);
 
+/*
+ * Install the patches @v (@n of them, their slots written and jump_to
+ * set: E becomes `jmp jump_to`) with the live protocol (int3 first,
+ * threads moved out of the moved bytes, the rest, the first byte).  Each
+ * ends UT_OOL_READY, or UT_OOL_FAILED with E as it was.  0 or -errno.
+ * Under ut_rt.lock.
+ */
+int ut_ool_install(struct ut_ool *const *v, uint32_t n);
+
 /* Write @len bytes at @addr of the process's text or slots (/proc/self/mem).  0 or -EIO. */
 int ut_ool_poke(uint64_t addr, const void *buf, size_t len);
 

@@ -100,6 +100,22 @@ int ut_patch_init(void)
 	return ut_signals_init(site_trap);
 }
 
+/*
+ * In a forked child: the /proc/self/mem it inherited writes the parent's
+ * memory (the file holds the process it was opened in), and the
+ * membarrier registration was the parent's.  Both made again.
+ */
+void ut_patch_after_fork(void)
+{
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+
+	if (ut_rt.memfd >= 0)
+		close(ut_rt.memfd);
+	ut_rt.memfd = fd; /* -1: writes fail (EIO) rather than patch the parent */
+	have_membarrier =
+		syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+}
+
 /* Where the patcher is in a batch: which bytes of each site to write. */
 enum phase { PH_DIRECT, PH_TRAP, PH_TAIL, PH_HEAD };
 

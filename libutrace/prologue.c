@@ -81,6 +81,7 @@ static unsigned nr_areas;
 /* --- planning: the module of patched prologues ---------------------------- */
 
 struct found {
+	const struct ut_module *m;
 	struct ut_ool *e;
 	const char **names;
 	size_t n, cap;
@@ -111,8 +112,8 @@ static void collect(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
 {
 	struct found *f = ctx;
 
-	if (why != UT_PRO_OK)
-		return;
+	if (why != UT_PRO_OK || ut_usdt_jump_owns(f->m, s->addr, s->addr + p->skip + p->moved))
+		return; /* a USDT probe's: its nop, or the bytes its jump moved */
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 256;
 		struct ut_ool *e = realloc(f->e, cap * sizeof(*e));
@@ -244,7 +245,7 @@ static void stripped_frames(const struct ut_module *m, struct ut_ool_segs *g,
 /* Plan @m's functions without a site; publish the module of the patchable ones. */
 static void plan_module(struct ut_module *m)
 {
-	struct found f = {0};
+	struct found f = {.m = m};
 	struct ut_ool_segs g;
 	struct ut_pro_frames frames = {0};
 	struct ut_eh_range *eh = NULL;
@@ -631,12 +632,10 @@ static int install_batch(uint32_t n)
 
 	__atomic_store_n(&asked_n, 0, __ATOMIC_RELEASE);
 	if (!moved) {
-		for (uint32_t i = 0; i < done; i++) { /* untouched but for the first byte */
+		for (uint32_t i = 0; i < done; i++) /* untouched but for the first byte */
 			ut_ool_poke(batch[i]->entry + batch[i]->plan.skip, &batch[i]->first, 1);
-			batch[i]->state = UT_OOL_FAILED;
-		}
 		for (uint32_t i = 0; i < n; i++)
-			batch_site[i]->want = UT_SITE_OFF;
+			batch[i]->state = UT_OOL_FAILED;
 		ut_patch_sync();
 		__atomic_store_n(&batch_n, 0, __ATOMIC_RELEASE);
 		/* the handler may still send a thread that trapped to the slot: kept */
@@ -661,6 +660,21 @@ static int install_batch(uint32_t n)
 	return ret;
 }
 
+int ut_ool_install(struct ut_ool *const *v, uint32_t n)
+{
+	uint32_t max = sizeof(batch) / sizeof(batch[0]);
+	int ret = 0;
+
+	for (uint32_t at = 0; at < n && !ret; at += max) {
+		uint32_t k = n - at < max ? n - at : max;
+
+		for (uint32_t i = 0; i < k; i++)
+			batch[i] = v[at + i];
+		ret = install_batch(k);
+	}
+	return ret;
+}
+
 /**
  * ut_prologue_install - install the patches of the wanted functions
  *
@@ -672,8 +686,12 @@ int ut_prologue_install(void)
 	uint32_t n;
 	int ret = 0;
 
-	while (!ret && (n = gather()))
+	while (!ret && (n = gather())) {
 		ret = install_batch(n);
+		for (uint32_t i = 0; i < n; i++)
+			if (batch[i]->state == UT_OOL_FAILED)
+				batch_site[i]->want = UT_SITE_OFF;
+	}
 	if (ret)
 		ut_log("patch-prologue: patches not installed (%s)", strerror(-ret));
 	return ret;

@@ -34,6 +34,7 @@
 #include "common/event.h"
 #include "common/evfilter.h"
 #include "libutrace/internal.h"
+#include "libutrace/ool.h"
 
 #define NOP1 0x90
 
@@ -118,28 +119,60 @@ static void apply_filter(struct ut_probe *r, const struct ut_usdt_probe *p)
 	r->fprog = prog;
 }
 
-/* Make module @m's probes what the configuration wants; how many bytes changed. */
-static int apply_module(struct ut_module *m)
+/* Probes whose jumps the current apply installs (one round of the installer for all). */
+struct pending {
+	struct ut_probe **v;
+	uint32_t n, cap;
+};
+
+/* Enable (@on) or disable probe @r: its jump, or its int3.  0 or -errno. */
+static int switch_probe(struct ut_module *m, struct ut_probe *r, bool on, struct pending *pj)
 {
-	int changed = 0;
+	if (r->mode == UT_PROBE_UNPLANNED)
+		ut_usdt_jump_plan(m);
+	if (r->mode == UT_PROBE_JUMP && !on)
+		return ut_usdt_jump_remove(r);
+	if (r->mode == UT_PROBE_JUMP) {
+		if (pj->n == pj->cap) {
+			uint32_t cap = pj->cap ? 2 * pj->cap : 64;
+			struct ut_probe **v = realloc(pj->v, cap * sizeof(struct ut_probe *));
+
+			if (!v)
+				return -ENOMEM;
+			pj->v = v;
+			pj->cap = cap;
+		}
+		pj->v[pj->n++] = r;
+		return 0;
+	}
+	return ut_patch_byte(r->addr, on ? UT_ARCH_TRAP_BYTE : NOP1);
+}
+
+/* Make module @m's probes what the configuration wants; how many changed. */
+static int apply_module(struct ut_module *m, struct pending *pj)
+{
+	int changed = 0, err;
 
 	for (uint32_t i = 0; i < m->nr_probes; i++) {
 		struct ut_probe *r = &m->probes[i];
 		const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
 		bool sel = ut_usdt_selected(ut_rt.cfg.events, p->provider, p->name);
-		bool want = r->usable && !ut_rt.sites_off && (sel || ut_evtrig_arms(p));
+		bool arms = ut_evtrig_arms(p);
+		bool want = r->usable && !ut_rt.sites_off && (sel || arms);
 
 		__atomic_store_n(&r->sel, sel, __ATOMIC_RELAXED);
 		if (r->usable)
 			apply_filter(r, p);
+		__atomic_store_n(&r->fast, sel && !arms && !r->strings, __ATOMIC_RELAXED);
 		if (want == r->on)
 			continue;
 		if (want)
 			semaphore_add(r, 1); /* before the probe can fire */
-		if (ut_patch_byte(r->addr, want ? UT_ARCH_TRAP_BYTE : NOP1)) {
+		err = switch_probe(m, r, want, pj);
+		if (err) {
 			if (want)
 				semaphore_add(r, -1);
-			return -EIO;
+			return err;
 		}
 		if (!want)
 			semaphore_add(r, -1);
@@ -150,6 +183,18 @@ static int apply_module(struct ut_module *m)
 	return changed;
 }
 
+/* The jumps of @pj installed; those that could not be are int3s instead.  0 or -errno. */
+static int install_jumps(struct pending *pj)
+{
+	int ret = pj->n ? ut_usdt_jump_install(pj->v, pj->n) : 0;
+
+	for (uint32_t i = 0; i < pj->n; i++)
+		if (pj->v[i]->mode != UT_PROBE_JUMP && ut_patch_byte(pj->v[i]->addr, UT_ARCH_TRAP_BYTE))
+			ret = -EIO;
+	free(pj->v);
+	return ret == -ETIMEDOUT ? 0 : ret; /* a thread that did not answer: int3s, not an error */
+}
+
 /**
  * ut_usdt_apply - enable the probes the configuration's events select, disable the others
  *
@@ -158,24 +203,27 @@ static int apply_module(struct ut_module *m)
  */
 int ut_usdt_apply(void)
 {
-	int changed = 0, r;
+	struct pending pj = {0};
+	int changed = 0, r = 0;
 
 	ut_procev_apply(); /* the same words enable the process events */
 	ut_evtrig_apply(); /* a trigger that got no table does nothing; the probes still apply */
-	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+	for (uint32_t i = 0; i < ut_rt.nr_mods && r >= 0; i++) {
 		struct ut_module *m = ut_rt.mods[i];
 
 		if (!m->alive || !m->nr_probes)
 			continue;
-		r = apply_module(m);
-		if (r < 0) {
-			errno = -r;
-			return -1;
-		}
-		changed += r;
+		r = apply_module(m, &pj);
+		changed += r > 0 ? r : 0;
 	}
 	if (changed)
 		ut_patch_sync();
+	if (install_jumps(&pj) && r >= 0)
+		r = -EIO;
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
 	return changed;
 }
 
@@ -270,9 +318,9 @@ static bool filter_passes(const struct ut_evf *f, uint64_t *rec, size_t len, uin
 {
 	char comm[17] = "";
 	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
-	int32_t tid = ut_self.tid ? ut_self.tid : (int32_t)gettid();
-
-	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4; type, flags: 0 */
+	if (!ut_self.tid) /* once: a system call a hit otherwise */
+		ut_self.tid = (int32_t)gettid();
+	rec[0] = (uint64_t)(uint32_t)ut_self.tid << 32; /* common_pid at 4; type, flags: 0 */
 	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
 		prctl(PR_GET_NAME, comm);
 	return ut_evf_match(f, rec, len, &ctx);
@@ -324,14 +372,26 @@ bool ut_usdt_trap(ucontext_t *uc)
 	const struct ut_module *m = NULL;
 	const struct ut_probe *r = find_probe(a, &m);
 
+	uint64_t to = ut_usdt_jump_trap(a);
+
+	if (to) { /* the first byte of a jump's window, being installed or removed */
+		ut_arch_set_pc(uc, to);
+		ut_ool_trap_answers();
+		return true;
+	}
 	if (!r || !__atomic_load_n(&r->ever, __ATOMIC_RELAXED))
 		return false; /* not ours: someone else's breakpoint */
 	/* a probe disabled meanwhile was an int3 when this thread fetched it: skip the nop all the same */
-	if (__atomic_load_n(&r->on, __ATOMIC_RELAXED) && ut_rt.ready) {
-		if (ut_evtrig_records(&m->usdt.v[r->idx], __atomic_load_n(&r->sel, __ATOMIC_RELAXED)))
-			record_probe(m, r, uc);
-		ut_evtrig_hit(m, r, uc);
-	}
+	ut_usdt_hit(m, r, uc);
 	ut_arch_set_pc(uc, a + 1);
 	return true;
+}
+
+void ut_usdt_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+{
+	if (!__atomic_load_n(&r->on, __ATOMIC_RELAXED) || !ut_rt.ready)
+		return;
+	if (ut_evtrig_records(&m->usdt.v[r->idx], __atomic_load_n(&r->sel, __ATOMIC_RELAXED)))
+		record_probe(m, r, uc);
+	ut_evtrig_hit(m, r, uc);
 }

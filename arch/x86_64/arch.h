@@ -70,6 +70,46 @@ struct ut_usdt_arg;
  */
 uint64_t ut_arch_usdt_fetch(const ucontext_t *uc, const struct ut_usdt_arg *a, uint64_t bias);
 
+/*
+ * The same from an array of saved registers in the parser's order
+ * (usdt_args.c: rax rbx rcx rdx rsi rdi rbp rsp r8..r15 rip): what
+ * utrace_usdt_tramp saves for a probe enabled with a jump.  Built without
+ * vector registers or library calls: it runs on the probe's fast path.
+ */
+#define UT_ARCH_USDT_NREGS 17
+uint64_t ut_arch_usdt_fetch_regs(const uint64_t *regs, const struct ut_usdt_arg *a, uint64_t bias);
+/* ucontext_t's gregs index of the parser's register @r (< UT_ARCH_USDT_NREGS). */
+int ut_arch_usdt_greg(unsigned r);
+
+/*
+ * USDT probes enabled with a jump (libutrace/usdt_jump.c): the probe's slot
+ * is
+ *   slot + 0:                 the trampoline's address (called through it)
+ *   slot + 8:                 the probe's data (passed to the C hit)
+ *   slot + 16:                instructions moved from before the probe, if
+ *                             any, then a jump to the call block
+ *   slot + UT_ARCH_USDT_CALL: lea -128(%rsp),%rsp; call *slot(%rip);
+ *                             lea 128(%rsp),%rsp  (the red zone stepped over)
+ *   then:                     the instructions moved from after the probe,
+ *                             and the jump back
+ * utrace_usdt_tramp (usdt_tramp.S) finds the data from its return address:
+ * UT_ARCH_USDT_CALL + 11 after the slot's start.  It saves every general
+ * register and the flags into a frame of UT_ARCH_USDT_NREGS + 1 words (the
+ * parser's order, then the flags; %rsp as it was at the probe; rip left for
+ * the C side) and calls ut_usdt_jump_hit(data, frame): 0 done, else every
+ * vector register is saved (xsave) and ut_usdt_jump_slow(data, frame)
+ * called for what needs the C library (filters, strings, triggers).
+ */
+#define UT_ARCH_USDT_CALL 80
+#define UT_ARCH_USDT_BLOCK 19
+void utrace_usdt_tramp(void);
+/* Whether the processor has what the trampoline uses (xsave, lahf); sizes its xsave area.  (usdt_cpu.c) */
+bool ut_arch_usdt_jump_ok(void);
+/* The signal context of a thread at @pc with the trampoline's @frame: for the int3's code. */
+void ut_arch_usdt_context(const uint64_t *frame, uint64_t pc, ucontext_t *uc);
+/* The bytes of the call block at @at (UT_ARCH_USDT_BLOCK), calling through @slot's first word. */
+void ut_arch_usdt_block(uint8_t *out, uint64_t at, uint64_t slot);
+
 /* From a SIGTRAP context: the address of the trap instruction. */
 uint64_t ut_arch_trap_addr(const ucontext_t *uc);
 /* Make the interrupted thread resume at @pc. */

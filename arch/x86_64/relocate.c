@@ -465,3 +465,61 @@ void ut_pro_patch_jump(const struct ut_pro_plan *p, uint64_t e, uint64_t to, uin
 	put_rel32(out + 1, e + 5, to);
 	memset(out + 5, UT_ARCH_TRAP_BYTE, p->moved - 5u);
 }
+
+/*
+ * USDT probes: the window [S, S + moved) of whole instructions that holds
+ * the probe's nop at @at, for a 5-byte jump at S.  S = @at first; when a
+ * branch lands inside that window (the code after an `if` whose body is
+ * the probe), up to a few instructions before it, whose branches then run
+ * in the slot.  Each window is judged by the plan (what moves), the
+ * function's own branches (none may land past S inside it) and @reject
+ * (the caller's: other sites' bytes, other functions' branches).
+ */
+enum ut_pro_why ut_pro_plan_probe(const uint8_t *code, size_t size, uint64_t addr, uint64_t at,
+				  ut_pro_reject_fn reject, void *ctx, struct ut_pro_plan *p,
+				  unsigned *nop)
+{
+	uint32_t starts[8]; /* the last instruction boundaries before @at, a ring */
+	unsigned ns = 0;
+	size_t o = 0;
+	enum ut_pro_why first = UT_PRO_OK;
+
+	memset(p, 0, sizeof(*p));
+	if (at < addr || at >= addr + size)
+		return UT_PRO_NOFUNC;
+	while (o < size && addr + o < at) {
+		struct insn in;
+
+		if (!decode_kind(code + o, size - o, addr + o, &in))
+			return UT_PRO_UNDECODABLE;
+		starts[ns++ % 8] = (uint32_t)o;
+		o += in.len;
+	}
+	if (addr + o != at)
+		return UT_PRO_BOUNDARY;
+	for (unsigned back = 0; back <= ns && back < 8; back++) {
+		uint32_t s = back ? starts[(ns - back) % 8] : (uint32_t)o;
+		enum ut_pro_why why;
+
+		if (at - (addr + s) > 10)
+			break; /* the window would be mostly code before the probe */
+		memset(p, 0, sizeof(*p));
+		unsigned need = (unsigned)(at - addr - s) + 1; /* the nop moves too */
+
+		p->skip = s;
+		why = plan_moved(code, size, addr, p, need > UT_PRO_JUMP ? need : UT_PRO_JUMP);
+		if (why == UT_PRO_OK)
+			why = scan_branches(code, size, addr, addr + s + 1, addr + s + p->moved);
+		if (why == UT_PRO_OK && reject)
+			why = reject(ctx, addr + s, addr + s + p->moved);
+		if (why == UT_PRO_OK) {
+			for (*nop = 0; p->off[*nop] != at - addr - s; ++*nop)
+				;
+			return UT_PRO_OK;
+		}
+		if (!back)
+			first = why;
+	}
+	memset(p, 0, sizeof(*p));
+	return first;
+}

@@ -21,7 +21,7 @@
 #include "common/output/output.h"
 
 const char ut_help_list[] =
-	"usage: utrace list -t | -o | -e PROGRAM | [-O nosym-demangle] [-O plt]\n"
+	"usage: utrace list -t | -o | -e PROGRAM [--jumps] | [-O nosym-demangle] [-O plt]\n"
 	"                   [-O patch-prologue] -f PROGRAM [--inlined | --untraceable]\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
@@ -68,6 +68,11 @@ const char ut_help_list[] =
 	"                traced program has: sched:sched_process_{fork,exec,exit},\n"
 	"                signal:signal_{generate,deliver} (the kernel's names and\n"
 	"                fields), utrace:{thread_start,thread_exit,dlopen,dlclose}\n"
+	"  --jumps       with -e: after each probe, how enabling it patches it:\n"
+	"                `[jump]` (its nop and the instructions around it move to a\n"
+	"                slot: a few ns a hit) or `[int3: REASON]` (a signal a hit,\n"
+	"                ~2 us: the code around it cannot move); `[int3 at K of N\n"
+	"                sites: REASON]` when a name's sites differ\n"
 	"  -O patch-prologue  with -f: also the functions without a site that a\n"
 	"                patched prologue makes traceable (record/start -O\n"
 	"                patch-prologue), marked `[prologue]`; of a stripped object,\n"
@@ -289,8 +294,30 @@ static void print_fields(const struct ut_usdt_probe *p)
 	}
 }
 
-/* One object's probes, each name once (its first location's arguments). */
-static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l)
+/* "  [jump]" or "  [int3...: REASON]" for the sites of probe @i's name (--jumps). */
+static void print_mode(const struct ut_usdt_list *l, size_t i, const enum ut_pro_why *why)
+{
+	size_t sites = 0, int3 = 0, first = 0;
+
+	for (size_t k = i; k < l->n; k++) {
+		if (strcmp(l->v[k].provider, l->v[i].provider) != 0 ||
+		    strcmp(l->v[k].name, l->v[i].name) != 0)
+			continue;
+		sites++;
+		if (why[k] != UT_PRO_OK && !int3++)
+			first = k;
+	}
+	if (!int3)
+		fputs("  [jump]", stdout);
+	else if (int3 == sites && sites == 1)
+		printf("  [int3: %s]", ut_pro_why_text_probe(why[first]));
+	else
+		printf("  [int3 at %zu of %zu sites: %s]", int3, sites, ut_pro_why_text_probe(why[first]));
+}
+
+/* One object's probes, each name once (its first location's arguments); @why: --jumps. */
+static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l,
+			 const enum ut_pro_why *why)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct ut_usdt_probe *p = &l->v[i];
@@ -312,6 +339,8 @@ static void print_probes(const struct ut_obj *o, const struct ut_usdt_list *l)
 			printf("  (%zu sites)", sites);
 		if (p->nargs < 0)
 			printf("  -- cannot be enabled: %s", p->why);
+		else if (why)
+			print_mode(l, i, why);
 		putchar('\n');
 	}
 }
@@ -328,7 +357,7 @@ static void print_procevents(void)
 }
 
 /* `list -e`: the USDT probes of @prog and of the libraries it loads, then the process events. */
-static int list_events(const char *prog)
+static int list_events(const char *prog, bool jumps)
 {
 	struct ut_objlist objs;
 	int ret;
@@ -343,7 +372,13 @@ static int list_events(const char *prog)
 			ut_objlist_free(&objs);
 			ut_usage_die("%s: %s", prog, ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
 		}
-		print_probes(&objs.v[i], &l);
+		enum ut_pro_why *why = jumps ? calloc(l.n + 1, sizeof(*why)) : NULL;
+
+		if (why && ut_elfsites_probes(objs.v[i].path, &l, why) < 0)
+			for (size_t k = 0; k < l.n; k++)
+				why[k] = UT_PRO_UNDECODABLE;
+		print_probes(&objs.v[i], &l, why);
+		free(why);
 		ut_usdt_list_free(&l);
 	}
 	ut_objlist_free(&objs);
@@ -359,9 +394,10 @@ int cmd_list(int argc, char **argv)
 
 	static const struct option longopts[] = {{"inlined", no_argument, NULL, 'I'},
 						 {"untraceable", no_argument, NULL, 'U'},
+						 {"jumps", no_argument, NULL, 'J'},
 						 {0}};
 	const char *prog = NULL, *events = NULL;
-	bool inlined = false, demangled = true, plt = false, untraceable = false;
+	bool inlined = false, demangled = true, plt = false, untraceable = false, jumps = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "tof:e:hO:", longopts, NULL)) != -1) {
@@ -384,6 +420,9 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'U':
 			untraceable = true;
+			break;
+		case 'J':
+			jumps = true;
 			break;
 		case 'O':
 			if (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")) {
@@ -411,7 +450,9 @@ int cmd_list(int argc, char **argv)
 	if (events && (prog || inlined))
 		ut_usage_die("-e lists events only (see 'utrace help list')");
 	if (events)
-		return list_events(events);
+		return list_events(events, jumps);
+	if (jumps)
+		ut_usage_die("--jumps goes with -e PROGRAM (see 'utrace help list')");
 	if (prog && untraceable)
 		return list_untraceable(prog);
 	if (prog)

@@ -267,6 +267,55 @@ TEST(jump_from_code_only_an_fde_knows)
 	ut_symtab_free(st);
 }
 
+static enum ut_pro_why refuse_all(void *ctx, uint64_t lo, uint64_t hi)
+{
+	(void)ctx;
+	(void)lo;
+	(void)hi;
+	return UT_PRO_OVERLAP;
+}
+
+/* USDT probes (ut_pro_plan_probe): the window of a jump holding the probe's nop. */
+TEST(probe_windows)
+{
+	/* nop; add $1,%rax; ret: the window starts at the nop */
+	static const uint8_t plain[] = {0x90, 0x48, 0x83, 0xc0, 0x01, 0xc3};
+	/* mov %rdi,%rax; test $1,%dil; jz +1; nop; add $1,%rax; ret: jz lands after the nop */
+	static const uint8_t after_if[] = {0x48, 0x89, 0xf8, 0x40, 0xf6, 0xc7, 0x01, 0x74, 0x01,
+					   0x90, 0x48, 0x83, 0xc0, 0x01, 0xc3};
+	/* nop; mov %rdi,%rax; ret: nothing can move */
+	static const uint8_t before_ret[] = {0x90, 0x48, 0x89, 0xf8, 0xc3};
+	struct ut_pro_plan p;
+	unsigned nop = 99;
+	uint8_t slot[UT_PRO_SLOT], map[UT_PRO_MAX_INSN];
+	size_t len;
+
+	CHECK_EQ_INT(ut_pro_plan_probe(plain, sizeof(plain), ADDR, ADDR, NULL, NULL, &p, &nop),
+		     UT_PRO_OK);
+	CHECK_EQ_INT(p.skip, 0);
+	CHECK_EQ_INT(p.moved, 5);
+	CHECK_EQ_INT(nop, 0);
+	CHECK_EQ_INT(ut_pro_plan_probe(after_if, sizeof(after_if), ADDR, ADDR + 9, NULL, NULL, &p,
+				       &nop),
+		     UT_PRO_OK);
+	CHECK_EQ_INT(p.skip, 3); /* from the test: mov would make 10 bytes, past the target too */
+	CHECK_EQ_INT(p.moved, 7);
+	CHECK_EQ_INT(p.nr, 3);
+	CHECK_EQ_INT(nop, 2);
+	/* the jz moved before the nop becomes a jcc rel32 to its old target */
+	CHECK_EQ_INT(ut_pro_relocate(&p, after_if, ADDR, SLOT, slot, &len, map), UT_PRO_OK);
+	CHECK_EQ_INT(slot[map[1]], 0x0f);
+	CHECK_EQ_INT(slot[map[1] + 1], 0x84);
+	CHECK_EQ_INT((int64_t)(SLOT + map[1] + 6) + rel(slot + map[1] + 2), (int64_t)ADDR + 10);
+	CHECK_EQ_INT(ut_pro_plan_probe(before_ret, sizeof(before_ret), ADDR, ADDR, NULL, NULL, &p,
+				       &nop),
+		     UT_PRO_RETURN);
+	CHECK_EQ_INT(ut_pro_plan_probe(plain, sizeof(plain), ADDR, ADDR + 2, NULL, NULL, &p, &nop),
+		     UT_PRO_BOUNDARY);
+	CHECK_EQ_INT(ut_pro_plan_probe(plain, sizeof(plain), ADDR, ADDR, refuse_all, NULL, &p, &nop),
+		     UT_PRO_OVERLAP);
+}
+
 int main(void)
 {
 	RUN(rip_relative_mov);
@@ -278,5 +327,6 @@ int main(void)
 	RUN(out_of_reach);
 	RUN(jump_from_another_function);
 	RUN(jump_from_code_only_an_fde_knows);
+	RUN(probe_windows);
 	TEST_EXIT();
 }
