@@ -247,6 +247,80 @@ static int cmp_sym(const void *a, const void *b)
 }
 
 #define RADIX_BITS 11 /* 2,048 counters (16 KiB): two passes cover a module of 4 MiB */
+#define MAX_RUNS 64    /* sorted runs put in order by sort_runs() */
+
+struct run {
+	uint64_t lo, hi; /* its first and last address */
+	size_t at, n;
+};
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Two sorted runs, the second from @mid on (what ut_symtab_mark_gaps
+ * appends to a sorted table): merged, the first run's first at equal
+ * addresses, as a stable sort leaves them.
+ */
+static bool merge_two(struct ut_symtab *st, size_t mid)
+{
+	struct ut_sym *tmp = malloc(st->nr * sizeof(*tmp));
+	size_t i = 0, j = mid, out = 0;
+
+	if (!tmp)
+		return false;
+	while (i < mid && j < st->nr)
+		tmp[out++] = st->syms[j].addr < st->syms[i].addr ? st->syms[j++] : st->syms[i++];
+	while (i < mid)
+		tmp[out++] = st->syms[i++];
+	while (j < st->nr)
+		tmp[out++] = st->syms[j++];
+	memcpy(st->syms, tmp, st->nr * sizeof(*tmp));
+	free(tmp);
+	return true;
+}
+
+/*
+ * Symbols that come as sorted runs side by side (each object's, from its
+ * snapshot or its sorted table: a session's 100,000 names, read by record
+ * at the end) are ordered by putting the runs in order, one copy, when no
+ * two runs' address ranges meet; else false, and the radix sort does it.
+ */
+static bool sort_runs(struct ut_symtab *st)
+{
+	struct run runs[MAX_RUNS];
+	size_t nr = 0, start = 0, out = 0;
+	struct ut_sym *tmp;
+
+	for (size_t i = 1; i <= st->nr; i++) {
+		if (i < st->nr && st->syms[i - 1].addr <= st->syms[i].addr)
+			continue;
+		if (nr == MAX_RUNS)
+			return false;
+		runs[nr++] = (struct run){st->syms[start].addr, st->syms[i - 1].addr, start, i - start};
+		start = i;
+	}
+	if (nr == 2)
+		return merge_two(st, runs[1].at);
+	qsort(runs, nr, sizeof(*runs), cmp_run);
+	for (size_t k = 1; k < nr; k++)
+		if (runs[k].lo <= runs[k - 1].hi)
+			return false; /* interleaved, or one address in two runs: aliases to keep in order */
+	tmp = malloc(st->nr * sizeof(*tmp));
+	if (!tmp)
+		return false;
+	for (size_t k = 0; k < nr; k++) {
+		memcpy(tmp + out, st->syms + runs[k].at, runs[k].n * sizeof(*tmp));
+		out += runs[k].n;
+	}
+	memcpy(st->syms, tmp, st->nr * sizeof(*tmp));
+	free(tmp);
+	return true;
+}
 
 /*
  * Order the symbols by address alone: a stable LSD radix sort over the bits
@@ -269,7 +343,7 @@ static bool sort_by_addr(struct ut_symtab *st)
 		sorted &= !i || st->syms[i - 1].addr <= st->syms[i].addr;
 	}
 	diff = all_or ^ all_and;
-	if (sorted || !diff)
+	if (sorted || !diff || sort_runs(st))
 		return true;
 	tmp = malloc(st->nr * sizeof(*tmp));
 	if (!tmp)
