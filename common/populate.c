@@ -8,6 +8,11 @@
 
 /* Below this a fault per page costs less than the system call. */
 #define POPULATE_MIN (64u << 10)
+/*
+ * At most this much: a list size read from a damaged or hostile file must
+ * not commit memory that nothing writes (pages past it fault as used).
+ */
+#define POPULATE_MAX (64u << 20)
 
 void ut_populate(void *p, size_t len)
 {
@@ -16,6 +21,8 @@ void ut_populate(void *p, size_t len)
 
 	if (!p || len < POPULATE_MIN)
 		return;
+	if (len > POPULATE_MAX)
+		len = POPULATE_MAX;
 	lo = ((uintptr_t)p + pg - 1) & ~(pg - 1);
 	hi = ((uintptr_t)p + len) & ~(pg - 1);
 	/* a failure (an old kernel: EINVAL) leaves the pages to fault one by one */

@@ -13,7 +13,8 @@
 /*
  * Make the whole pages of [@p, @p + @len) present and writable now.  Only
  * worth it for large ranges: smaller ones, and kernels without
- * MADV_POPULATE_WRITE, are left to fault as usual.  Changes no byte.
+ * MADV_POPULATE_WRITE, are left to fault as usual; past 64 MiB pages fault
+ * as used (a size from a damaged file commits no more).  Changes no byte.
  */
 void ut_populate(void *p, size_t len);
 
