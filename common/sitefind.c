@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/populate.h"
 #include "common/sitefind.h"
 
 static int reserve(struct ut_sitefind *f, size_t more)
@@ -47,6 +48,7 @@ static int read_list(struct ut_sitefind *f, const GElf_Shdr *sh)
 		return 0;
 	if (reserve(f, n)) /* the whole list at once, not by doubling */
 		return -ENOMEM;
+	ut_populate(f->addrs + f->nr, n * sizeof(*f->addrs));
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a;
 
@@ -209,6 +211,7 @@ static bool sorted_u64(const uint64_t *a, size_t n)
 int ut_sitefind_finish(struct ut_sitefind *f)
 {
 	size_t n = 0;
+	unsigned max = ut_site_max();
 
 	/* addrs is NULL when nothing was found: qsort's base must not be NULL */
 	if (f->nr && !sorted_u64(f->addrs, f->nr))
@@ -216,6 +219,7 @@ int ut_sitefind_finish(struct ut_sitefind *f)
 	f->lens = malloc(f->nr ? f->nr : 1);
 	if (!f->lens)
 		return -ENOMEM;
+	ut_populate(f->lens, f->nr);
 	for (size_t i = 0; i < f->nr; i++) {
 		uint64_t a = f->addrs[i];
 		const uint8_t *code;
@@ -223,7 +227,7 @@ int ut_sitefind_finish(struct ut_sitefind *f)
 
 		if (n && f->addrs[n - 1] == a)
 			continue;
-		code = f->src.code(f, a, ut_site_max());
+		code = f->src.code(f, a, max);
 		len = code ? ut_site_length(code, a, f->fentry, f->fentry_plt, f->fentry_got) : 0;
 		if (!len)
 			continue;

@@ -201,61 +201,113 @@ int ut_symsnap_write(int dirfd, const char *name, const struct ut_symtab *st, ui
 	return ret;
 }
 
-/* Parse "OFFSET SIZE NAME"; the name is what follows the second space. */
-static bool parse_line(char *line, uint64_t *off, uint64_t *size, char **name)
+/* A hex field ended by a space, at *@p (before @end); *@p moves past the space. */
+static bool hex_field(char **p, const char *end, uint64_t *v)
 {
-	char *end;
+	char *s = *p;
+	uint64_t x = 0;
+	unsigned n = 0;
 
-	errno = 0;
-	*off = strtoull(line, &end, 16);
-	if (end == line || *end != ' ' || errno)
+	for (; s < end; s++, n++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			break;
+		if (n == 16)
+			return false; /* more than 64 bits */
+		x = x << 4 | d;
+	}
+	if (!n || s == end || *s != ' ')
 		return false;
-	line = end + 1;
-	*size = strtoull(line, &end, 16);
-	if (end == line || *end != ' ' || errno || !end[1])
+	*v = x;
+	*p = s + 1;
+	return true;
+}
+
+/* Parse "OFFSET SIZE NAME" in [@line, @end) (no newline); the name is what follows. */
+static bool parse_line(char *line, char *end, uint64_t *off, uint64_t *size, char **name)
+{
+	if (!hex_field(&line, end, off) || !hex_field(&line, end, size) || line == end)
 		return false;
-	*name = end + 1;
-	end = strchr(*name, '\n');
-	if (end)
-		*end = '\0';
-	return **name != '\0';
+	*end = '\0';
+	*name = line;
+	return true;
+}
+
+/*
+ * The whole file, NUL-terminated, in one allocation (a snapshot of 100,000
+ * names is read in one go, not a line at a time); NULL on error.
+ */
+static char *read_all(int fd, size_t size, size_t *len)
+{
+	char *buf = malloc(size + 1);
+	size_t got = 0;
+
+	while (buf && got < size) {
+		ssize_t n = read(fd, buf + got, size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* shorter than it was: what is there */
+		got += (size_t)n;
+	}
+	if (buf)
+		buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* The lines after the header into @st; the count, or -ENOMEM. */
+static int load_lines(struct ut_symtab *st, char *p, char *end, uint64_t bias, const char *module)
+{
+	int added = 0;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *name;
+		char *eol = nl ? nl : end;
+		uint64_t off, size;
+
+		if (parse_line(p, eol, &off, &size, &name) && off + bias >= bias) {
+			if (ut_symtab_add(st, off + bias, size, name, module))
+				return -ENOMEM;
+			added++;
+		}
+		p = eol + 1;
+	}
+	return added;
 }
 
 int ut_symsnap_load(struct ut_symtab *st, const char *path, uint64_t bias, const char *module)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int added = 0, fd;
+	size_t hlen = strlen(SNAP_HEADER), len = 0;
+	int added, fd;
 	struct stat sb;
-	FILE *f;
+	char *buf;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	/* a copy anyone else could have written says nothing about the process */
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || (sb.st_mode & 022) ||
-	    (geteuid() && sb.st_uid != geteuid() && sb.st_uid != 0) || !(f = fdopen(fd, "r"))) {
+	    (geteuid() && sb.st_uid != geteuid() && sb.st_uid != 0)) {
 		close(fd);
 		return -EINVAL;
 	}
-	if (getline(&line, &cap, f) < 0 || strcmp(line, SNAP_HEADER) != 0) {
+	buf = read_all(fd, (size_t)sb.st_size, &len);
+	close(fd);
+	if (!buf)
+		return -ENOMEM;
+	if (len < hlen || memcmp(buf, SNAP_HEADER, hlen) != 0)
 		added = -EINVAL;
-		goto out;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		uint64_t off, size;
-		char *name;
-
-		if (!parse_line(line, &off, &size, &name) || off + bias < bias)
-			continue;
-		if (ut_symtab_add(st, off + bias, size, name, module)) {
-			added = -ENOMEM;
-			break;
-		}
-		added++;
-	}
-out:
-	free(line);
-	fclose(f);
+	else
+		added = load_lines(st, buf + hlen, buf + len, bias, module);
+	free(buf);
 	return added;
 }

@@ -119,21 +119,35 @@ void ut_patch_after_fork(void)
 /* Where the patcher is in a batch: which bytes of each site to write. */
 enum phase { PH_DIRECT, PH_TRAP, PH_TAIL, PH_HEAD };
 
-static void encode(const struct ut_module *m, const struct ut_site *s, uint8_t *out)
+/*
+ * The site's new bytes, in @out or a table: the nop of each length is made
+ * once (start-up writes it over 100,000 sites).
+ */
+static const uint8_t *encode(const struct ut_module *m, const struct ut_site *s, uint8_t *out)
 {
-	if (s->want == UT_SITE_FUNC)
-		ut_arch_make_call(out, s->len, s->addr, m->stub_addr);
-	else
-		ut_arch_make_nop(out, s->len);
+	static uint8_t nops[UT_ARCH_SITE_MAX + 1][UT_ARCH_SITE_MAX];
+	static bool made[UT_ARCH_SITE_MAX + 1];
+
+	if (s->want == UT_SITE_FUNC || s->len > UT_ARCH_SITE_MAX) {
+		if (s->want == UT_SITE_FUNC)
+			ut_arch_make_call(out, s->len, s->addr, m->stub_addr);
+		else
+			ut_arch_make_nop(out, s->len);
+		return out;
+	}
+	if (!made[s->len]) { /* under ut_rt.lock, as every caller */
+		ut_arch_make_nop(nops[s->len], s->len);
+		made[s->len] = true;
+	}
+	return nops[s->len];
 }
 
 /* Edit the site's bytes in the chunk; false if they are already what they should be. */
 static bool apply_site(const struct ut_module *m, const struct ut_site *s, enum phase ph,
 		       uint8_t *dst)
 {
-	uint8_t insn[UT_ARCH_SITE_MAX];
-
-	encode(m, s, insn);
+	uint8_t buf[UT_ARCH_SITE_MAX];
+	const uint8_t *insn = encode(m, s, buf);
 	switch (ph) {
 	case PH_DIRECT: {
 		bool differ = false;
@@ -165,44 +179,44 @@ static int write_chunk(uint64_t start, size_t len)
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
+static bool changes(const struct ut_site *s, bool all)
+{
+	return all || s->want != s->state;
+}
+
 /*
  * One phase over the changing sites of one module: sites are sorted, so
- * neighbours share a chunk, read from the live text, edited, written back.
+ * neighbours share a chunk, read from the live text in one copy (not one a
+ * site: 100,000 of them at start-up), edited, written back.
  */
 static int run_phase(struct ut_module *m, enum phase ph, bool all)
 {
-	uint64_t start = 0;
-	size_t len = 0;
-	bool dirty = false; /* a chunk that changes nothing is not written (no copy-on-write) */
-	int ret;
+	uint32_t i = 0, n = m->nr_sites;
 
-	for (uint32_t i = 0; i < m->nr_sites; i++) {
-		struct ut_site *s = &m->sites[i];
+	while (i < n) {
+		uint64_t start;
+		uint32_t last;
+		bool dirty = false; /* a chunk that changes nothing is not written (no copy-on-write) */
 
-		if (!all && s->want == s->state)
-			continue;
-		if (len && s->addr + s->len - start > CHUNK) {
-			ret = dirty ? write_chunk(start, len) : 0;
-			if (ret)
-				return ret;
-			len = 0;
-			dirty = false;
-		}
-		if (!len) {
-			start = s->addr;
-			len = s->len;
-			memcpy(chunk_buf, (const void *)start, len);
-		} else {
-			size_t end = s->addr + s->len - start;
+		for (; i < n && !changes(&m->sites[i], all); i++)
+			;
+		if (i == n)
+			break;
+		start = m->sites[i].addr;
+		last = i;
+		for (uint32_t j = i + 1; j < n && m->sites[j].addr + m->sites[j].len - start <= CHUNK; j++)
+			if (changes(&m->sites[j], all))
+				last = j;
+		size_t len = m->sites[last].addr + m->sites[last].len - start;
 
-			if (end > len) {
-				memcpy(chunk_buf + len, (const void *)(start + len), end - len);
-				len = end;
-			}
-		}
-		dirty |= apply_site(m, s, ph, chunk_buf + (s->addr - start));
+		memcpy(chunk_buf, (const void *)start, len);
+		for (; i <= last; i++)
+			if (changes(&m->sites[i], all))
+				dirty |= apply_site(m, &m->sites[i], ph, chunk_buf + (m->sites[i].addr - start));
+		if (dirty && write_chunk(start, len))
+			return -EIO;
 	}
-	return len && dirty ? write_chunk(start, len) : 0;
+	return 0;
 }
 
 /* A stub within call reach of every site of @m: two pages, code then slot. */

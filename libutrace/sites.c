@@ -32,6 +32,7 @@ struct scan {
 	struct ut_module *m;
 	const struct dl_phdr_info *info;
 	uint64_t text_lo, text_hi; /* the executable segment in_text_of() found last */
+	uint64_t load_lo, load_hi; /* the readable one mem_word() found last (link-time) */
 };
 
 /* Is [addr, addr+len) in an executable PT_LOAD of the object?  The last segment found first. */
@@ -74,12 +75,36 @@ static const uint8_t *mem_code(struct ut_sitefind *f, uint64_t addr, size_t len)
 	return in_text_of(s, addr, (unsigned)len) ? (const uint8_t *)addr : NULL;
 }
 
+/*
+ * The readable PT_LOAD of the object holding [vaddr, vaddr+len) (link-time
+ * addresses), or false; a list's 100,000 entries fall in the one found last.
+ */
+static bool in_load_cached(struct scan *s, uint64_t vaddr, uint64_t len)
+{
+	const struct dl_phdr_info *info = s->info;
+
+	if (vaddr >= s->load_lo && len <= s->load_hi - s->load_lo &&
+	    vaddr - s->load_lo <= s->load_hi - s->load_lo - len)
+		return true;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr &&
+		    len <= ph->p_filesz && vaddr - ph->p_vaddr <= ph->p_filesz - len) {
+			s->load_lo = ph->p_vaddr;
+			s->load_hi = ph->p_vaddr + ph->p_filesz;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A list entry, read where the loader mapped and relocated it. */
 static bool mem_word(struct ut_sitefind *f, uint64_t vaddr, uint64_t *out)
 {
 	struct scan *s = f->src.ctx;
 
-	if (!in_load(s->info, vaddr, 8))
+	if (!in_load_cached(s, vaddr, 8))
 		return false;
 	memcpy(out, (const void *)(f->bias + vaddr), 8);
 	return true;

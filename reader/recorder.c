@@ -150,6 +150,7 @@ struct ut_recorder {
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
 	bool pressed;               /* the last pass met a writer waiting or a ring half full */
 	bool spooldir_made;         /* the per-thread spools' folder exists (made at first use) */
+	bool calib_open;            /* the program started before mult was measured: clock_settle() */
 	char tracer[32];
 	char dir[PATH_MAX / 2];
 	char spooldir[PATH_MAX / 2];
@@ -220,6 +221,12 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 		free(r);
 		return NULL;
 	}
+	/*
+	 * The run-wide conversion's first reading, now: the setting up that
+	 * follows (the writer's queue, mapped and populated) fills part of the
+	 * 10 ms ut_recorder_clock_env measures over, instead of a spin after it.
+	 */
+	ut_tsc_pair_read(&r->start);
 	return r;
 }
 
@@ -279,13 +286,52 @@ static bool spooldir_ready(struct ut_recorder *r)
 	return r->spooldir_made;
 }
 
+/* The run-wide conversion measured over 10 ms from r->start: what is left of them is waited. */
+#define CALIB_NS 10000000ull
+
+/*
+ * A lossless record's program need not wait for the run-wide conversion:
+ * nothing of it is converted before the recorder takes its first session,
+ * and its threads wait for a recorder that has not beaten yet (a new
+ * buffer's grace, libutrace/backpressure.c) rather than drop.  So the
+ * program is handed a first conversion measured over 1 ms and starts; the
+ * recorder finishes the 10 ms one before it opens a session (clock_settle),
+ * while the program loads and runs.  A record that may drop keeps its
+ * program waiting until the conversion is measured: nothing it writes may
+ * sit undrained meanwhile.
+ */
+static bool clock_deferred(const struct ut_recorder *r)
+{
+	return r->lossless && r->streaming;
+}
+
+/* The run-wide conversion, if the program was started before it was measured. */
+static void clock_settle(struct ut_recorder *r)
+{
+	if (!r->calib_open)
+		return;
+	r->calib_open = false;
+	ut_tsc_calibrate_from(&r->start, CALIB_NS, &r->mult, &r->shift);
+}
+
 void ut_recorder_clock_env(struct ut_recorder *r, char *buf, size_t len)
 {
-	/* A first conversion over 10 ms; finish() refines it over the whole run. */
-	if (!r->mult)
-		ut_tsc_calibrate(&r->start, 10000000, &r->mult, &r->shift);
+	uint32_t mult = r->mult, shift = r->shift;
+
+	/*
+	 * From the recorder's creation (its setting up fills part of the
+	 * interval); finish() refines the conversion over the whole run.
+	 */
+	if (!r->mult && !r->calib_open && clock_deferred(r)) {
+		ut_tsc_calibrate_from(&r->start, CALIB_NS / 10, &mult, &shift);
+		r->calib_open = true;
+	} else if (!r->mult && !r->calib_open) {
+		ut_tsc_calibrate_from(&r->start, CALIB_NS, &r->mult, &r->shift);
+		mult = r->mult;
+		shift = r->shift;
+	}
 	snprintf(buf, len, "%llu %llu %u %u", (unsigned long long)r->start.tsc,
-		 (unsigned long long)r->start.mono, r->mult, r->shift);
+		 (unsigned long long)r->start.mono, mult, shift);
 }
 
 /*
@@ -300,6 +346,7 @@ static void fix_clocks(struct ut_recorder *r)
 	struct ut_tsc_pair end;
 	uint32_t mult, shift;
 
+	clock_settle(r);
 	if (!r->mult)
 		return; /* no run-wide start point: the sessions' own conversions */
 	ut_tsc_pair_read(&end);
@@ -352,6 +399,7 @@ static struct sess *open_sess(struct ut_recorder *r, const char *name)
 	/* not ready yet, or not ours: looked at again on the next pass */
 	if (map_failed(r, ut_sess_map_ctl(path, false, &ctl, err, sizeof(err))))
 		return NULL;
+	clock_settle(r); /* before anything of it is converted */
 	if (r->pids) {
 		size_t k = 0;
 

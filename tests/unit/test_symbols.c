@@ -96,6 +96,59 @@ TEST(aliases)
 	ut_symtab_free(st);
 }
 
+/*
+ * Tables that come as sorted runs (objects one after the other, gap markers
+ * appended to a sorted table) are ordered as any other: by address, the
+ * same function and aliases at an address whatever run they came in.
+ */
+TEST(sorted_runs)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	static const uint64_t want[] = {0x1000, 0x1100, 0x5000, 0x5100, 0x9000, 0x9100};
+	const struct ut_sym *a;
+	size_t n;
+
+	CHECK(st);
+	/* three objects, each in order, loaded out of address order */
+	ut_symtab_add(st, 0x5000, 0x80, "lib_a", "lib");
+	ut_symtab_add(st, 0x5100, 0x80, "lib_b", "lib");
+	ut_symtab_add(st, 0x9000, 0x80, "ld_a", "ld");
+	ut_symtab_add(st, 0x9100, 0x80, "ld_b", "ld");
+	ut_symtab_add(st, 0x1000, 0x80, "main", NULL);
+	ut_symtab_add(st, 0x1100, 0x80, "f", NULL);
+	ut_symtab_finish(st);
+	CHECK_EQ_INT(ut_symtab_count(st), 6);
+	for (size_t i = 0; i < 6; i++)
+		CHECK_EQ_INT(ut_symtab_at(st, i)->addr, want[i]);
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x5150)->name, "lib_b");
+	/* gap markers: a second run interleaved with the first */
+	ut_symtab_mark_gaps(st);
+	CHECK_EQ_INT(ut_symtab_count(st), 12);
+	for (size_t i = 1; i < ut_symtab_count(st); i++)
+		CHECK(ut_symtab_at(st, i - 1)->addr < ut_symtab_at(st, i)->addr);
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x1090)->name, "[unknown]");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x5190)->name, "[lib]");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x9120)->name, "ld_b");
+	ut_symtab_free(st);
+
+	/* runs that meet at an address: the names there are one function's */
+	st = ut_symtab_new();
+	CHECK(st);
+	ut_symtab_add_bound(st, 0x2000, 0x40, "zzz", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x3000, 0x40, "other", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x1000, 0x40, "first", NULL, UT_SYM_GLOBAL);
+	ut_symtab_add_bound(st, 0x2000, 0x40, "__zzz", NULL, UT_SYM_LOCAL);
+	ut_symtab_add_bound(st, 0x2800, 0x40, "mid", NULL, UT_SYM_GLOBAL);
+	ut_symtab_finish(st);
+	CHECK_EQ_INT(ut_symtab_count(st), 4);
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x2000)->name, "zzz");
+	a = ut_symtab_aliases(st, 0x2000, &n);
+	CHECK_EQ_INT(n, 1);
+	CHECK_EQ_STR(a[0].name, "__zzz");
+	CHECK_EQ_STR(ut_symtab_lookup(st, 0x2810)->name, "mid");
+	ut_symtab_free(st);
+}
+
 /* Aliases in an ELF file: this binary's own alias attribute and weak alias. */
 __attribute__((noinline)) int ut_probe_aliased(int x);
 __attribute__((noinline)) int ut_probe_aliased(int x)
@@ -180,6 +233,7 @@ int main(void)
 {
 	RUN(lookup_rules);
 	RUN(aliases);
+	RUN(sorted_runs);
 	RUN(elf_aliases);
 	RUN(load_own_elf);
 	RUN(load_errors);
