@@ -1468,8 +1468,16 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
 			      r->sess[i]->pid,
 			      (unsigned long long)r->sess[i]->ctl->threads_untraced, UT_MAX_THREADS);
-	/* those a write error kept out of the file were said with the error */
-	if (r->lost_total > r->unwritten)
+	/*
+	 * Those a write error kept out of the file were said with the error;
+	 * after one, the rest are mostly its doing too (a thread the full queue
+	 * refused at the end spills to a spool on the same full disk): a larger
+	 * -b would not have kept them.
+	 */
+	if (r->lost_total > r->unwritten && r->unwritten)
+		rwarn(r, "%llu more events lost (not taken after the write error, or buffers full)",
+		      (unsigned long long)(r->lost_total - r->unwritten));
+	else if (r->lost_total > r->unwritten)
 		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
 		      (unsigned long long)(r->lost_total - r->unwritten));
 }
