@@ -40,7 +40,7 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 {
 	static const char takes[] =
 		"start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt, "
-		"[no]patch-prologue, [no]inlined";
+		"[no]patch-prologue, [no]inlined, [no]event-fork";
 	const char *name = strncmp(arg, "no", 2) != 0 ? arg : arg + 2;
 	int id = ut_opt_lookup(name);
 	const struct ut_opt_info *info = ut_opt_info(id);
@@ -64,6 +64,10 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 
 static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 {
+	if (!strcmp(arg, "event-fork") || !strcmp(arg, "noevent-fork")) {
+		c->event_fork = arg[0] == 'e'; /* --event-pid follows forks (libutrace/eventpid.c) */
+		return;
+	}
 	if (!strcmp(arg, "patch-prologue") || !strcmp(arg, "nopatch-prologue")) {
 		c->patch_prologue = arg[0] == 'p';
 		return;
@@ -84,6 +88,27 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 			ut_usage_die("-O %s: %s (see 'utrace list -o')", arg, ut_opts_why(NULL, arg));
 	} else {
 		live_setting(c, arg);
+	}
+}
+
+/* --event-pid PID[,PID...] (set_event_pid): added to the list; may be given again. */
+static void event_pids(struct ut_cfg *c, const char *arg)
+{
+	char buf[512], *save = NULL;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		ut_usage_die("--event-pid '%s': too long", arg);
+	for (char *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		int32_t pid = (int32_t)number(w, "--event-pid", 1, 0x3fffffff, " (a pid or tid)");
+		uint32_t k = 0;
+
+		while (k < c->nr_event_pids && c->event_pids[k] != pid)
+			k++;
+		if (k < c->nr_event_pids)
+			continue;
+		if (c->nr_event_pids == UT_CFG_MAX_PIDS)
+			ut_usage_die("--event-pid: at most %d pids", UT_CFG_MAX_PIDS);
+		c->event_pids[c->nr_event_pids++] = pid;
 	}
 }
 
@@ -156,6 +181,9 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		return true;
 	case UT_CFG_OPT_TRIGGER:
 		trigger(c, arg);
+		return true;
+	case UT_CFG_OPT_EVENT_PID:
+		event_pids(c, arg);
 		return true;
 	case 'b':
 		c->buf_kb = (uint32_t)number(arg, "buffer size", 1, 1ul << 20, " (KiB, 1..1048576)");

@@ -2,7 +2,7 @@
 /*
  * The tracing options `record`, `profile` and `start` share, read into a
  * struct ut_cfg (common/config.h): -p -l -n -g -e -f --graph-notrace
- * --max-graph-depth --thresh --func-stack --trigger -b -C -O.  One parser, so every
+ * --max-graph-depth --thresh --func-stack --trigger --event-pid -b -C -O.  One parser, so every
  * command spells them the same way and refuses the same junk with the same
  * message.  A command lists UT_CFG_SHORTOPTS and UT_CFG_LONGOPTS among its
  * own options and hands each option getopt returns to ut_cfg_opt() first.
@@ -24,6 +24,7 @@ enum {
 	UT_CFG_OPT_STACK,
 	UT_CFG_OPT_TOTAL,
 	UT_CFG_OPT_TRIGGER,
+	UT_CFG_OPT_EVENT_PID,
 	UT_CFG_OPT_NEXT,
 };
 
@@ -34,7 +35,8 @@ enum {
 	{"thresh", required_argument, NULL, UT_CFG_OPT_THRESH},                  \
 	{"func-stack", no_argument, NULL, UT_CFG_OPT_STACK},                     \
 	{"buffer-total", required_argument, NULL, UT_CFG_OPT_TOTAL},             \
-	{"trigger", required_argument, NULL, UT_CFG_OPT_TRIGGER}
+	{"trigger", required_argument, NULL, UT_CFG_OPT_TRIGGER},                \
+	{"event-pid", required_argument, NULL, UT_CFG_OPT_EVENT_PID}
 
 /*
  * Apply getopt's @opt (with @arg) to @c.  -O takes overwrite/nooverwrite,

@@ -520,6 +520,9 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 
 		if (&tab->ev[rt->ev] != ev || !rt->e)
 			continue;
+		/* as the kernel's: the triggers that need the record follow set_event_pid */
+		if ((rt->filter || rt->t.cmd == UT_ET_HIST) && !ut_evpid_ok())
+			continue;
 		if (!fetched && (rt->filter || rt->t.cmd == UT_ET_HIST)) {
 			nargs = fetch_args(m, p, uc, args);
 			fetched = true;

@@ -479,6 +479,24 @@ void ut_pev_emit(const struct ut_pev *e) UT_HIDDEN;
 void ut_procev_forked(pid_t child) UT_HIDDEN;
 void ut_procev_exec(void) UT_HIDDEN;
 void ut_procev_exit(bool group_dead) UT_HIDDEN;
+/* eventpid.c: set_event_pid (the configuration's event_pid list, options/event-fork) */
+struct ut_evpid {
+	uint32_t gen;   /* ut_evpid_gen the verdict was taken at */
+	bool skip;      /* this thread's events are not recorded */
+};
+extern uint32_t ut_evpid_gen UT_HIDDEN;
+extern __thread struct ut_evpid ut_evpid_self UT_HIDDEN;
+bool ut_evpid_recheck(void) UT_HIDDEN;
+void ut_evpid_changed(void) UT_HIDDEN;
+void ut_evpid_forked(bool parent_passed) UT_HIDDEN;
+void ut_evpid_inherit(void) UT_HIDDEN;
+/* Whether this thread's events are recorded (set_event_pid); no system call once known. */
+static inline bool ut_evpid_ok(void)
+{
+	if (likely(ut_evpid_self.gen == __atomic_load_n(&ut_evpid_gen, __ATOMIC_RELAXED)))
+		return !ut_evpid_self.skip;
+	return ut_evpid_recheck();
+}
 /* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
 void ut_sigev_init(void) UT_HIDDEN;
 /* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */

@@ -55,6 +55,7 @@ void ut_procev_apply(void)
 		if (v[i].id >= UT_PEV_FIRST && ut_usdt_selected(ut_rt.cfg.events, v[i].system, v[i].name))
 			on |= 1u << (v[i].id - UT_PEV_FIRST);
 	__atomic_store_n(&enabled, on, __ATOMIC_RELAXED);
+	ut_evpid_changed(); /* set_event_pid may have changed too */
 }
 
 bool ut_procev_on(unsigned id)
@@ -100,7 +101,8 @@ void ut_pev_emit(const struct ut_pev *e)
 	unsigned size = 16 + ((e->len + 15) & ~15u);
 	uint64_t *w, delta;
 
-	if (!ut_rt.ready || e->len > UT_REC_EVENT_MAX || !ut_tracing_on(t) || !ut_enter(t))
+	if (!ut_rt.ready || e->len > UT_REC_EVENT_MAX || !ut_tracing_on(t) || !ut_evpid_ok() ||
+	    !ut_enter(t))
 		return;
 	w = ut_rec_reserve(t, size, &delta);
 	if (w) {

@@ -323,6 +323,8 @@ int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id)
 		return c->inlined;
 	case UT_OPT_PATCH_PROLOGUE:
 		return c->patch_prologue;
+	case UT_OPT_EVENT_FORK:
+		return c->event_fork;
 	default:
 		return ut_opts_get(&sc->opts, id);
 	}
@@ -331,7 +333,8 @@ int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id)
 static bool opt_mapped(int id)
 {
 	return id == UT_OPT_OVERWRITE || id == UT_OPT_FUNC_STACK_TRACE || id == UT_OPT_SLEEP_TIME ||
-	       id == UT_OPT_PLT || id == UT_OPT_INLINED || id == UT_OPT_PATCH_PROLOGUE;
+	       id == UT_OPT_PLT || id == UT_OPT_INLINED || id == UT_OPT_PATCH_PROLOGUE ||
+	       id == UT_OPT_EVENT_FORK;
 }
 
 bool tfs_opt_listed(int id)

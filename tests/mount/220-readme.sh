@@ -54,6 +54,9 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 			  probes of the traced processes, as provider:name
   set_event		- Enables events by name written into it
 			  provider:name, provider:*, name, !name to disable
+  set_event_pid	- Write pid(s) to only enable events for those pids
+			  (a process id: all its threads; options/event-fork:
+			  its children too)
   events/		- one directory per provider, one per event below it:
       enable		- 0/1: every event (events/), a provider's, one event's
       format, id	- an event's fields and id (events/<provider>/<event>/)
