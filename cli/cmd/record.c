@@ -66,7 +66,7 @@ const char ut_help_record[] =
 	"                   its libraries before it runs.  An enabled probe costs a\n"
 	"                   trap per hit (about 1-2 us); a disabled one its nop.\n"
 	"                   The process events too, with the kernel's names and\n"
-	"                   fields: sched:sched_process_{fork,exec,exit},\n"
+	"                   fields: sched:sched_process_{fork,exec,exit,free},\n"
 	"                   signal:signal_{generate,deliver}, and utrace's own\n"
 	"                   utrace:{thread_start,thread_exit,dlopen,dlclose}\n"
 	"  --trigger 'PROVIDER:NAME TRIGGER'\n"
