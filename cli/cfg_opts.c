@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "common/evtrigger.h"
+#include "common/procev_fields.h"
 #include "cli/evfilter_opt.h"
 #include "common/names.h"
 
@@ -122,6 +123,8 @@ static void trigger(struct ut_cfg *c, const char *arg)
 	const char *sp = strchr(arg, ' ');
 	struct ut_evtrig t;
 	struct ut_evtrig_err err;
+	struct ut_evfmt pf;
+	char sys[UT_EVTRIG_NAME_MAX] = "", *colon;
 
 	if (!sp || !memchr(arg, ':', (size_t)(sp - arg)) || strchr(arg, '\n'))
 		ut_usage_die("--trigger '%s': 'PROVIDER:NAME TRIGGER' expected (e.g. "
@@ -131,7 +134,13 @@ static void trigger(struct ut_cfg *c, const char *arg)
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (t.remove)
 		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
-	if (t.filter[0] && ut_evtrig_check(&t, NULL, sp + 1, &err))
+	/* a process event's fields are known here; a probe's when the program is read */
+	snprintf(sys, sizeof(sys), "%.*s", (int)(sp - arg), arg);
+	colon = strchr(sys, ':');
+	if (colon)
+		*colon++ = '\0';
+	if (t.filter[0] && ut_evtrig_check(&t, colon && ut_procev_evfmt_named(sys, colon, &pf) ? &pf : NULL,
+					   sp + 1, &err))
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (ut_cfg_add_trigger(c, arg))
 		ut_usage_die("--trigger: out of memory");

@@ -36,6 +36,7 @@
 
 #include "common/evtrigger.h"
 #include "common/evtrigger_filter.h"
+#include "common/procev_fields.h"
 #include "libutrace/internal.h"
 
 #define MAX_EVENTS ((size_t)2 * UT_EVTRIGS_MAX)
@@ -175,9 +176,11 @@ static bool old_count(const char *sys, const char *evt, const char *ident, int64
 	return false;
 }
 
-/* The format of event @sys:@evt from a probe of a loaded object; false if none. */
+/* The format of event @sys:@evt from a probe of a loaded object, or a process event's. */
 static bool probe_format(const char *sys, const char *evt, struct ut_evfmt *f)
 {
+	if (ut_procev_evfmt_named(sys, evt, f))
+		return true;
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		const struct ut_module *m = ut_rt.mods[i];
 
@@ -394,13 +397,18 @@ int ut_evtrig_apply(void)
 	return 0;
 }
 
-/* The event @p of the table, or NULL.  Async-signal-safe. */
-static struct rt_event *find_event(struct rt_tab *tab, const struct ut_usdt_probe *p)
+/* The event @sys:@evt of the table, or NULL.  Async-signal-safe. */
+static struct rt_event *find_named(struct rt_tab *tab, const char *sys, const char *evt)
 {
 	for (uint32_t i = 0; i < tab->nr_ev; i++)
-		if (!strcmp(tab->ev[i].evt, p->name) && !strcmp(tab->ev[i].sys, p->provider))
+		if (!strcmp(tab->ev[i].evt, evt) && !strcmp(tab->ev[i].sys, sys))
 			return &tab->ev[i];
 	return NULL;
+}
+
+static struct rt_event *find_event(struct rt_tab *tab, const struct ut_usdt_probe *p)
+{
+	return find_named(tab, p->provider, p->name);
 }
 
 static struct rt_tab *table(void)
@@ -419,8 +427,20 @@ bool ut_evtrig_arms(const struct ut_usdt_probe *p)
 
 bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled)
 {
+	return ut_evtrig_records_named(p->provider, p->name, enabled);
+}
+
+bool ut_evtrig_arms_named(const char *sys, const char *evt)
+{
 	struct rt_tab *tab = table();
-	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
+
+	return tab && find_named(tab, sys, evt);
+}
+
+bool ut_evtrig_records_named(const char *sys, const char *evt, bool enabled)
+{
+	struct rt_tab *tab = table();
+	const struct rt_event *ev = tab ? find_named(tab, sys, evt) : NULL;
 	int32_t soft = 0;
 
 	if (ev)
@@ -464,14 +484,14 @@ static void set_soft(struct rt_tab *tab, const struct rt_trig *rt, int32_t want)
 			__atomic_store_n(&tab->trig[i].e->soft, want, __ATOMIC_RELAXED);
 }
 
-static void stacktrace(struct ut_evtrig_entry *e, uint64_t site)
+/* The stack from @site, whose code goes on at @resume (a probe: after its 1-byte trap). */
+static void stacktrace(struct ut_evtrig_entry *e, uint64_t site, uint64_t resume)
 {
 	struct ut_thread *t = &ut_self;
 
 	if (!ut_tracing_on(t) || !take(e) || !ut_enter(t))
 		return;
-	/* from the SIGTRAP handler: the probe's code goes on after its 1-byte trap */
-	ut_stack_record_from(t, site, site + 1);
+	ut_stack_record_from(t, site, resume);
 	ut_leave(t);
 }
 
@@ -505,17 +525,21 @@ static bool filter_passes(const struct rt_trig *rt, const uint64_t *args, unsign
 	return ut_evtrig_filter_match(rt->filter, args, nargs, &ctx);
 }
 
-/* From usdt.c after a hit of probe @r of module @m was recorded (or not). */
-void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+/* Whether a trigger of event @ev reads the hit's fields (a filter, a hist). */
+static bool needs_fields(const struct rt_tab *tab, const struct rt_event *ev)
 {
-	struct rt_tab *tab = table();
-	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
-	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
-	uint64_t args[UT_USDT_MAX_ARGS];
-	unsigned nargs = 0;
-	bool fetched = false;
+	for (uint32_t i = 0; i < tab->nr_trig; i++)
+		if (&tab->ev[tab->trig[i].ev] == ev &&
+		    (tab->trig[i].filter || tab->trig[i].t.cmd == UT_ET_HIST))
+			return true;
+	return false;
+}
 
-	for (uint32_t i = 0; ev && i < tab->nr_trig; i++) {
+/* Run the triggers of event @ev for a hit with fields @args; a stack starts at @site. */
+static void fire(struct rt_tab *tab, const struct rt_event *ev, const uint64_t *args,
+		 unsigned nargs, uint64_t site, uint64_t resume)
+{
+	for (uint32_t i = 0; i < tab->nr_trig; i++) {
 		struct rt_trig *rt = &tab->trig[i];
 
 		if (&tab->ev[rt->ev] != ev || !rt->e)
@@ -523,10 +547,6 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 		/* as the kernel's: the triggers that need the record follow set_event_pid */
 		if ((rt->filter || rt->t.cmd == UT_ET_HIST) && !ut_evpid_ok())
 			continue;
-		if (!fetched && (rt->filter || rt->t.cmd == UT_ET_HIST)) {
-			nargs = fetch_args(m, p, uc, args);
-			fetched = true;
-		}
 		if (rt->filter && !filter_passes(rt, args, nargs))
 			continue;
 		switch (rt->t.cmd) {
@@ -535,7 +555,7 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			set_tracing(rt->e, rt->t.cmd == UT_ET_TRACEON);
 			break;
 		case UT_ET_STACKTRACE:
-			stacktrace(rt->e, r->addr);
+			stacktrace(rt->e, site, resume);
 			break;
 		case UT_ET_ENABLE:
 		case UT_ET_DISABLE:
@@ -547,6 +567,37 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 			break;
 		}
 	}
+}
+
+/* From usdt.c after a hit of probe @r of module @m was recorded (or not). */
+void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
+{
+	struct rt_tab *tab = table();
+	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
+	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
+	uint64_t args[UT_USDT_MAX_ARGS];
+	unsigned nargs = 0;
+
+	if (!ev)
+		return;
+	if (needs_fields(tab, ev))
+		nargs = fetch_args(m, p, uc, args);
+	fire(tab, ev, args, nargs, r->addr, r->addr + 1);
+}
+
+/*
+ * A process event @sys:@evt happened, with its fields @args (slots,
+ * common/procev_fields.h); a stack starts at @site, the code that
+ * reported it.
+ */
+void ut_evtrig_hit_event(const char *sys, const char *evt, const uint64_t *args,
+			 unsigned nargs, uint64_t site)
+{
+	struct rt_tab *tab = table();
+	const struct rt_event *ev = tab ? find_named(tab, sys, evt) : NULL;
+
+	if (ev)
+		fire(tab, ev, args, nargs, site, site);
 }
 
 /* Whether the session holds hist tables (kept after the process exits). */

@@ -509,6 +509,11 @@ bool ut_evtrig_arms(const struct ut_usdt_probe *p) UT_HIDDEN;
 bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled) UT_HIDDEN;
 void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r,
 		   const ucontext_t *uc) UT_HIDDEN;
+/* The same for events that are not probes (process events), by name, fields as slots. */
+bool ut_evtrig_arms_named(const char *sys, const char *evt) UT_HIDDEN;
+bool ut_evtrig_records_named(const char *sys, const char *evt, bool enabled) UT_HIDDEN;
+void ut_evtrig_hit_event(const char *sys, const char *evt, const uint64_t *args,
+			 unsigned nargs, uint64_t site) UT_HIDDEN;
 void ut_evhist_add(struct ut_hist_hdr *h, const struct ut_evtrig *t, const uint64_t *args,
 		   unsigned nargs) UT_HIDDEN;
 
