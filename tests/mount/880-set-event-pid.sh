@@ -28,7 +28,7 @@ expect_eq "empty at first" "" "$(cat set_event_pid)"
 expect_eq "enable pair" OK "$(w set_event utest:pair)"
 expect_eq "list u" OK "$(w set_event_pid "$U")"
 expect_eq "read" "$U" "$(cat set_event_pid)"
-expect_eq "the process's own" "$U" "$(cat processes/$V/set_event_pid)"
+expect_eq "the process's own" "$U" "$(cat "processes/$V/set_event_pid")"
 echo >trace
 run_req u 2
 run_req v 3
