@@ -752,6 +752,7 @@ const struct tfs_file tfs_files[] = {
 	{"set_ftrace_pid", 0640, ALL | TFS_INST | TFS_LIST, show_pids, store_pids, NULL, 0},
 	{"set_graph_function", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 2},
 	{"set_graph_notrace", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 3},
+	{"snapshot", 0640, ALL | TFS_INST, tfs_show_snapshot, tfs_store_snapshot, NULL, 0},
 	{"trace", 0640, ALL | TFS_INST | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
 	{"trace_clock", 0640, ALL | TFS_INST, show_trace_clock, store_trace_clock, NULL, 0},
 	{"trace_marker", 0220, ALL | TFS_INST, NULL, store_marker, NULL, 0},

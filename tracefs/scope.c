@@ -71,12 +71,14 @@ void tfs_scopes_free(void)
 {
 	for (size_t i = 0; i < nr_procs; i++) {
 		tfs_errlog_clear(procs[i]);
+		tfs_snapshot_free(procs[i]);
 		free(procs[i]);
 	}
 	free(procs);
 	procs = NULL;
 	nr_procs = 0;
 	tfs_errlog_clear(&top);
+	tfs_snapshot_free(&top);
 }
 
 int tfs_scope_session(const struct tfs_scope *sc, struct ut_live_sess *s)

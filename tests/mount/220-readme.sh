@@ -49,6 +49,9 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 			  option name
   options/		- one file per option: 0 or 1
   saved_cmdlines	- pid and command of each traced thread
+  snapshot		- Like 'trace' but shows the content of the static
+			  snapshot buffer. Read the contents for more
+			  information
 
   available_events	- list of events that can be enabled: the USDT
 			  probes of the traced processes, as provider:name
