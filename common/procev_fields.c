@@ -88,7 +88,7 @@ unsigned ut_procev_slots(const struct ut_procev *e, const uint8_t *rec, size_t l
 	while (n < UT_USDT_MAX_ARGS && next_field(&p, name, &off, &size, &sg, &str)) {
 		uint64_t v = 0;
 
-		if (!str && size <= 8 && off + size <= len) {
+		if (!str && size && size <= 8 && off + size <= len) {
 			memcpy(&v, rec + off, size);
 			if (sg && size < 8 && (v >> (8 * size - 1) & 1))
 				v |= ~0ull << (8 * size);

@@ -29,6 +29,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +129,23 @@ static void record(const struct ut_pev *e)
 	ut_leave(t);
 }
 
-/* libutrace.so's own end (a hidden reference: ours, not the program's _end). */
-extern char _end[] __attribute__((visibility("hidden")));
+/* Where libutrace.so's loaded segments end (ut_procev_init); 0: not known. */
+static uint64_t self_end;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	if (info->dlpi_addr != ut_rt.self_base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && info->dlpi_addr + ph->p_vaddr + ph->p_memsz > self_end)
+			self_end = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	return 1;
+}
 
 /*
  * Where the program called the runtime: the first return address outside
@@ -143,7 +159,7 @@ static uint64_t program_site(void)
 	for (int i = 0; i < n; i++) {
 		uint64_t a = (uint64_t)(uintptr_t)frames[i];
 
-		if (a < ut_rt.self_base || a >= (uint64_t)(uintptr_t)_end)
+		if (a < ut_rt.self_base || a >= self_end)
 			return a;
 	}
 	return 0;
@@ -250,6 +266,8 @@ static create_fn real_create;
 void ut_procev_init(void)
 {
 	real_fork = (pid_t(*)(void))dlsym(RTLD_NEXT, "fork");
+	if (ut_rt.self_base && !self_end)
+		dl_iterate_phdr(find_self, NULL);
 	real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
 }
 
