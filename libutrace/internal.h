@@ -469,6 +469,8 @@ struct ut_pev {
 	uint8_t b[UT_REC_EVENT_MAX];
 };
 void ut_procev_init(void) UT_HIDDEN;
+/* procfree.c: sched_process_free at wait*(); the real calls looked up */
+bool ut_procfree_init(void) UT_HIDDEN;
 void ut_procev_apply(void) UT_HIDDEN;
 bool ut_procev_on(unsigned id) UT_HIDDEN;
 /* An event's payload: its fixed fields zero, then each field at its record offset. */

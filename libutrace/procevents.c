@@ -266,6 +266,7 @@ static create_fn real_create;
 void ut_procev_init(void)
 {
 	real_fork = (pid_t(*)(void))dlsym(RTLD_NEXT, "fork");
+	ut_procfree_init();
 	if (ut_rt.self_base && !self_end)
 		dl_iterate_phdr(find_self, NULL);
 	real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");

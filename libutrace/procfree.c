@@ -45,7 +45,8 @@ struct reaped {
 	char comm[17];
 };
 
-static bool lookup(void)
+/* The real calls, looked up at start-up (ut_procev_init): a SIGCHLD handler may reap first. */
+bool ut_procfree_init(void)
 {
 	if (!real_wait4)
 		real_wait4 = (wait4_fn)dlsym(RTLD_NEXT, "wait4");
@@ -95,7 +96,7 @@ static int peek(idtype_t idt, id_t id, int opts, struct reaped *z)
 	siginfo_t si;
 
 	z->pid = 0;
-	if (!ut_rt.ready || ut_quiet || !ut_procev_on(UT_PEV_FREE) || !lookup() ||
+	if (!ut_rt.ready || ut_quiet || !ut_procev_on(UT_PEV_FREE) || !ut_procfree_init() ||
 	    (opts & WNOWAIT) || !(opts & WEXITED))
 		return 0;
 	memset(&si, 0, sizeof(si));
@@ -145,7 +146,7 @@ __attribute__((visibility("default"))) pid_t wait4(pid_t pid, int *status, int o
 	int st = 0;
 	pid_t got;
 
-	if (!lookup()) {
+	if (!ut_procfree_init()) {
 		errno = ENOSYS;
 		return -1;
 	}
@@ -180,7 +181,7 @@ __attribute__((visibility("default"))) int waitid(idtype_t idt, id_t id, siginfo
 	struct reaped z;
 	int ret;
 
-	if (!lookup()) {
+	if (!ut_procfree_init()) {
 		errno = ENOSYS;
 		return -1;
 	}
