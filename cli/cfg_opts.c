@@ -118,7 +118,7 @@ static void event_pids(struct ut_cfg *c, const char *arg)
  * syntax), checked here; its event and fields are checked against the probes
  * by the command (cli/usdt_words.h).
  */
-static void trigger(struct ut_cfg *c, const char *arg)
+static void trigger(struct ut_cfg *c, const char *arg, bool recording)
 {
 	const char *sp = strchr(arg, ' ');
 	struct ut_evtrig t;
@@ -134,6 +134,9 @@ static void trigger(struct ut_cfg *c, const char *arg)
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (t.remove)
 		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
+	if (t.cmd == UT_ET_SNAPSHOT && recording)
+		ut_usage_die("--trigger '%s': a recorded file has no snapshot (the mount's "
+			     "snapshot file takes it: start --trigger)", arg);
 	/* a process event's fields are known here; a probe's when the program is read */
 	snprintf(sys, sizeof(sys), "%.*s", (int)(sp - arg), arg);
 	colon = strchr(sys, ':');
@@ -189,7 +192,7 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		c->func_stack = true;
 		return true;
 	case UT_CFG_OPT_TRIGGER:
-		trigger(c, arg);
+		trigger(c, arg, display != NULL);
 		return true;
 	case UT_CFG_OPT_EVENT_PID:
 		event_pids(c, arg);

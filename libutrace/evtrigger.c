@@ -561,6 +561,10 @@ static void fire(struct rt_tab *tab, const struct rt_event *ev, const uint64_t *
 		case UT_ET_DISABLE:
 			set_soft(tab, rt, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
 			break;
+		case UT_ET_SNAPSHOT: /* the mount takes it when it sees the count move */
+			if (take(rt->e))
+				__atomic_add_fetch(&ut_rt.ctl->snap_requests, 1, __ATOMIC_RELEASE);
+			break;
 		case UT_ET_HIST:
 			if (rt->hist)
 				ut_evhist_add(rt->hist, &rt->t, args, nargs);

@@ -212,6 +212,8 @@ int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool
 	}
 	if (!ret && t.cmd == UT_ET_HIST && t.clear)
 		tfs_hist_clear(r, &t);
+	if (!ret && t.cmd == UT_ET_SNAPSHOT && !t.remove)
+		ret = tfs_snapshot_alloc(r->sc); /* as the kernel's registration */
 	return ret;
 }
 

@@ -51,6 +51,8 @@ struct tfs_scope {
 	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
 	int nr_errlog;
 	struct tfs_snap *snap; /* the snapshot file's (snapshot.c); NULL: freed */
+	uint64_t snap_seen;   /* its processes' snapshot triggers fired, as last looked */
+	bool snap_looked;     /* snap_seen was set */
 };
 
 /* Run-time directory (absolute). */
@@ -221,6 +223,10 @@ int tfs_strip(const char *buf, size_t len, char *out, size_t outlen);
 int tfs_show_snapshot(struct tfs_req *r, FILE *f);
 int tfs_store_snapshot(struct tfs_req *r, const char *buf, size_t len, bool append);
 void tfs_snapshot_free(struct tfs_scope *sc);
+/* A `snapshot` trigger was written on the scope: its snapshot is allocated. */
+int tfs_snapshot_alloc(struct tfs_scope *sc);
+/* Take the scope's snapshot if a snapshot trigger fired since the last look. */
+void tfs_snapshot_sync(struct tfs_req *r);
 
 /* funcs.c */
 int tfs_show_list(struct tfs_req *r, FILE *f);

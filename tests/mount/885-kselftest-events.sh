@@ -75,7 +75,7 @@ trigger/trigger-hist-mod.tc FAIL
 trigger/trigger-hist-syntax-errors.tc UNSUPPORTED
 trigger/trigger-hist.tc FAIL
 trigger/trigger-multihist.tc FAIL
-trigger/trigger-snapshot.tc FAIL
+trigger/trigger-snapshot.tc PASS
 trigger/trigger-stacktrace.tc PASS
 trigger/trigger-trace-marker-hist.tc UNSUPPORTED
 trigger/trigger-trace-marker-snapshot.tc UNSUPPORTED

@@ -4,7 +4,8 @@
 # it and takes what the buffers hold, which leave `trace`; `cat snapshot`
 # shows them as `trace` did; an empty one shows the help with "Snapshot is
 # allocated"; `echo 2` clears it; `echo 0` frees it; junk is EINVAL.  The
-# same in processes/PID/ and in an instance.
+# same in processes/PID/ and in an instance.  The snapshot trigger (with a
+# count and a filter) allocates it when written and takes it when it fires.
 . "$(dirname "$0")/mount.lib"
 
 do_mount
@@ -67,5 +68,20 @@ expect_eq "an instance's" "# * Snapshot is freed *" "$(grep 'Snapshot is' instan
 expect_eq "an instance: allocate" OK "$(w instances/snap/snapshot 1)"
 expect_eq "allocated there" "# * Snapshot is allocated *" "$(grep 'Snapshot is' instances/snap/snapshot)"
 rmdir instances/snap
+
+# the snapshot trigger: fires in the process, taken by the mount at its next read
+expect_eq "freed again" OK "$(w snapshot 0)"
+expect_eq "a snapshot trigger" OK "$(w events/utest/pair/trigger 'snapshot:1 if arg1 > 0')"
+expect_eq "listed" "snapshot:count=1 if arg1 > 0" "$(cat events/utest/pair/trigger)"
+expect_eq "writing it allocated the snapshot" "# * Snapshot is allocated *" "$(grep 'Snapshot is' snapshot)"
+echo >trace
+run_req u 2
+expect_eq "fired once" "snapshot:count=0 if arg1 > 0" "$(cat events/utest/pair/trigger)"
+expect_eq "the snapshot holds the hits" 2 "$(grep -v '^#' snapshot | grep -c 'pair:')"
+expect_eq "trace gave them up" 0 "$(grep -v '^#' trace | grep -c 'pair:')"
+run_req u 1
+expect_eq "count spent: trace keeps the next" 1 "$(grep -v '^#' trace | grep -c 'pair:')"
+expect_eq "the snapshot unchanged" 2 "$(grep -v '^#' snapshot | grep -c 'pair:')"
+expect_eq "remove it" OK "$(a events/utest/pair/trigger '!snapshot')"
 alive
 finish
