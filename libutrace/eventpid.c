@@ -107,25 +107,26 @@ static bool earlier_image_listed(const char *name)
 /*
  * At start-up, the template read: with event-fork and a list that does not
  * hold this pid, keep the pid if the image this one replaced (exec) was
- * listed.  A directory scan, once, only in that case.
+ * listed.  A directory scan, only in that case.  True if the pid was added.
  */
-void ut_evpid_inherit(void)
+bool ut_evpid_inherit(void)
 {
 	const struct ut_cfg *c = &ut_rt.cfg;
 	char prefix[24], *own = strrchr(ut_rt.dir, '/');
 	struct dirent *d;
 	DIR *dir;
 	int fd;
+	bool added = false;
 
 	ut_evpid_changed();
 	if (!c->event_fork || !c->nr_event_pids || listed(c, ut_rt.pid) || ut_rt.rootfd < 0)
-		return;
+		return false;
 	fd = openat(ut_rt.rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	dir = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dir) {
 		if (fd >= 0)
 			close(fd);
-		return;
+		return false;
 	}
 	snprintf(prefix, sizeof(prefix), "%d.", (int)ut_rt.pid);
 	while ((d = readdir(dir)) != NULL)
@@ -133,7 +134,9 @@ void ut_evpid_inherit(void)
 		    d->d_type == DT_DIR && (!own || strcmp(d->d_name, own + 1) != 0) &&
 		    earlier_image_listed(d->d_name)) {
 			add_self();
+			added = true;
 			break;
 		}
 	closedir(dir);
+	return added;
 }

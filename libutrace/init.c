@@ -237,6 +237,8 @@ __attribute__((constructor(101))) static void ut_init(void)
 	/* Writers may come from now on; the agent applies theirs when it starts. */
 	publish(tmpl, tmpl_len);
 	free(tmpl);
+	if (ut_evpid_inherit()) /* publish() took the template again */
+		ut_session_write_config();
 	ut_follow_children(ut_rt.cfg.follow);
 	test_delay("UTRACE_INIT_DELAY_MS");
 	ret = ut_patch_init();

@@ -491,7 +491,7 @@ extern __thread struct ut_evpid ut_evpid_self UT_HIDDEN;
 bool ut_evpid_recheck(void) UT_HIDDEN;
 void ut_evpid_changed(void) UT_HIDDEN;
 void ut_evpid_forked(bool parent_passed) UT_HIDDEN;
-void ut_evpid_inherit(void) UT_HIDDEN;
+bool ut_evpid_inherit(void) UT_HIDDEN;
 /* Whether this thread's events are recorded (set_event_pid); no system call once known. */
 static inline bool ut_evpid_ok(void)
 {

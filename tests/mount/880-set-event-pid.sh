@@ -98,6 +98,23 @@ C=$(grep -v '^#' trace | grep -o 'child_pid=[0-9]*' | head -n 1 | cut -d= -f2)
 printf '%s\n' "$S" "$C" | sort -n >"$TOP/child.txt"
 expect "the child lists itself" "processes/$C/set_event_pid" <"$TOP/child.txt"
 expect_eq "the top level lists what was written" "$S" "$(cat set_event_pid)"
+
+# across exec: tests/progs/procev forks C1 (exits) and C2 (execs procev
+# again); a shell lists its own pid, then execs procev (same pid: listed).
+# C2's new image starts from the template, which lists only the first pid,
+# and keeps its own pid because its previous image's configuration had it.
+expect_eq "every sched event" OK "$(w set_event 'sched:*')"
+echo >trace
+LD_PRELOAD=$UT_BUILD/libutrace.so sh -c 'echo $$ > "$1/set_event_pid" && exec "$2"' _ "$MNT" \
+	"$(prog procev gcc-pfe)" >"$TOP/procev.out" 2>&1 || fail "procev: $(cat "$TOP/procev.out")"
+P=$(grep -v '^#' trace | sed -nE 's/.* sched_process_fork: comm=[^ ]+ pid=([0-9]+) .*/\1/p' | head -n 1)
+C2=$(grep -v '^#' trace | sed -nE 's/.* sched_process_fork: .* child_pid=([0-9]+)$/\1/p' | sed -n 2p)
+grep -v '^#' trace | grep -E -- "-$C2 +\[" | sed -E 's/^.*[0-9]{6}: ([a-z_]+):.*/\1/' >"$TOP/c2.txt"
+expect "the exec'd child's events, kept by event-fork" "$TOP/c2.txt" <<'EOF2'
+sched_process_exec
+sched_process_exit
+EOF2
+expect_eq "the first pid is the template's list" "$P" "$(cat set_event_pid)"
 expect_eq "off" OK "$(w options/event-fork 0)"
 alive
 finish
