@@ -41,7 +41,7 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 {
 	static const char takes[] =
 		"start takes [no]overwrite, [no]func_stack_trace, [no]sleep-time, [no]plt, "
-		"[no]patch-prologue, [no]inlined";
+		"[no]patch-prologue, [no]inlined, [no]event-fork";
 	const char *name = strncmp(arg, "no", 2) != 0 ? arg : arg + 2;
 	int id = ut_opt_lookup(name);
 	const struct ut_opt_info *info = ut_opt_info(id);
@@ -65,6 +65,10 @@ static void live_setting(struct ut_cfg *c, const char *arg)
 
 static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 {
+	if (!strcmp(arg, "event-fork") || !strcmp(arg, "noevent-fork")) {
+		c->event_fork = arg[0] == 'e'; /* --event-pid follows forks (libutrace/eventpid.c) */
+		return;
+	}
 	if (!strcmp(arg, "patch-prologue") || !strcmp(arg, "nopatch-prologue")) {
 		c->patch_prologue = arg[0] == 'p';
 		return;
@@ -88,12 +92,33 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 	}
 }
 
+/* --event-pid PID[,PID...] (set_event_pid): added to the list; may be given again. */
+static void event_pids(struct ut_cfg *c, const char *arg)
+{
+	char buf[512], *save = NULL;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		ut_usage_die("--event-pid '%s': too long", arg);
+	for (char *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		int32_t pid = (int32_t)number(w, "--event-pid", 1, 0x3fffffff, " (a pid or tid)");
+		uint32_t k = 0;
+
+		while (k < c->nr_event_pids && c->event_pids[k] != pid)
+			k++;
+		if (k < c->nr_event_pids)
+			continue;
+		if (c->nr_event_pids == UT_CFG_MAX_PIDS)
+			ut_usage_die("--event-pid: at most %d pids", UT_CFG_MAX_PIDS);
+		c->event_pids[c->nr_event_pids++] = pid;
+	}
+}
+
 /*
  * --trigger 'PROVIDER:NAME TRIGGER': an event trigger (events/SYS/EVT/trigger's
  * syntax), checked here; its event and fields are checked against the probes
  * by the command (cli/usdt_words.h).
  */
-static void trigger(struct ut_cfg *c, const char *arg)
+static void trigger(struct ut_cfg *c, const char *arg, bool recording)
 {
 	const char *sp = strchr(arg, ' ');
 	struct ut_evtrig t;
@@ -107,6 +132,9 @@ static void trigger(struct ut_cfg *c, const char *arg)
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (t.remove)
 		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
+	if (t.cmd == UT_ET_SNAPSHOT && recording)
+		ut_usage_die("--trigger '%s': a recorded file has no snapshot (the mount's "
+			     "snapshot file takes it: start --trigger)", arg);
 	/* its filter and fields are checked against the event's format by the command */
 	if (ut_cfg_add_trigger(c, arg))
 		ut_usage_die("--trigger: out of memory");
@@ -176,7 +204,10 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		c->func_stack = true;
 		return true;
 	case UT_CFG_OPT_TRIGGER:
-		trigger(c, arg);
+		trigger(c, arg, display != NULL);
+		return true;
+	case UT_CFG_OPT_EVENT_PID:
+		event_pids(c, arg);
 		return true;
 	case UT_CFG_OPT_SYNTH:
 		synth(c, arg);

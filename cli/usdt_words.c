@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "cli/usdt_words.h"
-#include "common/procevents.h"
 #include "common/evtrigger.h"
 #include "common/synth.h"
+#include "common/procev_fields.h"
+#include "common/procevents.h"
 #include "common/usdt_events.h"
 #include "common/usdt.h"
 
@@ -73,11 +74,11 @@ enum ut_usdt_word ut_usdt_check_words(const struct ut_objlist *objs, const char 
 	return worst;
 }
 
-/* The event format of probe @sys:@evt in @objs' files into @f; false if none. */
+/* The event format of probe @sys:@evt in @objs' files (or of a process event) into @f. */
 static bool probe_format(const struct ut_objlist *objs, const char *sys, const char *evt,
 			 struct ut_evfmt *f)
 {
-	bool found = false;
+	bool found = ut_procev_evfmt_named(sys, evt, f);
 
 	for (size_t i = 0; i < objs->n && !found; i++) {
 		struct ut_usdt_list l = {0};

@@ -198,17 +198,18 @@ static bool parse_bool(const char *v, bool *out)
 	return true;
 }
 
-static int parse_pids(struct ut_cfg *c, char *v)
+/* A list of pids (set_ftrace_pid's, set_event_pid's) into @pids, *@nr of them. */
+static int parse_pids(int32_t *pids, uint32_t *nr, char *v)
 {
 	char *save = NULL;
 
-	c->nr_pids = 0;
+	*nr = 0;
 	for (char *w = strtok_r(v, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		uint64_t n;
 
-		if (!parse_u64(w, 0x7fffffff, &n) || !n || c->nr_pids == UT_CFG_MAX_PIDS)
+		if (!parse_u64(w, 0x7fffffff, &n) || !n || *nr == UT_CFG_MAX_PIDS)
 			return -EINVAL;
-		c->pids[c->nr_pids++] = (int32_t)n;
+		pids[(*nr)++] = (int32_t)n;
 	}
 	return 0;
 }
@@ -256,6 +257,7 @@ static bool *bool_setting(struct ut_cfg *c, const char *name)
 		{"plt", offsetof(struct ut_cfg, plt)},
 		{"patch_prologue", offsetof(struct ut_cfg, patch_prologue)},
 		{"inlined", offsetof(struct ut_cfg, inlined)},
+		{"event_fork", offsetof(struct ut_cfg, event_fork)},
 	};
 
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
@@ -362,8 +364,11 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "event_filter")) {
 		return parse_evf(c, v, err, errlen);
 	} else if (!strcmp(line, "ftrace_pid")) {
-		if (parse_pids(c, v))
+		if (parse_pids(c->pids, &c->nr_pids, v))
 			return fail(err, errlen, "bad ftrace_pid '%s'", v);
+	} else if (!strcmp(line, "event_pid")) {
+		if (parse_pids(c->event_pids, &c->nr_event_pids, v))
+			return fail(err, errlen, "bad event_pid '%s'", v);
 	} else if (!strcmp(line, "tracing_cpumask")) {
 		if (parse_cpumask(c, v))
 			return fail(err, errlen, "bad tracing_cpumask '%s'", v);
@@ -481,6 +486,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "patch_prologue 1\n");
 	if (c->inlined)
 		sb_printf(&b, "inlined 1\n");
+	if (c->event_fork)
+		sb_printf(&b, "event_fork 1\n");
 	sb_printf(&b, "max_graph_depth %u\ntracing_thresh %llu\n", c->max_graph_depth,
 		  (unsigned long long)c->thresh_us);
 	if (c->filter)
@@ -504,6 +511,12 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "ftrace_pid");
 		for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
 			sb_printf(&b, " %d", c->pids[i]);
+		sb_printf(&b, "\n");
+	}
+	if (c->nr_event_pids) {
+		sb_printf(&b, "event_pid");
+		for (uint32_t i = 0; i < c->nr_event_pids && i < UT_CFG_MAX_PIDS; i++)
+			sb_printf(&b, " %d", c->event_pids[i]);
 		sb_printf(&b, "\n");
 	}
 	if (c->cpumask_set)

@@ -19,6 +19,10 @@
  *                             rather than dropping; absent: 0)
  *   plt 1                    (library calls through the PLT and GOT are functions
  *                             too: -O plt; absent: 0)
+ *   event_pid 1234 1240      (set_event_pid: events are recorded only by these
+ *                             threads, or every thread of a listed process)
+ *   event_fork 1             (options/event-fork: a process forked by a thread
+ *                             that passes event_pid adds itself; absent: 0)
  *   event_filter python:function__entry evf1;1,8,... funcname ~ "parse*"
  *                            (one line per filtered event: its name, the filter
  *                             compiled by the tools (common/evfilter.h: the
@@ -52,6 +56,7 @@ struct ut_cfg {
 				   * together (0: UT_CFG_TOTAL_KB_DEFAULT) */
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint32_t nr_pids;         /* set_ftrace_pid entries in @pids */
+	uint32_t nr_event_pids;   /* set_event_pid entries in @event_pids */
 	uint16_t nr_evf;          /* event filters in @evf */
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
 	bool overwrite;           /* options/overwrite */
@@ -75,6 +80,8 @@ struct ut_cfg {
 				   * patched prologue (common/prologue.h) */
 	bool inlined;             /* -O inlined: each inlined instance's entry becomes a
 				   * site (libutrace/inlined.c) */
+	bool event_fork;          /* options/event-fork: children of set_event_pid's
+				   * threads are added (libutrace/eventpid.c) */
 	uint64_t thresh_us;       /* tracing_thresh */
 	char *filter;             /* set_ftrace_filter words, NULL = none */
 	char *notrace;
@@ -89,6 +96,7 @@ struct ut_cfg {
 		char *text;       /* the filter as written, on one line */
 	} *evf;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
+	int32_t event_pids[UT_CFG_MAX_PIDS]; /* set_event_pid */
 	uint64_t cpumask[UT_CFG_CPUMASK_WORDS]; /* bit N: CPU N records (when set) */
 };
 
@@ -145,6 +153,17 @@ static inline bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_
 		return true;
 	for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
 		if (c->pids[i] == pid || c->pids[i] == tid)
+			return true;
+	return false;
+}
+
+/* True if set_event_pid is empty or holds @pid or @tid (events: libutrace/eventpid.c). */
+static inline bool ut_cfg_event_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
+{
+	if (!c->nr_event_pids)
+		return true;
+	for (uint32_t i = 0; i < c->nr_event_pids && i < UT_CFG_MAX_PIDS; i++)
+		if (c->event_pids[i] == pid || c->event_pids[i] == tid)
 			return true;
 	return false;
 }

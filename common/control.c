@@ -164,6 +164,7 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		s.apply_ns = ctl->cfg_apply_ns;
 		s.nr_threads = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
 		s.buf_bytes = ctl->buf_bytes;
+		s.snap_requests = __atomic_load_n(&ctl->snap_requests, __ATOMIC_ACQUIRE);
 		s.start_ns = ctl->start_ns;
 		ut_live_unmap_ctl(ctl);
 		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));

@@ -32,6 +32,7 @@ struct ut_live_sess {
 	uint32_t clock;         /* UT_CLOCK_* of its timestamps */
 	uint32_t nr_threads;    /* thread slots used */
 	uint64_t buf_bytes;     /* bytes of thread buffers it holds (ut_ctl.buf_bytes) */
+	uint64_t snap_requests; /* its `snapshot` triggers that fired (ut_ctl.snap_requests) */
 	char comm[17];
 	bool alive;             /* the process still runs */
 	bool tracing_on;

@@ -14,10 +14,11 @@
 #include "common/usdt_events.h"
 
 const char ut_evtrig_available[] = "# Available triggers:\n"
-				   "# traceon traceoff stacktrace enable_event disable_event hist\n";
+				   "# traceon traceoff snapshot stacktrace enable_event disable_event hist\n";
 
 static const char *const cmd_names[UT_ET_NR] = {"traceon",      "traceoff",      "stacktrace",
-						 "enable_event", "disable_event", "hist"};
+						 "enable_event", "disable_event", "hist",
+						 "snapshot"};
 
 /* The kernel's hist error texts (trace_events_hist.c's err_text). */
 #define E_FIELD "Couldn't find field"
@@ -293,10 +294,11 @@ static int parse_plain(struct ut_evtrig *t, const char *s, size_t n, struct ut_e
 	}
 	if (i <= n)
 		return fail(err, "Too many fields", 0, false);
-	for (t->cmd = 0; t->cmd < UT_ET_HIST; t->cmd++)
-		if (len[0] == strlen(cmd_names[t->cmd]) && !memcmp(part[0], cmd_names[t->cmd], len[0]))
+	for (t->cmd = 0; t->cmd < UT_ET_NR; t->cmd++)
+		if (t->cmd != UT_ET_HIST && len[0] == strlen(cmd_names[t->cmd]) &&
+		    !memcmp(part[0], cmd_names[t->cmd], len[0]))
 			break;
-	if (t->cmd == UT_ET_HIST)
+	if (t->cmd == UT_ET_NR)
 		return fail(err, "Unknown trigger", 0, false);
 	if (t->cmd == UT_ET_ENABLE || t->cmd == UT_ET_DISABLE) {
 		if (np < 3 || !name_ok(part[1], len[1], sizeof(t->sys)) ||

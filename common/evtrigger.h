@@ -32,6 +32,7 @@ enum ut_evtrig_cmd {
 	UT_ET_ENABLE,    /* enable_event:SYS:EVT */
 	UT_ET_DISABLE,   /* disable_event:SYS:EVT */
 	UT_ET_HIST,
+	UT_ET_SNAPSHOT,  /* the scope's snapshot taken (tracefs/snapshot.c) */
 	UT_ET_NR
 };
 

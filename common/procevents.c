@@ -33,6 +33,9 @@ static const struct ut_procev events[] = {
 	 F("bool", "group_dead", 32, 1, 0),
 	 "\"comm=%s pid=%d prio=%d group_dead=%s\", REC->comm, REC->pid, REC->prio, "
 	 "REC->group_dead ? \"true\" : \"false\""},
+	{"sched", "sched_process_free", UT_PEV_FREE, 20,
+	 F("__data_loc char[]", "comm", 8, 4, 0) F("pid_t", "pid", 12, 4, 1) F("int", "prio", 16, 4, 1),
+	 "\"comm=%s pid=%d prio=%d\", __get_str(comm), REC->pid, REC->prio"},
 	{"signal", "signal_generate", UT_PEV_SIG_GENERATE, 48,
 	 F("int", "sig", 8, 4, 1) F("int", "errno", 12, 4, 1) F("int", "code", 16, 4, 1)
 	 F("char", "comm[16]", 20, 16, 0) F("pid_t", "pid", 36, 4, 1) F("int", "group", 40, 4, 1)
@@ -179,6 +182,10 @@ static void print_sched(char *buf, size_t size, uint16_t id, const struct rec *r
 		snprintf(buf, size, "comm=%.*s pid=%d prio=%d group_dead=%s", na, a, i32(r, 24),
 			 i32(r, 28), r->len > 32 && r->p[32] ? "true" : "false");
 		break;
+	case UT_PEV_FREE:
+		a = dl_str(r, 8, &na);
+		snprintf(buf, size, "comm=%.*s pid=%d prio=%d", na, a, i32(r, 12), i32(r, 16));
+		break;
 	}
 }
 
@@ -231,7 +238,8 @@ void ut_procev_print(char *buf, size_t size, const struct ut_procev *e, const ui
 	if (!size)
 		return;
 	buf[0] = '\0';
-	if (e->id == UT_PEV_FORK || e->id == UT_PEV_EXEC || e->id == UT_PEV_EXIT)
+	if (e->id == UT_PEV_FORK || e->id == UT_PEV_EXEC || e->id == UT_PEV_EXIT ||
+	    e->id == UT_PEV_FREE)
 		print_sched(buf, size, e->id, &r);
 	else if (e->id == UT_PEV_SIG_GENERATE || e->id == UT_PEV_SIG_DELIVER)
 		print_signal(buf, size, e->id, &r);

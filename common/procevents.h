@@ -38,6 +38,7 @@ enum {
 	UT_PEV_THREAD_EXIT,         /* utrace:thread_exit */
 	UT_PEV_DLOPEN,              /* utrace:dlopen */
 	UT_PEV_DLCLOSE,             /* utrace:dlclose */
+	UT_PEV_FREE,                /* sched:sched_process_free (the parent reaps a child) */
 	UT_PEV_END
 };
 

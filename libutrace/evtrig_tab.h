@@ -76,6 +76,7 @@ struct rt_hit {
 	const struct ut_usdt_probe *p;
 	const ucontext_t *uc;
 	uint64_t site; /* the probe's address, or the synthetic event's pc */
+	uint64_t resume; /* where a stack trace says its code goes on; 0: none (synthetic) */
 	uint64_t ts;   /* common_timestamp (ns of the trace clock), 0: not read yet */
 	uint64_t args[UT_USDT_MAX_ARGS];
 	unsigned nargs;

@@ -37,6 +37,7 @@
 #include "common/evtrigger.h"
 #include "common/evtrigger_filter.h"
 #include "libutrace/evtrig_tab.h"
+#include "common/procev_fields.h"
 #include "libutrace/internal.h"
 
 #define MAX_EVENTS ((size_t)2 * UT_EVTRIGS_MAX)
@@ -158,7 +159,10 @@ static bool old_count(const char *sys, const char *evt, const char *ident, int64
 	return false;
 }
 
-/* Event @sys:@evt's format: a loaded object's probe's, or a synthetic event's; false if none. */
+/*
+ * Event @sys:@evt's format: a synthetic event's, a process event's or a
+ * loaded object's probe's; false if none.
+ */
 static bool event_format(const struct rt_tab *tab, const char *sys, const char *evt,
 			 struct ut_evfmt *f)
 {
@@ -167,6 +171,8 @@ static bool event_format(const struct rt_tab *tab, const char *sys, const char *
 			ut_synth_evfmt(&tab->synth[i].d, f);
 			return true;
 		}
+	if (ut_procev_evfmt_named(sys, evt, f))
+		return true;
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		const struct ut_module *m = ut_rt.mods[i];
 
@@ -464,13 +470,18 @@ int ut_evtrig_apply(void)
 	return 0;
 }
 
-/* The event @p of the table, or NULL.  Async-signal-safe. */
-static struct rt_event *find_event(struct rt_tab *tab, const struct ut_usdt_probe *p)
+/* The event @sys:@evt of the table, or NULL.  Async-signal-safe. */
+static struct rt_event *find_named(struct rt_tab *tab, const char *sys, const char *evt)
 {
 	for (uint32_t i = 0; i < tab->nr_ev; i++)
-		if (!strcmp(tab->ev[i].evt, p->name) && !strcmp(tab->ev[i].sys, p->provider))
+		if (!strcmp(tab->ev[i].evt, evt) && !strcmp(tab->ev[i].sys, sys))
 			return &tab->ev[i];
 	return NULL;
+}
+
+static struct rt_event *find_event(struct rt_tab *tab, const struct ut_usdt_probe *p)
+{
+	return find_named(tab, p->provider, p->name);
 }
 
 static struct rt_tab *table(void)
@@ -489,8 +500,20 @@ bool ut_evtrig_arms(const struct ut_usdt_probe *p)
 
 bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled)
 {
+	return ut_evtrig_records_named(p->provider, p->name, enabled);
+}
+
+bool ut_evtrig_arms_named(const char *sys, const char *evt)
+{
 	struct rt_tab *tab = table();
-	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
+
+	return tab && find_named(tab, sys, evt);
+}
+
+bool ut_evtrig_records_named(const char *sys, const char *evt, bool enabled)
+{
+	struct rt_tab *tab = table();
+	const struct rt_event *ev = tab ? find_named(tab, sys, evt) : NULL;
 	int32_t soft = 0;
 
 	if (ev)
@@ -534,14 +557,14 @@ static void set_soft(struct rt_tab *tab, const struct rt_trig *rt, int32_t want)
 			__atomic_store_n(&tab->trig[i].e->soft, want, __ATOMIC_RELAXED);
 }
 
-static void stacktrace(struct ut_evtrig_entry *e, uint64_t site)
+/* The stack from @site, whose code goes on at @resume (a probe: after its 1-byte trap). */
+static void stacktrace(struct ut_evtrig_entry *e, uint64_t site, uint64_t resume)
 {
 	struct ut_thread *t = &ut_self;
 
 	if (!ut_tracing_on(t) || !take(e) || !ut_enter(t))
 		return;
-	/* from the SIGTRAP handler: the probe's code goes on after its 1-byte trap */
-	ut_stack_record_from(t, site, site + 1);
+	ut_stack_record_from(t, site, resume);
 	ut_leave(t);
 }
 
@@ -593,6 +616,9 @@ void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h)
 
 		if (rt->ev != ev || !rt->e)
 			continue;
+		/* as the kernel's: the triggers that need the record follow set_event_pid */
+		if ((rt->filter || rt->t.cmd == UT_ET_HIST) && !ut_evpid_ok())
+			continue;
 		if (!h->fetched && (rt->filter || rt->t.cmd == UT_ET_HIST))
 			fetch_args(h);
 		if (rt->filter && !filter_passes(rt, h->args, h->nargs))
@@ -603,12 +629,16 @@ void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h)
 			set_tracing(rt->e, rt->t.cmd == UT_ET_TRACEON);
 			break;
 		case UT_ET_STACKTRACE:
-			if (h->m) /* a synthetic event has no code to unwind from */
-				stacktrace(rt->e, h->site);
+			if (h->resume) /* a synthetic event has no code to unwind from */
+				stacktrace(rt->e, h->site, h->resume);
 			break;
 		case UT_ET_ENABLE:
 		case UT_ET_DISABLE:
 			set_soft(tab, rt, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
+			break;
+		case UT_ET_SNAPSHOT: /* the mount takes it when it sees the count move */
+			if (take(rt->e))
+				__atomic_add_fetch(&ut_rt.ctl->snap_requests, 1, __ATOMIC_RELEASE);
 			break;
 		case UT_ET_HIST:
 			if (rt->hist && rt->has_vars)
@@ -634,10 +664,30 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 	h.p = p;
 	h.uc = uc;
 	h.site = r->addr;
+	h.resume = r->addr + 1; /* from the SIGTRAP handler: after the 1-byte trap */
 	h.ts = 0;
 	h.nargs = 0;
 	h.fetched = false;
 	h.depth = 0;
+	ut_evtrig_run(tab, (uint32_t)(ev - tab->ev), &h);
+}
+
+/*
+ * A process event @sys:@evt happened, with its fields @args (slots,
+ * common/procev_fields.h); a stack starts at @site, the code that
+ * reported it.
+ */
+void ut_evtrig_hit_event(const char *sys, const char *evt, const uint64_t *args,
+			 unsigned nargs, uint64_t site)
+{
+	struct rt_tab *tab = table();
+	const struct rt_event *ev = tab ? find_named(tab, sys, evt) : NULL;
+	struct rt_hit h = {.site = site, .resume = site, .fetched = true};
+
+	if (!ev)
+		return;
+	h.nargs = nargs < UT_USDT_MAX_ARGS ? nargs : UT_USDT_MAX_ARGS;
+	memcpy(h.args, args, h.nargs * sizeof(*args));
 	ut_evtrig_run(tab, (uint32_t)(ev - tab->ev), &h);
 }
 

@@ -157,6 +157,7 @@ static void atfork_child(void)
 	/* the parent's instance switches (traceoff commands that fired) go on here */
 	uint32_t inst_off = ut_rt.ctl ? ut_rt.ctl->inst_off : 0;
 	int parent_dirfd = ut_rt.dirfd; /* kept open: its symbol copies are linked */
+	bool evpid_passed = ut_evpid_ok(); /* the forking thread's, for event-fork */
 	char why[UT_SAFE_WHY_MAX];
 
 	pthread_mutex_init(&ut_rt.lock, NULL);
@@ -181,6 +182,7 @@ static void atfork_child(void)
 		if (ut_rt.mods[i]->alive && ut_rt.mods[i]->kind != UT_KIND_LIBCALL)
 			ut_session_log_module("load", ut_rt.mods[i]);
 	ut_rt.pid = getpid();
+	ut_evpid_forked(evpid_passed);
 	ut_evtrig_apply(); /* the child's own trigger counts and hist tables */
 	ut_session_write_config();
 	ut_session_publish();
@@ -232,9 +234,12 @@ __attribute__((constructor(101))) static void ut_init(void)
 		ut_session_discard();
 		goto out;
 	}
+	ut_evpid_inherit(); /* event-fork across exec */
 	/* Writers may come from now on; the agent applies theirs when it starts. */
 	publish(tmpl, tmpl_len);
 	free(tmpl);
+	if (ut_evpid_inherit()) /* publish() took the template again */
+		ut_session_write_config();
 	ut_follow_children(ut_rt.cfg.follow);
 	test_delay("UTRACE_INIT_DELAY_MS");
 	ret = ut_patch_init();

@@ -509,6 +509,8 @@ struct ut_pev {
 	uint8_t b[UT_REC_EVENT_MAX];
 };
 void ut_procev_init(void) UT_HIDDEN;
+/* procfree.c: sched_process_free at wait*(); the real calls looked up */
+bool ut_procfree_init(void) UT_HIDDEN;
 void ut_procev_apply(void) UT_HIDDEN;
 bool ut_procev_on(unsigned id) UT_HIDDEN;
 /* An event's payload: its fixed fields zero, then each field at its record offset. */
@@ -519,6 +521,24 @@ void ut_pev_emit(const struct ut_pev *e) UT_HIDDEN;
 void ut_procev_forked(pid_t child) UT_HIDDEN;
 void ut_procev_exec(void) UT_HIDDEN;
 void ut_procev_exit(bool group_dead) UT_HIDDEN;
+/* eventpid.c: set_event_pid (the configuration's event_pid list, options/event-fork) */
+struct ut_evpid {
+	uint32_t gen;   /* ut_evpid_gen the verdict was taken at */
+	bool skip;      /* this thread's events are not recorded */
+};
+extern uint32_t ut_evpid_gen UT_HIDDEN;
+extern __thread struct ut_evpid ut_evpid_self UT_HIDDEN;
+bool ut_evpid_recheck(void) UT_HIDDEN;
+void ut_evpid_changed(void) UT_HIDDEN;
+void ut_evpid_forked(bool parent_passed) UT_HIDDEN;
+bool ut_evpid_inherit(void) UT_HIDDEN;
+/* Whether this thread's events are recorded (set_event_pid); no system call once known. */
+static inline bool ut_evpid_ok(void)
+{
+	if (likely(ut_evpid_self.gen == __atomic_load_n(&ut_evpid_gen, __ATOMIC_RELAXED)))
+		return !ut_evpid_self.skip;
+	return ut_evpid_recheck();
+}
 /* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
 void ut_sigev_init(void) UT_HIDDEN;
 /* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */
@@ -531,6 +551,11 @@ bool ut_evtrig_arms(const struct ut_usdt_probe *p) UT_HIDDEN;
 bool ut_evtrig_records(const struct ut_usdt_probe *p, bool enabled) UT_HIDDEN;
 void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r,
 		   const ucontext_t *uc) UT_HIDDEN;
+/* The same for events that are not probes (process events), by name, fields as slots. */
+bool ut_evtrig_arms_named(const char *sys, const char *evt) UT_HIDDEN;
+bool ut_evtrig_records_named(const char *sys, const char *evt, bool enabled) UT_HIDDEN;
+void ut_evtrig_hit_event(const char *sys, const char *evt, const uint64_t *args,
+			 unsigned nargs, uint64_t site) UT_HIDDEN;
 
 /* select.c */
 /* __cxa_demangle of the C++ runtime the program loaded, malloc'd (cxxdemangle.c); NULL if none. */

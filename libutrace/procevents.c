@@ -28,6 +28,8 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/procev_fields.h"
 #include "common/procevents.h"
 #include "libutrace/internal.h"
 
@@ -55,12 +58,24 @@ void ut_procev_apply(void)
 		if (v[i].id >= UT_PEV_FIRST && ut_usdt_selected(ut_rt.cfg.events, v[i].system, v[i].name))
 			on |= 1u << (v[i].id - UT_PEV_FIRST);
 	__atomic_store_n(&enabled, on, __ATOMIC_RELAXED);
+	ut_evpid_changed(); /* set_event_pid may have changed too */
 }
 
-bool ut_procev_on(unsigned id)
+static bool enabled_bit(unsigned id)
 {
 	return id >= UT_PEV_FIRST && id < UT_PEV_END &&
 	       (__atomic_load_n(&enabled, __ATOMIC_RELAXED) >> (id - UT_PEV_FIRST) & 1);
+}
+
+/* Whether event @id is to be seen: enabled, or armed by triggers (the kernel's soft mode). */
+bool ut_procev_on(unsigned id)
+{
+	const struct ut_procev *d;
+
+	if (enabled_bit(id))
+		return true;
+	d = id >= UT_PEV_FIRST && id < UT_PEV_END ? ut_procev_by_id((uint16_t)id) : NULL;
+	return d && ut_evtrig_arms_named(d->system, d->name);
 }
 
 void ut_pev_init(struct ut_pev *e, unsigned id)
@@ -94,13 +109,13 @@ void ut_pev_str(struct ut_pev *e, unsigned off, const char *s)
 }
 
 /* Record @e into this thread's ring. */
-void ut_pev_emit(const struct ut_pev *e)
+static void record(const struct ut_pev *e)
 {
 	struct ut_thread *t = &ut_self;
 	unsigned size = 16 + ((e->len + 15) & ~15u);
 	uint64_t *w, delta;
 
-	if (!ut_rt.ready || e->len > UT_REC_EVENT_MAX || !ut_tracing_on(t) || !ut_enter(t))
+	if (e->len > UT_REC_EVENT_MAX || !ut_tracing_on(t) || !ut_evpid_ok() || !ut_enter(t))
 		return;
 	w = ut_rec_reserve(t, size, &delta);
 	if (w) {
@@ -112,6 +127,67 @@ void ut_pev_emit(const struct ut_pev *e)
 		ut_rec_commit(t, size);
 	}
 	ut_leave(t);
+}
+
+/* Where libutrace.so's loaded segments end (ut_procev_init); 0: not known. */
+static uint64_t self_end;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	if (info->dlpi_addr != ut_rt.self_base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && info->dlpi_addr + ph->p_vaddr + ph->p_memsz > self_end)
+			self_end = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	return 1;
+}
+
+/*
+ * Where the program called the runtime: the first return address outside
+ * libutrace.so (the interposed fork(), waitpid(), ...).  0 if none.
+ */
+static uint64_t program_site(void)
+{
+	void *frames[16];
+	int n = backtrace(frames, 16);
+
+	for (int i = 0; i < n; i++) {
+		uint64_t a = (uint64_t)(uintptr_t)frames[i];
+
+		if (a < ut_rt.self_base || a >= self_end)
+			return a;
+	}
+	return 0;
+}
+
+/*
+ * Event @e happened: recorded if enabled (or soft-enabled by a trigger),
+ * then its triggers run, as a probe's do (libutrace/evtrigger.c), with its
+ * fields as slots; a stacktrace trigger's stack starts where the program
+ * called the runtime (the interposed call).
+ */
+void ut_pev_emit(const struct ut_pev *e)
+{
+	const struct ut_procev *d = ut_procev_by_id((uint16_t)e->id);
+	uint8_t rec[8 + sizeof(e->b)];
+	uint64_t slots[UT_USDT_MAX_ARGS];
+	unsigned n;
+
+	if (!ut_rt.ready || !d)
+		return;
+	if (ut_evtrig_records_named(d->system, d->name, enabled_bit(e->id)))
+		record(e);
+	if (!ut_evtrig_arms_named(d->system, d->name))
+		return;
+	memset(rec, 0, 8);
+	memcpy(rec + 8, e->b, e->len < sizeof(e->b) ? e->len : sizeof(e->b));
+	n = ut_procev_slots(d, rec, 8 + e->len, slots);
+	ut_evtrig_hit_event(d->system, d->name, slots, n, program_site());
 }
 
 static void own_comm(char comm[16])
@@ -190,6 +266,9 @@ static create_fn real_create;
 void ut_procev_init(void)
 {
 	real_fork = (pid_t(*)(void))dlsym(RTLD_NEXT, "fork");
+	ut_procfree_init();
+	if (ut_rt.self_base && !self_end)
+		dl_iterate_phdr(find_self, NULL);
 	real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
 }
 

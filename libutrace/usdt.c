@@ -342,7 +342,7 @@ static void record_probe(const struct ut_module *m, const struct ut_probe *r, co
 	uint64_t *w, delta, rec[1 + UT_EV_MAX_ARGBYTES / 8];
 	uint32_t cpu = ut_cpu();
 
-	if (!ut_tracing_on(t) || !ut_enter(t))
+	if (!ut_tracing_on(t) || !ut_evpid_ok() || !ut_enter(t))
 		return;
 	for (unsigned i = 0; i < n; i++)
 		rec[1 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);

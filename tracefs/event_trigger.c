@@ -27,6 +27,7 @@
 
 #include "common/evtrigger.h"
 #include "common/synth.h"
+#include "common/procev_fields.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"
@@ -131,10 +132,16 @@ static int edit_triggers(struct ut_cfg *c, const void *arg)
 
 bool tfs_event_format(struct tfs_req *r, struct ut_evfmt *out)
 {
-	struct ut_probetab *tab = tfs_scope_probes(r->sc);
+	struct ut_probetab *tab;
 	const char *colon = strchr(r->ev, ':');
 	bool found = false;
+	char sys[UT_EVTRIG_NAME_MAX];
 
+	/* a process event: its fields as named slots (common/procev_fields.h) */
+	snprintf(sys, sizeof(sys), "%.*s", colon ? (int)(colon - r->ev) : 0, r->ev);
+	if (colon && ut_procev_evfmt_named(sys, colon + 1, out))
+		return true;
+	tab = tfs_scope_probes(r->sc);
 	for (size_t i = 0; colon && tab && i < tab->n && !found; i++) {
 		const struct ut_evfmt *fm = &tab->v[i].f;
 
@@ -298,6 +305,8 @@ int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool
 	}
 	if (!ret && t.cmd == UT_ET_HIST && t.clear)
 		tfs_hist_clear(r, &t);
+	if (!ret && t.cmd == UT_ET_SNAPSHOT && !t.remove)
+		ret = tfs_snapshot_alloc(r->sc); /* as the kernel's registration */
 	return ret;
 }
 

@@ -95,6 +95,7 @@ enum setting {
 	S_PLT,
 	S_INLINED,
 	S_PATCH_PROLOGUE,
+	S_EVENT_FORK,
 };
 
 struct set_arg {
@@ -145,6 +146,9 @@ static int edit_setting(struct ut_cfg *c, const void *p)
 		break;
 	case S_PATCH_PROLOGUE:
 		c->patch_prologue = a->v != 0;
+		break;
+	case S_EVENT_FORK:
+		c->event_fork = a->v != 0;
 		break;
 	}
 	return 0;
@@ -366,6 +370,7 @@ static void effective_opts(const struct tfs_scope *sc, const struct ut_cfg *c,
 	ut_opts_set(o, UT_OPT_PLT, c->plt);
 	ut_opts_set(o, UT_OPT_INLINED, c->inlined);
 	ut_opts_set(o, UT_OPT_PATCH_PROLOGUE, c->patch_prologue);
+	ut_opts_set(o, UT_OPT_EVENT_FORK, c->event_fork);
 }
 
 /* Set option @id to @val: in the configuration, or in the mount's options. */
@@ -384,6 +389,8 @@ static int set_option(struct tfs_req *r, int id, int val, const char *buf, size_
 		return set(r, S_INLINED, (unsigned long long)val, buf, len);
 	case UT_OPT_PATCH_PROLOGUE:
 		return set(r, S_PATCH_PROLOGUE, (unsigned long long)val, buf, len);
+	case UT_OPT_EVENT_FORK:
+		return set(r, S_EVENT_FORK, (unsigned long long)val, buf, len);
 	default:
 		return ut_opts_set(&r->sc->opts, id, val);
 	}
@@ -462,24 +469,33 @@ static int store_option(struct tfs_req *r, const char *buf, size_t len, bool app
 }
 
 /* ------------------------------------------------------------------ */
-/* set_ftrace_pid                                                      */
+/* set_ftrace_pid (arg 0), set_event_pid (arg 1)                        */
 /* ------------------------------------------------------------------ */
 
 struct pid_arg {
 	int32_t pids[UT_CFG_MAX_PIDS];
 	uint32_t n;
 	bool append;
+	bool event;           /* set_event_pid's list */
 };
+
+/* The list a pid file shows: set_ftrace_pid's or set_event_pid's. */
+static int32_t *pid_list(struct ut_cfg *c, bool event, uint32_t **nr)
+{
+	*nr = event ? &c->nr_event_pids : &c->nr_pids;
+	return event ? c->event_pids : c->pids;
+}
 
 static int edit_pids(struct ut_cfg *c, const void *p)
 {
 	const struct pid_arg *a = p;
 	int32_t out[UT_CFG_MAX_PIDS];
-	uint32_t n = 0;
+	uint32_t n = 0, *nr;
+	int32_t *pids = pid_list(c, a->event, &nr);
 
 	if (a->append)
-		for (uint32_t i = 0; i < c->nr_pids && i < UT_CFG_MAX_PIDS; i++)
-			out[n++] = c->pids[i];
+		for (uint32_t i = 0; i < *nr && i < UT_CFG_MAX_PIDS; i++)
+			out[n++] = pids[i];
 	for (uint32_t i = 0; i < a->n; i++) {
 		uint32_t k = 0;
 
@@ -491,8 +507,8 @@ static int edit_pids(struct ut_cfg *c, const void *p)
 			return -ENOSPC;
 		out[n++] = a->pids[i];
 	}
-	memcpy(c->pids, out, n * sizeof(out[0]));
-	c->nr_pids = n;
+	memcpy(pids, out, n * sizeof(out[0]));
+	*nr = n;
 	return 0;
 }
 
@@ -503,19 +519,22 @@ static int cmp_pid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Ascending, one a line; an empty set_ftrace_pid says "no pid", set_event_pid nothing. */
 static int show_pids(struct tfs_req *r, FILE *f)
 {
 	struct ut_cfg c;
 	int ret = show_cfg(r, &c);
+	uint32_t *nr;
+	int32_t *pids = pid_list(&c, r->file->arg == 1, &nr);
 
-	if (!ret && !c.nr_pids)
+	if (!ret && !*nr && r->file->arg == 0)
 		fputs("no pid\n", f);
-	if (!ret && c.nr_pids) {
-		uint32_t n = c.nr_pids < UT_CFG_MAX_PIDS ? c.nr_pids : UT_CFG_MAX_PIDS;
+	if (!ret && *nr) {
+		uint32_t n = *nr < UT_CFG_MAX_PIDS ? *nr : UT_CFG_MAX_PIDS;
 
-		qsort(c.pids, n, sizeof(c.pids[0]), cmp_pid);
+		qsort(pids, n, sizeof(pids[0]), cmp_pid);
 		for (uint32_t i = 0; i < n; i++)
-			fprintf(f, "%d\n", c.pids[i]);
+			fprintf(f, "%d\n", pids[i]);
 	}
 	ut_cfg_free(&c);
 	return ret;
@@ -523,7 +542,7 @@ static int show_pids(struct tfs_req *r, FILE *f)
 
 static int store_pids(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
-	struct pid_arg a = {.append = append};
+	struct pid_arg a = {.append = append, .event = r->file->arg == 1};
 	char cmd[256];
 	size_t i = 0;
 
@@ -729,9 +748,11 @@ const struct tfs_file tfs_files[] = {
 	{"set_event", 0640, ALL | TFS_LIST, tfs_show_set_event, tfs_store_set_event, NULL, 0},
 	{"set_ftrace_filter", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 0},
 	{"set_ftrace_notrace", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 1},
+	{"set_event_pid", 0640, ALL | TFS_LIST, show_pids, store_pids, NULL, 1},
 	{"set_ftrace_pid", 0640, ALL | TFS_INST | TFS_LIST, show_pids, store_pids, NULL, 0},
 	{"set_graph_function", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 2},
 	{"set_graph_notrace", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 3},
+	{"snapshot", 0640, ALL | TFS_INST, tfs_show_snapshot, tfs_store_snapshot, NULL, 0},
 	{"synthetic_events", 0640, TFS_TOP, tfs_show_synth, tfs_store_synth, tfs_trunc_synth, 0},
 	{"trace", 0640, ALL | TFS_INST | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
 	{"trace_clock", 0640, ALL | TFS_INST, show_trace_clock, store_trace_clock, NULL, 0},

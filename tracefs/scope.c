@@ -71,12 +71,14 @@ void tfs_scopes_free(void)
 {
 	for (size_t i = 0; i < nr_procs; i++) {
 		tfs_errlog_clear(procs[i]);
+		tfs_snapshot_free(procs[i]);
 		free(procs[i]);
 	}
 	free(procs);
 	procs = NULL;
 	nr_procs = 0;
 	tfs_errlog_clear(&top);
+	tfs_snapshot_free(&top);
 }
 
 int tfs_scope_session(const struct tfs_scope *sc, struct ut_live_sess *s)
@@ -323,6 +325,8 @@ int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id)
 		return c->inlined;
 	case UT_OPT_PATCH_PROLOGUE:
 		return c->patch_prologue;
+	case UT_OPT_EVENT_FORK:
+		return c->event_fork;
 	default:
 		return ut_opts_get(&sc->opts, id);
 	}
@@ -331,7 +335,8 @@ int tfs_opt_value(const struct tfs_scope *sc, const struct ut_cfg *c, int id)
 static bool opt_mapped(int id)
 {
 	return id == UT_OPT_OVERWRITE || id == UT_OPT_FUNC_STACK_TRACE || id == UT_OPT_SLEEP_TIME ||
-	       id == UT_OPT_PLT || id == UT_OPT_INLINED || id == UT_OPT_PATCH_PROLOGUE;
+	       id == UT_OPT_PLT || id == UT_OPT_INLINED || id == UT_OPT_PATCH_PROLOGUE ||
+	       id == UT_OPT_EVENT_FORK;
 }
 
 bool tfs_opt_listed(int id)

@@ -53,6 +53,7 @@ int tfs_show_trace(struct tfs_req *r, FILE *f)
 	struct words w;
 	int ret;
 
+	tfs_snapshot_sync(r); /* what a snapshot trigger took is not in trace */
 	get_words(sc, &w);
 	if (r->tid)
 		ret = print_thread(sc, r->tid, f, &w, true);

@@ -43,12 +43,16 @@
 #define TFS_ERRLOG_MAX 8 /* entries kept, as the kernel keeps */
 
 /* One directory's state held by the mount (not by the processes). */
+struct tfs_snap;
 struct tfs_scope {
 	int32_t pid;          /* 0: the top level; else processes/PID/ */
 	int inst;             /* instances/NAME/: its number (common/control.h); else 0 */
 	struct ut_opts opts;  /* output options (passed to the formatter) */
 	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
 	int nr_errlog;
+	struct tfs_snap *snap; /* the snapshot file's (snapshot.c); NULL: freed */
+	uint64_t snap_seen;   /* its processes' snapshot triggers fired, as last looked */
+	bool snap_looked;     /* snap_seen was set */
 };
 
 /* Run-time directory (absolute). */
@@ -214,6 +218,15 @@ int tfs_parse_ulong(const char *buf, size_t len, unsigned long long max,
 		    unsigned long long *out);
 /* @buf without surrounding whitespace, NUL-terminated, in @out (EINVAL if too long). */
 int tfs_strip(const char *buf, size_t len, char *out, size_t outlen);
+
+/* snapshot.c: the snapshot file */
+int tfs_show_snapshot(struct tfs_req *r, FILE *f);
+int tfs_store_snapshot(struct tfs_req *r, const char *buf, size_t len, bool append);
+void tfs_snapshot_free(struct tfs_scope *sc);
+/* A `snapshot` trigger was written on the scope: its snapshot is allocated. */
+int tfs_snapshot_alloc(struct tfs_scope *sc);
+/* Take the scope's snapshot if a snapshot trigger fired since the last look. */
+void tfs_snapshot_sync(struct tfs_req *r);
 
 /* funcs.c */
 int tfs_show_list(struct tfs_req *r, FILE *f);

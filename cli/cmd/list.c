@@ -65,7 +65,7 @@ const char ut_help_list[] =
 	"                `(N sites)` when the name has several\n"
 	"                locations, and why a probe whose arguments cannot be\n"
 	"                decoded cannot be enabled; then the process events every\n"
-	"                traced program has: sched:sched_process_{fork,exec,exit},\n"
+	"                traced program has: sched:sched_process_{fork,exec,exit,free},\n"
 	"                signal:signal_{generate,deliver} (the kernel's names and\n"
 	"                fields), utrace:{thread_start,thread_exit,dlopen,dlclose}\n"
 	"  --jumps       with -e: after each probe, how enabling it patches it:\n"

@@ -143,7 +143,8 @@ struct ut_ctl {
 				 * (tests: a claim costs O(1), not a table scan) */
 	uint64_t shm_faults;    /* pages of session files the file system could not
 				 * give (full): their buffer or table went private */
-	uint64_t reserved2[1];
+	uint64_t snap_requests; /* `snapshot` triggers that fired: the mount takes a
+				 * snapshot when it sees the count move (tracefs/snapshot.c) */
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
 static_assert(sizeof(struct ut_ctl) == 320 + 40 * UT_MAX_THREADS, "ABI");

@@ -52,7 +52,13 @@ int ut_usdt_jump_hit(const struct ut_usdt_jump *j, uint64_t *frame)
 		return 0;
 	if (unlikely(!__atomic_load_n(&r->fast, __ATOMIC_RELAXED)))
 		return 1;
-	if (!ut_tracing_on(t) || !ut_enter(t))
+	/*
+	 * set_event_pid: this thread's cached verdict; one to take again
+	 * (ut_evpid_recheck is built with vector registers) goes the slow way
+	 */
+	if (unlikely(ut_evpid_self.gen != __atomic_load_n(&ut_evpid_gen, __ATOMIC_RELAXED)))
+		return 1;
+	if (ut_evpid_self.skip || !ut_tracing_on(t) || !ut_enter(t))
 		return 0;
 	p = &m->usdt.v[r->idx];
 	n = (unsigned)p->nargs;

@@ -26,11 +26,13 @@ options
 processes
 saved_cmdlines
 set_event
+set_event_pid
 set_ftrace_filter
 set_ftrace_notrace
 set_ftrace_pid
 set_graph_function
 set_graph_notrace
+snapshot
 synthetic_events
 trace
 trace_clock

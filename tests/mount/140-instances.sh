@@ -22,6 +22,7 @@ options
 set_ftrace_filter
 set_ftrace_notrace
 set_ftrace_pid
+snapshot
 trace
 trace_clock
 trace_marker

@@ -29,7 +29,6 @@ userstacktrace 1
 sym-userobj 1
 record-cmd 0
 disable_on_free 1
-event-fork 1
 hash-ptr 0
 block 1
 trace_printk 0

@@ -49,11 +49,17 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 			  option name
   options/		- one file per option: 0 or 1
   saved_cmdlines	- pid and command of each traced thread
+  snapshot		- Like 'trace' but shows the content of the static
+			  snapshot buffer. Read the contents for more
+			  information
 
   available_events	- list of events that can be enabled: the USDT
 			  probes of the traced processes, as provider:name
   set_event		- Enables events by name written into it
 			  provider:name, provider:*, name, !name to disable
+  set_event_pid	- Write pid(s) to only enable events for those pids
+			  (a process id: all its threads; options/event-fork:
+			  its children too)
   events/		- one directory per provider, one per event below it:
       enable		- 0/1: every event (events/), a provider's, one event's
       format, id	- an event's fields and id (events/<provider>/<event>/)

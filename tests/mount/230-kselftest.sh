@@ -73,7 +73,7 @@ expect "results" "$TOP/results.txt" <<'EOF2'
 00basic/basic3.tc PASS
 00basic/basic4.tc PASS
 00basic/ringbuffer_size.tc PASS
-00basic/snapshot.tc UNSUPPORTED
+00basic/snapshot.tc PASS
 00basic/trace_pipe.tc PASS
 ftrace/fgraph-filter-stack.tc UNSUPPORTED
 ftrace/fgraph-filter.tc PASS
@@ -95,7 +95,7 @@ instances/instance.tc PASS
 00basic/basic2.tc (instance) PASS
 00basic/basic3.tc (instance) PASS
 00basic/ringbuffer_size.tc (instance) PASS
-00basic/snapshot.tc (instance) UNSUPPORTED
+00basic/snapshot.tc (instance) PASS
 00basic/trace_pipe.tc (instance) PASS
 ftrace/func-filter-notrace-pid.tc (instance) UNSUPPORTED
 ftrace/func-filter-pid.tc (instance) FAIL

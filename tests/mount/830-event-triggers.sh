@@ -25,7 +25,7 @@ events() { grep -v '^#' trace | sed -E 's/^.*[0-9]\.[0-9]{6}: //'; }
 
 expect "no trigger: the list of the available ones" $T <<'EOF2'
 # Available triggers:
-# traceon traceoff stacktrace enable_event disable_event hist
+# traceon traceoff snapshot stacktrace enable_event disable_event hist
 EOF2
 
 # traceoff:2 -- pair hits twice a round; the second hit turns tracing off
@@ -127,7 +127,7 @@ expect_eq "unknown trigger" EINVAL "$(a $T bogus)"
 expect_eq "bad count" EINVAL "$(a $T traceoff:abc)"
 expect_eq "no such target" EINVAL "$(a $T enable_event:nosuch:event)"
 expect_eq "empty write" EINVAL "$(a $T '')"
-expect_eq "snapshot is not configured" EINVAL "$(a $T snapshot)"
+expect_eq "snapshot: a bad count" EINVAL "$(a $T snapshot:x)"
 expect_eq "still none" "# Available triggers:" "$(head -n 1 $T)"
 expect_eq "error_log stays empty" "" "$(cat error_log)"
 

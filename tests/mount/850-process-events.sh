@@ -16,6 +16,7 @@ expect "available_events" "$TOP/avail.txt" <<'EOF2'
 sched:sched_process_exec
 sched:sched_process_exit
 sched:sched_process_fork
+sched:sched_process_free
 signal:signal_deliver
 signal:signal_generate
 utrace:dlclose
@@ -76,7 +77,7 @@ expect "events/header_event, as the kernel's" events/header_event <<'EOF2'
 	data max type_len  == 28
 EOF2
 # On a kernel with tracefs readable here, every format but the id is the kernel's, byte for byte.
-for e in sched/sched_process_fork sched/sched_process_exec sched/sched_process_exit \
+for e in sched/sched_process_fork sched/sched_process_exec sched/sched_process_exit sched/sched_process_free \
 	signal/signal_generate signal/signal_deliver ftrace/print; do
 	k=/sys/kernel/tracing/events/$e/format
 	[ -r "$k" ] && grep -q . "$k" 2>/dev/null || continue

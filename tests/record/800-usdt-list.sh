@@ -19,6 +19,7 @@ utest:guarded  -4@%edi -4@%eax  (semaphore)
 sched:sched_process_fork
 sched:sched_process_exec
 sched:sched_process_exit
+sched:sched_process_free
 signal:signal_generate
 signal:signal_deliver
 utrace:thread_start

@@ -38,6 +38,8 @@ TEST(plain)
 	CHECK_EQ_STR(printed("enable_event:utest:konst:1"), "enable_event:utest:konst:count=1");
 	CHECK_EQ_STR(printed("disable_event:a:b"), "disable_event:a:b:unlimited");
 	CHECK_EQ_STR(printed("traceoff:2 if a > 1"), "traceoff:count=2 if a > 1");
+	CHECK_EQ_STR(printed("snapshot"), "snapshot:unlimited");
+	CHECK_EQ_STR(printed("snapshot:1 if arg1 > 0"), "snapshot:count=1 if arg1 > 0");
 	CHECK(parse("!stacktrace:1", &t, &err) == 0);
 	CHECK(t.remove && t.cmd == UT_ET_STACKTRACE && !t.counted);
 	CHECK(parse("!enable_event:s:e", &t, &err) == 0);
@@ -48,7 +50,7 @@ TEST(plain)
 TEST(plain_errors)
 {
 	static const char *const bad[] = {"",	       "   ",	     "bogus",	     "traceoff:abc",
-					  "traceoff:1:2", "snapshot",    "enable_event",
+					  "traceoff:1:2", "snapshot:x",  "enable_event",
 					  "enable_event:s", "enable_event:s:e:1:2", "traceoff if",
 					  "traceoff junk", "traceoff:-1", "hist"};
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/procev_fields.h"
 #include "common/procevents.h"
 #include "ut_test.h"
 
@@ -30,7 +31,8 @@ TEST(formats)
 	CHECK(e != NULL);
 	CHECK_EQ_INT(e->id, UT_PEV_EXEC);
 	CHECK(ut_procev_by_id(UT_PEV_EXEC) == e);
-	CHECK(ut_procev_find("sched", "sched_process_free") == NULL);
+	CHECK(ut_procev_find("sched", "sched_process_free") != NULL);
+	CHECK(ut_procev_find("sched", "sched_switch") == NULL);
 	text = ut_procev_format(e);
 	CHECK(text != NULL);
 	CHECK(strstr(text, "name: sched_process_exec\nID: 1011\nformat:\n") == text);
@@ -69,10 +71,36 @@ TEST(print)
 	CHECK_EQ_STR(buf, "comm=(fault) pid=0 child_comm=(fault) child_pid=0");
 }
 
+/* common/procev_fields.c: a process event's fields as the triggers' named slots. */
+TEST(trigger_fields)
+{
+	const struct ut_procev *e = ut_procev_find("sched", "sched_process_fork");
+	struct ut_evfmt f;
+	uint8_t rec[24] = {0};
+	uint64_t slots[UT_USDT_MAX_ARGS];
+	int32_t parent = 10, child = -3;
+
+	CHECK(e && ut_procev_evfmt(e, &f));
+	CHECK_EQ_INT(f.nargs, 4);
+	CHECK_EQ_STR(f.argname[0], "parent_comm");
+	CHECK_EQ_STR(f.argname[3], "child_pid");
+	CHECK(f.size[1] == 4 && f.is_signed[1] && !f.is_signed[0]);
+	memcpy(rec + 12, &parent, 4);
+	memcpy(rec + 20, &child, 4);
+	CHECK_EQ_INT(ut_procev_slots(e, rec, sizeof(rec), slots), 4);
+	CHECK(slots[1] == 10 && slots[3] == (uint64_t)-3 && slots[0] == 0);
+	CHECK_EQ_INT(ut_procev_slots(e, rec, 16, slots), 4); /* short: what is out reads 0 */
+	CHECK(slots[3] == 0);
+	CHECK(!ut_procev_evfmt_named("ftrace", "print", &f));
+	CHECK(ut_procev_evfmt_named("sched", "sched_process_exit", &f));
+	CHECK_EQ_STR(f.argname[0], "comm");
+}
+
 int main(void)
 {
 	RUN(formats);
 	RUN(words);
 	RUN(print);
+	RUN(trigger_fields);
 	TEST_EXIT();
 }
