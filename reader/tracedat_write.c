@@ -1823,28 +1823,31 @@ static uint64_t chunks_within(int fd, uint64_t at, uint64_t nr, uint64_t keep, u
 }
 
 /*
- * @c's chunks cut to those that end within @keep bytes (the oldest), its
- * first one kept if @keep_one.
+ * CPU @cpu's chunks cut to those that end within @keep bytes (the oldest),
+ * its first one kept if @keep_one.
  */
-static void cpu_cut(struct ut_tracedat_writer *w, struct td_wcpu *c, uint64_t keep, bool keep_one)
+static void cpu_cut(struct ut_tracedat_writer *w, int cpu, uint64_t keep, bool keep_one)
 {
-	uint64_t nr = c->nr_chunks;
-
-	if (w->direct >= 0 && c == &w->cpus[w->direct]) { /* its chunk ends are known */
-		keep = keep_one && keep < w->dends[0] ? w->dends[0] : keep;
-		while (c->nr_chunks && w->dends[c->nr_chunks - 1] > keep)
-			c->nr_chunks--;
-		c->zbytes = c->nr_chunks ? w->dends[c->nr_chunks - 1] : 0;
-		return;
-	}
+	struct td_wcpu *c = &w->cpus[cpu];
+	uint64_t nr = c->nr_chunks, bytes = 0;
 	int fd = c->roff ? w->fd : c->fd;
 	uint64_t at = c->roff ? c->roff + 4 : 0;
 
-	c->nr_chunks = chunks_within(fd, at, nr, keep, &c->zbytes);
-	if (!c->nr_chunks && keep_one)
-		c->nr_chunks = chunks_within(fd, at, 1, UINT64_MAX, &c->zbytes);
+	if (cpu == w->direct) { /* its chunk ends are known */
+		keep = keep_one && keep < w->dends[0] ? w->dends[0] : keep;
+		while (nr && w->dends[nr - 1] > keep)
+			nr--;
+		c->nr_chunks = nr;
+		c->zbytes = nr ? w->dends[nr - 1] : 0;
+		return;
+	}
+	nr = chunks_within(fd, at, nr, keep, &bytes);
+	if (!nr && keep_one)
+		nr = chunks_within(fd, at, 1, UINT64_MAX, &bytes);
+	c->nr_chunks = nr;
+	c->zbytes = bytes;
 	/* a temp file is usually on the same full disk: give that room back too */
-	if (!c->roff && ftruncate(c->fd, (off_t)c->zbytes) < 0) {
+	if (!c->roff && ftruncate(c->fd, (off_t)bytes) < 0) {
 		/* not given back: the next round finds the tail still short and cuts more */
 	}
 }
@@ -1862,8 +1865,8 @@ static bool cut_shares(struct ut_tracedat_writer *w, uint64_t need, uint64_t tot
 
 		if (!c->nr_chunks)
 			continue;
-		cpu_cut(w, c, had > give ? had - give : 0, keep_one);
-		cut |= c->zbytes < had;
+		cpu_cut(w, i, had > give ? had - give : 0, keep_one);
+		cut |= w->cpus[i].zbytes < had;
 	}
 	return cut;
 }
@@ -1873,17 +1876,14 @@ static bool cut_shares(struct ut_tracedat_writer *w, uint64_t need, uint64_t tot
  * file-size limit): every CPU gives up the same share of its data, its
  * newest chunks, so that the trace still ends at about the same time on
  * each (cutting one CPU, or dropping the regions whole, left a trace of
- * some threads only), and keeps its first chunk while the others can give.  The regions are then moved down over what was cut
- * and the file cut after the data, which gives the room back.  False:
- * nothing left to give up.
+ * some threads only), and keeps its first chunk while the others can give
+ * (v7_trim() then gives the room back).  False: nothing left to give up.
  */
 static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
 {
-	uint64_t need = short_by + TD_PAGE_SIZE, total = 0, end;
+	uint64_t need = short_by + TD_PAGE_SIZE, total = 0;
 	bool temp = false;
 
-	if (!w->cpus)
-		return false;
 	for (int i = 0; i < w->nr_cpus; i++) {
 		total += w->cpus[i].nr_chunks ? w->cpus[i].zbytes : 0;
 		temp |= w->cpus[i].nr_chunks && !w->cpus[i].roff && (int)i != w->direct;
@@ -1900,13 +1900,26 @@ static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
 	/* each CPU keeps its first chunk while another can give more */
 	if (!cut_shares(w, need, total, true))
 		cut_shares(w, need, total, false);
-	(void)v7_settle(w); /* a failure drops the regions: less to write */
-	end = w->doff + (w->direct >= 0 && w->cpus[w->direct].nr_chunks
-				 ? 4 + w->cpus[w->direct].zbytes
-				 : 0);
-	for (int i = 0; i < w->nr_cpus; i++)
-		if (w->cpus[i].roff && w->cpus[i].nr_chunks && w->cpus[i].roff + 4 + w->cpus[i].zbytes > end)
-			end = w->cpus[i].roff + 4 + w->cpus[i].zbytes;
+	return true;
+}
+
+/*
+ * After a cut: the regions moved down over what was cut (a failure drops
+ * them: less to write), the file cut after the data in it, which gives the
+ * room back.  False if it cannot be cut.
+ */
+static bool v7_trim(struct ut_tracedat_writer *w)
+{
+	const struct td_wcpu *d = w->direct >= 0 ? &w->cpus[w->direct] : NULL;
+	uint64_t end = w->doff + (d && d->nr_chunks ? 4 + d->zbytes : 0);
+
+	(void)v7_settle(w);
+	for (int i = 0; i < w->nr_cpus; i++) {
+		const struct td_wcpu *c = &w->cpus[i];
+
+		if (c->roff && c->nr_chunks && c->roff + 4 + c->zbytes > end)
+			end = c->roff + 4 + c->zbytes;
+	}
 	return ftruncate(w->fd, (off_t)end) == 0;
 }
 
@@ -1918,9 +1931,12 @@ static bool v7_cut(struct ut_tracedat_writer *w, uint64_t short_by)
  */
 static int v7_close(struct ut_tracedat_writer *w)
 {
-	uint64_t *off = calloc((size_t)w->nr_cpus * 2, sizeof(uint64_t)), *size, end = 0;
+	uint64_t *off, *size, end = 0;
 	int ret;
 
+	if (!w->cpus) /* (a writer half made: ut_tracedat_create() failed) */
+		return -EINVAL;
+	off = calloc((size_t)w->nr_cpus * 2, sizeof(uint64_t));
 	if (!off)
 		return -ENOMEM;
 	size = off + w->nr_cpus;
@@ -1937,7 +1953,8 @@ static int v7_close(struct ut_tracedat_writer *w)
 		if (ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT)
 			break;
 		/* where the write stopped, if known; else a chunk's worth at a time */
-		if (!v7_cut(w, w->reached && end > w->reached ? end - w->reached : (uint64_t)TD_WBUF_PAGES * TD_PAGE_SIZE))
+		if (!v7_cut(w, w->reached && end > w->reached ? end - w->reached : (uint64_t)TD_WBUF_PAGES * TD_PAGE_SIZE) ||
+		    !v7_trim(w))
 			break;
 	}
 	w->meta_written = !ret;

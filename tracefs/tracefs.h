@@ -45,13 +45,13 @@
 /* One directory's state held by the mount (not by the processes). */
 struct tfs_snap;
 struct tfs_scope {
-	int32_t pid;          /* 0: the top level; else processes/PID/ */
-	int inst;             /* instances/NAME/: its number (common/control.h); else 0 */
 	struct ut_opts opts;  /* output options (passed to the formatter) */
-	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
-	int nr_errlog;
 	struct tfs_snap *snap; /* the snapshot file's (snapshot.c); NULL: freed */
 	uint64_t snap_seen;   /* its processes' snapshot triggers fired, as last looked */
+	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
+	int32_t pid;          /* 0: the top level; else processes/PID/ */
+	int inst;             /* instances/NAME/: its number (common/control.h); else 0 */
+	int nr_errlog;
 	bool snap_looked;     /* snap_seen was set */
 };
 

@@ -19,5 +19,5 @@ mkdir small
 mount -o loop ext4.img small 2>/dev/null || skip "cannot loop-mount an ext4 image here"
 trap 'umount small 2>/dev/null' EXIT
 
-full_disk_record small "$P"
+full_disk_record small "$P" both
 finish
