@@ -6,27 +6,11 @@
 # the semaphores (the guarded code stops running), as the kernel's uprobes
 # do when a probe is disabled.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/usdt-live.sh"
 export UTRACE_DIR=$PWD/run
 
 P=$(prog usdt gcc-pfe)
-rm -f in.fifo
-mkfifo in.fifo
-LD_PRELOAD=$UT_BUILD/libutrace.so "$P" -i <in.fifo >out.txt 2>err.txt &
-pid=$!
-exec 7>in.fifo
-lines=0
-# cmd LINE: send it, wait for its reply line, leave it in REPLY
-cmd() {
-	echo "$1" >&7
-	lines=$((lines + 1))
-	for ((i = 0; i < 1000; i++)); do
-		[ "$(wc -l <out.txt)" -ge $lines ] && break
-		sleep 0.01
-	done
-	REPLY=$(sed -n "${lines}p" out.txt)
-}
-cmd ping
-expect_eq "the program answers" pong "$REPLY"
+usdt_live_start "$P"
 
 cmd "run 1"
 expect_eq "nothing enabled: the guarded code does not run" "ran 1 guarded 0" "$REPLY"

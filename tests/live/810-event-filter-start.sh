@@ -5,26 +5,11 @@
 # replaces the filter, one without -f removes it; a filter that does not
 # parse exits 2 with the kernel's report and changes nothing.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/usdt-live.sh"
 export UTRACE_DIR=$PWD/run
 
 P=$(prog usdt gcc-pfe)
-rm -f in.fifo
-mkfifo in.fifo
-LD_PRELOAD=$UT_BUILD/libutrace.so "$P" -i <in.fifo >out.txt 2>err.txt &
-pid=$!
-exec 7>in.fifo
-lines=0
-cmd() {
-	echo "$1" >&7
-	lines=$((lines + 1))
-	for ((i = 0; i < 1000; i++)); do
-		[ "$(wc -l <out.txt)" -ge $lines ] && break
-		sleep 0.01
-	done
-	REPLY=$(sed -n "${lines}p" out.txt)
-}
-cmd ping
-expect_eq "the program answers" pong "$REPLY"
+usdt_live_start "$P"
 # pair: arg1 = the round (from 0), arg2 = -1000 * it
 pairs() { "$UTRACE" show -P "$pid" 2>/dev/null | events | sed -nE 's/^.* pair: arg1=([0-9]+) .*$/\1/p' | tr '\n' ' '; }
 

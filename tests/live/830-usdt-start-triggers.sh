@@ -5,27 +5,11 @@
 # removes it; a trigger naming no probe of the running processes, or a
 # field its event lacks, is refused (exit 2) and changes nothing.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/usdt-live.sh"
 export UTRACE_DIR=$PWD/run
 
 P=$(prog usdt gcc-pfe)
-rm -f in.fifo
-mkfifo in.fifo
-LD_PRELOAD=$UT_BUILD/libutrace.so "$P" -i <in.fifo >out.txt 2>err.txt &
-pid=$!
-exec 7>in.fifo
-lines=0
-# cmd LINE: send it, wait for its reply line, leave it in REPLY
-cmd() {
-	echo "$1" >&7
-	lines=$((lines + 1))
-	for ((i = 0; i < 1000; i++)); do
-		[ "$(wc -l <out.txt)" -ge $lines ] && break
-		sleep 0.01
-	done
-	REPLY=$(sed -n "${lines}p" out.txt)
-}
-cmd ping
-expect_eq "the program answers" pong "$REPLY"
+usdt_live_start "$P"
 
 "$UTRACE" start -P "$pid" -e 'utest:pair utest:konst' --trigger 'utest:pair traceoff:1' 2>start.err ||
 	fail "start --trigger exited $?: $(cat start.err)"

@@ -8,27 +8,12 @@
 # registers, a vector register across the probe).  Hits while enabled are
 # counted exactly.  A forked child's probes are the child's alone.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/usdt-live.sh"
 export UTRACE_DIR=$PWD/run
 
 P=$(prog usdt_jump gcc-pfe)
-rm -f in.fifo modes
-mkfifo in.fifo
-: >out.txt
-UTRACE_TEST_USDT=$PWD/modes LD_PRELOAD=$UT_BUILD/libutrace.so "$P" -i <in.fifo >out.txt 2>err.txt &
-pid=$!
-exec 7>in.fifo
-lines=0
-cmd() {
-	echo "$1" >&7
-	lines=$((lines + 1))
-	for ((i = 0; i < 3000; i++)); do
-		[ "$(wc -l <out.txt)" -ge $lines ] && break
-		sleep 0.01
-	done
-	REPLY=$(sed -n "${lines}p" out.txt)
-}
-cmd ping
-expect_eq "the program answers" pong "$REPLY"
+rm -f modes
+usdt_live_start "$P" UTRACE_TEST_USDT="$PWD/modes"
 
 # text_of SYMBOL mem|file: the function's bytes in the running program or in its file, as hex
 text_of() {

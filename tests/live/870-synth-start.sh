@@ -6,26 +6,11 @@
 # synthetic events the process wrote; onmax($r).trace() generates one at
 # each new maximum.  A bad definition exits 2 and changes nothing.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/usdt-live.sh"
 export UTRACE_DIR=$PWD/run
 
 P=$(prog usdt gcc-pfe)
-rm -f in.fifo
-mkfifo in.fifo
-LD_PRELOAD=$UT_BUILD/libutrace.so "$P" -i <in.fifo >out.txt 2>err.txt &
-pid=$!
-exec 7>in.fifo
-lines=0
-cmd() {
-	echo "$1" >&7
-	lines=$((lines + 1))
-	for ((i = 0; i < 1000; i++)); do
-		[ "$(wc -l <out.txt)" -ge $lines ] && break
-		sleep 0.01
-	done
-	REPLY=$(sed -n "${lines}p" out.txt)
-}
-cmd ping
-expect_eq "the program answers" pong "$REPLY"
+usdt_live_start "$P"
 
 "$UTRACE" start -P "$pid" --synth 'lat u64 us; s64 round' -e synthetic:lat \
 	--trigger 'utest:pair hist:keys=common_pid:ts0=common_timestamp.usecs' \
