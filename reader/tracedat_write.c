@@ -1017,6 +1017,29 @@ static int payload_len(const struct ut_event *ev)
 }
 
 /*
+ * A call's fields after the common ones, in the kernel's layout: function
+ * (ip, parent_ip), funcgraph_exit (func, retval, depth, overrun, calltime,
+ * @rettime), else funcgraph_entry's (func, depth, 4 bytes of padding).
+ * encode() and the record writer's fast path share it.
+ */
+static void put_call(unsigned char *p, const struct ut_call *c, uint64_t rettime)
+{
+	td_put_le(p + 8, c->ip, 8);
+	if (c->type == UT_EV_FUNCTION) {
+		td_put_le(p + 16, c->parent_ip, 8);
+	} else if (c->type == UT_EV_FUNCGRAPH_EXIT) {
+		td_put_le(p + 16, c->retval, 8);
+		td_put_le(p + 24, c->depth, 4);
+		td_put_le(p + 28, c->overrun, 4);
+		td_put_le(p + 32, c->calltime, 8);
+		td_put_le(p + 40, rettime, 8);
+	} else {
+		td_put_le(p + 16, c->depth, 4);
+		td_put_le(p + 20, 0, 4);
+	}
+}
+
+/*
  * The event's payload in the kernel's layout, @len bytes (payload_len())
  * and zeros up to @alen, written straight into the page.
  */
@@ -1027,8 +1050,13 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 	put_common(p, ev);
 	switch (ev->type) {
 	case UT_EV_FUNCTION:
-		td_put_le(p + 8, ev->ip, 8);
-		td_put_le(p + 16, ev->parent_ip, 8);
+	case UT_EV_FUNCGRAPH_ENTRY:
+	case UT_EV_FUNCGRAPH_INLINED:
+	case UT_EV_FUNCGRAPH_EXIT:
+		put_call(p, &(struct ut_call){.type = ev->type, .ip = ev->ip, .parent_ip = ev->parent_ip,
+					       .calltime = ev->calltime, .retval = ev->retval,
+					       .depth = ev->depth, .overrun = ev->overrun},
+			 ev->rettime);
 		break;
 	case UT_EV_FUNC_REPEATS:
 		/* the time back to the last call: 48 bits, top 16 and bottom 32 */
@@ -1043,20 +1071,6 @@ static void encode(const struct ut_event *ev, unsigned char *p, size_t len, size
 		td_put_le(p + 8, ev->ip, 8);
 		memcpy(p + 16, ev->str ? ev->str : "", len - 17);
 		p[len - 1] = 0;
-		break;
-	case UT_EV_FUNCGRAPH_ENTRY:
-	case UT_EV_FUNCGRAPH_INLINED:
-		td_put_le(p + 8, ev->ip, 8);
-		td_put_le(p + 16, ev->depth, 4);
-		td_put_le(p + 20, 0, 4);
-		break;
-	case UT_EV_FUNCGRAPH_EXIT:
-		td_put_le(p + 8, ev->ip, 8);
-		td_put_le(p + 16, ev->retval, 8);
-		td_put_le(p + 24, ev->depth, 4);
-		td_put_le(p + 28, ev->overrun, 4);
-		td_put_le(p + 32, ev->calltime, 8);
-		td_put_le(p + 40, ev->rettime, 8);
 		break;
 	case UT_EV_SIGNAL_ENTER:
 	case UT_EV_SIGNAL_EXIT:
@@ -1261,19 +1275,7 @@ int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const stru
 	/* common fields: type, flags 0, preempt count 0, pid */
 	td_put_le(p, (uint32_t)ev->type, 4);
 	td_put_le(p + 4, (uint32_t)pid, 4);
-	td_put_le(p + 8, ev->ip, 8);
-	if (ev->type == UT_EV_FUNCTION) {
-		td_put_le(p + 16, ev->parent_ip, 8);
-	} else if (!exit) {
-		td_put_le(p + 16, ev->depth, 4);
-		td_put_le(p + 20, 0, 4);
-	} else { /* the layout encode() gives */
-		td_put_le(p + 16, ev->retval, 8);
-		td_put_le(p + 24, ev->depth, 4);
-		td_put_le(p + 28, ev->overrun, 4);
-		td_put_le(p + 32, ev->calltime, 8);
-		td_put_le(p + 40, ev->ts, 8);
-	}
+	put_call(p, ev, ev->ts);
 	return 0;
 }
 
