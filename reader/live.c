@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "utrace/read.h"
+#include "reader/ctl_cache.h"
 #include "reader/drain.h"
 #include "reader/live.h"
 #include "reader/printer.h"
@@ -320,7 +321,7 @@ static void ssess_free(struct ssess *ss)
 	sthread_list_free(ss->retired_in);
 	sthread_list_free(ss->retired);
 	if (ss->ctl)
-		ut_sess_unmap_ctl(ss->ctl);
+		ut_ctl_cache_put(ss->ctl);
 	free(ss);
 }
 
@@ -527,7 +528,7 @@ static void add_session(struct ut_live_stream *s, const char *dir)
 	if (s->nr_sess == STREAM_MAX_SESS || !(ss = calloc(1, sizeof(*ss))))
 		return;
 	snprintf(ss->dir, sizeof(ss->dir), "%s", dir);
-	ret = ut_sess_map_ctl(ss->dir, true, &ss->ctl, err, sizeof(err));
+	ret = ut_ctl_cache_get(ss->dir, &ss->ctl, err, sizeof(err));
 	if (ret == -EPERM)
 		__atomic_store_n(&s->refused, true, __ATOMIC_RELEASE);
 	if (ret) { /* being created (or not a session): look again later */
@@ -901,7 +902,7 @@ static void mark_drained(struct ssess *ss)
 				ss->dead_passes < GIVE_UP_PASSES)
 			return;
 	}
-	ut_sess_unmap_ctl(ss->ctl);
+	ut_ctl_cache_put(ss->ctl);
 	ss->ctl = NULL;
 	__atomic_store_n(&ss->drained, true, __ATOMIC_RELEASE);
 }

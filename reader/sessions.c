@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/control.h"
+#include "reader/ctl_cache.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
@@ -154,12 +155,15 @@ int ut_sess_map_thread(const char *sessdir, int inst, uint32_t slot, bool rw, vo
 	return ut_sess_map_buf(path, rw, false, map, len, err, errlen);
 }
 
-/* The one mapper, under the name the live-control code calls (read.h). */
+/*
+ * The one mapper, under the name the live-control code calls (read.h):
+ * through the cache of mapped blocks (reader/ctl_cache.c).
+ */
 struct ut_ctl *ut_live_map_ctl(const char *sessdir)
 {
 	char err[256];
 	struct ut_ctl *ctl;
-	int ret = ut_sess_map_ctl(sessdir, true, &ctl, err, sizeof(err));
+	int ret = ut_ctl_cache_get(sessdir, &ctl, err, sizeof(err));
 
 	if (ret) {
 		errno = -ret;
@@ -170,5 +174,5 @@ struct ut_ctl *ut_live_map_ctl(const char *sessdir)
 
 void ut_live_unmap_ctl(struct ut_ctl *ctl)
 {
-	ut_sess_unmap_ctl(ctl);
+	ut_ctl_cache_put(ctl);
 }

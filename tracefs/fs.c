@@ -503,6 +503,7 @@ int tfs_main(const char *dir, bool foreground, bool debug)
 	if (tfs_mountpoint(dir, mnt))
 		return 1;
 	clock_gettime(CLOCK_REALTIME, &mount_time);
+	ut_live_keep_ctl_maps(); /* every request looks into every session's block */
 	if (fuse_opt_add_arg(&args, "utrace") ||
 	    fuse_opt_add_arg(&args, "-ofsname=utrace,subtype=tracefs,default_permissions") ||
 	    (debug && fuse_opt_add_arg(&args, "-d"))) {

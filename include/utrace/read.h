@@ -110,6 +110,13 @@ void ut_sess_unmap_ctl(struct ut_ctl *ctl);
  */
 struct ut_ctl *ut_live_map_ctl(const char *sessdir);
 void ut_live_unmap_ctl(struct ut_ctl *ctl);
+/*
+ * For a reader that lives long and looks into every session's control
+ * block on each request (the mount): from now on ut_live_map_ctl() and the
+ * live streams map each block once and share it while it is used, unmapped
+ * when unused for 2 s (reader/ctl_cache.c).
+ */
+void ut_live_keep_ctl_maps(void);
 
 /*
  * Any session file @path (trusted, a regular file of at least @min bytes):

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -187,6 +188,63 @@ TEST(missing_session_says_so)
 	cleanup();
 }
 
+/*
+ * With ut_live_keep_ctl_maps() (the mount), ut_live_map_ctl() maps a block
+ * once (reader/ctl_cache.c): a second caller
+ * gets the same mapping; a session made again under the same name (a new
+ * file) is mapped afresh; a removed one, or a control file replaced by a
+ * link, is refused as by the plain mapping.
+ */
+TEST(ctl_mapped_once_while_it_is_the_same_file)
+{
+	struct ut_ctl *a, *b, *c;
+	char path[256];
+
+	make_session();
+	a = ut_live_map_ctl(sess); /* not kept yet: each caller its own mapping */
+	b = ut_live_map_ctl(sess);
+	CHECK(a && b && a != b);
+	ut_live_unmap_ctl(b);
+	ut_live_unmap_ctl(a);
+	ut_live_keep_ctl_maps();
+	a = ut_live_map_ctl(sess);
+	b = ut_live_map_ctl(sess);
+	CHECK(a && a == b);
+	CHECK_EQ_INT(a->pid, 1234);
+	ut_live_unmap_ctl(b);
+	ut_live_unmap_ctl(a);
+	c = ut_live_map_ctl(sess); /* unused but recent: still the same */
+	CHECK(c == a);
+	ut_live_unmap_ctl(c);
+
+	cleanup(); /* the same session name, a new file with another pid */
+	make_session();
+	snprintf(path, sizeof(path), "%s/ctl", sess);
+	{
+		int32_t pid = 4321;
+		int fd = open(path, O_WRONLY);
+
+		CHECK(fd >= 0);
+		CHECK(pwrite(fd, &pid, sizeof(pid), offsetof(struct ut_ctl, pid)) ==
+		      (ssize_t)sizeof(pid));
+		close(fd);
+	}
+	c = ut_live_map_ctl(sess);
+	CHECK(c);
+	CHECK_EQ_INT(c->pid, 4321);
+	ut_live_unmap_ctl(c);
+	cleanup();
+	errno = 0;
+	CHECK(!ut_live_map_ctl(sess));
+	CHECK_EQ_INT(errno, ENOENT);
+
+	make_session();
+	make_link("ctl");
+	CHECK(!ut_live_map_ctl(sess));
+	CHECK_EQ_INT(errno, EPERM);
+	cleanup();
+}
+
 int main(void)
 {
 	RUN(good_session_maps);
@@ -196,5 +254,6 @@ int main(void)
 	RUN(buffer_link_refused);
 	RUN(buffer_cut_short_refused);
 	RUN(missing_session_says_so);
+	RUN(ctl_mapped_once_while_it_is_the_same_file);
 	TEST_EXIT();
 }
