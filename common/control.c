@@ -120,7 +120,15 @@ static struct ut_ctl *map_session(const char *dir)
 	return ut_live_map_ctl(dir);
 }
 
-long ut_live_list(const char *rundir, struct ut_live_sess **out)
+/*
+ * The sessions of @rundir whose directory names start with @prefix (NULL:
+ * all).  A session's directory is named "PID.NS" by the process that made
+ * it (libutrace/session.c, common/marker.c), so the sessions of one pid
+ * are found without mapping every other session's control block: the
+ * mount looks one up on every request under processes/PID/, and a traced
+ * shell script leaves hundreds.
+ */
+static long list_sessions(const char *rundir, const char *prefix, struct ut_live_sess **out)
 {
 	int fd = ut_live_root(rundir, false);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -140,7 +148,8 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 		struct ut_ctl *ctl;
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
-		    strlen(de->d_name) >= sizeof(s.name))
+		    strlen(de->d_name) >= sizeof(s.name) ||
+		    (prefix && strncmp(de->d_name, prefix, strlen(prefix))))
 			continue;
 		snprintf(s.dir, sizeof(s.dir), "%s/%s", rundir, de->d_name);
 		ctl = map_session(s.dir);
@@ -183,13 +192,21 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 	return n;
 }
 
+long ut_live_list(const char *rundir, struct ut_live_sess **out)
+{
+	return list_sessions(rundir, NULL, out);
+}
+
 int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out)
 {
 	struct ut_live_sess *v;
-	long n = ut_live_list(rundir, &v);
 	char path[64];
 	struct stat st;
 	int ret = -ESRCH;
+	long n;
+
+	snprintf(path, sizeof(path), "%d.", (int)pid);
+	n = list_sessions(rundir, path, &v);
 
 	if (n < 0)
 		return (int)n;

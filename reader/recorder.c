@@ -389,6 +389,29 @@ static bool map_failed(struct ut_recorder *r, int ret)
 	return ret != 0;
 }
 
+/*
+ * Whether the session directory @name may be one of the pids asked for.
+ * Sessions are named "PID.NS" by the process that made them (common/
+ * control.c, list_sessions()): one of another pid is not mapped at all --
+ * every pass looks at every name, and the mount's processes/PID/trace
+ * shares the run-time directory with hundreds of other sessions.
+ */
+static bool may_be_wanted(const struct ut_recorder *r, const char *name)
+{
+	char *end;
+	long pid;
+
+	if (!r->pids)
+		return true;
+	pid = strtol(name, &end, 10);
+	if (end == name || *end != '.')
+		return true; /* not a session's name: mapping it says why */
+	for (size_t k = 0; k < r->npids; k++)
+		if (r->pids[k] == pid)
+			return true;
+	return false;
+}
+
 static struct sess *open_sess(struct ut_recorder *r, const char *name)
 {
 	char path[PATH_MAX], err[256];
@@ -972,7 +995,8 @@ static void find_sessions(struct ut_recorder *r)
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
-		if (de->d_name[0] != '.' && !find_sess(r, de->d_name))
+		if (de->d_name[0] != '.' && may_be_wanted(r, de->d_name) &&
+		    !find_sess(r, de->d_name))
 			open_sess(r, de->d_name);
 	}
 	if (d)
