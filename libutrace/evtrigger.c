@@ -230,6 +230,8 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 		return;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - line), line);
 	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
+	if (!strcmp(sys, "ftrace"))
+		return; /* trace_marker's: its writer, the mount, runs them (tracefs/marker_trig.c) */
 	memset(rt, 0, sizeof(*rt));
 	if (ut_evtrig_parse(sp + 1, (size_t)(line + n - sp - 1), &rt->t, &err) || rt->t.remove)
 		return;

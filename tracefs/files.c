@@ -596,7 +596,8 @@ static void thread_comm(int32_t tid, char *comm, size_t len)
  * instance, under processes/PID/ in that process's buffers.  Trailing
  * newlines are dropped (the event's line ends with one); the text is cut at
  * UT_REC_MARKER_MAX bytes, which the write returns, as the kernel does at
- * its page limit.
+ * its page limit.  Then ftrace:print's triggers run (tracefs/marker_trig.c),
+ * as the kernel runs them in the writer.
  */
 static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
@@ -635,6 +636,11 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	}
 	if (ret == -ENOSPC)
 		return -EBADF; /* the kernel's answer when the buffer is full */
+	if (!ret) { /* ftrace:print's triggers see the text as written, newlines kept */
+		memcpy(text, buf, n);
+		text[n] = '\0';
+		tfs_mtrig_fire(r, r->caller, comm, text);
+	}
 	return ret ? ret : (int)n;
 }
 

@@ -84,8 +84,8 @@ trigger/trigger-hist.tc FAIL
 trigger/trigger-multihist.tc FAIL
 trigger/trigger-snapshot.tc PASS
 trigger/trigger-stacktrace.tc PASS
-trigger/trigger-trace-marker-hist.tc UNSUPPORTED
-trigger/trigger-trace-marker-snapshot.tc UNSUPPORTED
+trigger/trigger-trace-marker-hist.tc PASS
+trigger/trigger-trace-marker-snapshot.tc PASS
 trigger/trigger-trace-marker-synthetic-kernel.tc UNSUPPORTED
 trigger/trigger-trace-marker-synthetic.tc UNSUPPORTED
 trigger/trigger-traceonoff.tc PASS
