@@ -88,8 +88,11 @@ echo 0 >snapshot
 
 # enable_event: the marker turns an event on
 expect_eq "enable_event" OK "$(w $T 'enable_event:sched:sched_process_fork:1')"
+expect_eq "the target waits (soft mode)" "0*" "$(cat events/sched/sched_process_fork/enable)"
 echo go >trace_marker
 expect_eq "enabled by the marker" "sched:sched_process_fork" "$(cat set_event)"
+expect_eq "the target is on" "1*" "$(cat events/sched/sched_process_fork/enable)"
+expect_eq "its count" "enable_event:sched:sched_process_fork:count=0" "$(cat $T)"
 expect_eq "remove" OK "$(a $T '!enable_event:sched:sched_process_fork')"
 expect_eq "disable_event" OK "$(w $T 'disable_event:sched:sched_process_fork')"
 echo stop >trace_marker
