@@ -81,7 +81,7 @@ static struct mtrig *state_of(int32_t pid, const struct ut_evtrig *t)
 		if (trigs[i]->pid == pid && !strcmp(trigs[i]->ident, ident))
 			return trigs[i];
 	m = calloc(1, sizeof(*m));
-	v = m ? realloc(trigs, (nr_trigs + 1) * sizeof(*v)) : NULL;
+	v = m ? realloc(trigs, (nr_trigs + 1) * sizeof(struct mtrig *)) : NULL;
 	if (!v) {
 		free(m);
 		return NULL;
