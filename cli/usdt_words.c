@@ -142,9 +142,10 @@ static int check_synth_trigger(const struct ut_evtrig *t, const char *synth, con
 
 /*
  * A trigger on ftrace:print, trace_marker's event: no probe, but the
- * kernel's fields (ip, buf, common_pid).  The mount runs it when
- * processes/PID/trace_marker of the process is written
- * (tracefs/marker_trig.c), and keeps no hist variables for it.
+ * kernel's fields (ip, buf, common_pid).  The program runs it on its own
+ * utrace_marker(), the mount when processes/PID/trace_marker of the
+ * process is written (tracefs/marker_trig.c, which keeps no hist
+ * variables: refused for both).
  */
 static int check_marker_trigger(const struct ut_evtrig *t, const char *text, const char *line,
 				size_t n, char *why, size_t len)

@@ -3,7 +3,9 @@
  * Event triggers in the traced process: what events/SYS/EVT/trigger holds
  * (the configuration's "trigger" lines, common/evtrigger.h), run when a
  * USDT probe of that event hits (usdt.c calls ut_evtrig_hit() after its
- * record).  As in the kernel:
+ * record), a process event happens, or the program writes a marker with
+ * utrace_marker() (ftrace:print; a write to the mount's trace_marker runs
+ * them in the mount, tracefs/marker_trig.c).  As in the kernel:
  *
  *  - an event with triggers fires even when it is not enabled (its probe
  *    is armed), but is recorded only if enabled ("soft" mode);
@@ -173,6 +175,11 @@ static bool event_format(const struct rt_tab *tab, const char *sys, const char *
 		}
 	if (ut_procev_evfmt_named(sys, evt, f))
 		return true;
+	if (!strcmp(sys, "ftrace") && !strcmp(evt, "print")) { /* utrace_marker()'s (api.c) */
+		const struct ut_procev *e = ut_procev_find(sys, evt);
+
+		return e && ut_procev_evfmt(e, f);
+	}
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		const struct ut_module *m = ut_rt.mods[i];
 
@@ -230,8 +237,6 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 		return;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - line), line);
 	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
-	if (!strcmp(sys, "ftrace"))
-		return; /* trace_marker's: its writer, the mount, runs them (tracefs/marker_trig.c) */
 	memset(rt, 0, sizeof(*rt));
 	if (ut_evtrig_parse(sp + 1, (size_t)(line + n - sp - 1), &rt->t, &err) || rt->t.remove)
 		return;

@@ -6,7 +6,7 @@
  * the mount (tracefs/files.c writes the marker into the scope's buffers),
  * so the mount runs them, right after the marker is written, where the
  * other events' triggers run in the traced process (libutrace/evtrigger.c,
- * which leaves the ftrace lines of its configuration alone).
+ * which runs ftrace:print's only for the program's own utrace_marker()).
  *
  * The triggers are the scope's configuration's "ftrace:print ..." lines,
  * written through the trigger file as any event's.  The fields are the

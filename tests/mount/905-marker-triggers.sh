@@ -5,7 +5,8 @@
 # processes/PID/ (the mount, the writer, runs them: tracefs/marker_trig.c).
 # traceoff/traceon with :N and `if` on common_pid, hist keyed on
 # common_pid (the self-test trigger-trace-marker-hist.tc's) with :pause,
-# :continue and :clear, snapshot, enable_event/disable_event.
+# :continue and :clear, snapshot, enable_event/disable_event; a program's
+# own utrace_marker() fires them in the program.
 . "$(dirname "$0")/mount.lib"
 
 do_mount
@@ -98,6 +99,18 @@ expect_eq "disable_event" OK "$(w $T 'disable_event:sched:sched_process_fork')"
 echo stop >trace_marker
 expect_eq "disabled by the marker" "" "$(cat set_event)"
 expect_eq "remove" OK "$(a $T '!disable_event:sched:sched_process_fork')"
+
+# a program's own markers (utrace_marker()) fire the triggers in the
+# program: ip is the code that wrote it; its table merges into the hist
+expect_eq "hist on ip.sym" OK "$(w $T 'hist:keys=ip.sym')"
+LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog marker gcc-pfe)" >"$TOP/marker.out" 2>&1
+grep '^{' $H | sed -E 's/\[[0-9a-f]+\]/[ADDR]/; s/ +\}/ }/' >"$TOP/ip.txt"
+expect "the program's marker, by the function that wrote it" "$TOP/ip.txt" <<'EOF2'
+{ ip: [ADDR] m_work } hitcount:          1
+EOF2
+echo "from the shell" >trace_marker
+expect_eq "the mount's (ip 0) beside it" 2 "$(grep -c '^{' $H)"
+expect_eq "remove" OK "$(a $T '!hist:keys=ip.sym')"
 
 # bad input as for any event
 expect_eq "unknown field" EINVAL "$(w $T 'hist:keys=nofield')"
