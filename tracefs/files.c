@@ -616,13 +616,14 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	ret = show_cfg(r, &c);
 	/* from a CPU outside tracing_cpumask: as if tracing were off there */
 	on = c.tracing_on && tfs_cpumask_lets(&c, r->caller);
-	ut_cfg_free(&c);
-	if (ret)
+	if (!ret && !ut_opts_get(&r->sc->opts, UT_OPT_MARKERS))
+		ret = -EINVAL;
+	else if (!ret && !on)
+		ret = -EBADF;
+	if (ret) {
+		ut_cfg_free(&c);
 		return ret;
-	if (!ut_opts_get(&r->sc->opts, UT_OPT_MARKERS))
-		return -EINVAL;
-	if (!on)
-		return -EBADF;
+	}
 	while (k && buf[k - 1] == '\n')
 		k--;
 	memcpy(text, buf, k);
@@ -638,13 +639,14 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 		if (!ret)
 			ret = ut_live_marker(dir, r->sc->inst, r->caller, comm, text);
 	}
-	if (ret == -ENOSPC)
-		return -EBADF; /* the kernel's answer when the buffer is full */
 	if (!ret) { /* ftrace:print's triggers see the text as written, newlines kept */
 		memcpy(text, buf, n);
 		text[n] = '\0';
-		tfs_mtrig_fire(r, r->caller, comm, text);
+		tfs_mtrig_fire(r, c.triggers, r->caller, comm, text);
 	}
+	ut_cfg_free(&c);
+	if (ret == -ENOSPC)
+		return -EBADF; /* the kernel's answer when the buffer is full */
 	return ret ? ret : (int)n;
 }
 

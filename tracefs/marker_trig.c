@@ -299,21 +299,23 @@ static bool passes(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const 
 	return yes;
 }
 
-void tfs_mtrig_fire(struct tfs_req *r, int32_t tid, const char *comm, const char *text)
+void tfs_mtrig_fire(struct tfs_req *r, const char *triggers, int32_t tid, const char *comm,
+		    const char *text)
 {
 	struct mhit h = {.slot = {0, (uint64_t)(uintptr_t)text}, .tid = tid, .comm = comm};
 	const char *lines[UT_EVTRIGS_MAX], *p;
 	size_t lens[UT_EVTRIGS_MAX], n, nr = 0;
 	struct ut_evfmt fmt;
-	struct ut_cfg c;
 
-	if (r->sc->inst || !tfs_mtrig_format(&fmt) || tfs_scope_config(r->sc, &c))
-		return; /* an instance has no events/ */
-	for (p = tfs_evtrig_next(c.triggers, MARKER_EV, &n); p && nr < UT_EVTRIGS_MAX;
+	if (r->sc->inst) /* an instance has no events/ */
+		return;
+	for (p = tfs_evtrig_next(triggers, MARKER_EV, &n); p && nr < UT_EVTRIGS_MAX;
 	     p = tfs_evtrig_next(p + n, MARKER_EV, &n)) {
 		lines[nr] = p;
 		lens[nr++] = n;
 	}
+	if (!nr || !tfs_mtrig_format(&fmt))
+		return;
 	while (nr--) { /* newest first, as the kernel's list */
 		struct ut_evtrig t;
 		struct ut_evtrig_err err;
@@ -322,5 +324,4 @@ void tfs_mtrig_fire(struct tfs_req *r, int32_t tid, const char *comm, const char
 		    passes(&t, &fmt, &h))
 			act(r, &t, &fmt, &h);
 	}
-	ut_cfg_free(&c);
 }

@@ -291,11 +291,13 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);
 /*
  * marker_trig.c: ftrace:print's triggers, run by the mount as it writes a
  * trace_marker (the kernel runs them in the writer).  tfs_mtrig_fire: after
- * marker @text of thread @tid (@comm) went into r's scope.
+ * marker @text of thread @tid (@comm) went into r's scope, whose
+ * configuration's triggers are @triggers.
  */
 bool tfs_mtrig_event(const char *ev);
 bool tfs_mtrig_format(struct ut_evfmt *f);
-void tfs_mtrig_fire(struct tfs_req *r, int32_t tid, const char *comm, const char *text);
+void tfs_mtrig_fire(struct tfs_req *r, const char *triggers, int32_t tid, const char *comm,
+		    const char *text);
 /* The count trigger @ident has left in scope @pid; false before its first hit. */
 bool tfs_mtrig_count(int32_t pid, const char *ident, int64_t *count);
 /* Its hist entries in scope @pid (0: every scope), malloc'd in *@out; hits and drops added. */
