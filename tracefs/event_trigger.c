@@ -331,7 +331,8 @@ static bool live_count(struct tfs_req *r, const char *ident, int64_t *count)
 	const char *colon = strchr(r->ev, ':');
 	bool found = false;
 
-	if (tfs_mtrig_event(r->ev)) /* ftrace:print's run in the mount */
+	/* ftrace:print: the mount's count (trace_marker writes), else a program's (utrace_marker) */
+	if (tfs_mtrig_event(r->ev))
 		found = tfs_mtrig_count(r->sc->pid, ident, count);
 	for (long i = 0; e && colon && i < n && !found; i++) {
 		long k = (!v[i].alive || (r->sc->pid && v[i].pid != r->sc->pid))
