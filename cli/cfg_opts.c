@@ -92,24 +92,30 @@ static void setting(struct ut_cfg *c, struct ut_opts *display, const char *arg)
 	}
 }
 
-/* --event-pid PID[,PID...] (set_event_pid): added to the list; may be given again. */
-static void event_pids(struct ut_cfg *c, const char *arg)
+/*
+ * --event-pid PID[,PID...] (set_event_pid) and --event-notrace-pid
+ * (set_event_notrace_pid, @notrace): added to the list; may be given again.
+ */
+static void event_pids(struct ut_cfg *c, const char *arg, bool notrace)
 {
+	const char *opt = notrace ? "--event-notrace-pid" : "--event-pid";
+	int32_t *v = notrace ? c->event_notrace_pids : c->event_pids;
+	uint32_t *nr = notrace ? &c->nr_event_notrace_pids : &c->nr_event_pids;
 	char buf[512], *save = NULL;
 
 	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
-		ut_usage_die("--event-pid '%s': too long", arg);
+		ut_usage_die("%s '%s': too long", opt, arg);
 	for (char *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-		int32_t pid = (int32_t)number(w, "--event-pid", 1, 0x3fffffff, " (a pid or tid)");
+		int32_t pid = (int32_t)number(w, opt, 1, 0x3fffffff, " (a pid or tid)");
 		uint32_t k = 0;
 
-		while (k < c->nr_event_pids && c->event_pids[k] != pid)
+		while (k < *nr && v[k] != pid)
 			k++;
-		if (k < c->nr_event_pids)
+		if (k < *nr)
 			continue;
-		if (c->nr_event_pids == UT_CFG_MAX_PIDS)
-			ut_usage_die("--event-pid: at most %d pids", UT_CFG_MAX_PIDS);
-		c->event_pids[c->nr_event_pids++] = pid;
+		if (*nr == UT_CFG_MAX_PIDS)
+			ut_usage_die("%s: at most %d pids", opt, UT_CFG_MAX_PIDS);
+		v[(*nr)++] = pid;
 	}
 }
 
@@ -207,7 +213,8 @@ bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *
 		trigger(c, arg, display != NULL);
 		return true;
 	case UT_CFG_OPT_EVENT_PID:
-		event_pids(c, arg);
+	case UT_CFG_OPT_EVENT_NOTRACE_PID:
+		event_pids(c, arg, opt == UT_CFG_OPT_EVENT_NOTRACE_PID);
 		return true;
 	case UT_CFG_OPT_SYNTH:
 		synth(c, arg);

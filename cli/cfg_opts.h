@@ -2,7 +2,8 @@
 /*
  * The tracing options `record`, `profile` and `start` share, read into a
  * struct ut_cfg (common/config.h): -p -l -n -g -e -f --graph-notrace
- * --max-graph-depth --thresh --func-stack --trigger --event-pid -b -C -O.  One parser, so every
+ * --max-graph-depth --thresh --func-stack --trigger --event-pid --event-notrace-pid -b -C
+ * -O.  One parser, so every
  * command spells them the same way and refuses the same junk with the same
  * message.  A command lists UT_CFG_SHORTOPTS and UT_CFG_LONGOPTS among its
  * own options and hands each option getopt returns to ut_cfg_opt() first.
@@ -26,6 +27,7 @@ enum {
 	UT_CFG_OPT_TRIGGER,
 	UT_CFG_OPT_SYNTH,
 	UT_CFG_OPT_EVENT_PID,
+	UT_CFG_OPT_EVENT_NOTRACE_PID,
 	UT_CFG_OPT_NEXT,
 };
 
@@ -38,7 +40,8 @@ enum {
 	{"buffer-total", required_argument, NULL, UT_CFG_OPT_TOTAL},             \
 	{"trigger", required_argument, NULL, UT_CFG_OPT_TRIGGER},                \
 	{"synth", required_argument, NULL, UT_CFG_OPT_SYNTH},                    \
-	{"event-pid", required_argument, NULL, UT_CFG_OPT_EVENT_PID}
+	{"event-pid", required_argument, NULL, UT_CFG_OPT_EVENT_PID},            \
+	{"event-notrace-pid", required_argument, NULL, UT_CFG_OPT_EVENT_NOTRACE_PID}
 
 /*
  * Apply getopt's @opt (with @arg) to @c.  -O takes overwrite/nooverwrite,

@@ -140,6 +140,32 @@ static int check_synth_trigger(const struct ut_evtrig *t, const char *synth, con
 	return check_actions(t, synth, line, n, why, len);
 }
 
+/*
+ * A trigger on ftrace:print, trace_marker's event: no probe, but the
+ * kernel's fields (ip, buf, common_pid).  The program runs it on its own
+ * utrace_marker(), the mount when processes/PID/trace_marker of the
+ * process is written (tracefs/marker_trig.c, which keeps no hist
+ * variables: refused for both).
+ */
+static int check_marker_trigger(const struct ut_evtrig *t, const char *text, const char *line,
+				size_t n, char *why, size_t len)
+{
+	const struct ut_procev *e = ut_procev_find("ftrace", "print");
+	struct ut_evtrig_err err;
+	struct ut_evfmt fmt;
+
+	if (e && ut_procev_evfmt(e, &fmt) && ut_evtrig_check(t, &fmt, text, &err)) {
+		snprintf(why, len, "'%.*s': %s", (int)n, line, err.msg);
+		return -2;
+	}
+	if (t->cmd == UT_ET_HIST && (t->hv.nvars || t->hv.nactions)) {
+		snprintf(why, len, "'%.*s': ftrace:print's hist triggers take no variables or actions",
+			 (int)n, line);
+		return -2;
+	}
+	return 0;
+}
+
 /* One trigger line: its events named, its fields there.  As ut_usdt_check_triggers(). */
 static int check_trigger(const struct ut_objlist *objs, const char *line, size_t n, char *why,
 			 size_t len)
@@ -158,7 +184,16 @@ static int check_trigger(const struct ut_objlist *objs, const char *line, size_t
 	snprintf(evt, sizeof(evt), "%.*s", (int)(sp - colon - 1), colon + 1);
 	if (!strcmp(sys, UT_SYNTH_SYSTEM))
 		return 0; /* no probe: ut_usdt_check_synth() checks it */
-	snprintf(words, sizeof(words), "%s:%s %s%s%s", sys, evt, t.sys, t.sys[0] ? ":" : "", t.evt);
+	if (!strcmp(sys, "ftrace") && !strcmp(evt, "print")) {
+		int r = check_marker_trigger(&t, sp + 1, line, n, why, len);
+
+		if (r || !t.sys[0])
+			return r;
+		snprintf(words, sizeof(words), "%s:%s", t.sys, t.evt); /* its target only */
+	} else {
+		snprintf(words, sizeof(words), "%s:%s %s%s%s", sys, evt, t.sys, t.sys[0] ? ":" : "",
+			 t.evt);
+	}
 	k = ut_usdt_check_words(objs, words, word, sizeof(word));
 	if (k != UT_USDT_WORD_OK) {
 		snprintf(why, len, "'%s' names no USDT probe", word);

@@ -369,6 +369,9 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 	} else if (!strcmp(line, "event_pid")) {
 		if (parse_pids(c->event_pids, &c->nr_event_pids, v))
 			return fail(err, errlen, "bad event_pid '%s'", v);
+	} else if (!strcmp(line, "event_notrace_pid")) {
+		if (parse_pids(c->event_notrace_pids, &c->nr_event_notrace_pids, v))
+			return fail(err, errlen, "bad event_notrace_pid '%s'", v);
 	} else if (!strcmp(line, "tracing_cpumask")) {
 		if (parse_cpumask(c, v))
 			return fail(err, errlen, "bad tracing_cpumask '%s'", v);
@@ -517,6 +520,12 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "event_pid");
 		for (uint32_t i = 0; i < c->nr_event_pids && i < UT_CFG_MAX_PIDS; i++)
 			sb_printf(&b, " %d", c->event_pids[i]);
+		sb_printf(&b, "\n");
+	}
+	if (c->nr_event_notrace_pids) {
+		sb_printf(&b, "event_notrace_pid");
+		for (uint32_t i = 0; i < c->nr_event_notrace_pids && i < UT_CFG_MAX_PIDS; i++)
+			sb_printf(&b, " %d", c->event_notrace_pids[i]);
 		sb_printf(&b, "\n");
 	}
 	if (c->cpumask_set)

@@ -21,8 +21,11 @@
  *                             too: -O plt; absent: 0)
  *   event_pid 1234 1240      (set_event_pid: events are recorded only by these
  *                             threads, or every thread of a listed process)
+ *   event_notrace_pid 1300   (set_event_notrace_pid: events of these threads, or
+ *                             of every thread of a listed process, are not recorded)
  *   event_fork 1             (options/event-fork: a process forked by a thread
- *                             that passes event_pid adds itself; absent: 0)
+ *                             listed in event_pid or event_notrace_pid adds
+ *                             itself to that list; absent: 0)
  *   event_filter python:function__entry evf1;1,8,... funcname ~ "parse*"
  *                            (one line per filtered event: its name, the filter
  *                             compiled by the tools (common/evfilter.h: the
@@ -57,6 +60,7 @@ struct ut_cfg {
 	uint32_t max_graph_depth; /* 0: unlimited */
 	uint32_t nr_pids;         /* set_ftrace_pid entries in @pids */
 	uint32_t nr_event_pids;   /* set_event_pid entries in @event_pids */
+	uint32_t nr_event_notrace_pids; /* set_event_notrace_pid entries */
 	uint16_t nr_evf;          /* event filters in @evf */
 	bool cpumask_set;         /* tracing_cpumask: false = every CPU */
 	bool overwrite;           /* options/overwrite */
@@ -97,6 +101,7 @@ struct ut_cfg {
 	} *evf;
 	int32_t pids[UT_CFG_MAX_PIDS]; /* set_ftrace_pid */
 	int32_t event_pids[UT_CFG_MAX_PIDS]; /* set_event_pid */
+	int32_t event_notrace_pids[UT_CFG_MAX_PIDS]; /* set_event_notrace_pid */
 	uint64_t cpumask[UT_CFG_CPUMASK_WORDS]; /* bit N: CPU N records (when set) */
 };
 
@@ -157,15 +162,24 @@ static inline bool ut_cfg_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_
 	return false;
 }
 
-/* True if set_event_pid is empty or holds @pid or @tid (events: libutrace/eventpid.c). */
-static inline bool ut_cfg_event_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
+/* Whether @n pids of @v hold @pid or @tid. */
+static inline bool ut_cfg_pid_listed(const int32_t *v, uint32_t n, int32_t pid, int32_t tid)
 {
-	if (!c->nr_event_pids)
-		return true;
-	for (uint32_t i = 0; i < c->nr_event_pids && i < UT_CFG_MAX_PIDS; i++)
-		if (c->event_pids[i] == pid || c->event_pids[i] == tid)
+	for (uint32_t i = 0; i < n && i < UT_CFG_MAX_PIDS; i++)
+		if (v[i] == pid || v[i] == tid)
 			return true;
 	return false;
+}
+
+/*
+ * True if set_event_pid is empty or holds @pid or @tid, and
+ * set_event_notrace_pid holds neither (events: libutrace/eventpid.c).
+ */
+static inline bool ut_cfg_event_pid_wanted(const struct ut_cfg *c, int32_t pid, int32_t tid)
+{
+	if (ut_cfg_pid_listed(c->event_notrace_pids, c->nr_event_notrace_pids, pid, tid))
+		return false;
+	return !c->nr_event_pids || ut_cfg_pid_listed(c->event_pids, c->nr_event_pids, pid, tid);
 }
 
 /* True if tracing_cpumask lets events of @cpu be recorded. */

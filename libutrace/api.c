@@ -25,6 +25,20 @@ __attribute__((visibility("default"))) int utrace_set_tracing(int on)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * ftrace:print's triggers (libutrace/evtrigger.c) after a marker was
+ * written, as the kernel runs them in the writer: ip is the caller (the
+ * code that wrote it), buf the text's address (a string is its slot to
+ * the triggers); a stack starts at the caller.
+ */
+static void marker_triggers(const char *text, uint64_t caller)
+{
+	uint64_t slots[2] = {caller, (uint64_t)(uintptr_t)text};
+
+	if (ut_evtrig_arms_named("ftrace", "print"))
+		ut_evtrig_hit_event("ftrace", "print", slots, 2, caller);
+}
+
 __attribute__((visibility("default"))) int utrace_marker(const char *text)
 {
 	struct ut_thread *t = &ut_self;
@@ -48,5 +62,7 @@ __attribute__((visibility("default"))) int utrace_marker(const char *text)
 		ret = -ENOSPC;
 	}
 	ut_leave(t);
+	if (ret >= 0)
+		marker_triggers(text ? text : "", (uint64_t)(uintptr_t)__builtin_return_address(0));
 	return ret;
 }

@@ -3,7 +3,9 @@
  * Event triggers in the traced process: what events/SYS/EVT/trigger holds
  * (the configuration's "trigger" lines, common/evtrigger.h), run when a
  * USDT probe of that event hits (usdt.c calls ut_evtrig_hit() after its
- * record).  As in the kernel:
+ * record), a process event happens, or the program writes a marker with
+ * utrace_marker() (ftrace:print; a write to the mount's trace_marker runs
+ * them in the mount, tracefs/marker_trig.c).  As in the kernel:
  *
  *  - an event with triggers fires even when it is not enabled (its probe
  *    is armed), but is recorded only if enabled ("soft" mode);
@@ -173,6 +175,11 @@ static bool event_format(const struct rt_tab *tab, const char *sys, const char *
 		}
 	if (ut_procev_evfmt_named(sys, evt, f))
 		return true;
+	if (!strcmp(sys, "ftrace") && !strcmp(evt, "print")) { /* utrace_marker()'s (api.c) */
+		const struct ut_procev *e = ut_procev_find(sys, evt);
+
+		return e && ut_procev_evfmt(e, f);
+	}
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
 		const struct ut_module *m = ut_rt.mods[i];
 

@@ -158,6 +158,7 @@ static void atfork_child(void)
 	uint32_t inst_off = ut_rt.ctl ? ut_rt.ctl->inst_off : 0;
 	int parent_dirfd = ut_rt.dirfd; /* kept open: its symbol copies are linked */
 	bool evpid_passed = ut_evpid_ok(); /* the forking thread's, for event-fork */
+	bool evpid_notraced = ut_evpid_notraced(); /* set_event_notrace_pid lists it */
 	char why[UT_SAFE_WHY_MAX];
 
 	pthread_mutex_init(&ut_rt.lock, NULL);
@@ -182,7 +183,7 @@ static void atfork_child(void)
 		if (ut_rt.mods[i]->alive && ut_rt.mods[i]->kind != UT_KIND_LIBCALL)
 			ut_session_log_module("load", ut_rt.mods[i]);
 	ut_rt.pid = getpid();
-	ut_evpid_forked(evpid_passed);
+	ut_evpid_forked(evpid_passed, evpid_notraced);
 	ut_evtrig_apply(); /* the child's own trigger counts and hist tables */
 	ut_session_write_config();
 	ut_session_publish();

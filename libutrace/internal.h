@@ -530,7 +530,9 @@ extern uint32_t ut_evpid_gen UT_HIDDEN;
 extern __thread struct ut_evpid ut_evpid_self UT_HIDDEN;
 bool ut_evpid_recheck(void) UT_HIDDEN;
 void ut_evpid_changed(void) UT_HIDDEN;
-void ut_evpid_forked(bool parent_passed) UT_HIDDEN;
+void ut_evpid_forked(bool parent_passed, bool parent_notraced) UT_HIDDEN;
+/* Whether set_event_notrace_pid lists this process or the calling thread. */
+bool ut_evpid_notraced(void) UT_HIDDEN;
 bool ut_evpid_inherit(void) UT_HIDDEN;
 /* Whether this thread's events are recorded (set_event_pid); no system call once known. */
 static inline bool ut_evpid_ok(void)

@@ -132,6 +132,24 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 	}
 }
 
+/* ftrace:print's tables, kept by the mount (tracefs/marker_trig.c), added to @m. */
+static void add_marker_tables(struct merged *m, const struct tfs_scope *sc, const char *ident)
+{
+	struct ut_hist_entry *e = NULL;
+	long k = tfs_mtrig_hist(sc->pid, ident, &e, &m->hits, &m->drops);
+	struct mentry *v = k > 0 ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : NULL;
+
+	for (long i = 0; v && i < k; i++) {
+		memset(&v[m->n + (size_t)i], 0, sizeof(*v));
+		v[m->n + (size_t)i].e = e[i];
+	}
+	if (v) {
+		m->v = v;
+		m->n += (size_t)k;
+	}
+	free(e);
+}
+
 /* The scope's sessions' tables of sys:evt/@ident, merged into @m. */
 static void collect(const struct tfs_scope *sc, const char *sys, const char *evt,
 		    const char *ident, struct merged *m)
@@ -144,6 +162,8 @@ static void collect(const struct tfs_scope *sc, const char *sys, const char *evt
 			add_session(m, v[i].dir, sys, evt, ident);
 	if (n > 0)
 		free(v);
+	if (!strcmp(sys, "ftrace") && !strcmp(evt, "print"))
+		add_marker_tables(m, sc, ident);
 	combine(m);
 }
 
@@ -357,6 +377,8 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
 	ut_evtrig_ident(t, ident, sizeof(ident));
+	if (tfs_mtrig_event(r->ev))
+		tfs_mtrig_forget(r->sc->pid, ident, true);
 	for (long i = 0; i < n; i++) {
 		for (uint32_t k = 0; in_scope(r->sc, &v[i]) && k < MAX_HIST_FILES; k++) {
 			struct ut_hist_hdr h;

@@ -137,6 +137,8 @@ bool tfs_event_format(struct tfs_req *r, struct ut_evfmt *out)
 	bool found = false;
 	char sys[UT_EVTRIG_NAME_MAX];
 
+	if (tfs_mtrig_event(r->ev)) /* trace_marker's: run by the mount (marker_trig.c) */
+		return tfs_mtrig_format(out);
 	/* a process event: its fields as named slots (common/procev_fields.h) */
 	snprintf(sys, sizeof(sys), "%.*s", colon ? (int)(colon - r->ev) : 0, r->ev);
 	if (colon && ut_procev_evfmt_named(sys, colon + 1, out))
@@ -275,6 +277,10 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	if ((t->cmd == UT_ET_ENABLE || t->cmd == UT_ET_DISABLE) && !t->remove &&
 	    !tfs_event_exists(r->sc->pid, t->sys, t->evt))
 		return -EINVAL;
+	/* the mount's hist tables of ftrace:print count; they keep no variables */
+	if (tfs_mtrig_event(r->ev) && t->cmd == UT_ET_HIST && !t->remove &&
+	    (t->hv.nvars || t->hv.nactions))
+		return -EINVAL;
 	return 0;
 }
 
@@ -305,6 +311,12 @@ int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool
 	}
 	if (!ret && t.cmd == UT_ET_HIST && t.clear)
 		tfs_hist_clear(r, &t);
+	if (!ret && tfs_mtrig_event(r->ev) && (t.remove || !(t.pause || t.cont || t.clear))) {
+		char ident[256];
+
+		ut_evtrig_ident(&t, ident, sizeof(ident));
+		tfs_mtrig_forget(r->sc->pid, ident, false); /* written anew: counts start again */
+	}
 	if (!ret && t.cmd == UT_ET_SNAPSHOT && !t.remove)
 		ret = tfs_snapshot_alloc(r->sc); /* as the kernel's registration */
 	return ret;
@@ -319,6 +331,9 @@ static bool live_count(struct tfs_req *r, const char *ident, int64_t *count)
 	const char *colon = strchr(r->ev, ':');
 	bool found = false;
 
+	/* ftrace:print: the mount's count (trace_marker writes), else a program's (utrace_marker) */
+	if (tfs_mtrig_event(r->ev))
+		found = tfs_mtrig_count(r->sc->pid, ident, count);
 	for (long i = 0; e && colon && i < n && !found; i++) {
 		long k = (!v[i].alive || (r->sc->pid && v[i].pid != r->sc->pid))
 				 ? 0 : ut_live_evtrigs(v[i].dir, e);

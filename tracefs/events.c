@@ -372,9 +372,12 @@ const struct tfs_file tfs_event_files[] = {
 };
 const size_t tfs_nr_event_files = sizeof(tfs_event_files) / sizeof(tfs_event_files[0]);
 
-/* events/ftrace/print/: the kernel's are always on, without enable */
+/* events/ftrace/print/: the kernel's are always on, without enable; triggers as any event's */
 const struct tfs_file tfs_ftevent_files[] = {
+	{"filter", 0640, EV_FILES, tfs_show_event_filter, tfs_store_event_filter, NULL, 0},
 	{"format", 0440, EV_FILES, show_event_format, NULL, NULL, 0},
+	{"hist", 0440, EV_FILES, tfs_show_event_hist, NULL, NULL, 0},
 	{"id", 0440, EV_FILES, show_event_id, NULL, NULL, 0},
+	{"trigger", 0640, EV_FILES, tfs_show_event_trigger, tfs_store_event_trigger, NULL, 0},
 };
 const size_t tfs_nr_ftevent_files = sizeof(tfs_ftevent_files) / sizeof(tfs_ftevent_files[0]);

@@ -469,21 +469,25 @@ static int store_option(struct tfs_req *r, const char *buf, size_t len, bool app
 }
 
 /* ------------------------------------------------------------------ */
-/* set_ftrace_pid (arg 0), set_event_pid (arg 1)                        */
+/* set_ftrace_pid (arg 0), set_event_pid (1), set_event_notrace_pid (2)  */
 /* ------------------------------------------------------------------ */
 
 struct pid_arg {
 	int32_t pids[UT_CFG_MAX_PIDS];
 	uint32_t n;
 	bool append;
-	bool event;           /* set_event_pid's list */
+	int list;             /* the file's arg: which list */
 };
 
-/* The list a pid file shows: set_ftrace_pid's or set_event_pid's. */
-static int32_t *pid_list(struct ut_cfg *c, bool event, uint32_t **nr)
+/* The list a pid file shows: set_ftrace_pid's, set_event_pid's or set_event_notrace_pid's. */
+static int32_t *pid_list(struct ut_cfg *c, int list, uint32_t **nr)
 {
-	*nr = event ? &c->nr_event_pids : &c->nr_pids;
-	return event ? c->event_pids : c->pids;
+	if (list == 2) {
+		*nr = &c->nr_event_notrace_pids;
+		return c->event_notrace_pids;
+	}
+	*nr = list ? &c->nr_event_pids : &c->nr_pids;
+	return list ? c->event_pids : c->pids;
 }
 
 static int edit_pids(struct ut_cfg *c, const void *p)
@@ -491,7 +495,7 @@ static int edit_pids(struct ut_cfg *c, const void *p)
 	const struct pid_arg *a = p;
 	int32_t out[UT_CFG_MAX_PIDS];
 	uint32_t n = 0, *nr;
-	int32_t *pids = pid_list(c, a->event, &nr);
+	int32_t *pids = pid_list(c, a->list, &nr);
 
 	if (a->append)
 		for (uint32_t i = 0; i < *nr && i < UT_CFG_MAX_PIDS; i++)
@@ -519,13 +523,13 @@ static int cmp_pid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Ascending, one a line; an empty set_ftrace_pid says "no pid", set_event_pid nothing. */
+/* Ascending, one a line; an empty set_ftrace_pid says "no pid", the event lists nothing. */
 static int show_pids(struct tfs_req *r, FILE *f)
 {
 	struct ut_cfg c;
 	int ret = show_cfg(r, &c);
 	uint32_t *nr;
-	int32_t *pids = pid_list(&c, r->file->arg == 1, &nr);
+	int32_t *pids = pid_list(&c, r->file->arg, &nr);
 
 	if (!ret && !*nr && r->file->arg == 0)
 		fputs("no pid\n", f);
@@ -542,7 +546,7 @@ static int show_pids(struct tfs_req *r, FILE *f)
 
 static int store_pids(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
-	struct pid_arg a = {.append = append, .event = r->file->arg == 1};
+	struct pid_arg a = {.append = append, .list = r->file->arg};
 	char cmd[256];
 	size_t i = 0;
 
@@ -596,7 +600,8 @@ static void thread_comm(int32_t tid, char *comm, size_t len)
  * instance, under processes/PID/ in that process's buffers.  Trailing
  * newlines are dropped (the event's line ends with one); the text is cut at
  * UT_REC_MARKER_MAX bytes, which the write returns, as the kernel does at
- * its page limit.
+ * its page limit.  Then ftrace:print's triggers run (tracefs/marker_trig.c),
+ * as the kernel runs them in the writer.
  */
 static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
@@ -611,13 +616,14 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	ret = show_cfg(r, &c);
 	/* from a CPU outside tracing_cpumask: as if tracing were off there */
 	on = c.tracing_on && tfs_cpumask_lets(&c, r->caller);
-	ut_cfg_free(&c);
-	if (ret)
+	if (!ret && !ut_opts_get(&r->sc->opts, UT_OPT_MARKERS))
+		ret = -EINVAL;
+	else if (!ret && !on)
+		ret = -EBADF;
+	if (ret) {
+		ut_cfg_free(&c);
 		return ret;
-	if (!ut_opts_get(&r->sc->opts, UT_OPT_MARKERS))
-		return -EINVAL;
-	if (!on)
-		return -EBADF;
+	}
 	while (k && buf[k - 1] == '\n')
 		k--;
 	memcpy(text, buf, k);
@@ -633,6 +639,12 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 		if (!ret)
 			ret = ut_live_marker(dir, r->sc->inst, r->caller, comm, text);
 	}
+	if (!ret) { /* ftrace:print's triggers see the text as written, newlines kept */
+		memcpy(text, buf, n);
+		text[n] = '\0';
+		tfs_mtrig_fire(r, c.triggers, r->caller, comm, text);
+	}
+	ut_cfg_free(&c);
 	if (ret == -ENOSPC)
 		return -EBADF; /* the kernel's answer when the buffer is full */
 	return ret ? ret : (int)n;
@@ -748,6 +760,7 @@ const struct tfs_file tfs_files[] = {
 	{"set_event", 0640, ALL | TFS_LIST, tfs_show_set_event, tfs_store_set_event, NULL, 0},
 	{"set_ftrace_filter", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 0},
 	{"set_ftrace_notrace", 0640, ALL | TFS_INST | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 1},
+	{"set_event_notrace_pid", 0640, ALL | TFS_LIST, show_pids, store_pids, NULL, 2},
 	{"set_event_pid", 0640, ALL | TFS_LIST, show_pids, store_pids, NULL, 1},
 	{"set_ftrace_pid", 0640, ALL | TFS_INST | TFS_LIST, show_pids, store_pids, NULL, 0},
 	{"set_graph_function", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 2},

@@ -60,6 +60,8 @@ const char tfs_readme[] =
 	"  set_event_pid\t- Write pid(s) to only enable events for those pids\n"
 	"\t\t\t  (a process id: all its threads; options/event-fork:\n"
 	"\t\t\t  its children too)\n"
+	"  set_event_notrace_pid\t- Write pid(s) to not enable events for those pids\n"
+	"\t\t\t  (as set_event_pid; these win over it)\n"
 	"  events/\t\t- one directory per provider, one per event below it:\n"
 	"      enable\t\t- 0/1: every event (events/), a provider's, one event's\n"
 	"      format, id\t- an event's fields and id (events/<provider>/<event>/)\n"

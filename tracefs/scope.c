@@ -69,6 +69,7 @@ struct tfs_scope *tfs_scope_get_inst(int inst)
 
 void tfs_scopes_free(void)
 {
+	tfs_mtrig_free();
 	for (size_t i = 0; i < nr_procs; i++) {
 		tfs_errlog_clear(procs[i]);
 		tfs_snapshot_free(procs[i]);

@@ -288,6 +288,25 @@ bool tfs_evtrig_soft_mode(struct tfs_req *r, bool enabled, int *digit);
 struct ut_evtrig;
 /* Empty the tables of hist trigger @t of event r->ev in the scope's sessions. */
 void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);
+/*
+ * marker_trig.c: ftrace:print's triggers, run by the mount as it writes a
+ * trace_marker (the kernel runs them in the writer).  tfs_mtrig_fire: after
+ * marker @text of thread @tid (@comm) went into r's scope, whose
+ * configuration's triggers are @triggers.
+ */
+bool tfs_mtrig_event(const char *ev);
+bool tfs_mtrig_format(struct ut_evfmt *f);
+void tfs_mtrig_fire(struct tfs_req *r, const char *triggers, int32_t tid, const char *comm,
+		    const char *text);
+/* The count trigger @ident has left in scope @pid; false before its first hit. */
+bool tfs_mtrig_count(int32_t pid, const char *ident, int64_t *count);
+/* Its hist entries in scope @pid (0: every scope), malloc'd in *@out; hits and drops added. */
+struct ut_hist_entry;
+long tfs_mtrig_hist(int32_t pid, const char *ident, struct ut_hist_entry **out,
+		    uint64_t *hits, uint64_t *drops);
+/* Trigger @ident written or removed in scope @pid (0: every scope): its state goes (@tables_only: its tables are emptied). */
+void tfs_mtrig_forget(int32_t pid, const char *ident, bool tables_only);
+void tfs_mtrig_free(void);
 void tfs_funcs_free(void);
 /*
  * A configuration that came from the top level (lenient: each process skips

@@ -26,6 +26,7 @@ options
 processes
 saved_cmdlines
 set_event
+set_event_notrace_pid
 set_event_pid
 set_ftrace_filter
 set_ftrace_notrace

@@ -60,6 +60,8 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
   set_event_pid	- Write pid(s) to only enable events for those pids
 			  (a process id: all its threads; options/event-fork:
 			  its children too)
+  set_event_notrace_pid	- Write pid(s) to not enable events for those pids
+			  (as set_event_pid; these win over it)
   events/		- one directory per provider, one per event below it:
       enable		- 0/1: every event (events/), a provider's, one event's
       format, id	- an event's fields and id (events/<provider>/<event>/)

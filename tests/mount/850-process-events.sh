@@ -25,8 +25,8 @@ utrace:thread_exit
 utrace:thread_start
 EOF2
 echo $(ls events/ftrace) $(ls events/ftrace/print) >"$TOP/ftrace.txt"
-expect "events/ftrace/: print, with format and id only" "$TOP/ftrace.txt" <<'EOF2'
-print format id
+expect "events/ftrace/: print, with the kernel's files but enable" "$TOP/ftrace.txt" <<'EOF2'
+print filter format hist id trigger
 EOF2
 expect "events/ftrace/print/format" events/ftrace/print/format <<'EOF2'
 name: print
