@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/histstr.h"
 #include "common/evtrigger_filter.h"
 #include "common/usdt_events.h"
 
@@ -445,6 +446,14 @@ int ut_evtrig_check(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const
 	for (uint8_t i = 0; fmt && t->cmd == UT_ET_HIST && i < t->nvals; i++)
 		if (!is_field(t->vals[i].name, fmt))
 			return fail(err, E_FIELD, where(text, t->vals[i].name), true);
+	if (fmt && t->cmd == UT_ET_HIST) {
+		struct ut_hist_strs l;
+
+		/* the kernel's key size: two string keys of 256 bytes do not fit, a bare EINVAL */
+		ut_hist_strs_layout(t, fmt, &l);
+		if (l.key_bytes > UT_HIST_KEY_BYTES_MAX)
+			return fail(err, "", 0, false);
+	}
 	if (fmt && t->cmd == UT_ET_HIST && check_vars(t, fmt, text, err))
 		return -EINVAL;
 	if (t->filter[0] && !t->remove)

@@ -134,17 +134,29 @@ static struct ut_hist_vars *vars_of(struct ut_hist_hdr *h, const struct ut_hist_
 	return (struct ut_hist_vars *)((char *)h + h->vars_off) + (e - v);
 }
 
-/* Read variable @idx of @key in trigger @src's table once; false if it is not set. */
-static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const uint64_t *key,
-		      uint64_t *out)
+/*
+ * Read variable @idx of @key in trigger @src's table once; false if it is
+ * not set.  A string variable's text is copied into @sbuf, *@out its
+ * address (the entry keeps the text: a later hit may rewrite it).
+ */
+static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const struct rt_key *key,
+		      uint64_t *out, char *sbuf)
 {
-	struct ut_hist_hdr *h = src >= 0 ? tab->trig[src].hist : NULL;
-	struct ut_hist_vars *v = h ? vars_of(h, ut_evhist_find(h, key)) : NULL;
+	const struct rt_trig *o = src >= 0 ? &tab->trig[src] : NULL;
+	struct ut_hist_hdr *h = o ? o->hist : NULL;
+	struct ut_hist_entry *e = h ? ut_evhist_find(h, key) : NULL;
+	struct ut_hist_vars *v = h ? vars_of(h, e) : NULL;
 	uint64_t bit = 1ULL << idx;
+	const char *s;
 
 	if (!v || !(__atomic_fetch_and(&v->set, ~bit, __ATOMIC_ACQUIRE) & bit))
 		return false;
 	*out = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
+	if (o->strs.var_size[idx] && (s = ut_evhist_strs(h, e)) != NULL) {
+		ut_evhist_strcpy(sbuf, UT_HIST_STR_MAX,
+				 (uint64_t)(uintptr_t)(s + o->strs.var_off[idx]));
+		*out = (uint64_t)(uintptr_t)sbuf;
+	}
 	return true;
 }
 
@@ -155,9 +167,13 @@ static uint64_t timestamp(struct rt_hit *h, bool usecs)
 	return usecs ? h->ts / 1000 : h->ts;
 }
 
-/* The variables of @rt for hit @h into @val; false if a $ref is not set (the hit is dropped). */
+/*
+ * The variables of @rt for hit @h into @val; false if a $ref is not set
+ * (the hit is dropped).  A string variable's value is the address of its
+ * text: the field's, or (read from another table) its copy in @sbuf.
+ */
 static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hit *h,
-		      const uint64_t *key, uint64_t *val)
+		      const struct rt_key *key, uint64_t *val, char (*sbuf)[UT_HIST_STR_MAX])
 {
 	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
 		val[i] = 0;
@@ -172,7 +188,7 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 			else if (o->kind == UT_HO_VAR && o->own >= 0)
 				x = val[o->own];
 			else if (o->kind == UT_HO_VAR &&
-				 !read_once(tab, o->src, o->src_var, key, &x))
+				 !read_once(tab, o->src, o->src_var, key, &x, sbuf[i]))
 				return false;
 			val[i] = o->minus ? val[i] - x : val[i] + x;
 		}
@@ -184,8 +200,8 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
  * onmax/onchange: a new value for the entry's track, with the fields saved
  * beside it (.save()); true if it was one (.trace() then generates).
  */
-static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struct rt_hit *h,
-		  const uint64_t *val)
+static bool track(const struct rt_trig *rt, const struct rt_action *a, struct ut_hist_vars *v,
+		  char *strs, const struct rt_hit *h, const uint64_t *val)
 {
 	uint64_t x = val[a->var], seq = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
 	bool have = __atomic_load_n(&v->flags, __ATOMIC_RELAXED) & 1;
@@ -197,11 +213,13 @@ static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struc
 		return false; /* another writer has it (perhaps the code this handler interrupted)
 			       */
 	__atomic_store_n(&v->track, x, __ATOMIC_RELAXED);
-	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++)
-		__atomic_store_n(&v->save[j],
-				 a->pvar[j] >= 0 ? val[a->pvar[j]]
-						 : ut_histvar_field(h, a->pslot[j]),
-				 __ATOMIC_RELAXED);
+	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++) {
+		uint64_t sv = a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]);
+
+		if (rt->strs.save_size[j] && strs) /* a string: its text, kept in the entry */
+			ut_evhist_strcpy(strs + rt->strs.save_off[j], rt->strs.save_size[j], sv);
+		__atomic_store_n(&v->save[j], rt->strs.save_size[j] ? 0 : sv, __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&v->flags, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
 	return true;
@@ -225,29 +243,44 @@ static void generate(struct rt_tab *tab, const struct rt_action *a, const struct
 		ut_evtrig_run(tab, (uint32_t)s->ev, &g);
 }
 
+/* Store @rt's variables @val in entry @e (@v beside it): a string's text into the entry's strings. */
+static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct ut_hist_vars *v,
+		       const uint64_t *val)
+{
+	char *strs = ut_evhist_strs(rt->hist, e);
+
+	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
+		if (rt->strs.var_size[i] && strs)
+			ut_evhist_strcpy(strs + rt->strs.var_off[i], rt->strs.var_size[i], val[i]);
+		__atomic_store_n(&v->v[i], rt->strs.var_size[i] ? 0 : val[i], __ATOMIC_RELAXED);
+		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
+	}
+}
+
 void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 {
-	uint64_t key[UT_HIST_KEYS], vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
+	uint64_t vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
+	char sbuf[UT_HIST_MAX_VARS][UT_HIST_STR_MAX];
+	struct rt_key key;
 	struct ut_hist_entry *e;
 	struct ut_hist_vars *v;
 
-	ut_evhist_key(rt, h, key);
-	if (!eval_vars(tab, rt, h, key, val))
+	ut_evhist_key(rt, h, &key);
+	if (!eval_vars(tab, rt, h, &key, val, sbuf))
 		return;
 	for (unsigned i = 0; i < rt->t.nvals && i < UT_HIST_VALS; i++)
 		vals[i] = ut_histvar_field(h, rt->slot[UT_HIST_MAX_KEYS + i]);
-	e = ut_evhist_count(rt->hist, &rt->t, key, vals);
+	e = ut_evhist_count(rt->hist, &rt->t, &key, vals);
 	v = vars_of(rt->hist, e);
-	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
-		__atomic_store_n(&v->v[i], val[i], __ATOMIC_RELAXED);
-		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
-	}
+	store_vars(rt, e, v, val);
 	for (uint8_t i = 0; e && i < rt->t.hv.nactions; i++) {
 		const struct rt_action *a = &rt->act[i];
 
 		/* onmatch: each hit that got here; onmax/onchange: a new value */
 		bool fire = a->handler == UT_HH_ONMATCH ||
-			    (v && a->var >= 0 && track(a, v, h, val) && a->action == UT_HA_TRACE);
+			    (v && a->var >= 0 &&
+			     track(rt, a, v, ut_evhist_strs(rt->hist, e), h, val) &&
+			     a->action == UT_HA_TRACE);
 
 		if (fire && a->synth >= 0)
 			generate(tab, a, h, val);
