@@ -425,7 +425,9 @@ static int check_vars(const struct ut_evtrig *t, const struct ut_evfmt *fmt, con
 		for (uint8_t j = 0; j < a->nparams; j++) {
 			const char *p = a->param[j];
 
-			if (p[0] == '$' ? !ut_histvar_find(d, p + 1) : !is_field(p, fmt))
+			/* onmatch's $VAR may be the matched event's: resolved in the process */
+			if (p[0] == '$' ? !ut_histvar_find(d, p + 1) && a->handler != UT_HH_ONMATCH
+					: !is_field(p, fmt))
 				return fail(err, "Couldn't find param", where(text, p), true);
 		}
 	}

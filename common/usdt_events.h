@@ -42,6 +42,12 @@ struct ut_evfmt {
 	 * N bytes in a key).  Triggers only: the record's layout is the slots'.
 	 */
 	uint16_t strsize[UT_USDT_MAX_ARGS];
+	/*
+	 * A synthetic event's (common/synth.h): a string is declared as the
+	 * kernel's synthetic events declare one (size 8) and printed bare
+	 * (name=text), not quoted as a probe's.
+	 */
+	uint8_t synthetic;
 };
 
 /* The format file's text of @f (name, ID, common fields, args, print fmt), malloc'd. */

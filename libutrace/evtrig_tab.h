@@ -31,6 +31,10 @@ struct rt_action {
 	uint8_t nparams;
 	int8_t pvar[UT_HIST_MAX_PARAMS];  /* a param's own variable, or -1 */
 	int8_t pslot[UT_HIST_MAX_PARAMS]; /* else its field's slot */
+	uint16_t pstr;			  /* bit j: param j is a string (its value an address) */
+	/* else onmatch's $VAR of the matched event's trigger (tab->trig), -1 none; its index there */
+	int16_t psrc[UT_HIST_MAX_PARAMS];
+	int8_t psrc_var[UT_HIST_MAX_PARAMS];
 };
 
 struct rt_trig {

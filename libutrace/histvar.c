@@ -101,8 +101,24 @@ void ut_histvar_resolve(struct rt_tab *tab, struct rt_trig *rt, const struct ut_
 			v = a->param[j][0] == '$' ? ut_histvar_find(d, a->param[j] + 1) : NULL;
 			r->pvar[j] = (int8_t)(v ? v - d->vars : -1);
 			r->pslot[j] = (int8_t)(v ? -1 : ut_hist_field_slot(fmt, a->param[j]));
+			r->psrc[j] = -1;
+			if (v ? rt->strs.var_size[r->pvar[j]] != 0
+			      : ut_hist_str_keysize(fmt, r->pslot[j]) != 0)
+				r->pstr |= (uint16_t)(1u << j);
 		}
 	}
+}
+
+/* Param @j of @a, $@name of the matched event's trigger: where it is read from. */
+static void link_param(struct rt_tab *tab, struct rt_trig *rt, struct rt_action *a, uint8_t j,
+		       const char *name)
+{
+	int8_t idx = -1;
+
+	a->psrc[j] = var_source(tab, rt, name, &idx);
+	a->psrc_var[j] = idx;
+	if (a->psrc[j] >= 0 && tab->trig[a->psrc[j]].strs.var_size[idx])
+		a->pstr |= (uint16_t)(1u << j);
 }
 
 void ut_histvar_link(struct rt_tab *tab)
@@ -116,11 +132,17 @@ void ut_histvar_link(struct rt_tab *tab)
 				if (rt->op[i][j].kind == UT_HO_VAR && rt->op[i][j].own < 0)
 					rt->op[i][j].src = var_source(
 					    tab, rt, d->vars[i].op[j].name, &rt->op[i][j].src_var);
-		for (uint8_t i = 0; i < d->nactions; i++)
+		for (uint8_t i = 0; i < d->nactions; i++) {
+			struct rt_action *a = &rt->act[i];
+
 			for (uint32_t s = 0; d->act[i].action == UT_HA_TRACE && s < tab->nr_synth;
 			     s++)
 				if (!strcmp(tab->synth[s].d.name, d->act[i].synth))
-					rt->act[i].synth = (int16_t)s;
+					a->synth = (int16_t)s;
+			for (uint8_t j = 0; a->handler == UT_HH_ONMATCH && j < a->nparams; j++)
+				if (d->act[i].param[j][0] == '$' && a->pvar[j] < 0)
+					link_param(tab, rt, a, j, d->act[i].param[j] + 1);
+		}
 	}
 }
 
@@ -197,6 +219,28 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 }
 
 /*
+ * onmatch's params that are the matched event's variables, read once
+ * into @pv (strings copied into @sbuf) as the variables are: false if one
+ * is not set (the hit is dropped).
+ */
+static bool read_params(struct rt_tab *tab, const struct rt_trig *rt, const struct rt_key *key,
+			uint64_t (*pv)[UT_HIST_MAX_PARAMS], char (*sbuf)[UT_HIST_STR_MAX])
+{
+	for (uint8_t i = 0; i < rt->t.hv.nactions; i++) {
+		const struct rt_action *a = &rt->act[i];
+
+		for (uint8_t j = 0; j < a->nparams; j++) {
+			if (a->handler != UT_HH_ONMATCH || a->pvar[j] >= 0 ||
+			    rt->t.hv.act[i].param[j][0] != '$')
+				continue;
+			if (!read_once(tab, a->psrc[j], a->psrc_var[j], key, &pv[i][j], sbuf[j]))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
  * onmax/onchange: a new value for the entry's track, with the fields saved
  * beside it (.save()); true if it was one (.trace() then generates).
  */
@@ -226,8 +270,8 @@ static bool track(const struct rt_trig *rt, const struct rt_action *a, struct ut
 }
 
 /* onmatch's trace(): synthetic event @a->synth with its params, recorded and triggered. */
-static void generate(struct rt_tab *tab, const struct rt_action *a, const struct rt_hit *h,
-		     const uint64_t *val)
+static void generate(struct rt_tab *tab, const struct rt_trig *rt, const struct rt_action *a,
+		     const struct rt_hit *h, const uint64_t *val, const uint64_t *pv)
 {
 	const struct rt_synth *s = &tab->synth[a->synth];
 	struct rt_hit g = {.site = s->pc, .ts = h->ts, .depth = h->depth + 1, .fetched = true};
@@ -235,8 +279,13 @@ static void generate(struct rt_tab *tab, const struct rt_action *a, const struct
 	if (a->nparams != s->d.nfields || h->depth >= MAX_DEPTH)
 		return;
 	g.nargs = a->nparams;
-	for (uint8_t j = 0; j < a->nparams; j++)
+	for (uint8_t j = 0; j < a->nparams; j++) {
 		g.args[j] = a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]);
+		if (a->pvar[j] < 0 && rt->t.hv.act[a - rt->act].param[j][0] == '$')
+			g.args[j] = pv[j]; /* the matched event's variable */
+		if (s->d.is_string[j] && !(a->pstr >> j & 1))
+			g.args[j] = 0; /* a number for a string field: no text to read (empty) */
+	}
 	if (__atomic_load_n(&s->sel, __ATOMIC_RELAXED))
 		ut_synth_record(s, g.args);
 	if (s->ev >= 0)
@@ -260,13 +309,14 @@ static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct
 void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 {
 	uint64_t vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
-	char sbuf[UT_HIST_MAX_VARS][UT_HIST_STR_MAX];
+	uint64_t pv[UT_HIST_MAX_ACTIONS][UT_HIST_MAX_PARAMS];
+	char sbuf[UT_HIST_MAX_VARS][UT_HIST_STR_MAX], psbuf[UT_HIST_MAX_PARAMS][UT_HIST_STR_MAX];
 	struct rt_key key;
 	struct ut_hist_entry *e;
 	struct ut_hist_vars *v;
 
 	ut_evhist_key(rt, h, &key);
-	if (!eval_vars(tab, rt, h, &key, val, sbuf))
+	if (!eval_vars(tab, rt, h, &key, val, sbuf) || !read_params(tab, rt, &key, pv, psbuf))
 		return;
 	for (unsigned i = 0; i < rt->t.nvals && i < UT_HIST_VALS; i++)
 		vals[i] = ut_histvar_field(h, rt->slot[UT_HIST_MAX_KEYS + i]);
@@ -283,6 +333,6 @@ void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 			     a->action == UT_HA_TRACE);
 
 		if (fire && a->synth >= 0)
-			generate(tab, a, h, val);
+			generate(tab, rt, a, h, val, pv[i]);
 	}
 }

@@ -181,7 +181,15 @@ TEST(synth)
 	synth_bad("lat u65 x", "Invalid type", 4);
 	synth_bad("lat unsigned x", "Incomplete type", 4);
 	synth_bad("lat u64", "Invalid field", 4);
-	synth_bad("lat char x[16]", "Invalid type", 4);
+	synth_bad("lat int x[4]", "Invalid type", 4);
+	synth_bad("lat char x[300]", "Invalid array specification", 9);
+	synth_bad("lat char x[a]", "Invalid array specification", 9);
+	synth_bad("lat char 9x[]", "Illegal name", 9);
+	CHECK(ut_synth_parse("s u64 lat; char c[16]; char n[]", 31, &d, &rm, &err) == 0);
+	CHECK(d.nfields == 3 && d.is_string[1] && d.strsize[1] == 16 && d.is_string[2] &&
+	      !d.strsize[2] && !d.is_string[0]);
+	ut_synth_print(&d, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "s\tu64 lat; char[16] c; char[] n");
 }
 
 int main(void)
