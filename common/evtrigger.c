@@ -235,6 +235,11 @@ static int hist_attr(struct ut_evtrig *t, struct ut_hist_field *sortf, const cha
 		t->clear = true;
 	else if (eq && IS("clock"))
 		return 0; /* the trace's clock is the only one here */
+	else if (eq && IS("name")) {
+		if (!vn || vn >= sizeof(t->name) || memchr(v, ',', vn))
+			return fail(err, "Unknown hist attribute", pos, false);
+		snprintf(t->name, sizeof(t->name), "%.*s", (int)vn, v);
+	}
 	else {
 		int r = ut_histvar_attr(&t->hv, s, n, pos, err);
 
@@ -497,7 +502,13 @@ static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len, bool p
 {
 	size_t n = 0;
 
-	put(buf, len, &n, "hist:keys=");
+	put(buf, len, &n, "hist:");
+	if (t->name[0]) { /* as the kernel prints it: "hist:name=NAME:keys=..." */
+		put(buf, len, &n, "name=");
+		put(buf, len, &n, t->name);
+		put(buf, len, &n, ":");
+	}
+	put(buf, len, &n, "keys=");
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
 			put(buf, len, &n, ",");

@@ -299,8 +299,11 @@ static void publish_one(struct rt_tab *tab, struct rt_trig *rt, uint32_t k, int6
 	if (rt->target >= 0)
 		e->soft = tab->ev[rt->target].soft;
 	if (rt->t.cmd == UT_ET_HIST) {
-		rt->hist = hist_table(ev->sys, ev->evt, e->ident, rt->t.size, rt->has_vars,
-				      &rt->strs);
+		/* a named one (name=NAME): one table for that name on every event */
+		rt->hist = rt->t.name[0] ? hist_table("", rt->t.name, e->ident, rt->t.size,
+						      rt->has_vars, &rt->strs)
+					 : hist_table(ev->sys, ev->evt, e->ident, rt->t.size,
+						      rt->has_vars, &rt->strs);
 		if (rt->hist) {
 			__atomic_store_n(&rt->hist->paused, rt->t.pause, __ATOMIC_RELEASE);
 			for (uint32_t i = 0; i < nr_hists; i++)

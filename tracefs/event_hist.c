@@ -352,7 +352,8 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
 	ut_evtrig_ident(t, ident, sizeof(ident));
 	ut_evtrig_print(t, -1, info, sizeof(info));
-	collect(r->sc, sys, colon + 1, ident, &m);
+	/* a named hist's table is the name's, on every event (libutrace/evtrigger.c) */
+	collect(r->sc, t->name[0] ? "" : sys, t->name[0] ? t->name : colon + 1, ident, &m);
 	signedness(&c, fmt);
 	if (m.n)
 		qsort_r(m.v, m.n, sizeof(*m.v), cmp_sort, &c);
@@ -415,8 +416,8 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 			free(e);
 			if (got == -ENOENT)
 				break;
-			if (got >= 0 && !h.removed && !strcmp(h.sys, sys) &&
-			    !strcmp(h.evt, colon + 1) &&
+			if (got >= 0 && !h.removed && !strcmp(h.sys, t->name[0] ? "" : sys) &&
+			    !strcmp(h.evt, t->name[0] ? t->name : colon + 1) &&
 			    !strncmp(h.ident, ident, sizeof(h.ident) - 1))
 				ut_live_hist_clear(v[i].dir, k);
 		}
