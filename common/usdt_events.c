@@ -53,7 +53,7 @@ char *ut_evfmt_text(const struct ut_evfmt *f)
 		if (f->is_string[i]) { /* as the kernel's probe (or synthetic) events declare strings */
 			nf += (size_t)snprintf(fields + nf, sizeof(fields) - nf,
 					       "\tfield:__data_loc char[] %s;\toffset:%u;\tsize:%u;"
-					       "\tsigned:1;\n", name, 8 + 8 * i, f->synthetic ? 8 : 4);
+					       "\tsigned:1;\n", name, 8 + 8 * i, f->synthetic ? 8u : 4u);
 			nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm,
 					       f->synthetic ? "%s%s=%%s" : "%s%s=\\\"%%s\\\"",
 					       i ? " " : "", name);
