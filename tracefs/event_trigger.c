@@ -197,6 +197,29 @@ static bool var_defined(const struct ut_cfg *c, const struct ut_evtrig *t, const
 	return false;
 }
 
+/* onmatch()'s params $VAR that are not @t's own: the matched event's, defined in @c. */
+static int check_params(const struct ut_cfg *c, const struct ut_evtrig *t, const char *cmd,
+			struct ut_evtrig_err *err)
+{
+	for (uint8_t i = 0; i < t->hv.nactions; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+
+		for (uint8_t j = 0; a->handler == UT_HH_ONMATCH && j < a->nparams; j++) {
+			const char *p = a->param[j], *at;
+
+			if (p[0] != '$' || ut_histvar_find(&t->hv, p + 1) || var_defined(c, t, p + 1))
+				continue;
+			at = strstr(cmd, p);
+			err->msg = "Couldn't find param";
+			err->pos = at ? (size_t)(at - cmd) : 0;
+			err->logged = true;
+			err->in_filter = false;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* @t's $refs to other triggers' variables: each defined in the scope (the kernel's check). */
 static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *cmd,
 		      struct ut_evtrig_err *err)
@@ -204,7 +227,8 @@ static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *
 	struct ut_cfg c;
 	int ret = 0;
 
-	if (t->cmd != UT_ET_HIST || !t->hv.nvars || tfs_scope_config(r->sc, &c))
+	if (t->cmd != UT_ET_HIST || (!t->hv.nvars && !t->hv.nactions) ||
+	    tfs_scope_config(r->sc, &c))
 		return 0;
 	for (uint8_t i = 0; i < t->hv.nvars && !ret; i++)
 		for (uint8_t j = 0; j < t->hv.vars[i].nops && !ret; j++) {
@@ -224,6 +248,8 @@ static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *
 			err->in_filter = false;
 			ret = -EINVAL;
 		}
+	if (!ret)
+		ret = check_params(&c, t, cmd, err);
 	ut_cfg_free(&c);
 	return ret;
 }

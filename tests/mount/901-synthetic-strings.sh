@@ -35,6 +35,8 @@ expect_eq "exec: the filename in a string variable" OK \
 	"$(w events/sched/sched_process_exec/trigger 'hist:key=pid:filenamevar=filename:ts0=common_timestamp.usecs')"
 expect_eq "exit: onmatch with the string variable, a string filter" OK \
 	"$(w events/sched/sched_process_exit/trigger 'hist:key=pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_process_exec).ping_test_latency($lat,$filenamevar) if comm == "usdt_str.gcc-pf"')"
+expect_eq "a param no trigger defines" EINVAL \
+	"$(a events/sched/sched_process_exit/trigger 'hist:key=pid:onmatch(sched.sched_process_exec).ping_test_latency($nope,$filenamevar)')"
 expect_eq "a hist keyed on the synthetic string" OK \
 	"$(w $E/trigger 'hist:keys=filename,lat:sort=filename,lat')"
 expect_eq "enable" OK "$(w $E/enable 1)"

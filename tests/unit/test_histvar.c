@@ -124,7 +124,11 @@ TEST(check)
 
 	CHECK(parse(s, &t, &err) == 0);
 	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
-	s = "hist:keys=common_pid:onmatch(p.e).trace(x,$nope)";
+	/* onmatch's $VAR may be the matched event's: checked where the scope's triggers are known */
+	s = "hist:keys=common_pid:onmatch(p.e).trace(x,$other)";
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
+	s = "hist:keys=common_pid:onmatch(p.e).trace(x,nope)";
 	CHECK(parse(s, &t, &err) == 0);
 	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == -EINVAL);
 	CHECK_EQ_STR(err.msg, "Couldn't find param");
