@@ -254,6 +254,41 @@ static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *
 	return ret;
 }
 
+/* A named hist: the same definition as the triggers of that name on other events (the kernel's). */
+static int check_named(struct tfs_req *r, const struct ut_evtrig *t, const char *cmd,
+		       struct ut_evtrig_err *err)
+{
+	struct ut_cfg c;
+	char mine[256], other[256];
+	int ret = 0;
+
+	if (t->cmd != UT_ET_HIST || !t->name[0] || tfs_scope_config(r->sc, &c))
+		return 0;
+	ut_evtrig_ident(t, mine, sizeof(mine));
+	for (const char *p = c.triggers; p && *p && !ret;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *sp = memchr(p, ' ', strcspn(p, "\n")), *at;
+		struct ut_evtrig o;
+		struct ut_evtrig_err oe;
+
+		if (!sp || ut_evtrig_parse(sp + 1, strcspn(sp + 1, "\n"), &o, &oe) ||
+		    o.cmd != UT_ET_HIST || strcmp(o.name, t->name) != 0)
+			continue;
+		ut_evtrig_ident(&o, other, sizeof(other));
+		if (!strcmp(mine, other))
+			continue;
+		at = strstr(cmd, "name=");
+		err->msg = "Named hist trigger doesn't match existing named trigger (includes "
+			   "variables)";
+		err->pos = at ? (size_t)(at - cmd) : 0;
+		err->logged = true;
+		err->in_filter = false;
+		ret = -EINVAL;
+	}
+	ut_cfg_free(&c);
+	return ret;
+}
+
 /* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params.
  */
 static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
@@ -294,7 +329,8 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	if (!tfs_event_format(r, &fmt))
 		return -ENOENT;
 	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err) ||
-	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, cmd, &err)))) {
+	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, cmd, &err) ||
+			    check_named(r, t, cmd, &err)))) {
 		log_error(r, &err, cmd);
 		return -EINVAL;
 	}
