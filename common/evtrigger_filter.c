@@ -9,6 +9,7 @@
  * after the slots, as a recorded event has them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@
 
 struct ut_evtrig_filter {
 	struct ut_evf *prog;
-	uint32_t strings; /* bit i: slot i is a string field */
+	uint32_t strings;	/* bit i: slot i is a string field the filter names */
+	uint32_t is_str;	/* bit i: slot i is a string field (named or not) */
 	uint16_t strsize[UT_USDT_MAX_ARGS]; /* a char[N]'s N (its text may fill it), 0: NUL-ended */
 };
 
@@ -64,12 +66,44 @@ struct ut_evtrig_filter *ut_evtrig_filter_compile(const char *filter, const stru
 		free(t);
 		return NULL;
 	}
-	for (unsigned i = 0; t && fmt && i < fmt->nargs && i < UT_USDT_MAX_ARGS; i++)
-		if (fmt->is_string[i]) {
-			t->strings |= 1u << i;
-			t->strsize[i] = fmt->strsize[i];
-		}
+	if (t)
+		t->strings = ut_evtrig_filter_strings(filter, fmt);
+	for (unsigned i = 0; t && fmt && i < fmt->nargs && i < UT_USDT_MAX_ARGS; i++) {
+		t->strsize[i] = fmt->strsize[i];
+		if (fmt->is_string[i])
+			t->is_str |= 1u << i;
+	}
 	return t;
+}
+
+static bool word_char(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* Whether @name is a word of @text (outside quotes or not: at worst a string read for nothing). */
+static bool names(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; n && (p = strstr(p, name)) != NULL; p++)
+		if ((p == text || !word_char(p[-1])) && !word_char(p[n]))
+			return true;
+	return false;
+}
+
+uint32_t ut_evtrig_filter_strings(const char *filter, const struct ut_evfmt *fmt)
+{
+	uint32_t m = 0;
+	char nb[16];
+
+	for (unsigned i = 0; fmt && i < fmt->nargs && i < UT_USDT_MAX_ARGS; i++) {
+		snprintf(nb, sizeof(nb), "arg%u", i + 1);
+		if (fmt->is_string[i] && (names(filter, nb) ||
+					  (fmt->argname[i][0] && names(filter, fmt->argname[i]))))
+			m |= 1u << i;
+	}
+	return m;
 }
 
 /* The text at address @a (0: none, an empty string) after the slots of @rec at *@used: its __data_loc. */
@@ -104,10 +138,11 @@ bool ut_evtrig_filter_match(const struct ut_evtrig_filter *f, const uint64_t *ar
 		nargs = UT_USDT_MAX_ARGS;
 	rec[0] = 0;
 	memcpy((uint8_t *)rec + 4, &pid, sizeof(pid));
-	for (unsigned i = 0; i < nargs; i++)
+	for (unsigned i = 0; i < nargs; i++) /* a string it does not name: not read (no text) */
 		rec[1 + i] = (f->strings >> i & 1)
 				 ? put_string((uint8_t *)rec, nargs, &used, args[i], f->strsize[i])
-				 : args[i];
+			     : (f->is_str >> i & 1) ? 0
+							    : args[i];
 	return ut_evf_match(f->prog, rec, 8 + 8 * (size_t)nargs + used, &c);
 }
 

@@ -55,7 +55,7 @@ struct rt_trig {
 struct rt_event {
 	char sys[UT_EVTRIG_NAME_MAX], evt[UT_EVTRIG_NAME_MAX];
 	int32_t soft;
-	bool strings; /* a trigger reads a string field: a probe's hit copies its strings */
+	uint32_t strings; /* bit i: a trigger reads string field i: a probe's hit copies it */
 };
 
 /* A synthetic event: its definition, where its records say they come from, its event. */

@@ -222,12 +222,34 @@ static void resolve_fields(struct rt_tab *tab, struct rt_trig *rt, const struct 
 	ut_histvar_resolve(tab, rt, fmt);
 }
 
-static bool has_strings(const struct ut_evfmt *fmt)
+/* Bit @slot if it is a string field of @fmt. */
+static uint32_t str_bit(const struct ut_evfmt *fmt, int slot)
 {
-	for (unsigned i = 0; i < fmt->nargs; i++)
-		if (fmt->is_string[i])
-			return true;
-	return false;
+	return slot >= 0 && slot < fmt->nargs && fmt->is_string[slot] ? 1u << slot : 0;
+}
+
+/*
+ * The string fields of @fmt trigger @rt reads as strings (bit i: slot i):
+ * its filter's, its keys', its variables' and its actions' params; a
+ * probe's hit copies their text, and only theirs (a system call each).
+ */
+static uint32_t strings_read(const struct rt_trig *rt, const struct ut_evfmt *fmt)
+{
+	const struct ut_hist_defs *d = &rt->t.hv;
+	uint32_t m = rt->t.filter[0] ? ut_evtrig_filter_strings(rt->t.filter, fmt) : 0;
+
+	if (rt->t.cmd != UT_ET_HIST)
+		return m;
+	for (unsigned i = 0; i < rt->t.nkeys; i++)
+		m |= str_bit(fmt, rt->slot[i]);
+	for (uint8_t i = 0; i < d->nvars; i++)
+		for (uint8_t j = 0; j < d->vars[i].nops; j++)
+			if (d->vars[i].op[j].kind == UT_HO_FIELD)
+				m |= str_bit(fmt, ut_hist_field_slot(fmt, d->vars[i].op[j].name));
+	for (uint8_t i = 0; i < d->nactions; i++)
+		for (uint8_t j = 0; j < d->act[i].nparams; j++)
+			m |= str_bit(fmt, ut_hist_field_slot(fmt, d->act[i].param[j]));
+	return m;
 }
 
 /* One configuration line "SYS:EVT TRIGGER" into @tab. */
@@ -262,8 +284,8 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 		return;
 	if (rt->t.cmd == UT_ET_HIST)
 		resolve_fields(tab, rt, have ? &fmt : NULL);
-	if (have && (rt->t.filter[0] || rt->t.cmd == UT_ET_HIST) && has_strings(&fmt))
-		tab->ev[ev].strings = true; /* it may read them: a probe's hit copies them */
+	if (have)
+		tab->ev[ev].strings |= strings_read(rt, &fmt);
 	rt->ev = (uint32_t)ev;
 	tab->nr_trig++;
 }
@@ -596,13 +618,13 @@ static void stacktrace(struct ut_evtrig_entry *e, uint64_t site, uint64_t resume
  * may read them (h->strs), a string's slot then the address of its copy
  * (0: it could not be read).
  */
-static void fetch_args(struct rt_hit *h, bool strings)
+static void fetch_args(struct rt_hit *h, uint32_t strings)
 {
 	unsigned n = h->p->nargs > 0 ? (unsigned)h->p->nargs : 0;
 
 	for (unsigned i = 0; i < n && i < UT_USDT_MAX_ARGS; i++) {
 		h->args[i] = ut_arch_usdt_fetch(h->uc, &h->p->arg[i], h->m->bias);
-		if (h->p->arg[i].is_string && strings && h->strs)
+		if (h->p->arg[i].is_string && (strings >> i & 1) && h->strs)
 			h->args[i] = ut_usdt_copy_string(h->strs[i], h->args[i])
 					 ? (uint64_t)(uintptr_t)h->strs[i]
 					 : 0;
