@@ -6,6 +6,7 @@
 # key a hist by their text (one __data_loc string fits the kernel's key
 # size, two do not: EINVAL), printed as the kernel prints a string key
 # ("%-50s"), sorted by text with sort=, filtered with `if` on a string
+# (a process event's or a probe's)
 # (==, ~ globs), and kept in the shared table: still there, text and all,
 # after the process exited.
 . "$(dirname "$0")/mount.lib"
@@ -52,8 +53,13 @@ UT=events/utest_str/word/trigger
 UH=events/utest_str/word/hist
 expect_eq "a USDT string argument as key, sorted by it" OK "$(a $UT 'hist:keys=word:vals=len:sort=word')"
 expect_eq "read back" "hist:keys=word:vals=hitcount,len:sort=word:size=2048 [active]" "$(cat $UT)"
+expect_eq "a number key, a filter on the string" OK "$(a $UT 'hist:keys=len if word ~ "parse_*"')"
 run_req u 6
-entries $UH >"$TOP/u.txt"
+sed -n '/keys=len/,/^Totals/p' $UH | grep '^{' >"$TOP/f2.txt"
+expect "the filter compared the probe's string" "$TOP/f2.txt" <<'EOF2'
+{ len:         10 } hitcount:          4
+EOF2
+sed -n '/keys=word/,/^Totals/p' $UH | grep '^{' >"$TOP/u.txt"
 expect "words by their text" "$TOP/u.txt" <<'EOF2'
 { word: cleanup                                            } hitcount:          1  len:          7
 { word: main_loop                                          } hitcount:          1  len:          9
@@ -66,7 +72,7 @@ expect_eq "one string key and two numbers fit" OK \
 	"$(a events/utest_str/two/trigger 'hist:keys=good,n,common_pid')"
 send u quit
 wait "$U" 2>/dev/null
-entries $UH >"$TOP/u2.txt"
+sed -n '/keys=word/,/^Totals/p' $UH | grep '^{' >"$TOP/u2.txt"
 expect "the table and its strings after the process exited" "$TOP/u2.txt" <"$TOP/u.txt"
 alive
 finish
