@@ -6,9 +6,8 @@
 # key a hist by their text (one __data_loc string fits the kernel's key
 # size, two do not: EINVAL), printed as the kernel prints a string key
 # ("%-50s"), sorted by text with sort=, filtered with `if` on a string
-# (a process event's or a probe's)
-# (==, ~ globs), and kept in the shared table: still there, text and all,
-# after the process exited.
+# (a process event's or a probe's: ==, ~ globs), and kept in the shared
+# table: still there, text and all, after the process exited.
 . "$(dirname "$0")/mount.lib"
 
 UTRACE_USDT_DIR=$UT_TESTS/usdt
