@@ -83,7 +83,8 @@ bool ut_procev_evfmt_named(const char *sys, const char *evt, struct ut_evfmt *f)
 
 /*
  * The address of the string field at @off (@size bytes: 4 a __data_loc,
- * else a char array) of record @rec (@len bytes); 0 if it lies outside.
+ * 0 a trailing char[], else a char array) of record @rec (@len bytes); 0
+ * if it lies outside.
  * A __data_loc's text ends with its NUL inside the record (as written).
  */
 static uint64_t str_at(const uint8_t *rec, size_t len, unsigned off, unsigned size)
@@ -91,6 +92,9 @@ static uint64_t str_at(const uint8_t *rec, size_t len, unsigned off, unsigned si
 	uint32_t loc = 0;
 	size_t at, n;
 
+	if (!size) /* a trailing char NAME[] (ftrace:print's buf): its NUL inside the record */
+		return off < len && memchr(rec + off, '\0', len - off) ? (uint64_t)(uintptr_t)(rec + off)
+									: 0;
 	if (size != 4)
 		return off + size <= len ? (uint64_t)(uintptr_t)(rec + off) : 0;
 	if (off + 4 > len)
