@@ -76,3 +76,16 @@ void ut_hist_strs_layout(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
 		}
 	l->size = at;
 }
+
+int ut_hist_param_is_string(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
+			    const struct ut_hist_action *a, unsigned j)
+{
+	const struct ut_hist_var *v;
+
+	if (!fmt || j >= a->nparams)
+		return -1;
+	if (a->param[j][0] != '$')
+		return ut_hist_str_keysize(fmt, ut_hist_field_slot(fmt, a->param[j])) > 0;
+	v = ut_histvar_find(&t->hv, a->param[j] + 1);
+	return v ? ut_hist_var_is_string(t, fmt, (unsigned)(v - t->hv.vars)) : -1;
+}

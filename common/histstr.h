@@ -49,4 +49,11 @@ void ut_hist_strs_layout(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
 /* Whether variable @i of @t holds a string (it is a string field of @fmt). */
 bool ut_hist_var_is_string(const struct ut_evtrig *t, const struct ut_evfmt *fmt, unsigned i);
 
+/*
+ * Whether param @j of action @a of @t (on @fmt) is a string: 1, 0 a
+ * number, -1 not known here (a $VAR of the matched event's trigger).
+ */
+int ut_hist_param_is_string(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
+			    const struct ut_hist_action *a, unsigned j);
+
 #endif

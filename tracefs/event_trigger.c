@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/histstr.h"
 #include "common/synth.h"
 #include "common/procev_fields.h"
 #include "common/usdt_events.h"
@@ -291,7 +292,8 @@ static int check_named(struct tfs_req *r, const struct ut_evtrig *t, const char 
 
 /* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params.
  */
-static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
+static int check_synth(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *cmd,
+		       struct ut_evtrig_err *err)
 {
 	struct ut_cfg c;
 	int ret = 0;
@@ -315,6 +317,16 @@ static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evt
 			err->msg = "Param count doesn't match synthetic event field count";
 			ret = -EINVAL;
 		}
+		for (uint8_t j = 0; !ret && j < a->nparams; j++) {
+			int str = ut_hist_param_is_string(t, fmt, a, j);
+
+			if (str < 0 || str == d.is_string[j])
+				continue; /* a string for a string field, a number for a number */
+			at = strstr(cmd, a->param[j]);
+			err->pos = at ? (size_t)(at - cmd) : 0;
+			err->msg = "Param type doesn't match synthetic event field type";
+			ret = -EINVAL;
+		}
 	}
 	ut_cfg_free(&c);
 	return ret;
@@ -329,7 +341,7 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	if (!tfs_event_format(r, &fmt))
 		return -ENOENT;
 	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err) ||
-	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, cmd, &err) ||
+	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, &fmt, cmd, &err) ||
 			    check_named(r, t, cmd, &err)))) {
 		log_error(r, &err, cmd);
 		return -EINVAL;

@@ -52,6 +52,11 @@ expect_eq "disable" OK "$(w $E/enable 0)"
 
 W=events/synthetic/wordev
 expect_eq "word: the word in a variable" OK "$(w events/utest_str/word/trigger 'hist:keys=common_pid:wv=word')"
+expect_eq "a number for a string field" EINVAL \
+	"$(w events/utest_str/two/trigger 'hist:keys=common_pid:onmatch(utest_str.word).wordev(n,$wv,n)')"
+expect_eq "a string for a number field" EINVAL \
+	"$(w events/utest_str/two/trigger 'hist:keys=common_pid:onmatch(utest_str.word).wordev(good,$wv,good)')"
+expect_eq "the kernel's message" 2 "$(grep -c "error: Param type doesn't match synthetic event field type" error_log)"
 expect_eq "two: wordev from a string field, the variable and a number" OK \
 	"$(w events/utest_str/two/trigger 'hist:keys=common_pid:onmatch(utest_str.word).wordev(good,$wv,n)')"
 expect_eq "a max saving a string field" OK \
