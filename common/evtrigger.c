@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/histstr.h"
 #include "common/evtrigger_filter.h"
 #include "common/usdt_events.h"
 
@@ -234,6 +235,11 @@ static int hist_attr(struct ut_evtrig *t, struct ut_hist_field *sortf, const cha
 		t->clear = true;
 	else if (eq && IS("clock"))
 		return 0; /* the trace's clock is the only one here */
+	else if (eq && IS("name")) {
+		if (!vn || vn >= sizeof(t->name) || memchr(v, ',', vn))
+			return fail(err, "Unknown hist attribute", pos, false);
+		snprintf(t->name, sizeof(t->name), "%.*s", (int)vn, v);
+	}
 	else {
 		int r = ut_histvar_attr(&t->hv, s, n, pos, err);
 
@@ -424,7 +430,9 @@ static int check_vars(const struct ut_evtrig *t, const struct ut_evfmt *fmt, con
 		for (uint8_t j = 0; j < a->nparams; j++) {
 			const char *p = a->param[j];
 
-			if (p[0] == '$' ? !ut_histvar_find(d, p + 1) : !is_field(p, fmt))
+			/* onmatch's $VAR may be the matched event's: resolved in the process */
+			if (p[0] == '$' ? !ut_histvar_find(d, p + 1) && a->handler != UT_HH_ONMATCH
+					: !is_field(p, fmt))
 				return fail(err, "Couldn't find param", where(text, p), true);
 		}
 	}
@@ -445,6 +453,14 @@ int ut_evtrig_check(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const
 	for (uint8_t i = 0; fmt && t->cmd == UT_ET_HIST && i < t->nvals; i++)
 		if (!is_field(t->vals[i].name, fmt))
 			return fail(err, E_FIELD, where(text, t->vals[i].name), true);
+	if (fmt && t->cmd == UT_ET_HIST) {
+		struct ut_hist_strs l;
+
+		/* the kernel's key size: two string keys of 256 bytes do not fit, a bare EINVAL */
+		ut_hist_strs_layout(t, fmt, &l);
+		if (l.key_bytes > UT_HIST_KEY_BYTES_MAX)
+			return fail(err, "", 0, false);
+	}
 	if (fmt && t->cmd == UT_ET_HIST && check_vars(t, fmt, text, err))
 		return -EINVAL;
 	if (t->filter[0] && !t->remove)
@@ -486,7 +502,13 @@ static size_t hist_text(const struct ut_evtrig *t, char *buf, size_t len, bool p
 {
 	size_t n = 0;
 
-	put(buf, len, &n, "hist:keys=");
+	put(buf, len, &n, "hist:");
+	if (t->name[0]) { /* as the kernel prints it: "hist:name=NAME:keys=..." */
+		put(buf, len, &n, "name=");
+		put(buf, len, &n, t->name);
+		put(buf, len, &n, ":");
+	}
+	put(buf, len, &n, "keys=");
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
 			put(buf, len, &n, ",");

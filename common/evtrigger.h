@@ -6,7 +6,7 @@
  *   [!]CMD[:N] [if FILTER]        CMD: traceon traceoff stacktrace
  *   [!]enable_event:SYS:EVT[:N] [if FILTER]     (and disable_event)
  *   [!]hist:keys=F[.mod][,F2..][:vals=V[,V2..]][:sort=S[.descending][,S2]]
- *          [:size=N][:pause|:continue|:clear] [:VAR=EXPR,..]
+ *          [:size=N][:name=NAME][:pause|:continue|:clear] [:VAR=EXPR,..]
  *          [:onmatch(SYS.EVT).trace(SYNTH,P..)|:onmax($V).save(F..)|..] [if FILTER]
  *
  * Modifiers of a hist key: .hex .sym .sym-offset .execname .log2
@@ -81,6 +81,8 @@ struct ut_evtrig {
 	struct ut_hist_field vals[UT_HIST_MAX_VALS];
 	struct ut_hist_sort sort[UT_HIST_MAX_SORT];
 	uint32_t size;          /* entries, a power of two */
+	char name[UT_HIST_NAME_MAX]; /* name=NAME: one table shared by the triggers of that
+				      * name on every event ("": its own) */
 	bool pause, cont, clear;
 	struct ut_hist_defs hv;		   /* variables and actions (common/histvar.h) */
 	char filter[UT_EVTRIG_FILTER_MAX]; /* after " if ", "" for none */

@@ -46,4 +46,10 @@ bool ut_evtrig_filter_match(const struct ut_evtrig_filter *f, const uint64_t *ar
 
 void ut_evtrig_filter_free(struct ut_evtrig_filter *f);
 
+/*
+ * The string fields of @fmt that @filter names (bit i: field i): the ones
+ * a hit must give the text of (the others' slots are not read).
+ */
+uint32_t ut_evtrig_filter_strings(const char *filter, const struct ut_evfmt *fmt);
+
 #endif

@@ -3,8 +3,10 @@
  * A process event's fields as the triggers see an event (common/evtrigger.h,
  * common/evtrigger_filter.h): one 8-byte slot per field, named as the
  * kernel names it (parent_pid, child_pid, comm...), numbers sign- or
- * zero-extended from their size, strings and char arrays as a number (a
- * trigger's filter sees slots, not strings, as it does for USDT probes).
+ * zero-extended from their size; a string (__data_loc char[] or a char
+ * array) is a string field whose slot holds the address of its text in
+ * the record (valid while the event's triggers run: they read it as the
+ * kernel's read the record), 0 if the record has none.
  * Read from the format's own field lines, so the two cannot disagree.
  */
 #include <stdio.h>
@@ -66,6 +68,8 @@ bool ut_procev_evfmt(const struct ut_procev *e, struct ut_evfmt *f)
 		memcpy(f->argname[i], name, sizeof(f->argname[i]));
 		f->size[i] = (uint8_t)(str || size > 8 ? 8 : size);
 		f->is_signed[i] = sg && !str;
+		f->is_string[i] = str;
+		f->strsize[i] = (uint16_t)(str && size != 4 ? size : 0); /* char[16]: 16 */
 	}
 	return true;
 }
@@ -75,6 +79,32 @@ bool ut_procev_evfmt_named(const char *sys, const char *evt, struct ut_evfmt *f)
 	const struct ut_procev *e = ut_procev_find(sys, evt);
 
 	return e && e->id != UT_PEV_PRINT && ut_procev_evfmt(e, f);
+}
+
+/*
+ * The address of the string field at @off (@size bytes: 4 a __data_loc,
+ * 0 a trailing char[], else a char array) of record @rec (@len bytes); 0
+ * if it lies outside.
+ * A __data_loc's text ends with its NUL inside the record (as written).
+ */
+static uint64_t str_at(const uint8_t *rec, size_t len, unsigned off, unsigned size)
+{
+	uint32_t loc = 0;
+	size_t at, n;
+
+	if (!size) /* a trailing char NAME[] (ftrace:print's buf): its NUL inside the record */
+		return off < len && memchr(rec + off, '\0', len - off) ? (uint64_t)(uintptr_t)(rec + off)
+									: 0;
+	if (size != 4)
+		return off + size <= len ? (uint64_t)(uintptr_t)(rec + off) : 0;
+	if (off + 4 > len)
+		return 0;
+	memcpy(&loc, rec + off, 4);
+	at = loc & 0xffff;
+	n = loc >> 16;
+	if (!n || at + n > len || rec[at + n - 1] != '\0')
+		return 0;
+	return (uint64_t)(uintptr_t)(rec + at);
 }
 
 unsigned ut_procev_slots(const struct ut_procev *e, const uint8_t *rec, size_t len,
@@ -88,7 +118,9 @@ unsigned ut_procev_slots(const struct ut_procev *e, const uint8_t *rec, size_t l
 	while (n < UT_USDT_MAX_ARGS && next_field(&p, name, &off, &size, &sg, &str)) {
 		uint64_t v = 0;
 
-		if (!str && size && size <= 8 && off + size <= len) {
+		if (str)
+			v = str_at(rec, len, off, size);
+		else if (size && size <= 8 && off + size <= len) {
 			memcpy(&v, rec + off, size);
 			if (sg && size < 8 && (v >> (8 * size - 1) & 1))
 				v |= ~0ull << (8 * size);

@@ -62,6 +62,40 @@ static size_t split(const char *s, size_t n, const char **w, size_t *wl, size_t 
 	return nw;
 }
 
+/*
+ * A string field "char NAME[]" / "char NAME[N]" (@t: the type's word, @w
+ * the name's, @wl its length, with the brackets) as field @k of @d.
+ */
+static int add_string(struct ut_synth_def *d, const char *t, size_t tl, const char *w, size_t wl,
+		      const char *text, struct ut_synth_err *err)
+{
+	const char *br = memchr(w, '[', wl);
+	size_t nl = (size_t)(br - w), al = wl - nl - 2, k = d->nfields;
+	unsigned n = 0;
+
+	if (tl != 4 || memcmp(t, "char", 4) != 0)
+		return fail(err, "Invalid type", (size_t)(t - text)); /* int x[4]: no such type */
+	if (!good_name(w, nl) || nl >= sizeof(d->field[0]))
+		return fail(err, "Illegal name", (size_t)(w - text));
+	if (w[wl - 1] != ']' || al > 3)
+		return fail(err, "Invalid array specification", (size_t)(w - text));
+	for (size_t i = 0; i < al; i++) {
+		if (br[1 + i] < '0' || br[1 + i] > '9')
+			return fail(err, "Invalid array specification", (size_t)(w - text));
+		n = n * 10 + (unsigned)(br[1 + i] - '0');
+	}
+	if (n > 256 || (al && !n))
+		return fail(err, "Invalid array specification", (size_t)(w - text));
+	snprintf(d->type[k], sizeof(d->type[k]), "char%.*s", (int)(al + 2), br);
+	snprintf(d->field[k], sizeof(d->field[k]), "%.*s", (int)nl, w);
+	d->size[k] = 8;
+	d->is_signed[k] = 1; /* the kernel's: a type not starting with 'u' */
+	d->is_string[k] = 1;
+	d->strsize[k] = (uint16_t)n;
+	d->nfields++;
+	return 0;
+}
+
 /* Field "TYPE NAME" or "unsigned TYPE NAME" (@w words) as field @k of @d. */
 static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, size_t nw,
 		     const char *text, struct ut_synth_err *err)
@@ -76,6 +110,8 @@ static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, s
 			    nw < t + 2 ? (size_t)(w[0] - text) : 0);
 	if (k >= UT_SYNTH_MAX_FIELDS)
 		return fail(err, "Too many fields", 0);
+	if (!uns && memchr(w[t + 1], '[', wl[t + 1]))
+		return add_string(d, w[t], wl[t], w[t + 1], wl[t + 1], text, err);
 	if (memchr(w[t + 1], '[', wl[t + 1]) || !good_name(w[t + 1], wl[t + 1]) ||
 	    wl[t + 1] >= sizeof(d->field[0]))
 		return fail(err, memchr(w[t + 1], '[', wl[t + 1]) ? "Invalid type" : "Illegal name",
@@ -141,6 +177,7 @@ void ut_synth_print(const struct ut_synth_def *d, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s\t", d->name);
 
+	/* as the kernel lists them: "u64 lat; char[] name; char[16] comm" */
 	for (unsigned i = 0; i < d->nfields && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s %s%s", d->type[i], d->field[i],
 				      i + 1 == d->nfields ? "" : "; ");
@@ -162,11 +199,14 @@ void ut_synth_evfmt(const struct ut_synth_def *d, struct ut_evfmt *f)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->system, sizeof(f->system), "%s", UT_SYNTH_SYSTEM);
+	f->synthetic = 1;
 	snprintf(f->name, sizeof(f->name), "%s", d->name);
 	f->nargs = d->nfields;
 	for (unsigned i = 0; i < d->nfields; i++) {
 		f->size[i] = d->size[i];
 		f->is_signed[i] = d->is_signed[i];
+		f->is_string[i] = d->is_string[i];
+		f->strsize[i] = d->strsize[i];
 		snprintf(f->argname[i], sizeof(f->argname[i]), "%s", d->field[i]);
 	}
 }

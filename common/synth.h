@@ -8,10 +8,15 @@
  * a pseudo probe address made from its name (ut_synth_pc), so every
  * reader that names probe events names synthetic ones the same way.
  *
- * Integer types only (the kernel's s8..u64, char, short, int, long and their
- * unsigned forms, bool, pid_t, gfp_t); strings and stacktrace are refused as
- * "Invalid type".  Pure and malloc-free: the tools, the runtime and the
- * fuzz target share it.
+ * Integer types (the kernel's s8..u64, char, short, int, long and their
+ * unsigned forms, bool, pid_t, gfp_t) and strings: "char NAME[]" (the
+ * kernel's dynamic string, __data_loc char[]) and "char NAME[N]" (N <= 256,
+ * its text up to N - 1 characters); a string field's slot holds its
+ * __data_loc and its text follows the slots, as a USDT probe's string (a
+ * char[N] too: the kernel lays one out inline in 256 bytes, here it is
+ * declared __data_loc char[] in the format).  Other arrays and stacktrace
+ * are refused as the kernel refuses them.  Pure and malloc-free: the
+ * tools, the runtime and the fuzz target share it.
  */
 #ifndef UT_SYNTH_H
 #define UT_SYNTH_H
@@ -35,6 +40,8 @@ struct ut_synth_def {
 	char field[UT_SYNTH_MAX_FIELDS][UT_USDT_NAME_MAX];
 	uint8_t size[UT_SYNTH_MAX_FIELDS];
 	uint8_t is_signed[UT_SYNTH_MAX_FIELDS];
+	uint8_t is_string[UT_SYNTH_MAX_FIELDS];
+	uint16_t strsize[UT_SYNTH_MAX_FIELDS]; /* a char[N]'s N, 0: char[] */
 };
 
 struct ut_synth_err {

@@ -50,11 +50,12 @@ char *ut_evfmt_text(const struct ut_evfmt *f)
 	for (unsigned i = 0; i < f->nargs && i < UT_USDT_MAX_ARGS; i++) {
 		const char *name = arg_name(f, i, nb, sizeof(nb));
 
-		if (f->is_string[i]) { /* as the kernel's probe events declare and print strings */
+		if (f->is_string[i]) { /* as the kernel's probe (or synthetic) events declare strings */
 			nf += (size_t)snprintf(fields + nf, sizeof(fields) - nf,
-					       "\tfield:__data_loc char[] %s;\toffset:%u;\tsize:4;"
-					       "\tsigned:1;\n", name, 8 + 8 * i);
-			nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm, "%s%s=\\\"%%s\\\"",
+					       "\tfield:__data_loc char[] %s;\toffset:%u;\tsize:%u;"
+					       "\tsigned:1;\n", name, 8 + 8 * i, f->synthetic ? 8u : 4u);
+			nm += (size_t)snprintf(fmt + nm, sizeof(fmt) - nm,
+					       f->synthetic ? "%s%s=%%s" : "%s%s=\\\"%%s\\\"",
 					       i ? " " : "", name);
 			na += (size_t)snprintf(args + na, sizeof(args) - na, ", __get_str(%s)", name);
 			continue;
@@ -99,7 +100,8 @@ static int parse_field(struct ut_evfmt *f, const char *line, unsigned i)
 	    off != 8 + 8 * i || sign > 1)
 		return -EINVAL;
 	f->is_string[i] = tl == strlen("__data_loc char[]") && !strncmp(decl, "__data_loc char[]", tl);
-	if (f->is_string[i] ? size != 4 : (size != 1 && size != 2 && size != 4 && size != 8))
+	if (f->is_string[i] ? size != (f->synthetic ? 8u : 4u)
+			    : (size != 1 && size != 2 && size != 4 && size != 8))
 		return -EINVAL;
 	snprintf(f->argname[i], UT_USDT_NAME_MAX, "%.*s", (int)(semi - sp - 1), sp + 1);
 	if (!strcmp(arg_name(&(struct ut_evfmt){0}, i, nb, sizeof(nb)), f->argname[i]))
@@ -119,6 +121,7 @@ int ut_evfmt_parse(struct ut_evfmt *f, const char *system, const char *text)
 		return -EINVAL;
 	snprintf(f->system, sizeof(f->system), "%s", system);
 	snprintf(f->name, sizeof(f->name), "%.*s", (int)strcspn(text + 6, "\n"), text + 6);
+	f->synthetic = !strcmp(system, "synthetic"); /* common/synth.h's UT_SYNTH_SYSTEM */
 	v = strtol(id + 5, NULL, 10);
 	if (v < UT_EV_PROBE_FIRST_ID || v >= UT_EV_PROBE_FIRST_ID + UT_EV_PROBE_MAX_IDS)
 		return -EINVAL;
@@ -166,7 +169,8 @@ void ut_evfmt_print(char *buf, size_t len, const struct ut_evfmt *f, const uint6
 			sl = str_arg(args, argbytes, v, &s);
 			n += (size_t)(sl < 0 ? snprintf(buf + n, len - n, "%s%s=(fault)", i ? " " : "",
 							name)
-					     : snprintf(buf + n, len - n, "%s%s=\"%.*s\"",
+					     : snprintf(buf + n, len - n,
+							f->synthetic ? "%s%s=%.*s" : "%s%s=\"%.*s\"",
 							i ? " " : "", name, sl, s));
 			continue;
 		}

@@ -36,6 +36,18 @@ struct ut_evfmt {
 	/* from a description (common/usdt_desc.h): a name ("": argN), a string */
 	char argname[UT_USDT_MAX_ARGS][UT_USDT_NAME_MAX];
 	uint8_t is_string[UT_USDT_MAX_ARGS];
+	/*
+	 * A string's array size: 0 a __data_loc string (up to 256 bytes in a
+	 * hist key, as the kernel's), N a char[N] (a process event's comm[16]:
+	 * N bytes in a key).  Triggers only: the record's layout is the slots'.
+	 */
+	uint16_t strsize[UT_USDT_MAX_ARGS];
+	/*
+	 * A synthetic event's (common/synth.h): a string is declared as the
+	 * kernel's synthetic events declare one (size 8) and printed bare
+	 * (name=text), not quoted as a probe's.
+	 */
+	uint8_t synthetic;
 };
 
 /* The format file's text of @f (name, ID, common fields, args, print fmt), malloc'd. */

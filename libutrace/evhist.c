@@ -8,6 +8,10 @@
  * an entry being claimed by another thread (or by the code this handler
  * interrupted) is waited for a bounded number of looks, then the hit is
  * dropped rather than risk spinning forever.
+ *
+ * A string key (common/histstr.h) is a hash of its text in the entry's
+ * key, and its text, zero-padded to the kernel's size for it, in the
+ * entry's strings: an entry is the key's when both are equal.
  */
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +34,50 @@ static uint64_t hash_keys(const uint64_t *key)
 	return h;
 }
 
+/* A string key's number: FNV-1a of its @n bytes (the same in every process). */
+static uint64_t hash_str(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+char *ut_evhist_strs(struct ut_hist_hdr *h, const struct ut_hist_entry *e)
+{
+	const struct ut_hist_entry *v = (const struct ut_hist_entry *)(h + 1);
+
+	if (!h->str_off || !e)
+		return NULL;
+	return (char *)h + h->str_off + (size_t)(e - v) * h->str_size;
+}
+
+void ut_evhist_strcpy(char *dst, size_t size, uint64_t src)
+{
+	const char *s = (const char *)(uintptr_t)src;
+	size_t n = 0;
+
+	while (s && n + 1 < size && s[n]) {
+		dst[n] = s[n];
+		n++;
+	}
+	memset(dst + n, 0, size - n);
+}
+
+/* Whether entry @e (published) holds @key. */
+static bool same_key(struct ut_hist_hdr *h, const struct ut_hist_entry *e, const struct rt_key *key)
+{
+	const char *s;
+
+	if (memcmp(e->key, key->k, sizeof(e->key)) != 0)
+		return false;
+	if (!key->slen)
+		return true;
+	s = ut_evhist_strs(h, e);
+	return s && h->str_keys == key->slen && !memcmp(s, key->s, key->slen);
+}
+
 /* The thread's name for .execname: its slot's, else the process's. */
 static void thread_comm(char comm[16])
 {
@@ -43,8 +91,10 @@ static void thread_comm(char comm[16])
 }
 
 /* Entry @e is free: claim it for @key, if the table has room.  False if not taken. */
-static bool claim(struct ut_hist_hdr *h, struct ut_hist_entry *e, const uint64_t *key)
+static bool claim(struct ut_hist_hdr *h, struct ut_hist_entry *e, const struct rt_key *key)
 {
+	char *s;
+
 	uint32_t free_state = 0;
 
 	if (__atomic_add_fetch(&h->entries, 1, __ATOMIC_RELAXED) > h->max_entries) {
@@ -56,23 +106,28 @@ static bool claim(struct ut_hist_hdr *h, struct ut_hist_entry *e, const uint64_t
 		__atomic_sub_fetch(&h->entries, 1, __ATOMIC_RELAXED);
 		return false;
 	}
-	memcpy(e->key, key, sizeof(e->key));
+	memcpy(e->key, key->k, sizeof(e->key));
+	s = ut_evhist_strs(h, e);
+	if (s) /* the variables' and saved strings after the keys' start empty */
+		memset(s, 0, h->str_size);
+	if (s && key->slen && key->slen <= h->str_size)
+		memcpy(s, key->s, key->slen);
 	thread_comm(e->comm);
 	__atomic_store_n(&e->state, 2, __ATOMIC_RELEASE);
 	return true;
 }
 
 /* The entry of @key: found, or claimed; NULL if the table is full (or busy too long). */
-static struct ut_hist_entry *entry_of(struct ut_hist_hdr *h, const uint64_t *key)
+static struct ut_hist_entry *entry_of(struct ut_hist_hdr *h, const struct rt_key *key)
 {
 	struct ut_hist_entry *v = (struct ut_hist_entry *)(h + 1);
-	uint32_t mask = h->nr_slots - 1, i = (uint32_t)hash_keys(key) & mask;
+	uint32_t mask = h->nr_slots - 1, i = (uint32_t)hash_keys(key->k) & mask;
 
 	for (uint32_t looks = 0; looks < h->nr_slots + CLAIM_LOOKS; looks++) {
 		struct ut_hist_entry *e = &v[i];
 		uint32_t st = __atomic_load_n(&e->state, __ATOMIC_ACQUIRE);
 
-		if (st == 2 && !memcmp(e->key, key, sizeof(e->key)))
+		if (st == 2 && same_key(h, e, key))
 			return e;
 		if (st == 1)
 			continue; /* being claimed: look again */
@@ -88,29 +143,42 @@ static struct ut_hist_entry *entry_of(struct ut_hist_hdr *h, const uint64_t *key
 	return NULL;
 }
 
-/* The key of hit @h for trigger @rt: its key fields' values after their modifiers. */
-void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, uint64_t *key)
+/*
+ * The key of hit @h for trigger @rt: its key fields' values after their
+ * modifiers; a string's text (up to the kernel's size for it, less its
+ * NUL) into the key's strings, and its hash as its value.
+ */
+void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, struct rt_key *key)
 {
 	const struct ut_evtrig *t = &rt->t;
+	const struct ut_hist_strs *l = &rt->strs;
 
-	for (unsigned i = 0; i < UT_HIST_KEYS; i++)
-		key[i] = i < t->nkeys
-			     ? ut_hist_key_value(&t->keys[i], ut_histvar_field(h, rt->slot[i]))
-			     : 0;
+	key->slen = l->keys <= sizeof(key->s) ? l->keys : 0;
+	for (unsigned i = 0; i < UT_HIST_KEYS; i++) {
+		uint64_t v = i < t->nkeys ? ut_histvar_field(h, rt->slot[i]) : 0;
+
+		if (i < t->nkeys && l->key_size[i] && key->slen) {
+			char *s = key->s + l->key_off[i];
+
+			ut_evhist_strcpy(s, l->key_size[i], v);
+			key->k[i] = hash_str(s, l->key_size[i]);
+		} else
+			key->k[i] = i < t->nkeys ? ut_hist_key_value(&t->keys[i], v) : 0;
+	}
 }
 
 /* The entry of @key if it is there (a variable read by another event's trigger); NULL if not. */
-struct ut_hist_entry *ut_evhist_find(struct ut_hist_hdr *h, const uint64_t *key)
+struct ut_hist_entry *ut_evhist_find(struct ut_hist_hdr *h, const struct rt_key *key)
 {
 	struct ut_hist_entry *v = (struct ut_hist_entry *)(h + 1);
-	uint32_t mask = h->nr_slots - 1, i = (uint32_t)hash_keys(key) & mask;
+	uint32_t mask = h->nr_slots - 1, i = (uint32_t)hash_keys(key->k) & mask;
 
 	for (uint32_t looks = 0; looks < h->nr_slots; looks++, i = (i + 1) & mask) {
 		uint32_t st = __atomic_load_n(&v[i].state, __ATOMIC_ACQUIRE);
 
 		if (st == 0)
 			return NULL;
-		if (st == 2 && !memcmp(v[i].key, key, sizeof(v[i].key)))
+		if (st == 2 && same_key(h, &v[i], key))
 			return &v[i];
 	}
 	return NULL;
@@ -121,7 +189,7 @@ struct ut_hist_entry *ut_evhist_find(struct ut_hist_hdr *h, const uint64_t *key)
  * entry, or NULL if not counted (paused, being cleared, table full).
  */
 struct ut_hist_entry *ut_evhist_count(struct ut_hist_hdr *h, const struct ut_evtrig *t,
-				      const uint64_t *key, const uint64_t *vals)
+				      const struct rt_key *key, const uint64_t *vals)
 {
 	struct ut_hist_entry *e;
 

@@ -111,11 +111,11 @@ static int32_t event_of(struct rt_tab *tab, const char *sys, const char *evt)
 
 /* The hist table of @sys:@evt with identity @ident: the one kept, or a new file. */
 static struct ut_hist_hdr *hist_table(const char *sys, const char *evt, const char *ident,
-				      uint32_t size, bool vars)
+				      uint32_t size, bool vars, const struct ut_hist_strs *strs)
 {
 	struct ut_hist_hdr *h;
 	char name[32];
-	size_t len;
+	size_t len, str_off;
 
 	for (uint32_t i = 0; i < nr_hists; i++) {
 		h = hists[i].h;
@@ -128,12 +128,19 @@ static struct ut_hist_hdr *hist_table(const char *sys, const char *evt, const ch
 	len = sizeof(*h) + (size_t)size * 2 * sizeof(struct ut_hist_entry);
 	if (vars) /* the variables beside the entries (struct ut_hist_vars) */
 		len += (size_t)size * 2 * sizeof(struct ut_hist_vars);
+	str_off = len; /* then the entries' strings (common/histstr.h) */
+	len += (size_t)size * 2 * strs->size;
 	snprintf(name, sizeof(name), "hist.%u", nr_hists);
 	h = map_new(name, len);
 	if (!h)
 		return NULL;
 	if (vars)
 		h->vars_off = sizeof(*h) + (size_t)size * 2 * sizeof(struct ut_hist_entry);
+	if (strs->size) {
+		h->str_off = str_off;
+		h->str_size = strs->size;
+		h->str_keys = strs->keys;
+	}
 	h->version = UT_ABI_VERSION;
 	h->nr_slots = size * 2;
 	h->max_entries = size;
@@ -213,12 +220,43 @@ static bool compile_filter(struct rt_trig *rt, const struct ut_evfmt *fmt)
 /* The field slots of @rt's keys and values on @fmt (NULL: argN only, names wait for a rebuild). */
 static void resolve_fields(struct rt_tab *tab, struct rt_trig *rt, const struct ut_evfmt *fmt)
 {
+	ut_hist_strs_layout(&rt->t, fmt, &rt->strs);
 	for (unsigned i = 0; i < rt->t.nkeys; i++)
 		rt->slot[i] = (int8_t)ut_hist_field_slot(fmt, rt->t.keys[i].name);
 	for (unsigned i = 0; i < rt->t.nvals; i++)
 		rt->slot[UT_HIST_MAX_KEYS + i] =
 		    (int8_t)ut_hist_field_slot(fmt, rt->t.vals[i].name);
 	ut_histvar_resolve(tab, rt, fmt);
+}
+
+/* Bit @slot if it is a string field of @fmt. */
+static uint32_t str_bit(const struct ut_evfmt *fmt, int slot)
+{
+	return slot >= 0 && slot < fmt->nargs && fmt->is_string[slot] ? 1u << slot : 0;
+}
+
+/*
+ * The string fields of @fmt trigger @rt reads as strings (bit i: slot i):
+ * its filter's, its keys', its variables' and its actions' params; a
+ * probe's hit copies their text, and only theirs (a system call each).
+ */
+static uint32_t strings_read(const struct rt_trig *rt, const struct ut_evfmt *fmt)
+{
+	const struct ut_hist_defs *d = &rt->t.hv;
+	uint32_t m = rt->t.filter[0] ? ut_evtrig_filter_strings(rt->t.filter, fmt) : 0;
+
+	if (rt->t.cmd != UT_ET_HIST)
+		return m;
+	for (unsigned i = 0; i < rt->t.nkeys; i++)
+		m |= str_bit(fmt, rt->slot[i]);
+	for (uint8_t i = 0; i < d->nvars; i++)
+		for (uint8_t j = 0; j < d->vars[i].nops; j++)
+			if (d->vars[i].op[j].kind == UT_HO_FIELD)
+				m |= str_bit(fmt, ut_hist_field_slot(fmt, d->vars[i].op[j].name));
+	for (uint8_t i = 0; i < d->nactions; i++)
+		for (uint8_t j = 0; j < d->act[i].nparams; j++)
+			m |= str_bit(fmt, ut_hist_field_slot(fmt, d->act[i].param[j]));
+	return m;
 }
 
 /* One configuration line "SYS:EVT TRIGGER" into @tab. */
@@ -253,6 +291,8 @@ static void add_line(struct rt_tab *tab, const char *line, size_t n)
 		return;
 	if (rt->t.cmd == UT_ET_HIST)
 		resolve_fields(tab, rt, have ? &fmt : NULL);
+	if (have)
+		tab->ev[ev].strings |= strings_read(rt, &fmt);
 	rt->ev = (uint32_t)ev;
 	tab->nr_trig++;
 }
@@ -288,7 +328,11 @@ static void publish_one(struct rt_tab *tab, struct rt_trig *rt, uint32_t k, int6
 	if (rt->target >= 0)
 		e->soft = tab->ev[rt->target].soft;
 	if (rt->t.cmd == UT_ET_HIST) {
-		rt->hist = hist_table(ev->sys, ev->evt, e->ident, rt->t.size, rt->has_vars);
+		/* a named one (name=NAME): one table for that name on every event */
+		rt->hist = rt->t.name[0] ? hist_table("", rt->t.name, e->ident, rt->t.size,
+						      rt->has_vars, &rt->strs)
+					 : hist_table(ev->sys, ev->evt, e->ident, rt->t.size,
+						      rt->has_vars, &rt->strs);
 		if (rt->hist) {
 			__atomic_store_n(&rt->hist->paused, rt->t.pause, __ATOMIC_RELEASE);
 			for (uint32_t i = 0; i < nr_hists; i++)
@@ -575,13 +619,23 @@ static void stacktrace(struct ut_evtrig_entry *e, uint64_t site, uint64_t resume
 	ut_leave(t);
 }
 
-/* The hit's arguments (8-byte slots, as recorded), fetched from the probe's registers once. */
-static void fetch_args(struct rt_hit *h)
+/*
+ * The hit's arguments (8-byte slots, as recorded), fetched from the
+ * probe's registers once; its strings copied when the event's triggers
+ * may read them (h->strs), a string's slot then the address of its copy
+ * (0: it could not be read).
+ */
+static void fetch_args(struct rt_hit *h, uint32_t strings)
 {
 	unsigned n = h->p->nargs > 0 ? (unsigned)h->p->nargs : 0;
 
-	for (unsigned i = 0; i < n && i < UT_USDT_MAX_ARGS; i++)
+	for (unsigned i = 0; i < n && i < UT_USDT_MAX_ARGS; i++) {
 		h->args[i] = ut_arch_usdt_fetch(h->uc, &h->p->arg[i], h->m->bias);
+		if (h->p->arg[i].is_string && (strings >> i & 1) && h->strs)
+			h->args[i] = ut_usdt_copy_string(h->strs[i], h->args[i])
+					 ? (uint64_t)(uintptr_t)h->strs[i]
+					 : 0;
+	}
 	h->nargs = n;
 	h->fetched = true;
 }
@@ -608,12 +662,13 @@ static bool filter_passes(const struct rt_trig *rt, const uint64_t *args, unsign
 /* A plain hist trigger's hit: counted under its key, with its values' sums. */
 static void hist_hit(struct rt_trig *rt, const struct rt_hit *h)
 {
-	uint64_t key[UT_HIST_KEYS], vals[UT_HIST_VALS] = {0};
+	uint64_t vals[UT_HIST_VALS] = {0};
+	struct rt_key key;
 
-	ut_evhist_key(rt, h, key);
+	ut_evhist_key(rt, h, &key);
 	for (unsigned i = 0; i < rt->t.nvals && i < UT_HIST_VALS; i++)
 		vals[i] = ut_histvar_field(h, rt->slot[UT_HIST_MAX_KEYS + i]);
-	ut_evhist_count(rt->hist, &rt->t, key, vals);
+	ut_evhist_count(rt->hist, &rt->t, &key, vals);
 }
 
 void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h)
@@ -627,7 +682,7 @@ void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h)
 		if ((rt->filter || rt->t.cmd == UT_ET_HIST) && !ut_evpid_ok())
 			continue;
 		if (!h->fetched && (rt->filter || rt->t.cmd == UT_ET_HIST))
-			fetch_args(h);
+			fetch_args(h, tab->ev[ev].strings);
 		if (rt->filter && !filter_passes(rt, h->args, h->nargs))
 			continue;
 		switch (rt->t.cmd) {
@@ -663,10 +718,12 @@ void ut_evtrig_hit(const struct ut_module *m, const struct ut_probe *r, const uc
 	struct rt_tab *tab = table();
 	const struct ut_usdt_probe *p = &m->usdt.v[r->idx];
 	const struct rt_event *ev = tab ? find_event(tab, p) : NULL;
+	char strs[UT_USDT_MAX_ARGS][UT_HIST_STR_MAX];
 	struct rt_hit h;
 
 	if (!ev)
 		return;
+	h.strs = strs;
 	h.m = m;
 	h.p = p;
 	h.uc = uc;

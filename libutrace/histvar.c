@@ -101,8 +101,24 @@ void ut_histvar_resolve(struct rt_tab *tab, struct rt_trig *rt, const struct ut_
 			v = a->param[j][0] == '$' ? ut_histvar_find(d, a->param[j] + 1) : NULL;
 			r->pvar[j] = (int8_t)(v ? v - d->vars : -1);
 			r->pslot[j] = (int8_t)(v ? -1 : ut_hist_field_slot(fmt, a->param[j]));
+			r->psrc[j] = -1;
+			if (v ? rt->strs.var_size[r->pvar[j]] != 0
+			      : ut_hist_str_keysize(fmt, r->pslot[j]) != 0)
+				r->pstr |= (uint16_t)(1u << j);
 		}
 	}
+}
+
+/* Param @j of @a, $@name of the matched event's trigger: where it is read from. */
+static void link_param(struct rt_tab *tab, struct rt_trig *rt, struct rt_action *a, uint8_t j,
+		       const char *name)
+{
+	int8_t idx = -1;
+
+	a->psrc[j] = var_source(tab, rt, name, &idx);
+	a->psrc_var[j] = idx;
+	if (a->psrc[j] >= 0 && tab->trig[a->psrc[j]].strs.var_size[idx])
+		a->pstr |= (uint16_t)(1u << j);
 }
 
 void ut_histvar_link(struct rt_tab *tab)
@@ -116,11 +132,17 @@ void ut_histvar_link(struct rt_tab *tab)
 				if (rt->op[i][j].kind == UT_HO_VAR && rt->op[i][j].own < 0)
 					rt->op[i][j].src = var_source(
 					    tab, rt, d->vars[i].op[j].name, &rt->op[i][j].src_var);
-		for (uint8_t i = 0; i < d->nactions; i++)
+		for (uint8_t i = 0; i < d->nactions; i++) {
+			struct rt_action *a = &rt->act[i];
+
 			for (uint32_t s = 0; d->act[i].action == UT_HA_TRACE && s < tab->nr_synth;
 			     s++)
 				if (!strcmp(tab->synth[s].d.name, d->act[i].synth))
-					rt->act[i].synth = (int16_t)s;
+					a->synth = (int16_t)s;
+			for (uint8_t j = 0; a->handler == UT_HH_ONMATCH && j < a->nparams; j++)
+				if (d->act[i].param[j][0] == '$' && a->pvar[j] < 0)
+					link_param(tab, rt, a, j, d->act[i].param[j] + 1);
+		}
 	}
 }
 
@@ -134,17 +156,29 @@ static struct ut_hist_vars *vars_of(struct ut_hist_hdr *h, const struct ut_hist_
 	return (struct ut_hist_vars *)((char *)h + h->vars_off) + (e - v);
 }
 
-/* Read variable @idx of @key in trigger @src's table once; false if it is not set. */
-static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const uint64_t *key,
-		      uint64_t *out)
+/*
+ * Read variable @idx of @key in trigger @src's table once; false if it is
+ * not set.  A string variable's text is copied into @sbuf, *@out its
+ * address (the entry keeps the text: a later hit may rewrite it).
+ */
+static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const struct rt_key *key,
+		      uint64_t *out, char *sbuf)
 {
-	struct ut_hist_hdr *h = src >= 0 ? tab->trig[src].hist : NULL;
-	struct ut_hist_vars *v = h ? vars_of(h, ut_evhist_find(h, key)) : NULL;
+	const struct rt_trig *o = src >= 0 ? &tab->trig[src] : NULL;
+	struct ut_hist_hdr *h = o ? o->hist : NULL;
+	struct ut_hist_entry *e = h ? ut_evhist_find(h, key) : NULL;
+	struct ut_hist_vars *v = h ? vars_of(h, e) : NULL;
 	uint64_t bit = 1ULL << idx;
+	const char *s;
 
 	if (!v || !(__atomic_fetch_and(&v->set, ~bit, __ATOMIC_ACQUIRE) & bit))
 		return false;
 	*out = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
+	if (o->strs.var_size[idx] && (s = ut_evhist_strs(h, e)) != NULL) {
+		ut_evhist_strcpy(sbuf, UT_HIST_STR_MAX,
+				 (uint64_t)(uintptr_t)(s + o->strs.var_off[idx]));
+		*out = (uint64_t)(uintptr_t)sbuf;
+	}
 	return true;
 }
 
@@ -155,9 +189,13 @@ static uint64_t timestamp(struct rt_hit *h, bool usecs)
 	return usecs ? h->ts / 1000 : h->ts;
 }
 
-/* The variables of @rt for hit @h into @val; false if a $ref is not set (the hit is dropped). */
+/*
+ * The variables of @rt for hit @h into @val; false if a $ref is not set
+ * (the hit is dropped).  A string variable's value is the address of its
+ * text: the field's, or (read from another table) its copy in @sbuf.
+ */
 static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hit *h,
-		      const uint64_t *key, uint64_t *val)
+		      const struct rt_key *key, uint64_t *val, char (*sbuf)[UT_HIST_STR_MAX])
 {
 	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
 		val[i] = 0;
@@ -172,9 +210,31 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 			else if (o->kind == UT_HO_VAR && o->own >= 0)
 				x = val[o->own];
 			else if (o->kind == UT_HO_VAR &&
-				 !read_once(tab, o->src, o->src_var, key, &x))
+				 !read_once(tab, o->src, o->src_var, key, &x, sbuf[i]))
 				return false;
 			val[i] = o->minus ? val[i] - x : val[i] + x;
+		}
+	}
+	return true;
+}
+
+/*
+ * onmatch's params that are the matched event's variables, read once
+ * into @pv (strings copied into @sbuf) as the variables are: false if one
+ * is not set (the hit is dropped).
+ */
+static bool read_params(struct rt_tab *tab, const struct rt_trig *rt, const struct rt_key *key,
+			uint64_t (*pv)[UT_HIST_MAX_PARAMS], char (*sbuf)[UT_HIST_STR_MAX])
+{
+	for (uint8_t i = 0; i < rt->t.hv.nactions; i++) {
+		const struct rt_action *a = &rt->act[i];
+
+		for (uint8_t j = 0; j < a->nparams; j++) {
+			if (a->handler != UT_HH_ONMATCH || a->pvar[j] >= 0 ||
+			    rt->t.hv.act[i].param[j][0] != '$')
+				continue;
+			if (!read_once(tab, a->psrc[j], a->psrc_var[j], key, &pv[i][j], sbuf[j]))
+				return false;
 		}
 	}
 	return true;
@@ -184,8 +244,8 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
  * onmax/onchange: a new value for the entry's track, with the fields saved
  * beside it (.save()); true if it was one (.trace() then generates).
  */
-static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struct rt_hit *h,
-		  const uint64_t *val)
+static bool track(const struct rt_trig *rt, const struct rt_action *a, struct ut_hist_vars *v,
+		  char *strs, const struct rt_hit *h, const uint64_t *val)
 {
 	uint64_t x = val[a->var], seq = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
 	bool have = __atomic_load_n(&v->flags, __ATOMIC_RELAXED) & 1;
@@ -197,19 +257,21 @@ static bool track(const struct rt_action *a, struct ut_hist_vars *v, const struc
 		return false; /* another writer has it (perhaps the code this handler interrupted)
 			       */
 	__atomic_store_n(&v->track, x, __ATOMIC_RELAXED);
-	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++)
-		__atomic_store_n(&v->save[j],
-				 a->pvar[j] >= 0 ? val[a->pvar[j]]
-						 : ut_histvar_field(h, a->pslot[j]),
-				 __ATOMIC_RELAXED);
+	for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES; j++) {
+		uint64_t sv = a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]);
+
+		if (rt->strs.save_size[j] && strs) /* a string: its text, kept in the entry */
+			ut_evhist_strcpy(strs + rt->strs.save_off[j], rt->strs.save_size[j], sv);
+		__atomic_store_n(&v->save[j], rt->strs.save_size[j] ? 0 : sv, __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&v->flags, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
 	return true;
 }
 
 /* onmatch's trace(): synthetic event @a->synth with its params, recorded and triggered. */
-static void generate(struct rt_tab *tab, const struct rt_action *a, const struct rt_hit *h,
-		     const uint64_t *val)
+static void generate(struct rt_tab *tab, const struct rt_trig *rt, const struct rt_action *a,
+		     const struct rt_hit *h, const uint64_t *val, const uint64_t *pv)
 {
 	const struct rt_synth *s = &tab->synth[a->synth];
 	struct rt_hit g = {.site = s->pc, .ts = h->ts, .depth = h->depth + 1, .fetched = true};
@@ -217,39 +279,60 @@ static void generate(struct rt_tab *tab, const struct rt_action *a, const struct
 	if (a->nparams != s->d.nfields || h->depth >= MAX_DEPTH)
 		return;
 	g.nargs = a->nparams;
-	for (uint8_t j = 0; j < a->nparams; j++)
+	for (uint8_t j = 0; j < a->nparams; j++) {
 		g.args[j] = a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]);
+		if (a->pvar[j] < 0 && rt->t.hv.act[a - rt->act].param[j][0] == '$')
+			g.args[j] = pv[j]; /* the matched event's variable */
+		if (s->d.is_string[j] && !(a->pstr >> j & 1))
+			g.args[j] = 0; /* a number for a string field: no text to read (empty) */
+	}
 	if (__atomic_load_n(&s->sel, __ATOMIC_RELAXED))
 		ut_synth_record(s, g.args);
 	if (s->ev >= 0)
 		ut_evtrig_run(tab, (uint32_t)s->ev, &g);
 }
 
+/* Store @rt's variables @val in entry @e (@v beside it): a string's text into the entry's strings. */
+static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct ut_hist_vars *v,
+		       const uint64_t *val)
+{
+	char *strs = ut_evhist_strs(rt->hist, e);
+
+	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
+		if (rt->strs.var_size[i] && strs)
+			ut_evhist_strcpy(strs + rt->strs.var_off[i], rt->strs.var_size[i], val[i]);
+		__atomic_store_n(&v->v[i], rt->strs.var_size[i] ? 0 : val[i], __ATOMIC_RELAXED);
+		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
+	}
+}
+
 void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 {
-	uint64_t key[UT_HIST_KEYS], vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
+	uint64_t vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
+	uint64_t pv[UT_HIST_MAX_ACTIONS][UT_HIST_MAX_PARAMS];
+	char sbuf[UT_HIST_MAX_VARS][UT_HIST_STR_MAX], psbuf[UT_HIST_MAX_PARAMS][UT_HIST_STR_MAX];
+	struct rt_key key;
 	struct ut_hist_entry *e;
 	struct ut_hist_vars *v;
 
-	ut_evhist_key(rt, h, key);
-	if (!eval_vars(tab, rt, h, key, val))
+	ut_evhist_key(rt, h, &key);
+	if (!eval_vars(tab, rt, h, &key, val, sbuf) || !read_params(tab, rt, &key, pv, psbuf))
 		return;
 	for (unsigned i = 0; i < rt->t.nvals && i < UT_HIST_VALS; i++)
 		vals[i] = ut_histvar_field(h, rt->slot[UT_HIST_MAX_KEYS + i]);
-	e = ut_evhist_count(rt->hist, &rt->t, key, vals);
+	e = ut_evhist_count(rt->hist, &rt->t, &key, vals);
 	v = vars_of(rt->hist, e);
-	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
-		__atomic_store_n(&v->v[i], val[i], __ATOMIC_RELAXED);
-		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
-	}
+	store_vars(rt, e, v, val);
 	for (uint8_t i = 0; e && i < rt->t.hv.nactions; i++) {
 		const struct rt_action *a = &rt->act[i];
 
 		/* onmatch: each hit that got here; onmax/onchange: a new value */
 		bool fire = a->handler == UT_HH_ONMATCH ||
-			    (v && a->var >= 0 && track(a, v, h, val) && a->action == UT_HA_TRACE);
+			    (v && a->var >= 0 &&
+			     track(rt, a, v, ut_evhist_strs(rt->hist, e), h, val) &&
+			     a->action == UT_HA_TRACE);
 
 		if (fire && a->synth >= 0)
-			generate(tab, a, h, val);
+			generate(tab, rt, a, h, val, pv[i]);
 	}
 }

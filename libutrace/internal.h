@@ -473,6 +473,12 @@ struct Elf;
 void ut_usdt_scan(struct ut_module *m, struct Elf *elf) UT_HIDDEN;
 int ut_usdt_apply(void) UT_HIDDEN;
 bool ut_usdt_trap(ucontext_t *uc) UT_HIDDEN;
+/*
+ * The string at @ptr of the process into @dst (UT_EV_MAX_STR bytes), read
+ * so that a bad pointer cannot fault: its length with the NUL, 0 if it
+ * could not be read (the event says "(fault)").
+ */
+unsigned ut_usdt_copy_string(char *dst, uint64_t ptr) UT_HIDDEN;
 /* The hit of an enabled probe @r of @m (the int3's or a jump's slow path), with its context @uc. */
 void ut_usdt_hit(const struct ut_module *m, const struct ut_probe *r, const ucontext_t *uc)
 	UT_HIDDEN;

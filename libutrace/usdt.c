@@ -262,7 +262,7 @@ static const struct ut_probe *find_probe(uint64_t addr, const struct ut_module *
  * split at the page boundary so that a string near the end of the last
  * mapped page is still read up to it.
  */
-static unsigned copy_string(char *dst, uint64_t ptr)
+unsigned ut_usdt_copy_string(char *dst, uint64_t ptr)
 {
 	uint64_t page_end = (ptr | 4095) + 1;
 	size_t first = page_end - ptr < UT_EV_MAX_STR - 1 ? page_end - ptr : UT_EV_MAX_STR - 1;
@@ -301,7 +301,7 @@ static unsigned fetch_strings(const struct ut_usdt_probe *p, unsigned n, uint64_
 
 		if (!p->arg[i].is_string)
 			continue;
-		len = copy_string(strs + used, slots[i]);
+		len = ut_usdt_copy_string(strs + used, slots[i]);
 		slots[i] = (uint64_t)len << 16 | (len ? 8 + 8 * n + used : 0);
 		used += len;
 	}

@@ -39,7 +39,7 @@ FUZZ_SRCS_tracedat := reader/tracedat_read.c reader/tracedat_compress.c reader/t
 FUZZ_SRCS_dwarf := common/inlined.c common/debugfile.c common/grow.c
 FUZZ_SRCS_usdt := common/usdt.c common/usdt_desc.c arch/$(ARCH)/usdt_args.c
 FUZZ_SRCS_evfilter := common/evfilter.c common/evfilter_parse.c common/glob.c common/usdt_desc.c
-FUZZ_SRCS_evtrigger := common/evtrigger.c common/evtrigger_filter.c common/histvar.c common/synth.c common/evfilter.c \
+FUZZ_SRCS_evtrigger := common/evtrigger.c common/evtrigger_filter.c common/histvar.c common/histstr.c common/synth.c common/evfilter.c \
 	common/evfilter_parse.c common/glob.c common/usdt_events.c common/usdt.c common/usdt_desc.c \
 	arch/$(ARCH)/usdt_args.c
 # Libraries a target's sources need (common/symbols.c reads ELF files).

@@ -94,6 +94,17 @@ static const struct ut_hist_vars *vars_area(const struct ut_hist_hdr *h, size_t 
 	return (const struct ut_hist_vars *)((const char *)h + off);
 }
 
+/* Where @h's entries' strings are, if within its @len bytes; NULL if it has none. */
+static const char *strs_area(const struct ut_hist_hdr *h, size_t len)
+{
+	uint64_t off = h->str_off;
+
+	if (!off || off < sizeof(*h) || off > len || !h->str_size || h->str_size > 65536 ||
+	    h->str_keys > h->str_size || (len - off) / h->str_size < h->nr_slots)
+		return NULL;
+	return (const char *)h + off;
+}
+
 /* Entry @i's variables copied under their sequence count (a writer mid-way: tried again). */
 static void copy_vars(const struct ut_hist_vars *v, struct ut_hist_vars *out)
 {
@@ -108,14 +119,27 @@ static void copy_vars(const struct ut_hist_vars *v, struct ut_hist_vars *out)
 	out->flags = 0; /* rewritten all along: no track to show */
 }
 
-long ut_live_hist_vars(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
-		       struct ut_hist_entry **entries, struct ut_hist_vars **vars)
+/*
+ * Entry @i's strings into @out (@size bytes), the last byte of each
+ * string NUL: the writer may still be writing a variable's (a string key's
+ * text is written before its entry is published).
+ */
+static void copy_strs(const char *area, uint32_t i, uint32_t size, char *out)
+{
+	memcpy(out, area + (size_t)i * size, size);
+	out[size - 1] = '\0';
+}
+
+long ut_live_hist_all(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		      struct ut_hist_entry **entries, struct ut_hist_vars **vars, char **strs)
 {
 	struct ut_hist_hdr *h;
 	const struct ut_hist_entry *v;
 	const struct ut_hist_vars *hv;
+	const char *hs;
 	struct ut_hist_entry *out;
 	struct ut_hist_vars *vout = NULL;
+	char *sout = NULL;
 	size_t len, k = 0;
 	int ret = map_hist(sessdir, n, false, &h, &len);
 
@@ -126,27 +150,43 @@ long ut_live_hist_vars(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
 	hdr->ident[sizeof(hdr->ident) - 1] = '\0';
 	v = (const struct ut_hist_entry *)(h + 1);
 	hv = vars ? vars_area(h, len) : NULL;
+	hs = strs ? strs_area(h, len) : NULL;
+	if (!hs)
+		hdr->str_off = hdr->str_size = hdr->str_keys = 0;
 	out = malloc(hdr->nr_slots * sizeof(*out));
 	if (hv)
 		vout = malloc(hdr->nr_slots * sizeof(*vout));
-	for (uint32_t i = 0; out && (!hv || vout) && i < hdr->nr_slots; i++) {
+	if (hs)
+		sout = malloc((size_t)hdr->nr_slots * hdr->str_size);
+	for (uint32_t i = 0; out && (!hv || vout) && (!hs || sout) && i < hdr->nr_slots; i++) {
 		if (__atomic_load_n(&v[i].state, __ATOMIC_ACQUIRE) != 2)
 			continue;
 		if (vout)
 			copy_vars(&hv[i], &vout[k]);
+		if (sout)
+			copy_strs(hs, i, hdr->str_size, sout + k * hdr->str_size);
 		out[k] = v[i];
 		out[k++].comm[sizeof(out[0].comm) - 1] = '\0';
 	}
 	munmap(h, len);
-	if (!out || (hv && !vout)) {
+	if (!out || (hv && !vout) || (hs && !sout)) {
 		free(out);
 		free(vout);
+		free(sout);
 		return -ENOMEM;
 	}
 	*entries = out;
 	if (vars)
 		*vars = vout;
+	if (strs)
+		*strs = sout;
 	return (long)k;
+}
+
+long ut_live_hist_vars(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		       struct ut_hist_entry **entries, struct ut_hist_vars **vars)
+{
+	return ut_live_hist_all(sessdir, n, hdr, entries, vars, NULL);
 }
 
 long ut_live_hist(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/evtrigger.h"
+#include "common/histstr.h"
 #include "common/symbols.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
@@ -30,18 +31,23 @@
 struct mentry {
 	struct ut_hist_entry e;
 	struct ut_hist_vars v; /* flags 0: no track */
+	const char *s;	       /* its strings (common/histstr.h), NULL: none */
 };
 
 struct merged {
 	struct mentry *v;
 	size_t n, cap;
 	uint64_t hits, drops;
+	const struct ut_hist_strs *l; /* the strings' layout of the trigger's entries */
+	char **bufs;		      /* the tables' strings the entries point into */
+	size_t nbufs;
 };
 
-/* What the sort compares: the trigger, and which key fields are signed. */
+/* What the sort compares: the trigger, which key fields are signed, where strings are. */
 struct sort_ctx {
 	const struct ut_evtrig *t;
 	bool key_signed[UT_HIST_MAX_KEYS];
+	const struct ut_hist_strs *l;
 };
 
 bool tfs_sess_has_triggers(const char *sessdir)
@@ -58,10 +64,16 @@ static bool in_scope(const struct tfs_scope *sc, const struct ut_live_sess *s)
 	return !s->markers && (!sc->pid || s->pid == sc->pid);
 }
 
-static int cmp_key(const void *a, const void *b)
+/* Entries by key: the numbers (a string's hash), then the keys' strings. */
+static int cmp_key(const void *a, const void *b, void *arg)
 {
-	return memcmp(((const struct mentry *)a)->e.key, ((const struct mentry *)b)->e.key,
-		      sizeof(((const struct mentry *)a)->e.key));
+	const struct mentry *x = a, *y = b;
+	const struct ut_hist_strs *l = arg;
+	int r = memcmp(x->e.key, y->e.key, sizeof(x->e.key));
+
+	if (r || !l->keys || !x->s || !y->s)
+		return r ? r : (x->s != NULL) - (y->s != NULL);
+	return memcmp(x->s, y->s, l->keys);
 }
 
 /* The track of @b merged into @a's: the greater for onmax, any for onchange. */
@@ -78,11 +90,11 @@ static void combine(struct merged *m)
 
 	if (!m->n)
 		return;
-	qsort(m->v, m->n, sizeof(*m->v), cmp_key);
+	qsort_r(m->v, m->n, sizeof(*m->v), cmp_key, (void *)m->l);
 	for (size_t i = 1; i < m->n; i++) {
 		struct mentry *d = &m->v[k];
 
-		if (!cmp_key(d, &m->v[i])) {
+		if (!cmp_key(d, &m->v[i], (void *)m->l)) {
 			d->e.hits += m->v[i].e.hits;
 			for (int j = 0; j < UT_HIST_VALS; j++)
 				d->e.val[j] += m->v[i].e.val[j];
@@ -103,7 +115,8 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 		struct ut_hist_entry *e = NULL;
 		struct ut_hist_vars *hv = NULL;
 		struct mentry *v;
-		long k = ut_live_hist_vars(dir, n, &h, &e, &hv);
+		char *hs = NULL, **bufs;
+		long k = ut_live_hist_all(dir, n, &h, &e, &hv, &hs);
 
 		if (k == -ENOENT)
 			break;
@@ -111,7 +124,16 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 		    strncmp(h.ident, ident, sizeof(h.ident) - 1) != 0) {
 			free(e);
 			free(hv);
+			free(hs);
 			continue;
+		}
+		if (hs && (h.str_size != m->l->size || h.str_keys != m->l->keys ||
+			   !(bufs = realloc(m->bufs, (m->nbufs + 1) * sizeof(*bufs))))) {
+			free(hs); /* laid out otherwise than the trigger says: no strings */
+			hs = NULL;
+		} else if (hs) {
+			m->bufs = bufs;
+			m->bufs[m->nbufs++] = hs;
 		}
 		m->hits += h.hits;
 		m->drops += h.drops;
@@ -123,6 +145,7 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 					v[m->n + (size_t)i].v = hv[i];
 				else
 					memset(&v[m->n + (size_t)i].v, 0, sizeof(v[0].v));
+				v[m->n + (size_t)i].s = hs ? hs + (size_t)i * h.str_size : NULL;
 			}
 			m->v = v;
 			m->n += (size_t)k;
@@ -174,6 +197,12 @@ static uint64_t sort_value(const struct mentry *me, int what)
 	return !what ? e->hits : what > 0 ? e->val[what - 1] : e->key[-what - 1];
 }
 
+/* A string key's text in entry @me ("" if the entry has no strings). */
+static const char *key_str(const struct mentry *me, const struct ut_hist_strs *l, int k)
+{
+	return me->s ? me->s + l->key_off[k] : "";
+}
+
 static int cmp_sort(const void *a, const void *b, void *arg)
 {
 	const struct sort_ctx *c = arg;
@@ -183,7 +212,10 @@ static int cmp_sort(const void *a, const void *b, void *arg)
 		uint64_t x = sort_value(a, w), y = sort_value(b, w);
 		int r;
 
-		if (w < 0 && c->key_signed[-w - 1])
+		if (w < 0 && c->l->key_size[-w - 1]) { /* a string key: by its text, as the kernel */
+			r = strcmp(key_str(a, c->l, -w - 1), key_str(b, c->l, -w - 1));
+			r = r < 0 ? -1 : r > 0;
+		} else if (w < 0 && c->key_signed[-w - 1])
 			r = (int64_t)x < (int64_t)y ? -1 : (int64_t)x > (int64_t)y;
 		else
 			r = x < y ? -1 : x > y;
@@ -215,12 +247,16 @@ static void sym_text(const struct ut_symtab *st, uint64_t v, bool offset, char *
 			 sym->module ? "]" : "");
 }
 
-/* One key field of an entry, as the kernel's hist_trigger_print_key. */
+/* One key field of an entry, as the kernel's hist_trigger_print_key (@str: a string key's text). */
 static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const char *comm,
-		      const struct ut_symtab *st)
+		      const char *str, const struct ut_symtab *st)
 {
 	char sym[256];
 
+	if (str) {
+		fprintf(f, "%s: %-50s", k->name, str);
+		return;
+	}
 	if (k->flags & (UT_HF_SYM | UT_HF_SYM_OFFSET))
 		sym_text(st, v, k->flags & UT_HF_SYM_OFFSET, sym, sizeof(sym));
 	if (k->flags & UT_HF_HEX)
@@ -240,8 +276,11 @@ static void print_key(FILE *f, const struct ut_hist_field *k, uint64_t v, const 
 }
 
 /* onmax/onchange: "max: N" (or "changed: N") and the fields saved with it, as the kernel. */
-static void print_track(FILE *f, const struct ut_evtrig *t, const struct ut_hist_vars *v)
+static void print_track(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
+			const struct ut_hist_strs *l)
 {
+	const struct ut_hist_vars *v = &me->v;
+
 	for (uint8_t i = 0; i < t->hv.nactions; i++) {
 		const struct ut_hist_action *a = &t->hv.act[i];
 
@@ -251,13 +290,17 @@ static void print_track(FILE *f, const struct ut_evtrig *t, const struct ut_hist
 			(v->flags & 1) ? v->track : 0);
 		for (uint8_t j = 0; a->action == UT_HA_SAVE && j < a->nparams && j < UT_HIST_SAVES;
 		     j++)
-			fprintf(f, "  %s: %10" PRIu64, a->param[j],
-				(v->flags & 1) ? v->save[j] : 0);
+			if (l->save_size[j])
+				fprintf(f, "  %s: %-32s", a->param[j],
+					(v->flags & 1) && me->s ? me->s + l->save_off[j] : "");
+			else
+				fprintf(f, "  %s: %10" PRIu64, a->param[j],
+					(v->flags & 1) ? v->save[j] : 0);
 	}
 }
 
 static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
-			const struct ut_symtab *st)
+			const struct ut_hist_strs *l, const struct ut_symtab *st)
 {
 	const struct ut_hist_entry *e = &me->e;
 
@@ -265,13 +308,14 @@ static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry 
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
 			fputs(", ", f);
-		print_key(f, &t->keys[i], e->key[i], e->comm, st);
+		print_key(f, &t->keys[i], e->key[i], e->comm,
+			  l->key_size[i] ? key_str(me, l, i) : NULL, st);
 	}
 	fprintf(f, " } hitcount: %10" PRIu64, e->hits);
 	for (uint8_t i = 0; i < t->nvals; i++)
 		fprintf(f, (t->vals[i].flags & UT_HF_HEX) ? "  %s: %10" PRIx64 : "  %s: %10" PRIu64,
 			t->vals[i].name, e->val[i]);
-	print_track(f, t, &me->v);
+	print_track(f, t, me, l);
 	fputc('\n', f);
 }
 
@@ -319,25 +363,31 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 {
 	const char *colon = strchr(r->ev, ':');
 	char sys[UT_EVTRIG_NAME_MAX], ident[256], info[600];
-	struct merged m = {0};
-	struct sort_ctx c = {.t = t};
+	struct ut_hist_strs l;
+	struct merged m = {.l = &l};
+	struct sort_ctx c = {.t = t, .l = &l};
 	struct ut_symtab *st;
 
+	ut_hist_strs_layout(t, fmt, &l);
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
 	ut_evtrig_ident(t, ident, sizeof(ident));
 	ut_evtrig_print(t, -1, info, sizeof(info));
-	collect(r->sc, sys, colon + 1, ident, &m);
+	/* a named hist's table is the name's, on every event (libutrace/evtrigger.c) */
+	collect(r->sc, t->name[0] ? "" : sys, t->name[0] ? t->name : colon + 1, ident, &m);
 	signedness(&c, fmt);
 	if (m.n)
 		qsort_r(m.v, m.n, sizeof(*m.v), cmp_sort, &c);
 	fprintf(f, "%s# event histogram\n#\n# trigger info: %s\n#\n\n", first ? "" : "\n\n", info);
 	st = wants_symbols(t) ? scope_symbols(r->sc) : NULL;
 	for (size_t i = 0; i < m.n; i++)
-		print_entry(f, t, &m.v[i], st);
+		print_entry(f, t, &m.v[i], &l, st);
 	ut_symtab_free(st);
 	fprintf(f, "\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %zu\n    Dropped: %" PRIu64 "\n",
 		m.hits, m.n, m.drops);
 	free(m.v);
+	for (size_t i = 0; i < m.nbufs; i++)
+		free(m.bufs[i]);
+	free(m.bufs);
 }
 
 int tfs_show_event_hist(struct tfs_req *r, FILE *f)
@@ -388,8 +438,8 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 			free(e);
 			if (got == -ENOENT)
 				break;
-			if (got >= 0 && !h.removed && !strcmp(h.sys, sys) &&
-			    !strcmp(h.evt, colon + 1) &&
+			if (got >= 0 && !h.removed && !strcmp(h.sys, t->name[0] ? "" : sys) &&
+			    !strcmp(h.evt, t->name[0] ? t->name : colon + 1) &&
 			    !strncmp(h.ident, ident, sizeof(h.ident) - 1))
 				ut_live_hist_clear(v[i].dir, k);
 		}

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "common/evtrigger.h"
+#include "common/histstr.h"
 #include "common/synth.h"
 #include "common/procev_fields.h"
 #include "common/usdt_events.h"
@@ -199,6 +200,29 @@ static bool var_defined(const struct ut_cfg *c, const struct ut_evtrig *t, const
 	return false;
 }
 
+/* onmatch()'s params $VAR that are not @t's own: the matched event's, defined in @c. */
+static int check_params(const struct ut_cfg *c, const struct ut_evtrig *t, const char *cmd,
+			struct ut_evtrig_err *err)
+{
+	for (uint8_t i = 0; i < t->hv.nactions; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+
+		for (uint8_t j = 0; a->handler == UT_HH_ONMATCH && j < a->nparams; j++) {
+			const char *p = a->param[j], *at;
+
+			if (p[0] != '$' || ut_histvar_find(&t->hv, p + 1) || var_defined(c, t, p + 1))
+				continue;
+			at = strstr(cmd, p);
+			err->msg = "Couldn't find param";
+			err->pos = at ? (size_t)(at - cmd) : 0;
+			err->logged = true;
+			err->in_filter = false;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* @t's $refs to other triggers' variables: each defined in the scope (the kernel's check). */
 static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *cmd,
 		      struct ut_evtrig_err *err)
@@ -206,7 +230,8 @@ static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *
 	struct ut_cfg c;
 	int ret = 0;
 
-	if (t->cmd != UT_ET_HIST || !t->hv.nvars || tfs_scope_config(r->sc, &c))
+	if (t->cmd != UT_ET_HIST || (!t->hv.nvars && !t->hv.nactions) ||
+	    tfs_scope_config(r->sc, &c))
 		return 0;
 	for (uint8_t i = 0; i < t->hv.nvars && !ret; i++)
 		for (uint8_t j = 0; j < t->hv.vars[i].nops && !ret; j++) {
@@ -226,13 +251,51 @@ static int check_refs(struct tfs_req *r, const struct ut_evtrig *t, const char *
 			err->in_filter = false;
 			ret = -EINVAL;
 		}
+	if (!ret)
+		ret = check_params(&c, t, cmd, err);
+	ut_cfg_free(&c);
+	return ret;
+}
+
+/* A named hist: the same definition as the triggers of that name on other events (the kernel's). */
+static int check_named(struct tfs_req *r, const struct ut_evtrig *t, const char *cmd,
+		       struct ut_evtrig_err *err)
+{
+	struct ut_cfg c;
+	char mine[256], other[256];
+	int ret = 0;
+
+	if (t->cmd != UT_ET_HIST || !t->name[0] || tfs_scope_config(r->sc, &c))
+		return 0;
+	ut_evtrig_ident(t, mine, sizeof(mine));
+	for (const char *p = c.triggers; p && *p && !ret;
+	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *sp = memchr(p, ' ', strcspn(p, "\n")), *at;
+		struct ut_evtrig o;
+		struct ut_evtrig_err oe;
+
+		if (!sp || ut_evtrig_parse(sp + 1, strcspn(sp + 1, "\n"), &o, &oe) ||
+		    o.cmd != UT_ET_HIST || strcmp(o.name, t->name) != 0)
+			continue;
+		ut_evtrig_ident(&o, other, sizeof(other));
+		if (!strcmp(mine, other))
+			continue;
+		at = strstr(cmd, "name=");
+		err->msg = "Named hist trigger doesn't match existing named trigger (includes "
+			   "variables)";
+		err->pos = at ? (size_t)(at - cmd) : 0;
+		err->logged = true;
+		err->in_filter = false;
+		ret = -EINVAL;
+	}
 	ut_cfg_free(&c);
 	return ret;
 }
 
 /* onmatch().trace(): its synthetic event defined (synthetic_events), with as many fields as params.
  */
-static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evtrig_err *err)
+static int check_synth(const struct ut_evtrig *t, const struct ut_evfmt *fmt, const char *cmd,
+		       struct ut_evtrig_err *err)
 {
 	struct ut_cfg c;
 	int ret = 0;
@@ -256,6 +319,16 @@ static int check_synth(const struct ut_evtrig *t, const char *cmd, struct ut_evt
 			err->msg = "Param count doesn't match synthetic event field count";
 			ret = -EINVAL;
 		}
+		for (uint8_t j = 0; !ret && j < a->nparams; j++) {
+			int str = ut_hist_param_is_string(t, fmt, a, j);
+
+			if (str < 0 || str == d.is_string[j])
+				continue; /* a string for a string field, a number for a number */
+			at = strstr(cmd, a->param[j]);
+			err->pos = at ? (size_t)(at - cmd) : 0;
+			err->msg = "Param type doesn't match synthetic event field type";
+			ret = -EINVAL;
+		}
 	}
 	ut_cfg_free(&c);
 	return ret;
@@ -270,7 +343,8 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	if (!tfs_event_format(r, &fmt))
 		return -ENOENT;
 	if (ut_evtrig_parse(cmd, strlen(cmd), t, &err) || ut_evtrig_check(t, &fmt, cmd, &err) ||
-	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, cmd, &err)))) {
+	    (!t->remove && (check_refs(r, t, cmd, &err) || check_synth(t, &fmt, cmd, &err) ||
+			    check_named(r, t, cmd, &err)))) {
 		log_error(r, &err, cmd);
 		return -EINVAL;
 	}

@@ -374,7 +374,7 @@ static_assert(sizeof(struct ut_evtrigs) == 64 + 344 * UT_EVTRIGS_MAX, "ABI");
  * A hist trigger's table (file hist.<N>): this header, then nr_slots
  * entries, an open-addressing hash of the keys (linear probing).  A
  * thread that hits the event claims an empty entry (state 0 -> 1, a
- * compare-and-swap), writes its keys and comm, publishes state 2
+ * compare-and-swap), writes its keys (and their strings) and comm, publishes state 2
  * (release), then adds to hits and the sums atomically; an entry in state
  * 2 never changes keys.  Readers copy entries in state 2 only.  At most
  * max_entries entries are claimed (the kernel's size=); a hit that finds
@@ -405,7 +405,12 @@ struct ut_hist_hdr {
 	char ident[192];         /* the trigger's identity (as in struct ut_evtrig_entry) */
 	uint64_t vars_off;       /* 0, or where struct ut_hist_vars[nr_slots] start
 				  * (a trigger with variables or onmax/onchange) */
-	uint64_t reserved[4];
+	uint64_t str_off;        /* 0, or where the entries' strings start: str_size
+				  * bytes per entry (string keys, string variables,
+				  * saved strings: common/histstr.h lays them out) */
+	uint32_t str_size;
+	uint32_t str_keys;       /* the first str_keys of them: the keys' (compared) */
+	uint32_t reserved[4];
 };
 static_assert(sizeof(struct ut_hist_hdr) == 416, "ABI");
 
@@ -433,7 +438,9 @@ static_assert(sizeof(struct ut_hist_vars) == 128, "ABI");
 struct ut_hist_entry {
 	uint32_t state;          /* 0 empty, 1 being claimed, 2 in use */
 	uint32_t pad;
-	uint64_t key[UT_HIST_KEYS]; /* the key fields' values after their modifiers */
+	uint64_t key[UT_HIST_KEYS]; /* the key fields' values after their modifiers; a
+				     * string key: a hash of its text (the text itself is
+				     * in the entry's strings, compared too) */
 	uint64_t hits;
 	uint64_t val[UT_HIST_VALS]; /* sums of the value fields */
 	char comm[16];           /* the thread's name when the entry was claimed */

@@ -160,6 +160,15 @@ struct ut_hist_vars;
 long ut_live_hist_vars(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
 		       struct ut_hist_entry **entries, struct ut_hist_vars **vars);
 
+/*
+ * The same again, with (when the table has them, else *@strs NULL and
+ * @hdr's str_size 0) a malloc'd copy of each entry's strings: str_size
+ * bytes each, in the entries' order (string keys, string variables, saved
+ * strings: their layout is the trigger's, utrace's common/histstr.h).
+ */
+long ut_live_hist_all(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
+		      struct ut_hist_entry **entries, struct ut_hist_vars **vars, char **strs);
+
 /* Empty hist table hist.<@n> of a session (`hist:...:clear`).  0 or -errno. */
 int ut_live_hist_clear(const char *sessdir, uint32_t n);
 

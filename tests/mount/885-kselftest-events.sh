@@ -81,7 +81,7 @@ trigger/trigger-hist-expressions.tc UNSUPPORTED
 trigger/trigger-hist-mod.tc FAIL
 trigger/trigger-hist-syntax-errors.tc UNSUPPORTED
 trigger/trigger-hist.tc FAIL
-trigger/trigger-multihist.tc FAIL
+trigger/trigger-multihist.tc PASS
 trigger/trigger-snapshot.tc PASS
 trigger/trigger-stacktrace.tc PASS
 trigger/trigger-trace-marker-hist.tc PASS

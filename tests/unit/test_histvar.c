@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Hist variables, inter-event actions (common/histvar.c) and synthetic
- * event definitions (common/synth.c): parsing, the kernel's messages, texts.
+ * event definitions (common/synth.c): parsing, the kernel's messages, texts;
+ * the strings of a hist entry (common/histstr.c).
  */
 #include <errno.h>
 #include <stdint.h>
 
 #include "common/evtrigger.h"
+#include "common/evtrigger_filter.h"
+#include "common/histstr.h"
 #include "common/synth.h"
 #include "common/usdt_events.h"
 #include "ut_test.h"
@@ -124,7 +127,11 @@ TEST(check)
 
 	CHECK(parse(s, &t, &err) == 0);
 	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
-	s = "hist:keys=common_pid:onmatch(p.e).trace(x,$nope)";
+	/* onmatch's $VAR may be the matched event's: checked where the scope's triggers are known */
+	s = "hist:keys=common_pid:onmatch(p.e).trace(x,$other)";
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
+	s = "hist:keys=common_pid:onmatch(p.e).trace(x,nope)";
 	CHECK(parse(s, &t, &err) == 0);
 	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == -EINVAL);
 	CHECK_EQ_STR(err.msg, "Couldn't find param");
@@ -181,7 +188,52 @@ TEST(synth)
 	synth_bad("lat u65 x", "Invalid type", 4);
 	synth_bad("lat unsigned x", "Incomplete type", 4);
 	synth_bad("lat u64", "Invalid field", 4);
-	synth_bad("lat char x[16]", "Invalid type", 4);
+	synth_bad("lat int x[4]", "Invalid type", 4);
+	synth_bad("lat char x[300]", "Invalid array specification", 9);
+	synth_bad("lat char x[a]", "Invalid array specification", 9);
+	synth_bad("lat char 9x[]", "Illegal name", 9);
+	CHECK(ut_synth_parse("s u64 lat; char c[16]; char n[]", 31, &d, &rm, &err) == 0);
+	CHECK(d.nfields == 3 && d.is_string[1] && d.strsize[1] == 16 && d.is_string[2] &&
+	      !d.strsize[2] && !d.is_string[0]);
+	ut_synth_print(&d, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "s\tu64 lat; char[16] c; char[] n");
+}
+
+/* Where an entry's strings go: the kernel's key sizes, then variables and saved strings. */
+TEST(strings)
+{
+	/* a char[16] (comm), a __data_loc string (name), a number */
+	struct ut_evfmt fmt = {.nargs = 3,
+			       .size = {8, 8, 4},
+			       .argname = {"comm", "name", "n"},
+			       .is_string = {1, 1, 0},
+			       .strsize = {16, 0, 0}};
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+	struct ut_hist_strs l;
+	const char *s = "hist:keys=comm,n,name:v=name:onmax($v).save(n,comm)";
+
+	CHECK(parse(s, &t, &err) == 0);
+	ut_hist_strs_layout(&t, &fmt, &l);
+	CHECK(l.key_size[0] == 16 && l.key_off[0] == 0 && l.key_size[1] == 0);
+	CHECK(l.key_size[2] == 256 && l.key_off[2] == 16 && l.keys == 272);
+	CHECK(l.key_bytes == 16 + 8 + 256);
+	CHECK(l.var_size[0] == 256 && l.var_off[0] == 272);
+	CHECK(l.save_size[0] == 0 && l.save_size[1] == 256 && l.save_off[1] == 528);
+	CHECK_EQ_INT(l.size, 784);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0);
+	s = "hist:keys=name,comm,n";
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == 0); /* 256 + 16 + 8: fits 384 */
+	s = "hist:keys=name,arg2";
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK(ut_evtrig_check(&t, &fmt, s, &err) == -EINVAL); /* 512: the kernel's EINVAL */
+	CHECK(!err.logged);
+	ut_hist_strs_layout(&t, NULL, &l); /* no format: numbers only */
+	CHECK_EQ_INT(l.size, 0);
+	CHECK_EQ_INT(ut_evtrig_filter_strings("name ~ \"a*\" && n > 1", &fmt), 2);
+	CHECK_EQ_INT(ut_evtrig_filter_strings("comm == \"x\" || arg2 == \"y\"", &fmt), 3);
+	CHECK_EQ_INT(ut_evtrig_filter_strings("n == 1 && names == 2", &fmt), 0);
 }
 
 int main(void)
@@ -191,5 +243,6 @@ int main(void)
 	RUN(errors);
 	RUN(check);
 	RUN(synth);
+	RUN(strings);
 	TEST_EXIT();
 }

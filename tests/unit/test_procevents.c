@@ -89,11 +89,25 @@ TEST(trigger_fields)
 	memcpy(rec + 20, &child, 4);
 	CHECK_EQ_INT(ut_procev_slots(e, rec, sizeof(rec), slots), 4);
 	CHECK(slots[1] == 10 && slots[3] == (uint64_t)-3 && slots[0] == 0);
+	CHECK(f.is_string[0] && !f.strsize[0] && !f.is_string[1]); /* __data_loc parent_comm */
+	/* a __data_loc string: its slot the address of its text in the record */
+	{
+		uint8_t r2[32] = {0};
+		uint32_t loc = 3u << 16 | 24;
+
+		memcpy(r2 + 8, &loc, 4);
+		memcpy(r2 + 24, "sh", 3);
+		CHECK_EQ_INT(ut_procev_slots(e, r2, sizeof(r2), slots), 4);
+		CHECK(slots[0] == (uint64_t)(uintptr_t)(r2 + 24) && slots[2] == 0);
+		CHECK_EQ_INT(ut_procev_slots(e, r2, 26, slots), 4); /* its NUL outside: none */
+		CHECK(slots[0] == 0);
+	}
 	CHECK_EQ_INT(ut_procev_slots(e, rec, 16, slots), 4); /* short: what is out reads 0 */
 	CHECK(slots[3] == 0);
 	CHECK(!ut_procev_evfmt_named("ftrace", "print", &f));
 	CHECK(ut_procev_evfmt_named("sched", "sched_process_exit", &f));
 	CHECK_EQ_STR(f.argname[0], "comm");
+	CHECK(f.is_string[0] && f.strsize[0] == 16); /* char comm[16] */
 }
 
 int main(void)
