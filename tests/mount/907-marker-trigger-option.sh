@@ -33,7 +33,7 @@ expect_eq "an unknown field" "2 utrace: --trigger 'ftrace:print hist:keys=nofiel
 "$UTRACE" start -P "$S" --trigger 'ftrace:print hist:keys=common_pid:t=common_timestamp' >"$TOP/e2.txt" 2>&1
 expect_eq "no variables" "2 utrace: --trigger 'ftrace:print hist:keys=common_pid:t=common_timestamp': ftrace:print's hist triggers take no variables or actions" \
 	"$? $(cat "$TOP/e2.txt")"
-"$UTRACE" record -o "$TOP/r.dat" --trigger 'ftrace:print traceoff if buf == 0' -- "$(prog usdt gcc-pfe)" \
+"$UTRACE" record -o "$TOP/r.dat" --trigger 'ftrace:print traceoff if buf == "stop"' -- "$(prog usdt gcc-pfe)" \
 	>/dev/null 2>"$TOP/r.err"
 expect_eq "record takes it, no warning" "0 " "$? $(cat "$TOP/r.err")"
 alive
