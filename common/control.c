@@ -120,6 +120,21 @@ static struct ut_ctl *map_session(const char *dir)
 	return ut_live_map_ctl(dir);
 }
 
+/*
+ * A session whose pid has a newer session that still runs belongs to the
+ * image that process replaced by exec (a traced program's fork child makes
+ * a session, and the program it execs another): the same pid and start
+ * time, so ctl_alive() cannot tell, but nothing answers in it any more (its
+ * agent went with the old image).  @v is sorted oldest first.
+ */
+static void superseded(struct ut_live_sess *v, long n)
+{
+	for (long i = 0; i < n; i++)
+		for (long k = i + 1; v[i].alive && !v[i].markers && k < n; k++)
+			if (v[k].pid == v[i].pid && v[k].alive && !v[k].markers)
+				v[i].alive = false;
+}
+
 long ut_live_list(const char *rundir, struct ut_live_sess **out)
 {
 	int fd = ut_live_root(rundir, false);
@@ -179,6 +194,7 @@ long ut_live_list(const char *rundir, struct ut_live_sess **out)
 	closedir(d);
 	if (n)
 		qsort(v, (size_t)n, sizeof(*v), cmp_sess);
+	superseded(v, n);
 	*out = v;
 	return n;
 }

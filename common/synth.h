@@ -8,10 +8,14 @@
  * a pseudo probe address made from its name (ut_synth_pc), so every
  * reader that names probe events names synthetic ones the same way.
  *
- * Integer types only (the kernel's s8..u64, char, short, int, long and their
- * unsigned forms, bool, pid_t, gfp_t); strings and stacktrace are refused as
- * "Invalid type".  Pure and malloc-free: the tools, the runtime and the
- * fuzz target share it.
+ * Types: the kernel's s8..u64, char, short, int, long and their unsigned
+ * forms, bool, pid_t, gfp_t, and strings "char NAME[N]" / "char NAME[]"
+ * (parsed and listed as the kernel does, "char[16] comm"; their value is
+ * still the 8-byte slot: strings in synthetic events are not built yet);
+ * stacktrace ("long[] NAME") is refused as "Invalid type".  The parser is
+ * the kernel's: fields may follow each other without ';' (its old format),
+ * and the error carets fall where its err_pos() puts them.  Pure and
+ * malloc-free: the tools, the runtime and the fuzz target share it.
  */
 #ifndef UT_SYNTH_H
 #define UT_SYNTH_H

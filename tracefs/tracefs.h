@@ -259,6 +259,17 @@ int tfs_show_synth(struct tfs_req *r, FILE *f);
 int tfs_store_synth(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_trunc_synth(struct tfs_req *r);
 int tfs_synth_add(struct ut_probetab *t);
+/*
+ * Define (or with "!NAME" remove) the synthetic event of @cmd + @off, a
+ * write of @cmd (to synthetic_events, or dynamic_events after its "s:"):
+ * the kernel's errors in the scope's error_log, carets counted in @cmd.
+ */
+int tfs_synth_apply(struct tfs_req *r, const char *cmd, size_t off);
+/* Remove synthetic event @name: 0, -ENOENT, -EBUSY (in use). */
+int tfs_synth_remove(const char *name);
+/* dynamic_events (tracefs/dynamic_events.c): the synthetic events as "s:" commands. */
+int tfs_show_dynevents(struct tfs_req *r, FILE *f);
+int tfs_store_dynevents(struct tfs_req *r, const char *buf, size_t len, bool append);
 /* Whether events of @system are always on (ftrace): no enable, not in set_event */
 bool tfs_evlist_always_on(const char *system);
 /* A process event's format text, malloc'd; NULL if @f is not one */

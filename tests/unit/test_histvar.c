@@ -180,8 +180,34 @@ TEST(synth)
 	synth_bad("lat u64 9x", "Illegal name", 8);
 	synth_bad("lat u65 x", "Invalid type", 4);
 	synth_bad("lat unsigned x", "Incomplete type", 4);
-	synth_bad("lat u64", "Invalid field", 4);
-	synth_bad("lat char x[16]", "Invalid type", 4);
+	synth_bad("lat u64", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("lat u64 x; u64", "Invalid field", 4); /* err_pos(): the first "u64" */
+	synth_bad("lat u64 x[4]", "Invalid type", 4);
+	/* the kernel's own cases (trigger-synthetic_event_syntax_errors.tc) */
+	synth_bad("myevent chr arg", "Invalid type", 8);
+	synth_bad("myevent unsigned arg", "Incomplete type", 8);
+	synth_bad("myevent char str]; int v", "Illegal name", 13);
+	synth_bad("mye-vent char str[]", "Illegal name", 0);
+	synth_bad("myevent char st-r[]", "Illegal name", 13);
+	synth_bad("myevent char str;[]", "Invalid field", 17);
+	synth_bad("myevent char str; int", "Invalid field", 18);
+	synth_bad("myevent char str[; int v", "Invalid array specification", 13);
+	synth_bad("myevent char str[kdjdk]", "Invalid array specification", 13);
+	synth_bad("myevent char str[257]", "Invalid array specification", 13);
+	synth_bad("mye;vent char str[]", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("myevent ; char str[]", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("; char str[]", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("myevent", "Command must be of the form: <name> field[;field] ...", 0);
+	/* the old format: fields without ';', and strings */
+	s = "wakeup_latency  u64 lat pid_t pid char comm[16]";
+	CHECK(ut_synth_parse(s, strlen(s), &d, &rm, &err) == 0 && !rm);
+	CHECK_EQ_INT(d.nfields, 3);
+	ut_synth_print(&d, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "wakeup_latency\tu64 lat; pid_t pid; char[16] comm");
+	s = "myevent u64 lat; char name[]";
+	CHECK(ut_synth_parse(s, strlen(s), &d, &rm, &err) == 0 && d.nfields == 2);
+	CHECK_EQ_STR(d.type[1], "char[]");
+	synth_bad("wakeup_latency  u64 lat pid_t pid char", "Invalid field", 34);
 }
 
 int main(void)
