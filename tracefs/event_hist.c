@@ -36,6 +36,10 @@ struct merged {
 	struct mentry *v;
 	size_t n, cap;
 	uint64_t hits, drops;
+	/* .snapshot(): the value and entry of the last snapshot (the greatest for onmax) */
+	bool snap;
+	uint64_t snap_track;
+	struct ut_hist_entry snap_e;
 };
 
 /* What the sort compares: the trigger, and which key fields are signed. */
@@ -115,6 +119,12 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 		}
 		m->hits += h.hits;
 		m->drops += h.drops;
+		if ((h.snap_taken & 1) && h.snap_slot && h.snap_slot <= (uint64_t)k &&
+		    (!m->snap || h.snap_track > m->snap_track)) {
+			m->snap = true;
+			m->snap_track = h.snap_track;
+			m->snap_e = e[h.snap_slot - 1];
+		}
 		v = k ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : m->v;
 		if (v) {
 			for (long i = 0; i < k; i++) {
@@ -236,23 +246,49 @@ static void print_track(FILE *f, const struct ut_evtrig *t, const struct ut_hist
 	}
 }
 
-static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
-			const struct ut_symtab *st)
+/* An entry's key, "{ k1: v1, k2: v2 }". */
+static void print_keys(FILE *f, const struct ut_evtrig *t, const struct ut_hist_entry *e,
+		       const struct ut_symtab *st)
 {
-	const struct ut_hist_entry *e = &me->e;
-
 	fputs("{ ", f);
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
 			fputs(", ", f);
 		print_key(f, &t->keys[i], e->key[i], e->comm, st);
 	}
-	fprintf(f, " } hitcount: %10" PRIu64, e->hits);
+	fputs(" }", f);
+}
+
+static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
+			const struct ut_symtab *st)
+{
+	const struct ut_hist_entry *e = &me->e;
+
+	print_keys(f, t, e, st);
+	fprintf(f, " hitcount: %10" PRIu64, e->hits);
 	for (uint8_t i = 0; i < t->nvals; i++)
 		fprintf(f, (t->vals[i].flags & UT_HF_HEX) ? "  %s: %10" PRIx64 : "  %s: %10" PRIu64,
 			t->vals[i].name, e->val[i]);
 	print_track(f, t, &me->v);
 	fputc('\n', f);
+}
+
+/* .snapshot()'s lines after the entries, as the kernel's, once one was taken. */
+static void print_snapshot(FILE *f, const struct ut_evtrig *t, const struct merged *m,
+			   const struct ut_symtab *st)
+{
+	for (uint8_t i = 0; m->snap && i < t->hv.nactions; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+
+		if (a->action != UT_HA_SNAPSHOT)
+			continue;
+		fprintf(f, "\nSnapshot taken (see tracing/snapshot).  Details:\n"
+			   "\ttriggering value { %s($%s) }: %10" PRIu64 "\ttriggered by event with key: ",
+			a->handler == UT_HH_ONMAX ? "onmax" : "onchange", a->var, m->snap_track);
+		print_keys(f, t, &m->snap_e, st);
+		fputc('\n', f);
+		return;
+	}
 }
 
 /* Which key fields of @t are signed arguments of the event (format @fmt). */
@@ -314,13 +350,22 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	st = wants_symbols(t) ? scope_symbols(r->sc) : NULL;
 	for (size_t i = 0; i < m.n; i++)
 		print_entry(f, t, &m.v[i], st);
+	print_snapshot(f, t, &m, st);
 	ut_symtab_free(st);
 	fprintf(f, "\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %zu\n    Dropped: %" PRIu64 "\n",
 		m.hits, m.n, m.drops);
 	free(m.v);
 }
 
+static int show_hists(struct tfs_req *r, FILE *f);
+
 int tfs_show_event_hist(struct tfs_req *r, FILE *f)
+{
+	tfs_snapshot_sync(r); /* a .snapshot() that fired: taken at its time */
+	return show_hists(r, f);
+}
+
+static int show_hists(struct tfs_req *r, FILE *f)
 {
 	struct ut_cfg c;
 	struct ut_evfmt fmt;
