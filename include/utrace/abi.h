@@ -42,7 +42,7 @@
 
 #define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
 #define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
-#define UT_ABI_VERSION 3
+#define UT_ABI_VERSION 4
 
 #define UT_MAX_THREADS 4096
 #define UT_PAGE_SIZE 4096u   /* ring-buffer page: records never straddle one */

@@ -76,6 +76,11 @@ TEST(actions)
 	    printed("hist:keys=arg1:onmatch(a.b).lat($x,arg2)"),
 	    "hist:keys=arg1:vals=hitcount:sort=hitcount:size=2048:onmatch(a.b).lat($x,arg2)"
 	    " [active]");
+	CHECK(parse("hist:keys=arg1:v=arg2:onchange($v).snapshot()", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.act[0].action, UT_HA_SNAPSHOT);
+	CHECK_EQ_STR(printed("hist:keys=arg1:v=arg2:onchange($v).snapshot()"),
+		     "hist:keys=arg1:vals=hitcount:v=arg2:sort=hitcount:size=2048:"
+		     "onchange($v).snapshot() [active]");
 	CHECK(parse("hist:keys=arg1:v=arg2:onmax($v).save(arg2,arg3)", &t, &err) == 0);
 	CHECK_EQ_INT(t.hv.act[0].handler, UT_HH_ONMAX);
 	CHECK_EQ_INT(t.hv.act[0].action, UT_HA_SAVE);
@@ -109,7 +114,7 @@ TEST(errors)
 	bad("hist:keys=arg1:onmax(v).save(a)", "For onmax(x) or onchange(x), x must be a variable");
 	bad("hist:keys=arg1:v=arg2:onmax($v).save()", "No params found for save()");
 	bad("hist:keys=arg1:onmatch(a.b).save(arg1)", "Handler doesn't support action");
-	bad("hist:keys=arg1:v=arg2:onmax($v).snapshot()", "No action found");
+	bad("hist:keys=arg1:onmatch(a.b).snapshot()", "Handler doesn't support action");
 	bad("hist:keys=arg1:onmatch(a.b)", "No action found");
 	bad("hist:keys=arg1:onmatch(a.b).trace()", "Couldn't find synthetic event");
 }
