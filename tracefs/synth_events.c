@@ -130,8 +130,16 @@ int tfs_show_synth(struct tfs_req *r, FILE *f)
 int tfs_trunc_synth(struct tfs_req *r)
 {
 	struct synth_edit e = {.all = true};
+	struct ut_cfg c;
+	bool none;
 
 	(void)r;
+	if (tfs_scope_config(tfs_scope_get(0), &c))
+		return 0;
+	none = !c.synth || !c.synth[0];
+	ut_cfg_free(&c);
+	if (none) /* nothing listed: no process to ask (each would be asked, and answer) */
+		return 0;
 	return tfs_scope_edit(tfs_scope_get(0), edit_synth, &e, false, "");
 }
 
