@@ -285,6 +285,8 @@ void tfs_snapshot_sync(struct tfs_req *r)
 	if (n > 0)
 		free(v);
 	s->looked = true;
+	if (!nt)
+		return;
 	qsort(t, nt, sizeof(*t), cmp_u64);
 	taking = true;
 	for (size_t i = 0; i < nt; i++)
