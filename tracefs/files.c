@@ -159,9 +159,19 @@ static int set(struct tfs_req *r, enum setting what, unsigned long long v, const
 {
 	struct set_arg a = {.what = what, .v = v};
 	char cmd[256];
+	struct ut_cfg c;
+	bool empties = false;
+	int ret;
 
+	if ((what == S_TRACER || what == S_CLOCK) && !tfs_scope_config(r->sc, &c)) {
+		empties = (what == S_TRACER ? c.tracer : c.clock) != v;
+		ut_cfg_free(&c);
+	}
 	cmd_text(buf, len, cmd, sizeof(cmd));
-	return tfs_scope_edit(r->sc, edit_setting, &a, false, cmd);
+	ret = tfs_scope_edit(r->sc, edit_setting, &a, false, cmd);
+	if (!ret && empties) /* the buffers were emptied: what swaps put back into them too */
+		tfs_snapshot_trunc_trace(r->sc);
+	return ret;
 }
 
 static int show_available_tracers(struct tfs_req *r, FILE *f)

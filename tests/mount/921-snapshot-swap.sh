@@ -7,7 +7,8 @@
 # swaps: the snapshot gets what the live buffer held, and the live buffer
 # what the snapshot held (the earlier snapshot's events, then the new
 # ones), each file's header counting them; `echo 2` clears the snapshot,
-# so the next swap leaves the live buffer empty; `echo > trace` empties it.
+# so the next swap leaves the live buffer empty; `echo > trace` or a new
+# clock empties it.
 . "$(dirname "$0")/mount.lib"
 
 do_mount
@@ -53,6 +54,12 @@ run_req u 1
 expect_eq "and then new events" "8 " "$(args trace)"
 expect_eq "echo 1 once more" OK "$(w snapshot 1)"
 expect_eq "the live buffer gets them back" "0 1 2 3 4 7 " "$(args trace)"
+expect_eq "the same clock again" OK "$(w trace_clock local)"
+expect_eq "changes nothing" "0 1 2 3 4 7 " "$(args trace)"
+expect_eq "another clock" OK "$(w trace_clock global)"
+expect_eq "empties the live buffer, as in the kernel" "" "$(args trace)"
+expect_eq "back to local" OK "$(w trace_clock local)"
+run_req u 1
 echo >trace
 expect_eq "echo > trace empties it all" "" "$(args trace)"
 expect_eq "header" "0/0" "$(counts trace)"
