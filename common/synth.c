@@ -83,26 +83,30 @@ static size_t pos_of(const struct cmdtext *c, const char *w, size_t wl)
 /*
  * A string type's array ("char[16]", "char[]"): the kernel's
  * synth_field_string_size(): at most 3 digits, a number kstrtouint takes,
- * at most 256, and nothing after the ']'.  0 (with *@dyn for "[]") or -1.
+ * at most 256, and nothing after the ']'.  0 with the size in *@size (0:
+ * "[]" or "[0]", a string of any length, as the kernel takes both), or -1.
  */
-static int string_spec(const char *arr, size_t n, bool *dyn)
+static int string_spec(const char *arr, size_t n, unsigned *size)
 {
 	const char *close = memchr(arr, ']', n);
 	char digits[4];
 	char *end;
 	unsigned long v;
 
+	*size = 0;
 	if (!close || close + 1 != arr + n || close - arr - 1 > 3)
 		return -1;
-	*dyn = close == arr + 1;
-	if (*dyn)
+	if (close == arr + 1)
 		return 0;
 	memcpy(digits, arr + 1, (size_t)(close - arr - 1));
 	digits[close - arr - 1] = 0;
 	if (digits[0] == '-' || digits[0] == ' ')
 		return -1;
 	v = strtoul(digits, &end, 0);
-	return *end || v > 256 ? -1 : 0;
+	if (*end || v > 256)
+		return -1;
+	*size = (unsigned)v;
+	return 0;
 }
 
 /* The size and sign of integer type @t (@tl bytes, "unsigned" if @uns); false if unknown. */
@@ -129,10 +133,11 @@ static bool int_type(const char *t, size_t tl, bool uns, uint8_t *size, uint8_t 
 static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, size_t nw,
 		     const struct cmdtext *c, struct ut_synth_err *err)
 {
-	bool uns = wl[0] == 8 && !memcmp(w[0], "unsigned", 8), dyn = false;
+	bool uns = wl[0] == 8 && !memcmp(w[0], "unsigned", 8);
 	size_t t = uns ? 1 : 0, k = d->nfields, nl;
 	const char *arr;
-	uint8_t size = 8, sgn = 0;
+	uint8_t size = 8, sgn = 1; /* a string: signed, the kernel's (its type has no 'u') */
+	unsigned strsize; /* a string's declared length: what its value will be cut to */
 
 	if (uns && nw < 3)
 		return fail(err, "Incomplete type", pos_of(c, w[0], wl[0]));
@@ -145,7 +150,7 @@ static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, s
 	if (arr) { /* only strings: char[N], char[] (a "long[]" stacktrace is not built) */
 		if (wl[t] != 4 || memcmp(w[t], "char", 4) != 0)
 			return fail(err, "Invalid type", pos_of(c, w[t], wl[t]));
-		if (string_spec(arr, wl[t + 1] - nl, &dyn))
+		if (string_spec(arr, wl[t + 1] - nl, &strsize))
 			return fail(err, "Invalid array specification", pos_of(c, w[t + 1], wl[t + 1]));
 	} else if (!int_type(w[t], wl[t], uns, &size, &sgn)) {
 		return fail(err, "Invalid type", pos_of(c, w[t], wl[t]));

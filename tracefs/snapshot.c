@@ -94,10 +94,11 @@ static int render(struct tfs_req *r, uint64_t min, uint64_t max, char **text, si
 {
 	struct ut_live_window win = {.ts_min = min, .ts_max = max};
 	struct tfs_req whole = *r;
-	FILE *f = open_memstream(text, len);
+	FILE *f;
 	int ret;
 
 	*text = NULL;
+	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
 	whole.tid = 0;
