@@ -138,6 +138,9 @@ static void trigger(struct ut_cfg *c, const char *arg, bool recording)
 		ut_usage_die("--trigger '%s': %s", arg, err.msg);
 	if (t.remove)
 		ut_usage_die("--trigger '%s': a trigger to add, not one to remove", arg);
+	for (uint8_t i = 0; t.cmd == UT_ET_HIST && i < t.hv.nactions; i++)
+		if (t.hv.act[i].action == UT_HA_SNAPSHOT)
+			t.cmd = UT_ET_SNAPSHOT; /* .snapshot(): the same question */
 	if (t.cmd == UT_ET_SNAPSHOT && recording)
 		ut_usage_die("--trigger '%s': a recorded file has no snapshot (the mount's "
 			     "snapshot file takes it: start --trigger)", arg);

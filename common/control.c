@@ -121,6 +121,21 @@ static struct ut_ctl *map_session(const char *dir)
 }
 
 /*
+ * A session whose pid has a newer session that still runs belongs to the
+ * image that process replaced by exec (a traced program's fork child makes
+ * a session, and the program it execs another): the same pid and start
+ * time, so ctl_alive() cannot tell, but nothing answers in it any more (its
+ * agent went with the old image).  @v is sorted oldest first.
+ */
+static void superseded(struct ut_live_sess *v, long n)
+{
+	for (long i = 0; i < n; i++)
+		for (long k = i + 1; v[i].alive && !v[i].markers && k < n; k++)
+			if (v[k].pid == v[i].pid && v[k].alive && !v[k].markers)
+				v[i].alive = false;
+}
+
+/*
  * The sessions of @rundir whose directory names start with @prefix (NULL:
  * all).  A session's directory is named "PID.NS" by the process that made
  * it (libutrace/session.c, common/marker.c), so the sessions of one pid
@@ -188,6 +203,7 @@ static long list_sessions(const char *rundir, const char *prefix, struct ut_live
 	closedir(d);
 	if (n)
 		qsort(v, (size_t)n, sizeof(*v), cmp_sess);
+	superseded(v, n);
 	*out = v;
 	return n;
 }

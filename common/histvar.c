@@ -156,8 +156,11 @@ static int action(struct ut_hist_action *a, const char *s, size_t n, size_t pos,
 		if (close == open + 1)
 			return fail(err, "No params found for save()", 0);
 	} else if (an == 8 && !memcmp(s + 1, "snapshot", 8)) {
-		/* no snapshot buffer to take here: refused as a kernel without one refuses */
-		return fail(err, "No action found", 0);
+		/* onmax/onchange only; its parens' content is not read (the kernel's) */
+		if (a->handler == UT_HH_ONMATCH)
+			return fail(err, "Handler doesn't support action", pos + 1);
+		a->action = UT_HA_SNAPSHOT;
+		return 0;
 	} else {
 		a->action = UT_HA_TRACE;
 		a->trace_kw = an == 5 && !memcmp(s + 1, "trace", 5);
@@ -300,8 +303,8 @@ void ut_histvar_print_actions(const struct ut_hist_defs *d, char *buf, size_t le
 			put(buf, len, n,
 			    a->handler == UT_HH_ONMAX ? ":onmax($%s)." : ":onchange($%s).", a->var);
 		}
-		if (a->action == UT_HA_SAVE)
-			put(buf, len, n, "%s(", "save");
+		if (a->action == UT_HA_SAVE || a->action == UT_HA_SNAPSHOT)
+			put(buf, len, n, "%s(", a->action == UT_HA_SAVE ? "save" : "snapshot");
 		else if (a->trace_kw)
 			put(buf, len, n, "trace(%s", a->synth);
 		else

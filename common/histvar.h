@@ -14,7 +14,9 @@
  *                      with params P (a $VAR or a field of this event)
  *   onmax($VAR).save(F1,..)      a new maximum of $VAR for the key: keep the
  *   onchange($VAR).save(F1,..)   fields F of this event beside it
- *   onmax($VAR).snapshot()       refused: no snapshot buffer here
+ *   onmax($VAR).snapshot()       a new maximum (onchange: a change) that also
+ *   onchange($VAR).snapshot()    beats the last snapshot's value: a snapshot of
+ *                                the trace (the mount's `snapshot` file)
  *
  * Parsed by common/evtrigger.c (ut_evtrig_parse) into struct ut_evtrig;
  * pure and malloc-free like it.

@@ -41,7 +41,7 @@ static bool good_name(const char *s, size_t n)
 	return true;
 }
 
-/* The words of @n bytes at @s (blank-separated): their starts and lengths; how many. */
+/* The words of @n bytes at @s (blank-separated): their starts and lengths; how many (max + 1: more). */
 static size_t split(const char *s, size_t n, const char **w, size_t *wl, size_t max)
 {
 	size_t nw = 0, i = 0;
@@ -63,121 +63,185 @@ static size_t split(const char *s, size_t n, const char **w, size_t *wl, size_t 
 }
 
 /*
- * A string field "char NAME[]" / "char NAME[N]" (@t: the type's word, @w
- * the name's, @wl its length, with the brackets) as field @k of @d.
+ * The kernel's caret: where a word first occurs in the command (err_pos()
+ * searches the command for the word's text, so a word written twice is
+ * shown at its first place).
  */
-static int add_string(struct ut_synth_def *d, const char *t, size_t tl, const char *w, size_t wl,
-		      const char *text, struct ut_synth_err *err)
-{
-	const char *br = memchr(w, '[', wl);
-	size_t nl = (size_t)(br - w), al = wl - nl - 2, k = d->nfields;
-	unsigned n = 0;
+struct cmdtext {
+	const char *s;
+	size_t b, e; /* the command: s[b..e) */
+};
 
-	if (tl != 4 || memcmp(t, "char", 4) != 0)
-		return fail(err, "Invalid type", (size_t)(t - text)); /* int x[4]: no such type */
-	if (!good_name(w, nl) || nl >= sizeof(d->field[0]))
-		return fail(err, "Illegal name", (size_t)(w - text));
-	if (w[wl - 1] != ']' || al > 3)
-		return fail(err, "Invalid array specification", (size_t)(w - text));
-	for (size_t i = 0; i < al; i++) {
-		if (br[1 + i] < '0' || br[1 + i] > '9')
-			return fail(err, "Invalid array specification", (size_t)(w - text));
-		n = n * 10 + (unsigned)(br[1 + i] - '0');
-	}
-	if (n > 256 || (al && !n))
-		return fail(err, "Invalid array specification", (size_t)(w - text));
-	snprintf(d->type[k], sizeof(d->type[k]), "char%.*s", (int)(al + 2), br);
-	snprintf(d->field[k], sizeof(d->field[k]), "%.*s", (int)nl, w);
-	d->size[k] = 8;
-	d->is_signed[k] = 1; /* the kernel's: a type not starting with 'u' */
-	d->is_string[k] = 1;
-	d->strsize[k] = (uint16_t)n;
-	d->nfields++;
+static size_t pos_of(const struct cmdtext *c, const char *w, size_t wl)
+{
+	for (size_t i = c->b; wl && i + wl <= c->e; i++)
+		if (!memcmp(c->s + i, w, wl))
+			return i;
+	return c->b;
+}
+
+/*
+ * A string type's array ("char[16]", "char[]"): the kernel's
+ * synth_field_string_size(): at most 3 digits, a number kstrtouint takes,
+ * at most 256, and nothing after the ']'.  0 with the size in *@size (0:
+ * "[]" or "[0]", a string of any length, as the kernel takes both), or -1.
+ */
+static int string_spec(const char *arr, size_t n, unsigned *size)
+{
+	const char *close = memchr(arr, ']', n);
+	char digits[4];
+	char *end;
+	unsigned long v;
+
+	*size = 0;
+	if (!close || close + 1 != arr + n || close - arr - 1 > 3)
+		return -1;
+	if (close == arr + 1)
+		return 0;
+	memcpy(digits, arr + 1, (size_t)(close - arr - 1));
+	digits[close - arr - 1] = 0;
+	if (digits[0] == '-' || digits[0] == ' ')
+		return -1;
+	v = strtoul(digits, &end, 0);
+	if (*end || v > 256)
+		return -1;
+	*size = (unsigned)v;
 	return 0;
 }
 
-/* Field "TYPE NAME" or "unsigned TYPE NAME" (@w words) as field @k of @d. */
-static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, size_t nw,
-		     const char *text, struct ut_synth_err *err)
+/* The size and sign of integer type @t (@tl bytes, "unsigned" if @uns); false if unknown. */
+static bool int_type(const char *t, size_t tl, bool uns, uint8_t *size, uint8_t *sgn)
 {
-	bool uns = wl[0] == 8 && !memcmp(w[0], "unsigned", 8);
-	size_t t = uns ? 1 : 0, k = d->nfields;
-
-	if (uns && nw < 3)
-		return fail(err, "Incomplete type", (size_t)(w[0] - text));
-	if (nw != t + 2)
-		return fail(err, nw < t + 2 ? "Invalid field" : E_CMD,
-			    nw < t + 2 ? (size_t)(w[0] - text) : 0);
-	if (k >= UT_SYNTH_MAX_FIELDS)
-		return fail(err, "Too many fields", 0);
-	if (!uns && memchr(w[t + 1], '[', wl[t + 1]))
-		return add_string(d, w[t], wl[t], w[t + 1], wl[t + 1], text, err);
-	if (memchr(w[t + 1], '[', wl[t + 1]) || !good_name(w[t + 1], wl[t + 1]) ||
-	    wl[t + 1] >= sizeof(d->field[0]))
-		return fail(err, memchr(w[t + 1], '[', wl[t + 1]) ? "Invalid type" : "Illegal name",
-			    (size_t)(w[memchr(w[t + 1], '[', wl[t + 1]) ? t : t + 1] - text));
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		if (strlen(types[i].name) != wl[t] || memcmp(types[i].name, w[t], wl[t]) != 0)
+		if (strlen(types[i].name) != tl || memcmp(types[i].name, t, tl) != 0)
 			continue;
 		if (uns && !strstr(" char short int long ", types[i].name))
-			break; /* "unsigned u64": the kernel knows no such type */
-		snprintf(d->type[k], sizeof(d->type[k]), "%s%.*s", uns ? "unsigned " : "",
-			 (int)wl[t], w[t]);
-		snprintf(d->field[k], sizeof(d->field[k]), "%.*s", (int)wl[t + 1], w[t + 1]);
-		d->size[k] = types[i].size;
-		d->is_signed[k] = uns ? 0 : types[i].is_signed;
-		d->nfields++;
-		return 0;
+			return false; /* "unsigned u64": the kernel knows no such type */
+		*size = types[i].size;
+		*sgn = uns ? 0 : types[i].is_signed;
+		return true;
 	}
-	return fail(err, "Invalid type", (size_t)(w[t] - text));
+	return false;
+}
+
+/*
+ * One field at words @w (@nw of them left in its ';' part): "TYPE NAME",
+ * "unsigned TYPE NAME", NAME possibly with a string array ("char comm[16]",
+ * "char name[]"), as the kernel's parse_synth_field() reads it, with its
+ * errors and carets.  How many words it took, or -EINVAL with @err.
+ */
+static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, size_t nw,
+		     const struct cmdtext *c, struct ut_synth_err *err)
+{
+	bool uns = wl[0] == 8 && !memcmp(w[0], "unsigned", 8);
+	size_t t = uns ? 1 : 0, k = d->nfields, nl;
+	const char *arr;
+	uint8_t size = 8, sgn = 1; /* a string: signed, the kernel's (its type has no 'u') */
+	unsigned strsize = 0; /* a string's declared length: what its value will be cut to */
+
+	if (uns && nw < 3)
+		return fail(err, "Incomplete type", pos_of(c, w[0], wl[0]));
+	if (nw < t + 2)
+		return fail(err, "Invalid field", pos_of(c, w[0], wl[0]));
+	arr = memchr(w[t + 1], '[', wl[t + 1]);
+	nl = arr ? (size_t)(arr - w[t + 1]) : wl[t + 1];
+	if (!good_name(w[t + 1], nl) || nl >= sizeof(d->field[0]))
+		return fail(err, "Illegal name", pos_of(c, w[t + 1], wl[t + 1]));
+	if (arr) { /* only strings: char[N], char[] (a "long[]" stacktrace is not built) */
+		if (wl[t] != 4 || memcmp(w[t], "char", 4) != 0)
+			return fail(err, "Invalid type", pos_of(c, w[t], wl[t]));
+		if (string_spec(arr, wl[t + 1] - nl, &strsize))
+			return fail(err, "Invalid array specification", pos_of(c, w[t + 1], wl[t + 1]));
+	} else if (!int_type(w[t], wl[t], uns, &size, &sgn)) {
+		return fail(err, "Invalid type", pos_of(c, w[t], wl[t]));
+	}
+	if (k >= UT_SYNTH_MAX_FIELDS)
+		return fail(err, "Too many fields", 0);
+	snprintf(d->type[k], sizeof(d->type[k]), "%s%.*s%.*s", uns ? "unsigned " : "", (int)wl[t],
+		 w[t], arr ? (int)(wl[t + 1] - nl) : 0, arr ? arr : "");
+	snprintf(d->field[k], sizeof(d->field[k]), "%.*s", (int)nl, w[t + 1]);
+	d->size[k] = size;
+	d->is_signed[k] = sgn;
+	d->is_string[k] = arr != NULL;
+	d->strsize[k] = arr ? (uint16_t)strsize : 0; /* char[N]'s N; 0: char[] */
+	d->nfields++;
+	return (int)t + 2;
+}
+
+/* The fields after the name: ';'-separated parts, each one or more fields (the old format). */
+static int parse_fields(struct ut_synth_def *d, const struct cmdtext *c, size_t i,
+			struct ut_synth_err *err)
+{
+	enum { MAXW = 3 * UT_SYNTH_MAX_FIELDS + 1 };
+	const char *w[MAXW];
+	size_t wl[MAXW];
+
+	while (i < c->e) {
+		size_t k = i, nw, used = 0;
+
+		while (k < c->e && c->s[k] != ';')
+			k++;
+		nw = split(c->s + i, k - i, w, wl, MAXW);
+		if (nw > MAXW)
+			return fail(err, "Too many fields", 0);
+		while (used < nw) {
+			int n = add_field(d, w + used, wl + used, nw - used, c, err);
+
+			if (n < 0)
+				return n;
+			used += (size_t)n;
+		}
+		i = k + 1;
+	}
+	return d->nfields ? 0 : fail(err, E_CMD, 0);
+}
+
+/* The kernel's check_command(): the part before the first ';' has three words at least. */
+static bool short_command(const struct cmdtext *c)
+{
+	const char *w[3];
+	size_t wl[3], k = c->b;
+
+	while (k < c->e && c->s[k] != ';')
+		k++;
+	return c->s[c->b] != '!' && split(c->s + c->b, k - c->b, w, wl, 3) < 3;
 }
 
 int ut_synth_parse(const char *text, size_t len, struct ut_synth_def *d, bool *remove,
 		   struct ut_synth_err *err)
 {
-	const char *w[8];
-	size_t wl[8], b = 0, e = len, nl;
+	struct cmdtext c = {.s = text, .b = 0, .e = len};
+	size_t nl;
 
 	memset(d, 0, sizeof(*d));
 	*remove = false;
-	while (b < e && (text[b] == ' ' || text[b] == '\t' || text[b] == '\n'))
-		b++;
-	while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\n'))
-		e--;
-	if (b == e || memchr(text + b, '\0', e - b) || memchr(text + b, '\n', e - b))
+	while (c.b < c.e && (text[c.b] == ' ' || text[c.b] == '\t' || text[c.b] == '\n'))
+		c.b++;
+	while (c.e > c.b && (text[c.e - 1] == ' ' || text[c.e - 1] == '\t' || text[c.e - 1] == '\n'))
+		c.e--;
+	if (c.b == c.e || memchr(text + c.b, '\0', c.e - c.b) ||
+	    memchr(text + c.b, '\n', c.e - c.b) || short_command(&c))
 		return fail(err, E_CMD, 0);
-	if (text[b] == '!') {
+	nl = strcspn(text + c.b, " \t");
+	if (c.b + nl > c.e)
+		nl = c.e - c.b;
+	if (text[c.b] == '!') { /* removal: by name, the fields (if any) are not read */
 		*remove = true;
-		b++;
+		if (!good_name(text + c.b + 1, nl - 1) || nl - 1 >= sizeof(d->name))
+			return fail(err, nl > 1 ? "Illegal name" : E_CMD, nl > 1 ? c.b : 0);
+		memcpy(d->name, text + c.b + 1, nl - 1);
+		return 0;
 	}
-	nl = strcspn(text + b, " \t");
-	if (b + nl > e)
-		nl = e - b;
-	if (!good_name(text + b, nl) || nl >= sizeof(d->name))
-		return fail(err, nl ? "Illegal name" : E_CMD, nl ? b : 0);
-	memcpy(d->name, text + b, nl);
-	for (size_t i = b + nl; i < e;) {
-		size_t k = i, nw;
-
-		while (k < e && text[k] != ';')
-			k++;
-		nw = split(text + i, k - i, w, wl, 3);
-		if (nw > 3)
-			return fail(err, E_CMD, (size_t)(w[0] - text));
-		if (nw && add_field(d, w, wl, nw, text, err))
-			return -EINVAL;
-		i = k + 1;
-	}
-	if (!d->nfields && !*remove)
-		return fail(err, E_CMD, 0);
-	return 0;
+	if (!good_name(text + c.b, nl) || nl >= sizeof(d->name))
+		return fail(err, "Illegal name", c.b);
+	memcpy(d->name, text + c.b, nl);
+	return parse_fields(d, &c, c.b + nl, err);
 }
 
 void ut_synth_print(const struct ut_synth_def *d, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s\t", d->name);
 
-	/* as the kernel lists them: "u64 lat; char[] name; char[16] comm" */
 	for (unsigned i = 0; i < d->nfields && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s %s%s", d->type[i], d->field[i],
 				      i + 1 == d->nfields ? "" : "; ");
@@ -199,7 +263,6 @@ void ut_synth_evfmt(const struct ut_synth_def *d, struct ut_evfmt *f)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->system, sizeof(f->system), "%s", UT_SYNTH_SYSTEM);
-	f->synthetic = 1;
 	snprintf(f->name, sizeof(f->name), "%s", d->name);
 	f->nargs = d->nfields;
 	for (unsigned i = 0; i < d->nfields; i++) {

@@ -11,12 +11,14 @@
  * Integer types (the kernel's s8..u64, char, short, int, long and their
  * unsigned forms, bool, pid_t, gfp_t) and strings: "char NAME[]" (the
  * kernel's dynamic string, __data_loc char[]) and "char NAME[N]" (N <= 256,
- * its text up to N - 1 characters); a string field's slot holds its
- * __data_loc and its text follows the slots, as a USDT probe's string (a
- * char[N] too: the kernel lays one out inline in 256 bytes, here it is
- * declared __data_loc char[] in the format).  Other arrays and stacktrace
- * are refused as the kernel refuses them.  Pure and malloc-free: the
- * tools, the runtime and the fuzz target share it.
+ * its text up to N - 1 characters; listed as the kernel does, "char[16]
+ * comm"); a string field's slot holds its __data_loc and its text follows
+ * the slots, as a USDT probe's string (a char[N] too: the kernel lays one
+ * out inline in 256 bytes, here it is declared __data_loc char[] in the
+ * format).  stacktrace ("long[] NAME") is refused as "Invalid type".  The
+ * parser is the kernel's: fields may follow each other without ';' (its old
+ * format), and the error carets fall where its err_pos() puts them.  Pure
+ * and malloc-free: the tools, the runtime and the fuzz target share it.
  */
 #ifndef UT_SYNTH_H
 #define UT_SYNTH_H

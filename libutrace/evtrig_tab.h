@@ -112,6 +112,8 @@ void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h) UT
 uint64_t ut_histvar_field(const struct rt_hit *h, int slot) UT_HIDDEN;
 /* evtrigger.c: run the triggers of event @ev for hit @h. */
 void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h) UT_HIDDEN;
+/* Ask for a snapshot of the trace as it is now (evtrigger.c; the mount takes it). */
+void ut_evtrig_snapshot(void) UT_HIDDEN;
 /* synth.c (libutrace): write synthetic event @s's record with @args into the thread's ring. */
 void ut_synth_record(const struct rt_synth *s, const uint64_t *args) UT_HIDDEN;
 /* Give @s the filter the configuration has for it (under ut_rt.lock, at each apply). */

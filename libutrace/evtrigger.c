@@ -659,6 +659,26 @@ static bool filter_passes(const struct rt_trig *rt, const uint64_t *args, unsign
 	return ut_evtrig_filter_match(rt->filter, args, nargs, &ctx);
 }
 
+/*
+ * A snapshot now (the `snapshot` trigger, hist's .snapshot()): the time in
+ * its numbered place, then the count the mount watches; the mount takes
+ * the trace as it was at that time (tracefs/snapshot.c).  Two threads
+ * asking at once may finish out of order, and the mount, reading the times
+ * the count covers, may then read one not stored yet: a race of
+ * nanoseconds that only misplaces that cut.
+ */
+void ut_evtrig_snapshot(void)
+{
+	struct ut_ctl *c = ut_rt.ctl;
+	uint64_t k;
+
+	if (!c)
+		return;
+	k = __atomic_fetch_add(&c->snap_claims, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->snap_ts[k % UT_SNAP_TS], ut_now(), __ATOMIC_RELAXED);
+	__atomic_add_fetch(&c->snap_requests, 1, __ATOMIC_RELEASE);
+}
+
 /* A plain hist trigger's hit: counted under its key, with its values' sums. */
 static void hist_hit(struct rt_trig *rt, const struct rt_hit *h)
 {
@@ -698,9 +718,9 @@ void ut_evtrig_run(struct rt_tab *tab, uint32_t ev, struct rt_hit *h)
 		case UT_ET_DISABLE:
 			set_soft(tab, rt, rt->t.cmd == UT_ET_ENABLE ? 1 : -1);
 			break;
-		case UT_ET_SNAPSHOT: /* the mount takes it when it sees the count move */
+		case UT_ET_SNAPSHOT:
 			if (take(rt->e))
-				__atomic_add_fetch(&ut_rt.ctl->snap_requests, 1, __ATOMIC_RELEASE);
+				ut_evtrig_snapshot();
 			break;
 		case UT_ET_HIST:
 			if (rt->hist && rt->has_vars)

@@ -11,7 +11,9 @@
  *  - it is then counted, its own variables are stored in its entry (value,
  *    then the set bit with release), and its actions run: onmatch
  *    generates the synthetic event with its params; onmax/onchange keep the
- *    new value and the saved fields under the entry's sequence count.
+ *    new value and the saved fields under the entry's sequence count, and
+ *    with .snapshot() ask for a snapshot when it also beats the last
+ *    snapshot's value.
  *
  * The variables live beside the entries of the trigger's shared table
  * (struct ut_hist_vars, include/utrace/abi.h), so every thread of the
@@ -306,6 +308,28 @@ static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct
 	}
 }
 
+/*
+ * .snapshot(): the entry's track moved to @x; a snapshot if @x also beats
+ * the value that took the last one (the kernel's conditional snapshot
+ * keeps one track per trigger), which is kept with the entry in the
+ * table's header for the hist file's "Snapshot taken" lines.
+ */
+static void snapshot(struct ut_hist_hdr *hh, const struct rt_action *a,
+		     const struct ut_hist_entry *e, uint64_t x)
+{
+	uint64_t cur = __atomic_load_n(&hh->snap_track, __ATOMIC_RELAXED);
+
+	do {
+		if (a->handler == UT_HH_ONMAX ? x <= cur : x == cur)
+			return;
+	} while (!__atomic_compare_exchange_n(&hh->snap_track, &cur, x, false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	__atomic_store_n(&hh->snap_slot, (uint64_t)(e - (const struct ut_hist_entry *)(hh + 1)) + 1,
+			 __ATOMIC_RELAXED);
+	__atomic_fetch_or(&hh->snap_taken, 1, __ATOMIC_RELEASE);
+	ut_evtrig_snapshot();
+}
+
 void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 {
 	uint64_t vals[UT_HIST_VALS] = {0}, val[UT_HIST_MAX_VARS];
@@ -327,12 +351,13 @@ void ut_histvar_hit(struct rt_tab *tab, struct rt_trig *rt, struct rt_hit *h)
 		const struct rt_action *a = &rt->act[i];
 
 		/* onmatch: each hit that got here; onmax/onchange: a new value */
-		bool fire = a->handler == UT_HH_ONMATCH ||
-			    (v && a->var >= 0 &&
-			     track(rt, a, v, ut_evhist_strs(rt->hist, e), h, val) &&
-			     a->action == UT_HA_TRACE);
+		bool moved = a->handler != UT_HH_ONMATCH && v && a->var >= 0 &&
+			     track(rt, a, v, ut_evhist_strs(rt->hist, e), h, val);
 
-		if (fire && a->synth >= 0)
+		if (a->action == UT_HA_SNAPSHOT && moved)
+			snapshot(rt->hist, a, e, val[a->var]);
+		else if ((a->handler == UT_HH_ONMATCH || (moved && a->action == UT_HA_TRACE)) &&
+			 a->synth >= 0)
 			generate(tab, rt, a, h, val, pv[i]);
 	}
 }

@@ -141,6 +141,7 @@ long ut_live_hist_all(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
 	struct ut_hist_vars *vout = NULL;
 	char *sout = NULL;
 	size_t len, k = 0;
+	uint64_t snap;
 	int ret = map_hist(sessdir, n, false, &h, &len);
 
 	if (ret)
@@ -158,9 +159,13 @@ long ut_live_hist_all(const char *sessdir, uint32_t n, struct ut_hist_hdr *hdr,
 		vout = malloc(hdr->nr_slots * sizeof(*vout));
 	if (hs)
 		sout = malloc((size_t)hdr->nr_slots * hdr->str_size);
+	snap = hdr->snap_slot;
+	hdr->snap_slot = 0;
 	for (uint32_t i = 0; out && (!hv || vout) && (!hs || sout) && i < hdr->nr_slots; i++) {
 		if (__atomic_load_n(&v[i].state, __ATOMIC_ACQUIRE) != 2)
 			continue;
+		if (snap == (uint64_t)i + 1) /* .snapshot()'s entry: its place in the copy */
+			hdr->snap_slot = k + 1;
 		if (vout)
 			copy_vars(&hv[i], &vout[k]);
 		if (sout)

@@ -127,6 +127,7 @@ struct print_sink {
 	bool header, counting;
 	struct ut_stream_filter flt;
 	bool filtered;
+	uint64_t last_ts;    /* the latest event kept */
 	uint64_t lost_total; /* the first pass's */
 	struct ut_trace_count count;
 	struct ut_trace_print pr;
@@ -168,6 +169,8 @@ static int print_event(struct ut_filed_sink *fk, const struct ut_event *fe, uint
 
 	if (k->filtered && !ut_stream_wanted(&k->flt, fe, false))
 		return 0; /* and its losses with it */
+	if (fe->ts > k->last_ts)
+		k->last_ts = fe->ts;
 	if (k->counting)
 		ut_trace_count_add(&k->count, lost);
 	else
@@ -191,12 +194,15 @@ static int print_end(struct ut_filed_sink *fk, const struct ut_tracedat_meta *m)
  * the lines, each a replay of the merge.  0 or -errno.
  */
 static int print_snapshot(struct ut_recorder *r, FILE *f, const char *const *words, int nwords,
-			  const struct ut_idlist *tids, bool header)
+			  const struct ut_idlist *tids, bool header, struct ut_live_window *win)
 {
 	struct print_sink k = {.fk = {.begin = print_begin, .event = print_event,
 				      .end = print_end},
 			       .f = f, .words = words, .nwords = nwords, .header = header,
-			       .flt = {.tids = tids}, .filtered = tids && tids->n};
+			       .flt = {.tids = tids,
+				       .ts_min = win ? win->ts_min : 0,
+				       .ts_max = win ? win->ts_max : 0},
+			       .filtered = (tids && tids->n) || (win && (win->ts_min || win->ts_max))};
 	int ret = 0;
 
 	ut_filed_sink_init(&k.fk);
@@ -212,6 +218,8 @@ static int print_snapshot(struct ut_recorder *r, FILE *f, const char *const *wor
 		ret = ut_recorder_replay(r, &k.fk.sink);
 	if (!ret && !header)
 		ut_recorder_warn_totals(r);
+	if (win)
+		win->last_ts = k.last_ts;
 	ut_symtab_free(k.fk.syms);
 	return ret;
 }
@@ -242,7 +250,8 @@ int ut_live_print_thread(const char *rundir, int32_t pid, int32_t tid, FILE *f,
 		return ret;
 	ut_recorder_set_thread(r, tid);
 	ut_recorder_collect(r);
-	ret = ut_recorder_refused(r) ? -EPERM : print_snapshot(r, f, words, nwords, &tids, header);
+	ret = ut_recorder_refused(r) ? -EPERM
+				     : print_snapshot(r, f, words, nwords, &tids, header, NULL);
 	ut_recorder_cleanup(r);
 	ut_recorder_free(r);
 	return ret;
@@ -251,13 +260,21 @@ int ut_live_print_thread(const char *rundir, int32_t pid, int32_t tid, FILE *f,
 int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npids, bool consume,
 		  FILE *f, const char *const *words, int nwords, bool header)
 {
+	if (consume && !header) /* trace_pipe: straight from the buffers */
+		return ut_live_pipe_once(rundir, inst, pids, npids, f, words, nwords);
+	return ut_live_print_window(rundir, inst, pids, npids, consume, f, words, nwords, header,
+				    NULL);
+}
+
+int ut_live_print_window(const char *rundir, int inst, const int32_t *pids, size_t npids,
+			 bool consume, FILE *f, const char *const *words, int nwords, bool header,
+			 struct ut_live_window *win)
+{
 	char base[PATH_MAX];
 	struct ut_recorder *r;
 	struct ut_opts opts;
 	int ret;
 
-	if (consume && !header) /* trace_pipe: straight from the buffers */
-		return ut_live_pipe_once(rundir, inst, pids, npids, f, words, nwords);
 	spool_base(base, sizeof(base));
 	/* the options go to the write-out too: func-no-repeats folds there */
 	ut_trace_opts(&opts, NULL, words, nwords);
@@ -265,7 +282,7 @@ int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npid
 	if (!r)
 		return ret;
 	ut_recorder_collect(r);
-	ret = ut_recorder_refused(r) ? -EPERM : print_snapshot(r, f, words, nwords, NULL, header);
+	ret = ut_recorder_refused(r) ? -EPERM : print_snapshot(r, f, words, nwords, NULL, header, win);
 	ut_recorder_cleanup(r);
 	ut_recorder_free(r);
 	return ret;

@@ -41,6 +41,10 @@ struct merged {
 	const struct ut_hist_strs *l; /* the strings' layout of the trigger's entries */
 	char **bufs;		      /* the tables' strings the entries point into */
 	size_t nbufs;
+	/* .snapshot(): the value and entry of the last snapshot (the greatest for onmax) */
+	bool snap;
+	uint64_t snap_track;
+	struct ut_hist_entry snap_e;
 };
 
 /* What the sort compares: the trigger, which key fields are signed, where strings are. */
@@ -137,6 +141,12 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 		}
 		m->hits += h.hits;
 		m->drops += h.drops;
+		if ((h.snap_taken & 1) && h.snap_slot && h.snap_slot <= (uint64_t)k &&
+		    (!m->snap || h.snap_track > m->snap_track)) {
+			m->snap = true;
+			m->snap_track = h.snap_track;
+			m->snap_e = e[h.snap_slot - 1];
+		}
 		v = k ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : m->v;
 		if (v) {
 			for (long i = 0; i < k; i++) {
@@ -299,24 +309,60 @@ static void print_track(FILE *f, const struct ut_evtrig *t, const struct mentry 
 	}
 }
 
-static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
-			const struct ut_hist_strs *l, const struct ut_symtab *st)
+/* An entry's key, "{ k1: v1, k2: v2 }" (@me: where its strings are; NULL: none known). */
+static void print_keys(FILE *f, const struct ut_evtrig *t, const struct ut_hist_entry *e,
+		       const struct mentry *me, const struct ut_hist_strs *l,
+		       const struct ut_symtab *st)
 {
-	const struct ut_hist_entry *e = &me->e;
-
 	fputs("{ ", f);
 	for (uint8_t i = 0; i < t->nkeys; i++) {
 		if (i)
 			fputs(", ", f);
 		print_key(f, &t->keys[i], e->key[i], e->comm,
-			  l->key_size[i] ? key_str(me, l, i) : NULL, st);
+			  l->key_size[i] ? (me ? key_str(me, l, i) : "") : NULL, st);
 	}
-	fprintf(f, " } hitcount: %10" PRIu64, e->hits);
+	fputs(" }", f);
+}
+
+static void print_entry(FILE *f, const struct ut_evtrig *t, const struct mentry *me,
+			const struct ut_hist_strs *l, const struct ut_symtab *st)
+{
+	const struct ut_hist_entry *e = &me->e;
+
+	print_keys(f, t, e, me, l, st);
+	fprintf(f, " hitcount: %10" PRIu64, e->hits);
 	for (uint8_t i = 0; i < t->nvals; i++)
 		fprintf(f, (t->vals[i].flags & UT_HF_HEX) ? "  %s: %10" PRIx64 : "  %s: %10" PRIu64,
 			t->vals[i].name, e->val[i]);
 	print_track(f, t, me, l);
 	fputc('\n', f);
+}
+
+/* .snapshot()'s lines after the entries, as the kernel's, once one was taken. */
+/* The merged entry whose keys are @e's: where its strings are (NULL: none). */
+static const struct mentry *entry_of(const struct merged *m, const struct ut_hist_entry *e)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!memcmp(m->v[i].e.key, e->key, sizeof(e->key)))
+			return &m->v[i];
+	return NULL;
+}
+
+static void print_snapshot(FILE *f, const struct ut_evtrig *t, const struct merged *m,
+			   const struct ut_hist_strs *l, const struct ut_symtab *st)
+{
+	for (uint8_t i = 0; m->snap && i < t->hv.nactions; i++) {
+		const struct ut_hist_action *a = &t->hv.act[i];
+
+		if (a->action != UT_HA_SNAPSHOT)
+			continue;
+		fprintf(f, "\nSnapshot taken (see tracing/snapshot).  Details:\n"
+			   "\ttriggering value { %s($%s) }: %10" PRIu64 "\ttriggered by event with key: ",
+			a->handler == UT_HH_ONMAX ? "onmax" : "onchange", a->var, m->snap_track);
+		print_keys(f, t, &m->snap_e, entry_of(m, &m->snap_e), l, st);
+		fputc('\n', f);
+		return;
+	}
 }
 
 /* Which key fields of @t are signed arguments of the event (format @fmt). */
@@ -381,6 +427,7 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	st = wants_symbols(t) ? scope_symbols(r->sc) : NULL;
 	for (size_t i = 0; i < m.n; i++)
 		print_entry(f, t, &m.v[i], &l, st);
+	print_snapshot(f, t, &m, &l, st);
 	ut_symtab_free(st);
 	fprintf(f, "\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %zu\n    Dropped: %" PRIu64 "\n",
 		m.hits, m.n, m.drops);
@@ -390,7 +437,15 @@ static void show_one(struct tfs_req *r, FILE *f, const struct ut_evtrig *t,
 	free(m.bufs);
 }
 
+static int show_hists(struct tfs_req *r, FILE *f);
+
 int tfs_show_event_hist(struct tfs_req *r, FILE *f)
+{
+	tfs_snapshot_sync(r); /* a .snapshot() that fired: taken at its time */
+	return show_hists(r, f);
+}
+
+static int show_hists(struct tfs_req *r, FILE *f)
 {
 	struct ut_cfg c;
 	struct ut_evfmt fmt;

@@ -358,6 +358,15 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	return 0;
 }
 
+/* A hist trigger with .snapshot(): writing it allocates the snapshot, as the snapshot trigger. */
+static bool has_snapshot_action(const struct ut_evtrig *t)
+{
+	for (uint8_t i = 0; t->cmd == UT_ET_HIST && i < t->hv.nactions; i++)
+		if (t->hv.act[i].action == UT_HA_SNAPSHOT)
+			return true;
+	return false;
+}
+
 int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
 	struct ut_evtrig t;
@@ -391,7 +400,7 @@ int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool
 		ut_evtrig_ident(&t, ident, sizeof(ident));
 		tfs_mtrig_forget(r->sc->pid, ident, false); /* written anew: counts start again */
 	}
-	if (!ret && t.cmd == UT_ET_SNAPSHOT && !t.remove)
+	if (!ret && !t.remove && (t.cmd == UT_ET_SNAPSHOT || has_snapshot_action(&t)))
 		ret = tfs_snapshot_alloc(r->sc); /* as the kernel's registration */
 	return ret;
 }

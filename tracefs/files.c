@@ -159,9 +159,19 @@ static int set(struct tfs_req *r, enum setting what, unsigned long long v, const
 {
 	struct set_arg a = {.what = what, .v = v};
 	char cmd[256];
+	struct ut_cfg c;
+	bool empties = false;
+	int ret;
 
+	if ((what == S_TRACER || what == S_CLOCK) && !tfs_scope_config(r->sc, &c)) {
+		empties = (what == S_TRACER ? c.tracer : c.clock) != v;
+		ut_cfg_free(&c);
+	}
 	cmd_text(buf, len, cmd, sizeof(cmd));
-	return tfs_scope_edit(r->sc, edit_setting, &a, false, cmd);
+	ret = tfs_scope_edit(r->sc, edit_setting, &a, false, cmd);
+	if (!ret && empties) /* the buffers were emptied: what swaps put back into them too */
+		tfs_snapshot_trunc_trace(r->sc);
+	return ret;
 }
 
 static int show_available_tracers(struct tfs_req *r, FILE *f)
@@ -746,13 +756,14 @@ static int show_readme(struct tfs_req *r, FILE *f)
 #define ALL (TFS_TOP | TFS_PROC)
 
 const struct tfs_file tfs_files[] = {
-	{"README", 0440, TFS_TOP, show_readme, NULL, NULL, 0},
+	{"README", 0440, ALL, show_readme, NULL, NULL, 0},
 	{"available_events", 0440, ALL, tfs_show_available_events, NULL, NULL, 0},
 	{"available_filter_functions", 0440, ALL, tfs_show_available, NULL, NULL, 0},
 	{"available_tracers", 0440, ALL | TFS_INST, show_available_tracers, NULL, NULL, 0},
 	{"buffer_size_kb", 0640, ALL | TFS_INST, show_number, store_number, NULL, S_BUF_KB},
 	{"buffer_total_size_kb", 0440, ALL | TFS_INST, show_total_size, NULL, NULL, 0},
 	{"current_tracer", 0640, ALL | TFS_INST, show_current_tracer, store_current_tracer, NULL, 0},
+	{"dynamic_events", 0640, ALL, tfs_show_dynevents, tfs_store_dynevents, tfs_trunc_synth, 0},
 	{"error_log", 0640, ALL | TFS_INST, show_error_log, store_ignore, trunc_error_log, 0},
 	{"function_profile_enabled", 0640, ALL, show_number, store_number, NULL, S_PROFILE},
 	{"max_graph_depth", 0640, ALL, show_number, store_number, NULL, S_DEPTH},
@@ -766,7 +777,7 @@ const struct tfs_file tfs_files[] = {
 	{"set_graph_function", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 2},
 	{"set_graph_notrace", 0640, ALL | TFS_LIST, tfs_show_list, tfs_store_list, NULL, 3},
 	{"snapshot", 0640, ALL | TFS_INST, tfs_show_snapshot, tfs_store_snapshot, NULL, 0},
-	{"synthetic_events", 0640, TFS_TOP, tfs_show_synth, tfs_store_synth, tfs_trunc_synth, 0},
+	{"synthetic_events", 0640, ALL, tfs_show_synth, tfs_store_synth, tfs_trunc_synth, 0},
 	{"trace", 0640, ALL | TFS_INST | TFS_TRACE, tfs_show_trace, store_ignore, tfs_trunc_trace, 0},
 	{"trace_clock", 0640, ALL | TFS_INST, show_trace_clock, store_trace_clock, NULL, 0},
 	{"trace_marker", 0220, ALL | TFS_INST, NULL, store_marker, NULL, 0},

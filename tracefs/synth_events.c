@@ -13,6 +13,15 @@
  * if one is in use).  Bad definitions are EINVAL with the kernel's message
  * in error_log ("synthetic_events: error: Invalid type", the command, the
  * caret).  Reads: one definition per line, "NAME\tTYPE FIELD; ...".
+ *
+ * Synthetic events are global in the kernel (one definition list, whatever
+ * instance writes it), and a process's synthetic event is only usable when
+ * every process that may generate it knows its definition: so the file is
+ * one list, the top level's, also seen as processes/PID/synthetic_events (a
+ * view: reads show the top level's list, writes change it, i.e. the template
+ * and every running process), where the kernel's self-tests, which run in a
+ * process's directory, look for it.  Errors go to the error_log of the
+ * directory written in, where the writer reads it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -99,7 +108,7 @@ static int edit_synth(struct ut_cfg *c, const void *arg)
 int tfs_show_synth(struct tfs_req *r, FILE *f)
 {
 	struct ut_cfg c;
-	int ret = tfs_scope_config(r->sc, &c);
+	int ret = tfs_scope_config(tfs_scope_get(0), &c);
 
 	for (const char *p = c.synth; !ret && p && *p;
 	     p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
@@ -121,30 +130,53 @@ int tfs_show_synth(struct tfs_req *r, FILE *f)
 int tfs_trunc_synth(struct tfs_req *r)
 {
 	struct synth_edit e = {.all = true};
+	struct ut_cfg c;
+	bool none;
 
-	return tfs_scope_edit(r->sc, edit_synth, &e, false, "");
+	(void)r;
+	if (tfs_scope_config(tfs_scope_get(0), &c))
+		return 0;
+	none = !c.synth || !c.synth[0];
+	ut_cfg_free(&c);
+	if (none) /* nothing listed: no process to ask (each would be asked, and answer) */
+		return 0;
+	return tfs_scope_edit(tfs_scope_get(0), edit_synth, &e, false, "");
+}
+
+int tfs_synth_apply(struct tfs_req *r, const char *cmd, size_t off)
+{
+	struct ut_synth_def d;
+	struct ut_synth_err err;
+	struct synth_edit e = {.d = &d, .line = cmd + off};
+	int ret;
+
+	if (ut_synth_parse(cmd + off, strlen(cmd + off), &d, &e.remove, &err)) {
+		tfs_errlog_at(r->sc, "synthetic_events", err.msg, cmd, (int)(err.pos + off));
+		return -EINVAL;
+	}
+	ret = tfs_scope_edit(tfs_scope_get(0), edit_synth, &e, false, cmd);
+	if (ret == -EEXIST)
+		tfs_errlog_at(r->sc, "synthetic_events", "Event already exists", cmd, (int)off);
+	return ret;
+}
+
+int tfs_synth_remove(const char *name)
+{
+	struct ut_synth_def d = {0};
+	struct synth_edit e = {.d = &d, .remove = true};
+
+	snprintf(d.name, sizeof(d.name), "%s", name);
+	return tfs_scope_edit(tfs_scope_get(0), edit_synth, &e, false, name);
 }
 
 int tfs_store_synth(struct tfs_req *r, const char *buf, size_t len, bool append)
 {
-	struct ut_synth_def d;
-	struct ut_synth_err err;
-	struct synth_edit e = {.d = &d};
 	char cmd[1024];
-	int ret;
 
 	(void)append;
 	if (tfs_strip(buf, len, cmd, sizeof(cmd)) || !cmd[0])
 		return cmd[0] ? -EINVAL : 0; /* `echo > synthetic_events` only clears */
-	if (ut_synth_parse(cmd, strlen(cmd), &d, &e.remove, &err)) {
-		tfs_errlog_at(r->sc, "synthetic_events", err.msg, cmd, (int)err.pos);
-		return -EINVAL;
-	}
-	e.line = cmd;
-	ret = tfs_scope_edit(r->sc, edit_synth, &e, false, cmd);
-	if (ret == -EEXIST)
-		tfs_errlog_at(r->sc, "synthetic_events", "Event already exists", cmd, 0);
-	return ret;
+	return tfs_synth_apply(r, cmd, 0);
 }
 
 int tfs_synth_add(struct ut_probetab *t)

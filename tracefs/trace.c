@@ -47,20 +47,25 @@ static int print_thread(const struct tfs_scope *sc, int32_t tid, FILE *f, const 
 	return ut_live_print_thread(tfs_rundir, sc->pid, tid, f, w->p, w->n, header);
 }
 
-int tfs_show_trace(struct tfs_req *r, FILE *f)
+int tfs_print_trace(struct tfs_req *r, FILE *f, struct ut_live_window *win)
 {
 	const struct tfs_scope *sc = r->sc;
 	struct words w;
 	int ret;
 
-	tfs_snapshot_sync(r); /* what a snapshot trigger took is not in trace */
 	get_words(sc, &w);
 	if (r->tid)
 		ret = print_thread(sc, r->tid, f, &w, true);
 	else
-		ret = ut_live_print(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
-				    sc->pid ? 1 : 0, false, f, w.p, w.n, true);
+		ret = ut_live_print_window(tfs_rundir, sc->inst, sc->pid ? &sc->pid : NULL,
+					   sc->pid ? 1 : 0, false, f, w.p, w.n, true, win);
 	return ret == -ESRCH ? -ENODEV : ret;
+}
+
+/* What snapshots took is not in trace, what they put back is (snapshot.c). */
+int tfs_show_trace(struct tfs_req *r, FILE *f)
+{
+	return tfs_snapshot_show_trace(r, f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -202,6 +207,7 @@ int tfs_trunc_trace(struct tfs_req *r)
 		free(p.v);
 		return 0;
 	}
+	tfs_snapshot_trunc_trace(r->sc);
 	n = ut_live_list(tfs_rundir, &v);
 	for (long i = 0; i < n; i++)
 		if (!r->sc->pid || v[i].pid == r->sc->pid)

@@ -46,13 +46,11 @@
 struct tfs_snap;
 struct tfs_scope {
 	struct ut_opts opts;  /* output options (passed to the formatter) */
-	struct tfs_snap *snap; /* the snapshot file's (snapshot.c); NULL: freed */
-	uint64_t snap_seen;   /* its processes' snapshot triggers fired, as last looked */
+	struct tfs_snap *snap; /* the snapshot and the swaps' state (snapshot.c); NULL: none */
 	char *errlog[TFS_ERRLOG_MAX]; /* error_log entries, oldest first */
 	int32_t pid;          /* 0: the top level; else processes/PID/ */
 	int inst;             /* instances/NAME/: its number (common/control.h); else 0 */
 	int nr_errlog;
-	bool snap_looked;     /* snap_seen was set */
 };
 
 /* Run-time directory (absolute). */
@@ -225,8 +223,12 @@ int tfs_store_snapshot(struct tfs_req *r, const char *buf, size_t len, bool appe
 void tfs_snapshot_free(struct tfs_scope *sc);
 /* A `snapshot` trigger was written on the scope: its snapshot is allocated. */
 int tfs_snapshot_alloc(struct tfs_scope *sc);
-/* Take the scope's snapshot if a snapshot trigger fired since the last look. */
+/* Swap at the times of the snapshot triggers (.snapshot() actions) that fired since the last look. */
 void tfs_snapshot_sync(struct tfs_req *r);
+/* The scope's `trace`: the rings' events after the last swap, after what swaps put back. */
+int tfs_snapshot_show_trace(struct tfs_req *r, FILE *f);
+/* `echo > trace`: what swaps put back into the live buffer goes too. */
+void tfs_snapshot_trunc_trace(struct tfs_scope *sc);
 
 /* funcs.c */
 int tfs_show_list(struct tfs_req *r, FILE *f);
@@ -259,6 +261,17 @@ int tfs_show_synth(struct tfs_req *r, FILE *f);
 int tfs_store_synth(struct tfs_req *r, const char *buf, size_t len, bool append);
 int tfs_trunc_synth(struct tfs_req *r);
 int tfs_synth_add(struct ut_probetab *t);
+/*
+ * Define (or with "!NAME" remove) the synthetic event of @cmd + @off, a
+ * write of @cmd (to synthetic_events, or dynamic_events after its "s:"):
+ * the kernel's errors in the scope's error_log, carets counted in @cmd.
+ */
+int tfs_synth_apply(struct tfs_req *r, const char *cmd, size_t off);
+/* Remove synthetic event @name: 0, -ENOENT, -EBUSY (in use). */
+int tfs_synth_remove(const char *name);
+/* dynamic_events (tracefs/dynamic_events.c): the synthetic events as "s:" commands. */
+int tfs_show_dynevents(struct tfs_req *r, FILE *f);
+int tfs_store_dynevents(struct tfs_req *r, const char *buf, size_t len, bool append);
 /* Whether events of @system are always on (ftrace): no enable, not in set_event */
 bool tfs_evlist_always_on(const char *system);
 /* A process event's format text, malloc'd; NULL if @f is not one */
@@ -334,6 +347,9 @@ int tfs_other_kinds(struct ut_ftable *t, const struct ut_objlist *loaded, bool p
 int tfs_show_thread_stats(struct tfs_req *r, FILE *f);
 int tfs_show_thread_buffer_kb(struct tfs_req *r, FILE *f);
 int tfs_show_trace(struct tfs_req *r, FILE *f);
+/* The scope's trace (@win: only events in its time window; NULL: all), no snapshot applied. */
+struct ut_live_window;
+int tfs_print_trace(struct tfs_req *r, FILE *f, struct ut_live_window *win);
 int tfs_trunc_trace(struct tfs_req *r);
 /*
  * Read what trace_pipe has now (consuming it) into a malloc'd *@text,

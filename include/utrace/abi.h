@@ -42,7 +42,7 @@
 
 #define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
 #define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
-#define UT_ABI_VERSION 3
+#define UT_ABI_VERSION 4
 
 #define UT_MAX_THREADS 4096
 #define UT_PAGE_SIZE 4096u   /* ring-buffer page: records never straddle one */
@@ -101,6 +101,8 @@ static inline int ut_slot_readable(uint32_t state)
 }
 static_assert(sizeof(struct ut_thread_slot) == 40, "ABI");
 
+#define UT_SNAP_TS 8 /* snapshot requests whose times a control block keeps */
+
 struct ut_ctl {
 	uint64_t magic;         /* UT_ABI_MAGIC */
 	uint32_t version;       /* UT_ABI_VERSION */
@@ -143,11 +145,15 @@ struct ut_ctl {
 				 * (tests: a claim costs O(1), not a table scan) */
 	uint64_t shm_faults;    /* pages of session files the file system could not
 				 * give (full): their buffer or table went private */
-	uint64_t snap_requests; /* `snapshot` triggers that fired: the mount takes a
-				 * snapshot when it sees the count move (tracefs/snapshot.c) */
+	uint64_t snap_requests; /* snapshots asked for (`snapshot` triggers, hist's
+				 * .snapshot()): the mount takes them when it sees the
+				 * count move (tracefs/snapshot.c) */
+	uint64_t snap_ts[UT_SNAP_TS]; /* request k's time (raw trace clock, as a record's)
+				 * at [k % UT_SNAP_TS], stored before the count moves */
+	uint64_t snap_claims;   /* requests numbered (snap_ts's index) */
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
-static_assert(sizeof(struct ut_ctl) == 320 + 40 * UT_MAX_THREADS, "ABI");
+static_assert(sizeof(struct ut_ctl) == 392 + 40 * UT_MAX_THREADS, "ABI");
 
 /*
  * Per-thread ring buffer: this header (one page) followed by buf_size bytes of
@@ -410,9 +416,14 @@ struct ut_hist_hdr {
 				  * saved strings: common/histstr.h lays them out) */
 	uint32_t str_size;
 	uint32_t str_keys;       /* the first str_keys of them: the keys' (compared) */
-	uint32_t reserved[4];
+	/* .snapshot() (onmax/onchange): the value that took the last snapshot */
+	uint64_t snap_taken;     /* bit 0: a snapshot was taken (set after the two below) */
+	uint64_t snap_track;     /* the tracked value then (compare-and-swap: the new one) */
+	uint64_t snap_slot;      /* 1 + the entry (slot) whose hit took it; a reader's copy of
+				  * the header: 1 + its place among the entries returned */
+	uint64_t reserved[3];
 };
-static_assert(sizeof(struct ut_hist_hdr) == 416, "ABI");
+static_assert(sizeof(struct ut_hist_hdr) == 448, "ABI");
 
 /*
  * An entry's variables (hist variables, histogram.rst "Inter-event hist

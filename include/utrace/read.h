@@ -205,6 +205,20 @@ int ut_live_print(const char *rundir, int inst, const int32_t *pids, size_t npid
 		  FILE *f, const char *const *words, int nwords, bool header);
 
 /*
+ * ut_live_print() of the events with timestamps (the trace clock's, as
+ * printed) in [@win->ts_min, @win->ts_max] (0: no bound) only, the
+ * header counting those; @win->last_ts gets the latest one printed (0:
+ * none).  The mount's snapshot cuts the trace at a trigger's time with it.
+ */
+struct ut_live_window {
+	uint64_t ts_min, ts_max;
+	uint64_t last_ts;
+};
+int ut_live_print_window(const char *rundir, int inst, const int32_t *pids, size_t npids,
+			 bool consume, FILE *f, const char *const *words, int nwords, bool header,
+			 struct ut_live_window *win);
+
+/*
  * Thread @tid's trace (of process @pid), read from that thread's buffers
  * only and left as it was, printed as ut_live_print() prints.
  */

@@ -35,10 +35,10 @@ mx: round=3
 mx: round=4
 EOF
 
-"$UTRACE" start -P "$pid" --synth 'lat u64' 2>bad.err
+"$UTRACE" start -P "$pid" --synth 'lat u64 us; s64' 2>bad.err
 expect_eq "a bad definition: exit status" 2 "$?"
 expect "its message" bad.err <<'EOF'
-utrace: --synth 'lat u64': Invalid field
+utrace: --synth 'lat u64 us; s64': Invalid field
 EOF
 echo quit >&7
 wait "$pid"

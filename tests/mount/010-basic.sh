@@ -17,6 +17,7 @@ available_tracers
 buffer_size_kb
 buffer_total_size_kb
 current_tracer
+dynamic_events
 error_log
 events
 function_profile_enabled
@@ -141,7 +142,7 @@ start_server s1
 P=$(pid_of s1)
 expect_eq "processes/" "$P" "$(ls processes)"
 expect_eq "process tracer" nop "$(cat processes/$P/current_tracer)"
-check "processes/PID/ has no README" test ! -e processes/$P/README
+expect_eq "processes/PID/README is the top level's" "$(cat README)" "$(cat processes/$P/README)"
 check "processes/PID/options" test -f processes/$P/options/overwrite
 mask <processes/$P/trace | head -n 3 >"$TOP/ptrace.txt"
 expect "process trace header" "$TOP/ptrace.txt" <<'EOF2'

@@ -124,7 +124,7 @@ expect_eq "in use: not removed" EBUSY "$(a synthetic_events '!pairlat')"
 echo >error_log
 expect_eq "unknown synthetic event" EINVAL "$(a events/utest/konst/trigger 'hist:keys=common_pid:onmatch(utest.pair).trace(nosuch,arg1)')"
 expect_eq "param count" EINVAL "$(a events/utest/konst/trigger 'hist:keys=common_pid:onmatch(utest.pair).trace(pairlat,arg1)')"
-expect_eq "snapshot" EINVAL "$(a events/utest/konst/trigger 'hist:keys=common_pid:v=arg1:onmax($v).snapshot()')"
+expect_eq "snapshot on onmatch" EINVAL "$(a events/utest/konst/trigger 'hist:keys=common_pid:onmatch(utest.pair).snapshot()')"
 expect_eq "onmax of a field" EINVAL "$(a events/utest/konst/trigger 'hist:keys=common_pid:onmax(arg1).save(arg1)')"
 expect_eq "a variable nobody defines" EINVAL "$(a events/utest/konst/trigger 'hist:keys=common_pid:d=arg1-$nosuch')"
 sed -E 's/^\[ *[0-9]+\.[0-9]{6}\]/[TS]/' error_log >"$TOP/errlog2.txt"
@@ -135,9 +135,9 @@ expect "error_log of the actions" "$TOP/errlog2.txt" <<'EOF2'
 [TS] hist:utest:konst: error: Param count doesn't match synthetic event field count
   Command: hist:keys=common_pid:onmatch(utest.pair).trace(pairlat,arg1)
                                                           ^
-[TS] hist:utest:konst: error: No action found
-  Command: hist:keys=common_pid:v=arg1:onmax($v).snapshot()
-           ^
+[TS] hist:utest:konst: error: Handler doesn't support action
+  Command: hist:keys=common_pid:onmatch(utest.pair).snapshot()
+                                                    ^
 [TS] hist:utest:konst: error: For onmax(x) or onchange(x), x must be a variable
   Command: hist:keys=common_pid:onmax(arg1).save(arg1)
                                       ^

@@ -79,6 +79,11 @@ TEST(actions)
 	    printed("hist:keys=arg1:onmatch(a.b).lat($x,arg2)"),
 	    "hist:keys=arg1:vals=hitcount:sort=hitcount:size=2048:onmatch(a.b).lat($x,arg2)"
 	    " [active]");
+	CHECK(parse("hist:keys=arg1:v=arg2:onchange($v).snapshot()", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.act[0].action, UT_HA_SNAPSHOT);
+	CHECK_EQ_STR(printed("hist:keys=arg1:v=arg2:onchange($v).snapshot()"),
+		     "hist:keys=arg1:vals=hitcount:v=arg2:sort=hitcount:size=2048:"
+		     "onchange($v).snapshot() [active]");
 	CHECK(parse("hist:keys=arg1:v=arg2:onmax($v).save(arg2,arg3)", &t, &err) == 0);
 	CHECK_EQ_INT(t.hv.act[0].handler, UT_HH_ONMAX);
 	CHECK_EQ_INT(t.hv.act[0].action, UT_HA_SAVE);
@@ -112,7 +117,7 @@ TEST(errors)
 	bad("hist:keys=arg1:onmax(v).save(a)", "For onmax(x) or onchange(x), x must be a variable");
 	bad("hist:keys=arg1:v=arg2:onmax($v).save()", "No params found for save()");
 	bad("hist:keys=arg1:onmatch(a.b).save(arg1)", "Handler doesn't support action");
-	bad("hist:keys=arg1:v=arg2:onmax($v).snapshot()", "No action found");
+	bad("hist:keys=arg1:onmatch(a.b).snapshot()", "Handler doesn't support action");
 	bad("hist:keys=arg1:onmatch(a.b)", "No action found");
 	bad("hist:keys=arg1:onmatch(a.b).trace()", "Couldn't find synthetic event");
 }
@@ -187,11 +192,34 @@ TEST(synth)
 	synth_bad("lat u64 9x", "Illegal name", 8);
 	synth_bad("lat u65 x", "Invalid type", 4);
 	synth_bad("lat unsigned x", "Incomplete type", 4);
-	synth_bad("lat u64", "Invalid field", 4);
-	synth_bad("lat int x[4]", "Invalid type", 4);
-	synth_bad("lat char x[300]", "Invalid array specification", 9);
-	synth_bad("lat char x[a]", "Invalid array specification", 9);
-	synth_bad("lat char 9x[]", "Illegal name", 9);
+	synth_bad("lat u64", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("lat u64 x; u64", "Invalid field", 4); /* err_pos(): the first "u64" */
+	synth_bad("lat u64 x[4]", "Invalid type", 4);
+	/* the kernel's own cases (trigger-synthetic_event_syntax_errors.tc) */
+	synth_bad("myevent chr arg", "Invalid type", 8);
+	synth_bad("myevent unsigned arg", "Incomplete type", 8);
+	synth_bad("myevent char str]; int v", "Illegal name", 13);
+	synth_bad("mye-vent char str[]", "Illegal name", 0);
+	synth_bad("myevent char st-r[]", "Illegal name", 13);
+	synth_bad("myevent char str;[]", "Invalid field", 17);
+	synth_bad("myevent char str; int", "Invalid field", 18);
+	synth_bad("myevent char str[; int v", "Invalid array specification", 13);
+	synth_bad("myevent char str[kdjdk]", "Invalid array specification", 13);
+	synth_bad("myevent char str[257]", "Invalid array specification", 13);
+	synth_bad("mye;vent char str[]", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("myevent ; char str[]", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("; char str[]", "Command must be of the form: <name> field[;field] ...", 0);
+	synth_bad("myevent", "Command must be of the form: <name> field[;field] ...", 0);
+	/* the old format: fields without ';', and strings */
+	s = "wakeup_latency  u64 lat pid_t pid char comm[16]";
+	CHECK(ut_synth_parse(s, strlen(s), &d, &rm, &err) == 0 && !rm);
+	CHECK_EQ_INT(d.nfields, 3);
+	ut_synth_print(&d, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "wakeup_latency\tu64 lat; pid_t pid; char[16] comm");
+	s = "myevent u64 lat; char name[]";
+	CHECK(ut_synth_parse(s, strlen(s), &d, &rm, &err) == 0 && d.nfields == 2);
+	CHECK_EQ_STR(d.type[1], "char[]");
+	synth_bad("wakeup_latency  u64 lat pid_t pid char", "Invalid field", 34);
 	CHECK(ut_synth_parse("s u64 lat; char c[16]; char n[]", 31, &d, &rm, &err) == 0);
 	CHECK(d.nfields == 3 && d.is_string[1] && d.strsize[1] == 16 && d.is_string[2] &&
 	      !d.strsize[2] && !d.is_string[0]);
