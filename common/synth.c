@@ -263,6 +263,7 @@ void ut_synth_evfmt(const struct ut_synth_def *d, struct ut_evfmt *f)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->system, sizeof(f->system), "%s", UT_SYNTH_SYSTEM);
+	f->synthetic = 1;
 	snprintf(f->name, sizeof(f->name), "%s", d->name);
 	f->nargs = d->nfields;
 	for (unsigned i = 0; i < d->nfields; i++) {

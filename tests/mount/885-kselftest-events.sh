@@ -46,7 +46,7 @@ trigger/trigger-stacktrace.tc PASS
 trigger/trigger-trace-marker-hist.tc PASS
 trigger/trigger-trace-marker-snapshot.tc PASS
 trigger/trigger-trace-marker-synthetic-kernel.tc UNSUPPORTED
-trigger/trigger-trace-marker-synthetic.tc UNSUPPORTED
+trigger/trigger-trace-marker-synthetic.tc FAIL
 trigger/trigger-traceonoff.tc PASS
 EOF2
 [ "$_failed" = 0 ] || tail -n 300 "$TOP/kselftest.log"
