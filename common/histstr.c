@@ -13,6 +13,15 @@ static unsigned round8(unsigned n)
 	return (n + 7) & ~7u;
 }
 
+uint64_t ut_hist_str_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 unsigned ut_hist_str_keysize(const struct ut_evfmt *fmt, int slot)
 {
 	if (!fmt || slot < 0 || slot >= fmt->nargs || !fmt->is_string[slot])

@@ -20,6 +20,7 @@
 #define UT_HISTSTR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/evtrigger.h"
@@ -38,6 +39,12 @@ struct ut_hist_strs {
 	uint32_t size;  /* bytes per entry in all; 0: no strings */
 	uint32_t key_bytes; /* every key's size (numbers 8): the kernel's key size */
 };
+
+/*
+ * A string key's number: FNV-1a of its text in @n bytes (up to a NUL), the
+ * same in every process and in the mount, so tables merge by it.
+ */
+uint64_t ut_hist_str_hash(const char *s, size_t n);
 
 /* The bytes a string field @slot of @fmt keeps in a key (0: not a string). */
 unsigned ut_hist_str_keysize(const struct ut_evfmt *fmt, int slot);

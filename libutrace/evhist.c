@@ -34,15 +34,6 @@ static uint64_t hash_keys(const uint64_t *key)
 	return h;
 }
 
-/* A string key's number: FNV-1a of its @n bytes (the same in every process). */
-static uint64_t hash_str(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n && s[i]; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h;
-}
 
 char *ut_evhist_strs(struct ut_hist_hdr *h, const struct ut_hist_entry *e)
 {
@@ -161,7 +152,7 @@ void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, struct rt_k
 			char *s = key->s + l->key_off[i];
 
 			ut_evhist_strcpy(s, l->key_size[i], v);
-			key->k[i] = hash_str(s, l->key_size[i]);
+			key->k[i] = ut_hist_str_hash(s, l->key_size[i]);
 		} else
 			key->k[i] = i < t->nkeys ? ut_hist_key_value(&t->keys[i], v) : 0;
 	}

@@ -169,12 +169,22 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 static void add_marker_tables(struct merged *m, const struct tfs_scope *sc, const char *ident)
 {
 	struct ut_hist_entry *e = NULL;
-	long k = tfs_mtrig_hist(sc->pid, ident, &e, &m->hits, &m->drops);
+	char *hs = NULL, **bufs = NULL;
+	uint32_t size = m->l->size;
+	long k = tfs_mtrig_hist(sc->pid, ident, size, &e, &hs, &m->hits, &m->drops);
 	struct mentry *v = k > 0 ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : NULL;
 
+	if (hs && !(bufs = realloc(m->bufs, (m->nbufs + 1) * sizeof(*bufs)))) {
+		free(hs); /* no room to keep them: the keys print empty */
+		hs = NULL;
+	} else if (hs) {
+		m->bufs = bufs;
+		m->bufs[m->nbufs++] = hs;
+	}
 	for (long i = 0; v && i < k; i++) {
 		memset(&v[m->n + (size_t)i], 0, sizeof(*v));
 		v[m->n + (size_t)i].e = e[i];
+		v[m->n + (size_t)i].s = hs ? hs + (size_t)i * size : NULL;
 	}
 	if (v) {
 		m->v = v;

@@ -37,6 +37,7 @@
 #include "common/evtrigger.h"
 #include "common/evtrigger_filter.h"
 #include "common/procev_fields.h"
+#include "common/histstr.h"
 #include "common/usdt.h"
 #include "tracefs/tracefs.h"
 #include "utrace/abi.h"
@@ -53,6 +54,9 @@ struct mtrig {
 	struct ut_hist_entry *ent;
 	size_t nent;
 	uint64_t hits, drops;
+	/* the entries' strings (common/histstr.h): str_size bytes each, a string key's text */
+	char *strs;
+	uint32_t str_size;
 };
 
 static struct mtrig **trigs;
@@ -114,11 +118,14 @@ void tfs_mtrig_forget(int32_t pid, const char *ident, bool tables_only)
 
 		if (mine && tables_only) {
 			free(m->ent);
+			free(m->strs);
 			m->ent = NULL;
+			m->strs = NULL;
 			m->nent = 0;
 			m->hits = m->drops = 0;
 		} else if (mine) {
 			free(m->ent);
+			free(m->strs);
 			free(m);
 			continue;
 		}
@@ -131,6 +138,7 @@ void tfs_mtrig_free(void)
 {
 	for (size_t i = 0; i < nr_trigs; i++) {
 		free(trigs[i]->ent);
+		free(trigs[i]->strs);
 		free(trigs[i]);
 	}
 	free(trigs);
@@ -148,28 +156,49 @@ bool tfs_mtrig_count(int32_t pid, const char *ident, int64_t *count)
 	return false;
 }
 
-long tfs_mtrig_hist(int32_t pid, const char *ident, struct ut_hist_entry **out,
-		    uint64_t *hits, uint64_t *drops)
+/* Append @m's entries (and their strings, @size bytes each) to *@v / *@sv, @n so far. */
+static size_t append(const struct mtrig *m, struct ut_hist_entry **v, char **sv, size_t n,
+		     uint32_t size)
+{
+	struct ut_hist_entry *nv = realloc(*v, (n + m->nent) * sizeof(**v));
+	char *ns;
+
+	if (!nv)
+		return n;
+	*v = nv;
+	if (size) {
+		ns = realloc(*sv, (n + m->nent) * size);
+		if (!ns)
+			return n;
+		*sv = ns;
+		if (m->strs && m->str_size == size)
+			memcpy(ns + n * size, m->strs, m->nent * size);
+		else
+			memset(ns + n * size, 0, m->nent * size);
+	}
+	memcpy(nv + n, m->ent, m->nent * sizeof(**v));
+	return n + m->nent;
+}
+
+long tfs_mtrig_hist(int32_t pid, const char *ident, uint32_t str_size, struct ut_hist_entry **out,
+		    char **strs, uint64_t *hits, uint64_t *drops)
 {
 	size_t n = 0;
 	struct ut_hist_entry *v = NULL;
+	char *sv = NULL;
 
 	for (size_t i = 0; i < nr_trigs; i++) {
 		const struct mtrig *m = trigs[i];
-		struct ut_hist_entry *nv;
 
 		if ((pid && m->pid != pid) || strcmp(m->ident, ident) != 0)
 			continue;
 		*hits += m->hits;
 		*drops += m->drops;
-		nv = m->nent ? realloc(v, (n + m->nent) * sizeof(*v)) : v;
-		if (!nv)
-			continue;
-		v = nv;
-		memcpy(v + n, m->ent, m->nent * sizeof(*v));
-		n += m->nent;
+		if (m->nent)
+			n = append(m, &v, &sv, n, str_size);
 	}
 	*out = v;
+	*strs = sv;
 	return (long)n;
 }
 
@@ -187,32 +216,78 @@ static uint64_t field(const struct mhit *h, int slot)
 	return slot >= 0 && slot < 2 ? h->slot[slot] : 0;
 }
 
+/*
+ * @t's key of hit @h into @key, and a string key's text into @ks (the
+ * entry's keys' strings, @l): its number is the text's hash, as the
+ * runtime's (libutrace/evhist.c), so the processes' tables merge with these.
+ */
+static void hit_key(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
+		    const struct ut_hist_strs *l, const struct mhit *h, struct ut_hist_entry *key,
+		    char *ks)
+{
+	for (unsigned i = 0; i < t->nkeys && i < UT_HIST_KEYS; i++) {
+		uint64_t v = field(h, ut_hist_field_slot(fmt, t->keys[i].name));
+
+		if (l->key_size[i]) {
+			const char *text = (const char *)(uintptr_t)v;
+			size_t len = text ? strnlen(text, l->key_size[i] - 1) : 0;
+
+			memcpy(ks + l->key_off[i], text ? text : "", len);
+			key->key[i] = ut_hist_str_hash(ks + l->key_off[i], l->key_size[i]);
+		} else {
+			key->key[i] = ut_hist_key_value(&t->keys[i], v);
+		}
+	}
+}
+
+/* A new entry for @key (its keys' strings @ks) in @m, or NULL (full: a drop). */
+static struct ut_hist_entry *new_entry(struct mtrig *m, const struct ut_evtrig *t,
+				       const struct ut_hist_strs *l,
+				       const struct ut_hist_entry *key, const char *ks)
+{
+	struct ut_hist_entry *nv;
+	char *ns;
+
+	if (m->nent >= t->size)
+		return NULL;
+	nv = realloc(m->ent, (m->nent + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	m->ent = nv;
+	if (l->size) {
+		ns = realloc(m->strs, (m->nent + 1) * l->size);
+		if (!ns)
+			return NULL;
+		m->strs = ns;
+		m->str_size = l->size;
+		memset(ns + m->nent * l->size, 0, l->size);
+		memcpy(ns + m->nent * l->size, ks, l->keys);
+	}
+	nv[m->nent] = *key;
+	return &nv[m->nent++];
+}
+
 /* A hist trigger's hit counted in its table (a linear search: the tables stay small). */
 static void hist_hit(struct mtrig *m, const struct ut_evtrig *t, const struct ut_evfmt *fmt,
 		     const struct mhit *h)
 {
-	struct ut_hist_entry key = {.state = 2}, *e = NULL, *nv;
+	struct ut_hist_entry key = {.state = 2}, *e = NULL;
+	struct ut_hist_strs l;
+	char ks[UT_HIST_KEY_BYTES_MAX] = "";
 
-	for (unsigned i = 0; i < t->nkeys && i < UT_HIST_KEYS; i++)
-		key.key[i] = ut_hist_key_value(&t->keys[i],
-					       field(h, ut_hist_field_slot(fmt, t->keys[i].name)));
+	ut_hist_strs_layout(t, fmt, &l);
+	hit_key(t, fmt, &l, h, &key, ks);
 	m->hits++;
 	for (size_t i = 0; i < m->nent && !e; i++)
-		if (!memcmp(m->ent[i].key, key.key, sizeof(key.key)))
+		if (!memcmp(m->ent[i].key, key.key, sizeof(key.key)) &&
+		    (!l.keys || (m->strs && !memcmp(m->strs + i * m->str_size, ks, l.keys))))
 			e = &m->ent[i];
-	if (!e && m->nent >= t->size) {
-		m->drops++;
-		return;
-	}
 	if (!e) {
-		nv = realloc(m->ent, (m->nent + 1) * sizeof(*nv));
-		if (!nv) {
+		e = new_entry(m, t, &l, &key, ks);
+		if (!e) {
 			m->drops++;
 			return;
 		}
-		m->ent = nv;
-		e = &m->ent[m->nent++];
-		*e = key;
 		snprintf(e->comm, sizeof(e->comm), "%s", h->comm);
 	}
 	e->hits++;

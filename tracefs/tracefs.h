@@ -313,10 +313,14 @@ void tfs_mtrig_fire(struct tfs_req *r, const char *triggers, int32_t tid, const 
 		    const char *text);
 /* The count trigger @ident has left in scope @pid; false before its first hit. */
 bool tfs_mtrig_count(int32_t pid, const char *ident, int64_t *count);
-/* Its hist entries in scope @pid (0: every scope), malloc'd in *@out; hits and drops added. */
+/*
+ * Its hist entries in scope @pid (0: every scope), malloc'd in *@out, and
+ * their strings, @str_size bytes each (its layout: common/histstr.h),
+ * malloc'd in *@strs (NULL when 0); hits and drops added.
+ */
 struct ut_hist_entry;
-long tfs_mtrig_hist(int32_t pid, const char *ident, struct ut_hist_entry **out,
-		    uint64_t *hits, uint64_t *drops);
+long tfs_mtrig_hist(int32_t pid, const char *ident, uint32_t str_size, struct ut_hist_entry **out,
+		    char **strs, uint64_t *hits, uint64_t *drops);
 /* Trigger @ident written or removed in scope @pid (0: every scope): its state goes (@tables_only: its tables are emptied). */
 void tfs_mtrig_forget(int32_t pid, const char *ident, bool tables_only);
 void tfs_mtrig_free(void);

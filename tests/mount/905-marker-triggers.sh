@@ -49,6 +49,29 @@ expect_eq "cleared" "    Hits: 0" "$(grep Hits: $H)"
 expect_eq "remove" OK "$(a $T '!hist:keys=common_pid')"
 expect_eq "gone" "" "$(cat $H)"
 
+# hist keyed on the text (buf, a string: its text is the key, kept in the
+# mount's table; as the kernel's, the newline written is part of it)
+expect_eq "hist on buf" OK "$(w $T 'hist:keys=buf:sort=buf')"
+for m in beta alpha beta; do echo "$m" >trace_marker; done
+printf 'gamma' >trace_marker
+awk '/^\{/ { on = 1 } on { print } /hitcount/ { on = 0 }' $H | sed -e 's/  *}/ }/' >"$TOP/hb.txt"
+expect "one entry per text, sorted by it" "$TOP/hb.txt" <<'EOF2'
+{ buf: alpha
+ } hitcount:          1
+{ buf: beta
+ } hitcount:          2
+{ buf: gamma } hitcount:          1
+EOF2
+expect_eq "remove" OK "$(a $T '!hist:keys=buf:sort=buf')"
+# a filter on the text
+expect_eq "traceoff if buf" OK "$(w $T 'traceoff if buf == "stop"')"
+echo go >trace_marker
+expect_eq "another text: on" 1 "$(cat tracing_on)"
+printf 'stop' >trace_marker
+expect_eq "its text: off" 0 "$(cat tracing_on)"
+echo 1 >tracing_on
+expect_eq "remove" OK "$(a $T '!traceoff if buf == "stop"')"
+
 # traceoff with a count and a filter on the writer
 expect_eq "traceoff other pid" OK "$(w $T 'traceoff:1 if common_pid == 1')"
 echo one >trace_marker
