@@ -138,8 +138,10 @@ static void splice(FILE *f, const char *text, size_t len, const char *carry, siz
 		put_header_line(f, p, n, carry_n);
 		p += n;
 	}
-	fwrite(carry, 1, carry_len, f);
-	fwrite(p, 1, (size_t)(end - p), f);
+	if (carry_len) /* (none: NULL, which fwrite may not be given) */
+		fwrite(carry, 1, carry_len, f);
+	if (end > p)
+		fwrite(p, 1, (size_t)(end - p), f);
 }
 
 /* The event lines of trace text @text (not # lines) into a new *@out; how many. */

@@ -14,20 +14,12 @@
 # the list below; docs/tracefs.md ("The kernel's self-tests") says why each
 # one that does not pass does not.
 . "$(dirname "$0")/mount.lib"
-# Under the ASan build of the mount the verdicts differ (toplevel-enable and
-# trigger-filter read no events from the traced shell; under load the run
-# also passed the runner's 120 s): not understood yet, an open bug (see the
-# session note).  The plain pass checks the verdicts; the ASan pass runs the
-# other folders' self-tests (mount/230).
-ldd "$UT_BUILD/utrace" 2>/dev/null | grep -q libasan &&
-	skip "the self-tests' verdicts under the ASan mount differ (open bug); checked by the plain pass"
 
 . "$(dirname "$0")/kselftest-events.lib"
-kselftest_events event trigger
-cat "$TOP/results.txt"
 # PASS: must pass.  Every other verdict is explained in docs/tracefs.md
 # ("The kernel's self-tests"); a change of verdict updates both.
-expect "results" "$TOP/results.txt" <<'EOF2'
+verdicts() {
+	cat <<'EOF2'
 event/event-enable.tc FAIL
 event/event-no-pid.tc FAIL
 event/event-pid.tc FAIL
@@ -49,5 +41,19 @@ trigger/trigger-trace-marker-synthetic-kernel.tc UNSUPPORTED
 trigger/trigger-trace-marker-synthetic.tc FAIL
 trigger/trigger-traceonoff.tc PASS
 EOF2
+}
+# Under the ASan build the mount is several times slower (its allocator maps
+# and unmaps every large block a request takes): there the cases that pass
+# run, and must pass (it found a null pointer given to fwrite in the
+# snapshot's splice, which aborted the mount under UBSan); the plain pass
+# runs them all.
+if ldd "$UT_BUILD/utrace" 2>/dev/null | grep -q libasan; then
+	KSELFTEST_ONLY=$(verdicts | awk '$2 == "PASS" || $2 == "XFAIL" { print $1 }')
+fi
+kselftest_events event trigger
+cat "$TOP/results.txt"
+expect "results" "$TOP/results.txt" < <(verdicts | awk -v only="${KSELFTEST_ONLY:-}" '
+	BEGIN { n = split(only, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+	only == "" || ($1 in want)')
 [ "$_failed" = 0 ] || tail -n 300 "$TOP/kselftest.log"
 finish
