@@ -164,7 +164,7 @@ static long list_sessions(const char *rundir, const char *prefix, struct ut_live
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
 		    strlen(de->d_name) >= sizeof(s.name) ||
-		    (prefix && strncmp(de->d_name, prefix, strlen(prefix))))
+		    (prefix && strncmp(de->d_name, prefix, strlen(prefix)) != 0))
 			continue;
 		snprintf(s.dir, sizeof(s.dir), "%s/%s", rundir, de->d_name);
 		ctl = map_session(s.dir);

@@ -65,7 +65,9 @@ static void drop(size_t i)
 {
 	ut_sess_unmap_ctl(cc[i].ctl);
 	free(cc[i].dir);
-	cc[i] = cc[--cc_n];
+	cc_n--;
+	cc[i] = cc[cc_n]; /* the last takes its place (itself if it was the last) */
+	cc[cc_n] = (struct cc_ent){0};
 }
 
 /* Unmap what nobody used lately, and what was made for @gone (NULL: none). */
