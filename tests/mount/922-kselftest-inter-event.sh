@@ -30,18 +30,5 @@ trigger/inter-event/trigger-synthetic_event_syntax_errors.tc PASS
 trigger/inter-event/trigger-trace-action-hist.tc FAIL
 EOF2
 }
-# Under the ASan build the mount is several times slower (its allocator maps
-# and unmaps every large block a request takes): there the cases that pass
-# run, and must pass (it found a null pointer given to fwrite in the
-# snapshot's splice, which aborted the mount under UBSan); the plain pass
-# runs them all.
-if ldd "$UT_BUILD/utrace" 2>/dev/null | grep -q libasan; then
-	KSELFTEST_ONLY=$(verdicts | awk '$2 == "PASS" || $2 == "XFAIL" { print $1 }')
-fi
-kselftest_events trigger/inter-event
-cat "$TOP/results.txt"
-expect "results" "$TOP/results.txt" < <(verdicts | awk -v only="${KSELFTEST_ONLY:-}" '
-	BEGIN { n = split(only, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
-	only == "" || ($1 in want)')
-[ "$_failed" = 0 ] || tail -n 300 "$TOP/kselftest.log"
+kselftest_check trigger/inter-event
 finish
