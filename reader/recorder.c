@@ -1358,6 +1358,7 @@ struct outset {
 	size_t ncur, ncmd;
 	int32_t *pids, *tgids;
 	const char **comms;
+	uint64_t *born; /* per table entry: when the session that named it began */
 };
 
 static void outset_free(struct outset *o)
@@ -1368,6 +1369,19 @@ static void outset_free(struct outset *o)
 	free(o->pids);
 	free(o->tgids);
 	free(o->comms);
+	free(o->born);
+}
+
+/*
+ * When session @s began: its name is "PID.NS" (libutrace/session.c), NS
+ * its start.  An exec'd image's session is newer than the image it
+ * replaced, whatever order the directory listed them in.
+ */
+static uint64_t sess_born(const struct sess *s)
+{
+	const char *dot = strchr(s->name, '.');
+
+	return dot ? strtoull(dot + 1, NULL, 10) : 0;
 }
 
 /* A cursor over @t's spool, and @t in the tables.  0 or -ENOMEM. */
@@ -1376,12 +1390,19 @@ static int outset_add(struct outset *o, struct sess *s, struct thr *t)
 	struct cursor *c = &o->cur[o->ncur];
 	size_t k;
 
-	/* Sessions are in discovery order: a later exec image's comm wins. */
+	/*
+	 * The newest session's comm wins (the kernel's saved_cmdlines keeps the
+	 * comm after exec): two sessions found in one pass come in the
+	 * directory's order, not their age (record/060 under ASan).
+	 */
 	for (k = 0; k < o->ncmd && o->pids[k] != t->tid; k++)
 		;
-	o->pids[k] = t->tid;
-	o->tgids[k] = s->pid;
-	o->comms[k] = t->comm;
+	if (k == o->ncmd || sess_born(s) >= o->born[k]) {
+		o->pids[k] = t->tid;
+		o->tgids[k] = s->pid;
+		o->comms[k] = t->comm;
+		o->born[k] = sess_born(s);
+	}
 	if (k == o->ncmd)
 		o->ncmd++;
 	if (t->spool < 0)
@@ -1415,7 +1436,8 @@ static int outset_make(struct ut_recorder *r, struct outset *o)
 	o->pids = calloc(nthr + 1, sizeof(*o->pids));
 	o->tgids = calloc(nthr + 1, sizeof(*o->tgids));
 	o->comms = calloc(nthr + 1, sizeof(*o->comms));
-	if (!o->cur || !o->pids || !o->tgids || !o->comms)
+	o->born = calloc(nthr + 1, sizeof(*o->born));
+	if (!o->cur || !o->pids || !o->tgids || !o->comms || !o->born)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		/* retired threads first: a later thread of the same tid names it */
