@@ -125,7 +125,7 @@ static int subexpr(struct expr *x, const char *s, size_t n, size_t pos, char op,
 /* A constant subtree: its operands since @from become one, as the kernel folds it. */
 static void fold(struct ut_hist_var *v, uint8_t from, char op)
 {
-	uint64_t k[UT_HIST_MAX_OPS];
+	uint64_t k[UT_HIST_MAX_OPS] = {0};
 
 	for (uint8_t j = from; j < v->nops; j++)
 		k[j - from] = v->op[j].k;

@@ -200,7 +200,7 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 {
 	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
 		const struct ut_hist_var *v = &rt->t.hv.vars[i];
-		uint64_t xs[UT_HIST_MAX_OPS];
+		uint64_t xs[UT_HIST_MAX_OPS] = {0};
 
 		for (uint8_t j = 0; j < v->nops; j++) {
 			const struct rt_operand *o = &rt->op[i][j];
