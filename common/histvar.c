@@ -70,16 +70,129 @@ static int operand(struct ut_hist_operand *o, const char *s, size_t n, size_t po
 	return 0;
 }
 
-/* "NAME=EXPR": EXPR is operands joined by + and -. */
+uint64_t ut_histvar_eval(const struct ut_hist_operand *o, const uint64_t *x, uint8_t n)
+{
+	uint64_t sum = 0, term = n ? x[0] : 0;
+	char sign = '+';
+
+	for (uint8_t j = 1; j < n; j++) {
+		if (o[j].op == '*') {
+			term *= x[j];
+		} else if (o[j].op == '/') {
+			term = x[j] ? term / x[j] : (uint64_t)-1;
+		} else {
+			sum = sign == '-' ? sum - term : sum + term;
+			sign = o[j].op;
+			term = x[j];
+		}
+	}
+	return sign == '-' ? sum - term : sum + term;
+}
+
+/* An expression's parse: its variable, the operators met so far (the kernel's n_subexprs). */
+struct expr {
+	struct ut_hist_var *v;
+	unsigned nsub;
+	struct ut_evtrig_err *err;
+};
+
+/*
+ * The root operator of @s (@n bytes), as the kernel splits: the rightmost
+ * + or - (a - in front: the unary minus), else the rightmost * or /;
+ * @n if none.
+ */
+static size_t root_op(const char *s, size_t n)
+{
+	size_t minus = n, plus = n, mul = n;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '-')
+			minus = i;
+		else if (s[i] == '+')
+			plus = i;
+		else if (s[i] == '*' || s[i] == '/')
+			mul = i;
+	}
+	if (minus == 0)
+		return 0;
+	if (minus < n || plus < n)
+		return minus < n && (plus == n || minus > plus) ? minus : plus;
+	return mul;
+}
+
+static int subexpr(struct expr *x, const char *s, size_t n, size_t pos, char op, bool top);
+
+/* A constant subtree: its operands since @from become one, as the kernel folds it. */
+static void fold(struct ut_hist_var *v, uint8_t from, char op)
+{
+	uint64_t k[UT_HIST_MAX_OPS] = {0};
+
+	for (uint8_t j = from; j < v->nops; j++)
+		k[j - from] = v->op[j].k;
+	k[0] = ut_histvar_eval(&v->op[from], k, (uint8_t)(v->nops - from));
+	v->op[from] = (struct ut_hist_operand){.kind = UT_HO_CONST, .op = op, .k = k[0]};
+	v->nops = (uint8_t)(from + 1);
+}
+
+/* "-(EXPR)": the kernel's unary minus, which we take for a whole variable only. */
+static int unary(struct expr *x, const char *s, size_t n, size_t pos, bool top)
+{
+	if (++x->nsub > 3)
+		return fail(x->err, "Too many subexpressions (3 max)", pos);
+	if (n < 2 || s[1] != '(')
+		return fail(x->err, "Unary minus not supported in sub-expressions", pos);
+	if (s[n - 1] != ')' || !top) /* not the last: -(a)+b; nested: ours */
+		return fail(x->err, "Unary minus not supported in sub-expressions", pos + 2);
+	x->v->neg = true;
+	return subexpr(x, s + 2, n - 3, pos + 2, '+', false);
+}
+
+/* Subexpression @s (@n bytes, at @pos) joined by @op to what is before it. */
+static int subexpr(struct expr *x, const char *s, size_t n, size_t pos, char op, bool top)
+{
+	struct ut_hist_var *v = x->v;
+	size_t r;
+	uint8_t from = v->nops;
+
+	if (x->nsub > 3)
+		return fail(x->err, "Too many subexpressions (3 max)", pos);
+	r = root_op(s, n);
+	if (r == n) {
+		if (v->nops >= UT_HIST_MAX_OPS)
+			return fail(x->err, "Too many subexpressions (3 max)", pos);
+		memset(&v->op[v->nops], 0, sizeof(v->op[0]));
+		v->op[v->nops].op = op;
+		if (operand(&v->op[v->nops], s, n, pos, x->err))
+			return -EINVAL;
+		v->nops++;
+		return 0;
+	}
+	if (r == 0 && s[0] == '-')
+		return unary(x, s, n, pos, top);
+	x->nsub++;
+	if (r == 0 || r + 1 >= n) /* an operand missing: the kernel logs nothing, we say so */
+		return fail(x->err, "Invalid expression", pos);
+	if (subexpr(x, s, r, pos, op, false) || subexpr(x, s + r + 1, n - r - 1, pos + r + 1, s[r], false))
+		return -EINVAL;
+	if (s[r] == '/' && v->op[v->nops - 1].kind == UT_HO_CONST && !v->op[v->nops - 1].k)
+		return fail(x->err, "Division by zero", pos + r + 1);
+	for (uint8_t j = from; j < v->nops; j++)
+		if (v->op[j].kind != UT_HO_CONST)
+			return 0;
+	fold(v, from, op);
+	return 0;
+}
+
+/* "NAME=EXPR" (common/histvar.h). */
 static int variable(struct ut_hist_defs *d, const char *s, size_t n, size_t k, size_t pos,
 		    struct ut_evtrig_err *err)
 {
 	struct ut_hist_var *v = &d->vars[d->nvars];
-	size_t i = k + 1;
+	struct expr x = {.v = v, .err = err};
 
 	if (!ident(s, k, sizeof(v->name)))
 		return fail(err, "Malformed assignment", pos);
-	if (i >= n)
+	if (k + 1 >= n)
 		return fail(err, "Empty assignment", pos);
 	for (uint8_t j = 0; j < d->nvars; j++)
 		if (strlen(d->vars[j].name) == k && !memcmp(d->vars[j].name, s, k))
@@ -88,24 +201,11 @@ static int variable(struct ut_hist_defs *d, const char *s, size_t n, size_t k, s
 		return fail(err, "Too many variables defined", pos);
 	memset(v, 0, sizeof(*v));
 	memcpy(v->name, s, k);
-	while (i <= n) {
-		size_t e = i;
-		bool minus = i > k + 1 && s[i - 1] == '-';
-
-		while (e < n && s[e] != '+' && s[e] != '-')
-			e++;
-		if (v->nops >= UT_HIST_MAX_OPS)
-			return fail(err, "Too many subexpressions (3 max)", pos + i);
-		if (e == i && i == k + 1 && e < n && s[e] == '-')
-			return fail(err, "Unary minus not supported in sub-expressions", pos + i);
-		v->op[v->nops].minus = minus;
-		if (operand(&v->op[v->nops], s + i, e - i, pos + i, err))
-			return -EINVAL;
-		if (v->op[v->nops].kind == UT_HO_TS)
+	if (subexpr(&x, s + k + 1, n - k - 1, pos + k + 1, '+', true))
+		return -EINVAL;
+	for (uint8_t j = 0; j < v->nops; j++)
+		if (v->op[j].kind == UT_HO_TS)
 			d->timestamps = true;
-		v->nops++;
-		i = e + 1;
-	}
 	for (uint8_t j = 1; j < v->nops; j++) /* common_timestamp - $ts0: both in one unit */
 		if (v->op[j].kind == UT_HO_TS && v->op[0].kind == UT_HO_TS &&
 		    v->op[j].usecs != v->op[0].usecs)
@@ -273,12 +373,14 @@ void ut_histvar_print_vars(const struct ut_hist_defs *d, char *buf, size_t len, 
 		const struct ut_hist_var *v = &d->vars[i];
 
 		put(buf, len, n, i ? ",%s=" : ":%s=", v->name);
+		if (v->neg)
+			put(buf, len, n, "%s", "-(");
 		for (uint8_t j = 0; j < v->nops; j++) {
 			const struct ut_hist_operand *o = &v->op[j];
-			char k[24];
+			char k[24], op[2] = {o->op, 0};
 
 			if (j)
-				put(buf, len, n, "%s", o->minus ? "-" : "+");
+				put(buf, len, n, "%s", op);
 			if (o->kind == UT_HO_TS)
 				put(buf, len, n, "%s",
 				    o->usecs ? "common_timestamp.usecs" : "common_timestamp");
@@ -288,6 +390,8 @@ void ut_histvar_print_vars(const struct ut_hist_defs *d, char *buf, size_t len, 
 			} else
 				put(buf, len, n, o->kind == UT_HO_VAR ? "$%s" : "%s", o->name);
 		}
+		if (v->neg)
+			put(buf, len, n, "%s", ")");
 	}
 }
 

@@ -4,10 +4,14 @@
  * "Inter-event hist triggers"): what a hist trigger may hold besides its
  * keys and values.
  *
- *   NAME=EXPR          a variable, set per key each hit: EXPR is up to three
- *                      operands joined by + or -: a field, common_timestamp
- *                      (.usecs), $VAR (a variable of this trigger or of the
- *                      matching event's), a decimal constant
+ *   NAME=EXPR          a variable, set per key each hit: EXPR is up to four
+ *                      operands joined by + - * / (* and / first, left to
+ *                      right within a level; at most three operators, the
+ *                      kernel's "Too many subexpressions (3 max)"), or
+ *                      -(EXPR): a field, common_timestamp(.usecs), $VAR (a
+ *                      variable of this trigger or of the matching event's),
+ *                      a decimal constant. Constant subexpressions are folded
+ *                      as the kernel folds them (x=16-8-4-2 is x=2)
  *   onmatch(SYS.EVT).trace(SYNTH,P1,..)   (or .SYNTH(P1,..), the older spelling)
  *                      when every $VAR the trigger reads is set for the key
  *                      in SYS.EVT's table: generate synthetic event SYNTH
@@ -29,7 +33,7 @@
 #include <stdint.h>
 
 #define UT_HIST_MAX_VARS 4   /* variables a trigger defines */
-#define UT_HIST_MAX_OPS 3    /* the kernel's "Too many subexpressions (3 max)" */
+#define UT_HIST_MAX_OPS 4    /* operands: the kernel's three operators, "(3 max)" */
 #define UT_HIST_MAX_PARAMS 8 /* an action's params */
 #define UT_HIST_MAX_ACTIONS 2
 #define UT_HIST_NAME_MAX 32
@@ -44,7 +48,7 @@ enum ut_hist_opkind {
 struct ut_hist_operand {
 	uint8_t kind; /* enum ut_hist_opkind */
 	bool usecs;   /* common_timestamp.usecs */
-	bool minus;   /* subtracted (not the first operand) */
+	char op;      /* '+' '-' '*' '/': how it joins the operands before it ('+' for the first) */
 	char name[UT_HIST_NAME_MAX];
 	uint64_t k; /* UT_HO_CONST's value */
 };
@@ -52,8 +56,16 @@ struct ut_hist_operand {
 struct ut_hist_var {
 	char name[UT_HIST_NAME_MAX];
 	uint8_t nops;
+	bool neg; /* -(EXPR) */
 	struct ut_hist_operand op[UT_HIST_MAX_OPS];
 };
+
+/*
+ * The value of operands @o with values @x (@n of them) with the kernel's
+ * precedence and u64 arithmetic; a division by zero is -1 (the kernel's
+ * hist_field_div at run time).
+ */
+uint64_t ut_histvar_eval(const struct ut_hist_operand *o, const uint64_t *x, uint8_t n);
 
 enum ut_hist_handler { UT_HH_ONMATCH = 1, UT_HH_ONMAX, UT_HH_ONCHANGE };
 enum ut_hist_action_kind { UT_HA_TRACE = 1, UT_HA_SAVE, UT_HA_SNAPSHOT };

@@ -16,7 +16,7 @@
 /* An operand of a variable's expression, resolved against the table. */
 struct rt_operand {
 	uint8_t kind; /* enum ut_hist_opkind */
-	bool usecs, minus;
+	bool usecs;
 	int8_t slot;	/* a field's slot (UT_HIST_SLOT_PID), -1 none */
 	int8_t own;	/* $var of this trigger: its index, else -1 */
 	int8_t src_var; /* $var of another trigger: its index there */

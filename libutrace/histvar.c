@@ -79,7 +79,6 @@ void ut_histvar_resolve(struct rt_tab *tab, struct rt_trig *rt, const struct ut_
 
 			*r = (struct rt_operand){.kind = o->kind,
 						 .usecs = o->usecs,
-						 .minus = o->minus,
 						 .k = o->k,
 						 .own = -1,
 						 .src = -1,
@@ -200,8 +199,10 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 		      const struct rt_key *key, uint64_t *val, char (*sbuf)[UT_HIST_STR_MAX])
 {
 	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
-		val[i] = 0;
-		for (uint8_t j = 0; j < rt->t.hv.vars[i].nops; j++) {
+		const struct ut_hist_var *v = &rt->t.hv.vars[i];
+		uint64_t xs[UT_HIST_MAX_OPS] = {0};
+
+		for (uint8_t j = 0; j < v->nops; j++) {
 			const struct rt_operand *o = &rt->op[i][j];
 			uint64_t x = o->k;
 
@@ -214,8 +215,11 @@ static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hi
 			else if (o->kind == UT_HO_VAR &&
 				 !read_once(tab, o->src, o->src_var, key, &x, sbuf[i]))
 				return false;
-			val[i] = o->minus ? val[i] - x : val[i] + x;
+			xs[j] = x;
 		}
+		val[i] = ut_histvar_eval(v->op, xs, v->nops);
+		if (v->neg)
+			val[i] = -val[i];
 	}
 	return true;
 }

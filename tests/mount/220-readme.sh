@@ -76,13 +76,16 @@ tracing mini-HOWTO (utrace: the tracefs of your traced processes):
 		    hist (see below)
       hist trigger	- If set, event hits are aggregated into a hash table
 	    Format: hist:keys=<field1[,field2,...]>
-	            [:<var1>=<field|common_timestamp|$var|number>[+|-...]]
+	            [:<var1>=<field|var_ref|numeric_literal>[,<var2>=...]]
 	            [:values=<field1[,field2,...]>]
 	            [:sort=<field1[,field2,...]>]
 	            [:size=#entries]
 	            [:pause][:continue][:clear]
 	            [:<handler>.<action>]
 	            [if <filter>]
+	    hist trigger arithmetic expressions support addition(+), subtraction(-),
+	    multiplication(*) and division(/) operators. An operand can be either a
+	    variable reference, field or numeric literal.
 	    The available handlers are:
 	        onmatch(matching.event)  - invoke on addition or update
 	        onmax(var)               - invoke if var exceeds current max

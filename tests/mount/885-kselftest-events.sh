@@ -28,7 +28,7 @@ event/toplevel-enable.tc PASS
 event/trace_printk.tc UNRESOLVED
 trigger/trigger-eventonoff.tc FAIL
 trigger/trigger-filter.tc PASS
-trigger/trigger-hist-expressions.tc UNSUPPORTED
+trigger/trigger-hist-expressions.tc PASS
 trigger/trigger-hist-mod.tc FAIL
 trigger/trigger-hist-syntax-errors.tc UNSUPPORTED
 trigger/trigger-hist.tc FAIL

@@ -47,9 +47,78 @@ TEST(variables)
 	CHECK(parse("hist:keys=arg1:lat=common_timestamp.usecs-$ts0+5,x=arg2", &t, &err) == 0);
 	CHECK_EQ_INT(t.hv.nvars, 2);
 	CHECK_EQ_INT(t.hv.vars[0].nops, 3);
-	CHECK(t.hv.vars[0].op[1].minus && t.hv.vars[0].op[1].kind == UT_HO_VAR);
+	CHECK(t.hv.vars[0].op[1].op == '-' && t.hv.vars[0].op[1].kind == UT_HO_VAR);
 	CHECK_EQ_STR(t.hv.vars[0].op[1].name, "ts0");
-	CHECK(!t.hv.vars[0].op[2].minus && t.hv.vars[0].op[2].k == 5);
+	CHECK(t.hv.vars[0].op[2].op == '+' && t.hv.vars[0].op[2].k == 5);
+}
+
+/* The value @s's only variable folds to (all constants). */
+static uint64_t folded(const char *s)
+{
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	CHECK(parse(s, &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.vars[0].nops, 1);
+	CHECK_EQ_INT(t.hv.vars[0].op[0].kind, UT_HO_CONST);
+	return t.hv.vars[0].op[0].k;
+}
+
+/* The kernel's precedence (* and / first, left to right) and constant folding. */
+TEST(expressions)
+{
+	static const uint64_t x[4] = {16, 8, 4, 2};
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	CHECK(folded("hist:keys=common_pid:x=123") == 123);
+	CHECK(folded("hist:keys=common_pid:x=16-8-4-2") == 2);
+	CHECK(folded("hist:keys=common_pid:x=64/8/4/2") == 1);
+	CHECK(folded("hist:keys=common_pid:x=16-8+4+2") == 14);
+	CHECK(folded("hist:keys=common_pid:x=4*3/2*2") == 12);
+	CHECK(folded("hist:keys=common_pid:x=4+3*2-2") == 8);
+	CHECK(folded("hist:keys=common_pid:x=4+6/2-2") == 5);
+	CHECK(folded("hist:keys=common_pid:x=-(2*3)") == 6);
+	CHECK(parse("hist:keys=common_pid:x=-(2*3)", &t, &err) == 0 && t.hv.vars[0].neg);
+	CHECK_EQ_STR(printed("hist:keys=common_pid:x=16-8-4-2"),
+		     "hist:keys=common_pid:vals=hitcount:x=2:sort=hitcount:size=2048 [active]");
+	/* a constant subtree folds, the rest stays: 2*3 is a subtree, $a+1 is not constant */
+	CHECK_EQ_STR(printed("hist:keys=arg1:a=arg2,x=$a+2*3,y=$a+1+2,z=1+2+arg2*arg3"),
+		     "hist:keys=arg1:vals=hitcount:a=arg2,x=$a+6,y=$a+1+2,z=3+arg2*arg3:"
+		     "sort=hitcount:size=2048 [active]");
+	CHECK(parse("hist:keys=arg1:x=arg1-arg2*arg3/arg4", &t, &err) == 0);
+	CHECK_EQ_INT(t.hv.vars[0].nops, 4);
+	CHECK(ut_histvar_eval(t.hv.vars[0].op, x, 4) == 16 - 8 * 4 / 2);
+	CHECK(parse("hist:keys=arg1:x=arg1/arg2", &t, &err) == 0);
+	CHECK(ut_histvar_eval(t.hv.vars[0].op, (const uint64_t[]){7, 0}, 2) == UINT64_MAX);
+	CHECK(ut_histvar_eval(t.hv.vars[0].op, (const uint64_t[]){7, 2}, 2) == 3);
+}
+
+/* @s with its ^ taken out fails with @msg at the ^ (the offset error_log's caret shows). */
+static void bad_at(const char *s, const char *msg)
+{
+	char text[200];
+	const char *caret = strchr(s, '^');
+	struct ut_evtrig t;
+	struct ut_evtrig_err err;
+
+	snprintf(text, sizeof(text), "%.*s%s", (int)(caret - s), s, caret + 1);
+	if (parse(text, &t, &err) != -EINVAL || strcmp(err.msg, msg) != 0 ||
+	    err.pos != (size_t)(caret - s)) {
+		fprintf(stderr, "'%s': %s at %zu, wanted %s\n", text,
+			err.msg ? err.msg : "accepted", err.pos, msg);
+		CHECK(0);
+	}
+}
+
+/* The kernel's errors, where its error_log puts the caret (kselftest trigger-hist-expressions). */
+TEST(expression_errors)
+{
+	bad_at("hist:keys=common_pid:x=32+^10*3/20-4", "Too many subexpressions (3 max)");
+	bad_at("hist:keys=common_pid:x=^1+2+3+4+5", "Too many subexpressions (3 max)");
+	bad_at("hist:keys=common_pid:x=-(^1)+2", "Unary minus not supported in sub-expressions");
+	bad_at("hist:keys=common_pid:x=3/^0", "Division by zero");
+	bad_at("hist:keys=common_pid:x=arg1+7/^0", "Division by zero");
 }
 
 TEST(actions)
@@ -108,7 +177,7 @@ TEST(errors)
 	bad("hist:keys=arg1:ts0=", "Empty assignment");
 	bad("hist:keys=arg1:a=arg1,a=arg2", "Variable already defined");
 	bad("hist:keys=arg1:a=arg1,b=arg1,c=arg1,d=arg1,e=arg1", "Too many variables defined");
-	bad("hist:keys=arg1:a=arg1+arg2+arg3+arg1", "Too many subexpressions (3 max)");
+	bad("hist:keys=arg1:a=arg1+arg2+arg3+arg1+arg2", "Too many subexpressions (3 max)");
 	bad("hist:keys=arg1:a=common_timestamp.usecs-common_timestamp",
 	    "Timestamp units in expression don't match");
 	bad("hist:keys=arg1:a=12x", "Expecting numeric literal");
@@ -267,6 +336,8 @@ TEST(strings)
 int main(void)
 {
 	RUN(variables);
+	RUN(expressions);
+	RUN(expression_errors);
 	RUN(actions);
 	RUN(errors);
 	RUN(check);
