@@ -13,8 +13,10 @@
  * So, in a reader that asks for it (ut_live_keep_ctl_maps(): the mount; a
  * `show --pipe` lets each session go with its mapping once it is read,
  * tests/live/526), a block is mapped on first use and shared by every
- * caller while it is used.  Entries are known by the file (device and inode), so a session
- * made again under the same name is mapped afresh; one unused for
+ * caller while it is used.  Entries are known by the file (device and
+ * inode) and the session's name, so a session made again under the same
+ * name is mapped afresh, and so is a new session given a removed one's
+ * inode number (ext4 reuses them at once); one unused for
  * CC_IDLE_NS is unmapped (a session the garbage collector removed is no
  * longer listed, so no longer asked for, and its memory goes with the last
  * mapping), as is one whose directory no longer opens.  The checks of the
@@ -83,11 +85,15 @@ static void sweep(uint64_t now, const char *gone)
 	}
 }
 
-/* The block of @st if mapped: taken once more. */
-static struct ut_ctl *lookup(const struct stat *st, uint64_t now)
+/*
+ * The block of @dir's file @st if mapped: taken once more.  The name too:
+ * a file system may give a removed session's inode number to a new one
+ * (ext4 does at once), whose name differs ("PID.NS" is never made twice).
+ */
+static struct ut_ctl *lookup(const char *dir, const struct stat *st, uint64_t now)
 {
 	for (size_t i = 0; i < cc_n; i++)
-		if (cc[i].dev == st->st_dev && cc[i].ino == st->st_ino) {
+		if (cc[i].dev == st->st_dev && cc[i].ino == st->st_ino && !strcmp(cc[i].dir, dir)) {
 			cc[i].refs++;
 			cc[i].used = now;
 			return cc[i].ctl;
@@ -160,7 +166,7 @@ int ut_ctl_cache_get(const char *sessdir, struct ut_ctl **out, char *err, size_t
 	pthread_mutex_lock(&cc_mu);
 	sweep(now, ret ? sessdir : NULL);
 	if (!ret)
-		found = lookup(&st, now);
+		found = lookup(sessdir, &st, now);
 	pthread_mutex_unlock(&cc_mu);
 	*out = found;
 	if (found)
@@ -178,7 +184,7 @@ int ut_ctl_cache_get(const char *sessdir, struct ut_ctl **out, char *err, size_t
 	 * again, and dropped when idle.
 	 */
 	pthread_mutex_lock(&cc_mu);
-	found = lookup(&st, now);
+	found = lookup(sessdir, &st, now);
 	if (!found && insert(sessdir, &st, mine, now)) {
 		pthread_mutex_unlock(&cc_mu);
 		return 0;
