@@ -10,13 +10,7 @@
 . "$(dirname "$0")/mount.lib"
 
 do_mount
-mkfifo "$TOP/u.in"
-LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog usdt gcc-pfe)" -i <"$TOP/u.in" >"$TOP/u.out" 2>"$TOP/u.err" &
-_server_pids+=($!)
-_pid_u=$!
-exec {_fd_u}>"$TOP/u.in"
-send u ping
-wait_for u '^pong$'
+start_server u "$(prog usdt gcc-pfe)" -i
 U=$(pid_of u)
 cd "$MNT" || exit 1
 

@@ -12,13 +12,7 @@
 . "$(dirname "$0")/mount.lib"
 
 do_mount
-mkfifo "$TOP/u.in"
-LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog usdt gcc-pfe)" -i <"$TOP/u.in" >"$TOP/u.out" 2>"$TOP/u.err" &
-_server_pids+=($!)
-_pid_u=$!
-exec {_fd_u}>"$TOP/u.in"
-send u ping
-wait_for u '^pong$'
+start_server u "$(prog usdt gcc-pfe)" -i
 cd "$MNT" || exit 1
 
 # the pair events of a trace file, by their arg1; and its header's counts
