@@ -13,12 +13,25 @@ static unsigned round8(unsigned n)
 	return (n + 7) & ~7u;
 }
 
-uint64_t ut_hist_str_hash(const char *s, size_t n)
+void ut_hist_str_copy(char *dst, size_t size, uint64_t src)
+{
+	const char *s = (const char *)(uintptr_t)src;
+	size_t n = 0;
+
+	while (s && n + 1 < size && s[n]) {
+		dst[n] = s[n];
+		n++;
+	}
+	memset(dst + n, 0, size - n);
+}
+
+uint64_t ut_hist_str_key(char *dst, size_t size, uint64_t src)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	for (size_t i = 0; i < n && s[i]; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	ut_hist_str_copy(dst, size, src);
+	for (size_t i = 0; i < size && dst[i]; i++)
+		h = (h ^ (unsigned char)dst[i]) * 0x100000001b3ULL;
 	return h;
 }
 

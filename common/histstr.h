@@ -41,10 +41,18 @@ struct ut_hist_strs {
 };
 
 /*
- * A string key's number: FNV-1a of its text in @n bytes (up to a NUL), the
- * same in every process and in the mount, so tables merge by it.
+ * The text at address @src (0: none) into @dst, @size bytes: up to
+ * @size - 1 characters, zero-padded (a copy, not a check: the caller
+ * knows the text is readable).
  */
-uint64_t ut_hist_str_hash(const char *s, size_t n);
+void ut_hist_str_copy(char *dst, size_t size, uint64_t src);
+
+/*
+ * A string key: its text into @dst (ut_hist_str_copy()) and its number,
+ * FNV-1a of those bytes, the same in every process and in the mount, so
+ * the tables of both merge by it.
+ */
+uint64_t ut_hist_str_key(char *dst, size_t size, uint64_t src);
 
 /* The bytes a string field @slot of @fmt keeps in a key (0: not a string). */
 unsigned ut_hist_str_keysize(const struct ut_evfmt *fmt, int slot);

@@ -34,7 +34,6 @@ static uint64_t hash_keys(const uint64_t *key)
 	return h;
 }
 
-
 char *ut_evhist_strs(struct ut_hist_hdr *h, const struct ut_hist_entry *e)
 {
 	const struct ut_hist_entry *v = (const struct ut_hist_entry *)(h + 1);
@@ -42,18 +41,6 @@ char *ut_evhist_strs(struct ut_hist_hdr *h, const struct ut_hist_entry *e)
 	if (!h->str_off || !e)
 		return NULL;
 	return (char *)h + h->str_off + (size_t)(e - v) * h->str_size;
-}
-
-void ut_evhist_strcpy(char *dst, size_t size, uint64_t src)
-{
-	const char *s = (const char *)(uintptr_t)src;
-	size_t n = 0;
-
-	while (s && n + 1 < size && s[n]) {
-		dst[n] = s[n];
-		n++;
-	}
-	memset(dst + n, 0, size - n);
 }
 
 /* Whether entry @e (published) holds @key. */
@@ -148,12 +135,9 @@ void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, struct rt_k
 	for (unsigned i = 0; i < UT_HIST_KEYS; i++) {
 		uint64_t v = i < t->nkeys ? ut_histvar_field(h, rt->slot[i]) : 0;
 
-		if (i < t->nkeys && l->key_size[i] && key->slen) {
-			char *s = key->s + l->key_off[i];
-
-			ut_evhist_strcpy(s, l->key_size[i], v);
-			key->k[i] = ut_hist_str_hash(s, l->key_size[i]);
-		} else
+		if (i < t->nkeys && l->key_size[i] && key->slen)
+			key->k[i] = ut_hist_str_key(key->s + l->key_off[i], l->key_size[i], v);
+		else
 			key->k[i] = i < t->nkeys ? ut_hist_key_value(&t->keys[i], v) : 0;
 	}
 }

@@ -125,7 +125,5 @@ struct ut_hist_entry *ut_evhist_find(struct ut_hist_hdr *h, const struct rt_key 
 void ut_evhist_key(const struct rt_trig *rt, const struct rt_hit *h, struct rt_key *key) UT_HIDDEN;
 /* The strings of entry @e of @h (str_size bytes), NULL if the table has none. */
 char *ut_evhist_strs(struct ut_hist_hdr *h, const struct ut_hist_entry *e) UT_HIDDEN;
-/* Copy the text at address @src (0: none) into @dst of @size bytes, NUL-padded. */
-void ut_evhist_strcpy(char *dst, size_t size, uint64_t src) UT_HIDDEN;
 
 #endif

@@ -176,7 +176,7 @@ static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const s
 		return false;
 	*out = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
 	if (o->strs.var_size[idx] && (s = ut_evhist_strs(h, e)) != NULL) {
-		ut_evhist_strcpy(sbuf, UT_HIST_STR_MAX,
+		ut_hist_str_copy(sbuf, UT_HIST_STR_MAX,
 				 (uint64_t)(uintptr_t)(s + o->strs.var_off[idx]));
 		*out = (uint64_t)(uintptr_t)sbuf;
 	}
@@ -267,7 +267,7 @@ static bool track(const struct rt_trig *rt, const struct rt_action *a, struct ut
 		uint64_t sv = a->pvar[j] >= 0 ? val[a->pvar[j]] : ut_histvar_field(h, a->pslot[j]);
 
 		if (rt->strs.save_size[j] && strs) /* a string: its text, kept in the entry */
-			ut_evhist_strcpy(strs + rt->strs.save_off[j], rt->strs.save_size[j], sv);
+			ut_hist_str_copy(strs + rt->strs.save_off[j], rt->strs.save_size[j], sv);
 		__atomic_store_n(&v->save[j], rt->strs.save_size[j] ? 0 : sv, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&v->flags, 1, __ATOMIC_RELAXED);
@@ -306,7 +306,7 @@ static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct
 
 	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
 		if (rt->strs.var_size[i] && strs)
-			ut_evhist_strcpy(strs + rt->strs.var_off[i], rt->strs.var_size[i], val[i]);
+			ut_hist_str_copy(strs + rt->strs.var_off[i], rt->strs.var_size[i], val[i]);
 		__atomic_store_n(&v->v[i], rt->strs.var_size[i] ? 0 : val[i], __ATOMIC_RELAXED);
 		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
 	}

@@ -218,7 +218,7 @@ static uint64_t field(const struct mhit *h, int slot)
 
 /*
  * @t's key of hit @h into @key, and a string key's text into @ks (the
- * entry's keys' strings, @l): its number is the text's hash, as the
+ * entry's keys' strings, @l): its number is ut_hist_str_key()'s, as the
  * runtime's (libutrace/evhist.c), so the processes' tables merge with these.
  */
 static void hit_key(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
@@ -228,15 +228,8 @@ static void hit_key(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
 	for (unsigned i = 0; i < t->nkeys && i < UT_HIST_KEYS; i++) {
 		uint64_t v = field(h, ut_hist_field_slot(fmt, t->keys[i].name));
 
-		if (l->key_size[i]) {
-			const char *text = (const char *)(uintptr_t)v;
-			size_t len = text ? strnlen(text, l->key_size[i] - 1) : 0;
-
-			memcpy(ks + l->key_off[i], text ? text : "", len);
-			key->key[i] = ut_hist_str_hash(ks + l->key_off[i], l->key_size[i]);
-		} else {
-			key->key[i] = ut_hist_key_value(&t->keys[i], v);
-		}
+		key->key[i] = l->key_size[i] ? ut_hist_str_key(ks + l->key_off[i], l->key_size[i], v)
+					     : ut_hist_key_value(&t->keys[i], v);
 	}
 }
 
