@@ -110,6 +110,27 @@ static void combine(struct merged *m)
 	m->n = k + 1;
 }
 
+/*
+ * Keep a table's strings @hs (NULL: none) until @m is printed: its entries
+ * point into them.  @hs, or NULL when there is no room (freed: the keys
+ * print empty).
+ */
+static char *keep_strs(struct merged *m, char *hs)
+{
+	char **bufs;
+
+	if (!hs)
+		return NULL;
+	bufs = realloc(m->bufs, (m->nbufs + 1) * sizeof(*bufs));
+	if (!bufs) {
+		free(hs);
+		return NULL;
+	}
+	m->bufs = bufs;
+	m->bufs[m->nbufs++] = hs;
+	return hs;
+}
+
 /* Add the entries of session @dir's table of sys:evt/@ident to @m. */
 static void add_session(struct merged *m, const char *dir, const char *sys, const char *evt,
 			const char *ident)
@@ -119,7 +140,7 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 		struct ut_hist_entry *e = NULL;
 		struct ut_hist_vars *hv = NULL;
 		struct mentry *v;
-		char *hs = NULL, **bufs;
+		char *hs = NULL;
 		long k = ut_live_hist_all(dir, n, &h, &e, &hv, &hs);
 
 		if (k == -ENOENT)
@@ -131,14 +152,11 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 			free(hs);
 			continue;
 		}
-		if (hs && (h.str_size != m->l->size || h.str_keys != m->l->keys ||
-			   !(bufs = realloc(m->bufs, (m->nbufs + 1) * sizeof(*bufs))))) {
+		if (hs && (h.str_size != m->l->size || h.str_keys != m->l->keys)) {
 			free(hs); /* laid out otherwise than the trigger says: no strings */
 			hs = NULL;
-		} else if (hs) {
-			m->bufs = bufs;
-			m->bufs[m->nbufs++] = hs;
 		}
+		hs = keep_strs(m, hs);
 		m->hits += h.hits;
 		m->drops += h.drops;
 		if ((h.snap_taken & 1) && h.snap_slot && h.snap_slot <= (uint64_t)k &&
@@ -169,18 +187,12 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 static void add_marker_tables(struct merged *m, const struct tfs_scope *sc, const char *ident)
 {
 	struct ut_hist_entry *e = NULL;
-	char *hs = NULL, **bufs = NULL;
+	char *hs = NULL;
 	uint32_t size = m->l->size;
 	long k = tfs_mtrig_hist(sc->pid, ident, size, &e, &hs, &m->hits, &m->drops);
 	struct mentry *v = k > 0 ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : NULL;
 
-	if (hs && !(bufs = realloc(m->bufs, (m->nbufs + 1) * sizeof(*bufs)))) {
-		free(hs); /* no room to keep them: the keys print empty */
-		hs = NULL;
-	} else if (hs) {
-		m->bufs = bufs;
-		m->bufs[m->nbufs++] = hs;
-	}
+	hs = keep_strs(m, hs);
 	for (long i = 0; v && i < k; i++) {
 		memset(&v[m->n + (size_t)i], 0, sizeof(*v));
 		v[m->n + (size_t)i].e = e[i];
