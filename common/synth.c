@@ -152,13 +152,19 @@ static int add_field(struct ut_synth_def *d, const char **w, const size_t *wl, s
 			return fail(err, "Invalid type", pos_of(c, w[t], wl[t]));
 		if (string_spec(arr, wl[t + 1] - nl, &strsize))
 			return fail(err, "Invalid array specification", pos_of(c, w[t + 1], wl[t + 1]));
+	} else if (wl[t] > 4 && !memcmp(w[t], "char[", 5)) {
+		/* the listing's own form, "char[16] comm": the kernel reads the array off the type too */
+		if (string_spec(w[t] + 4, wl[t] - 4, &strsize))
+			return fail(err, "Invalid array specification", pos_of(c, w[t], wl[t]));
+		arr = w[t] + 4;
 	} else if (!int_type(w[t], wl[t], uns, &size, &sgn)) {
 		return fail(err, "Invalid type", pos_of(c, w[t], wl[t]));
 	}
 	if (k >= UT_SYNTH_MAX_FIELDS)
 		return fail(err, "Too many fields", 0);
 	snprintf(d->type[k], sizeof(d->type[k]), "%s%.*s%.*s", uns ? "unsigned " : "", (int)wl[t],
-		 w[t], arr ? (int)(wl[t + 1] - nl) : 0, arr ? arr : "");
+		 w[t], arr && nl < wl[t + 1] ? (int)(wl[t + 1] - nl) : 0,
+		 arr && nl < wl[t + 1] ? arr : "");
 	snprintf(d->field[k], sizeof(d->field[k]), "%.*s", (int)nl, w[t + 1]);
 	d->size[k] = size;
 	d->is_signed[k] = sgn;

@@ -232,7 +232,7 @@ static void synth_bad(const char *s, const char *msg, size_t pos)
 
 TEST(synth)
 {
-	struct ut_synth_def d;
+	struct ut_synth_def d, e;
 	struct ut_synth_err err;
 	struct ut_evfmt f;
 	char buf[256];
@@ -294,6 +294,12 @@ TEST(synth)
 	      !d.strsize[2] && !d.is_string[0]);
 	ut_synth_print(&d, buf, sizeof(buf));
 	CHECK_EQ_STR(buf, "s\tu64 lat; char[16] c; char[] n");
+	/* the listing reads back: the array on the type, as the kernel takes it */
+	CHECK(ut_synth_parse("s u64 lat; char[16] c; char[] n", 31, &e, &rm, &err) == 0);
+	CHECK(e.nfields == 3 && e.is_string[1] && e.strsize[1] == 16 && e.is_string[2] &&
+	      !e.strsize[2] && !strcmp(e.type[1], "char[16]") && !strcmp(e.field[1], "c"));
+	synth_bad("s char[300] c", "Invalid array specification", 2);
+	synth_bad("s char[5] c[5]", "Invalid type", 2);
 }
 
 /* Where an entry's strings go: the kernel's key sizes, then variables and saved strings. */
