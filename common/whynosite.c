@@ -339,19 +339,48 @@ static size_t missed_of(const struct ut_obj *o, const struct ut_inltab *tab,
 	return n;
 }
 
-/* Has an earlier row of @t among @s's the name of row @i? */
-static bool name_seen(const struct ut_ftable *t, const struct ut_fset *s, size_t i)
+/* Rows of a table by (module, name), then row: qsort_r's order for first_rows(). */
+static int cmp_row(const void *a, const void *b, void *arg)
 {
-	const struct ut_filter_func *f = ut_ftable_get(t, i);
+	const struct ut_ftable *t = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct ut_filter_func *f = ut_ftable_get(t, i), *g = ut_ftable_get(t, j);
+	int c = strcmp(f->module ? f->module : "", g->module ? g->module : "");
 
-	for (size_t j = 0; j < i; j++) {
-		const struct ut_filter_func *g = ut_ftable_get(t, j);
+	if (!c)
+		c = strcmp(f->name, g->name);
+	return c ? c : (i > j) - (i < j);
+}
 
-		if (ut_fset_contains(s, j) && !strcmp(g->name, f->name) &&
-		    !strcmp(g->module ? g->module : "", f->module ? f->module : ""))
-			return true;
+/*
+ * Which rows of @t among @s's are the first of their (module, name): a
+ * function listed twice (two sites of one name) is told of once.  By
+ * sorting: comparing each row with every earlier one cost 0.65 s for a
+ * filter selecting 11,111 of 100,000 functions.  NULL on ENOMEM.
+ */
+static bool *first_rows(const struct ut_ftable *t, const struct ut_fset *s)
+{
+	size_t n = ut_ftable_size(t), k = 0, *by = malloc((n + 1) * sizeof(*by));
+	bool *first = calloc(n + 1, sizeof(*first));
+
+	if (!by || !first) {
+		free(by);
+		free(first);
+		return NULL;
 	}
-	return false;
+	for (size_t i = 0; i < n; i++)
+		if (ut_ftable_get(t, i) && ut_fset_contains(s, i))
+			by[k++] = i;
+	qsort_r(by, k, sizeof(*by), cmp_row, (void *)t);
+	for (size_t i = 0; i < k; i++) {
+		const struct ut_filter_func *f = ut_ftable_get(t, by[i]),
+					    *g = i ? ut_ftable_get(t, by[i - 1]) : NULL;
+
+		first[by[i]] = !g || strcmp(g->name, f->name) ||
+			       strcmp(g->module ? g->module : "", f->module ? f->module : "");
+	}
+	free(by);
+	return first;
 }
 
 char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
@@ -360,14 +389,21 @@ char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
 	size_t funcs = 0, sites = 0;
 	const char *one = NULL;
 	char *out = NULL, *full = NULL;
+	bool *once = s && ut_fset_active(s) ? first_rows(t, s) : NULL;
+	const struct ut_obj *last = NULL; /* rows come by object: its table, looked up once */
+	const struct ut_inltab *last_tab = NULL;
 
-	for (size_t i = 0; s && ut_fset_active(s) && i < ut_ftable_size(t); i++) {
+	for (size_t i = 0; once && i < ut_ftable_size(t); i++) {
 		const struct ut_filter_func *f = ut_ftable_get(t, i);
-		const struct ut_obj *o = f && ut_fset_contains(s, i) && !name_seen(t, s, i)
-						 ? object_of(f->module, objs, n)
-						 : NULL;
-		const struct ut_inltab *tab = o ? ut_inlined_of(o->path) : NULL;
+		const struct ut_obj *o = once[i] ? object_of(f->module, objs, n) : NULL;
+		const struct ut_inltab *tab;
 		const struct ut_inl *first;
+
+		if (o && o != last) {
+			last = o;
+			last_tab = ut_inlined_of(o->path);
+		}
+		tab = o ? last_tab : NULL;
 		size_t k = tab ? ut_inlined_find(tab, f->name, &first) : 0;
 
 		k = k ? missed_of(o, tab, first, k, traced) : 0;
@@ -377,6 +413,7 @@ char *ut_inlined_missed(const struct ut_ftable *t, const struct ut_fset *s,
 			one = f->name;
 		}
 	}
+	free(once);
 	if (!sites)
 		return NULL;
 	if (funcs == 1 && asprintf(&out, "%s: %s is also inlined at %zu call site%s%s", file, one,
