@@ -65,7 +65,7 @@ LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/pr
 	common/pltsyms.c common/usdt.c common/usdt_desc.c common/procevents.c common/procev_fields.c \
 	common/evtrigger.c common/evtrigger_filter.c common/histvar.c common/histstr.c common/synth.c \
 	common/cxxname.c common/clock.c common/grow.c common/populate.c \
-	common/config.c common/ctl.c common/safedir.c common/proc_alive.c
+	common/config.c common/ctl.c common/safedir.c common/proc_alive.c common/sessname.c
 
 TOOL_OBJ := $(BUILD)/obj
 LIB_OBJ := $(BUILD)/libobj

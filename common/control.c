@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/control.h"
+#include "common/sessname.h"
 #include "common/proc_alive.h"
 #include "common/safedir.h"
 #include "common/symbols.h"
@@ -136,14 +137,12 @@ static void superseded(struct ut_live_sess *v, long n)
 }
 
 /*
- * The sessions of @rundir whose directory names start with @prefix (NULL:
- * all).  A session's directory is named "PID.NS" by the process that made
- * it (libutrace/session.c, common/marker.c), so the sessions of one pid
- * are found without mapping every other session's control block: the
- * mount looks one up on every request under processes/PID/, and a traced
- * shell script leaves hundreds.
+ * The sessions of @rundir made by process @pid (0: all).  By the name
+ * (common/sessname.h): the sessions of one pid are found without mapping
+ * every other session's control block: the mount looks one up on every
+ * request under processes/PID/, and a traced shell script leaves hundreds.
  */
-static long list_sessions(const char *rundir, const char *prefix, struct ut_live_sess **out)
+static long list_sessions(const char *rundir, int32_t pid, struct ut_live_sess **out)
 {
 	int fd = ut_live_root(rundir, false);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -161,10 +160,10 @@ static long list_sessions(const char *rundir, const char *prefix, struct ut_live
 	while ((de = readdir(d))) {
 		struct ut_live_sess s = {0}, *nv;
 		struct ut_ctl *ctl;
+		int32_t made_by;
 
-		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
-		    strlen(de->d_name) >= sizeof(s.name) ||
-		    (prefix && strncmp(de->d_name, prefix, strlen(prefix)) != 0))
+		if (!ut_sessname_parse(de->d_name, &made_by, NULL) ||
+		    strlen(de->d_name) >= sizeof(s.name) || (pid && made_by != pid))
 			continue;
 		snprintf(s.dir, sizeof(s.dir), "%s/%s", rundir, de->d_name);
 		ctl = map_session(s.dir);
@@ -210,20 +209,18 @@ static long list_sessions(const char *rundir, const char *prefix, struct ut_live
 
 long ut_live_list(const char *rundir, struct ut_live_sess **out)
 {
-	return list_sessions(rundir, NULL, out);
+	return list_sessions(rundir, 0, out);
 }
 
 int ut_live_find(const char *rundir, int32_t pid, struct ut_live_sess *out)
 {
-	struct ut_live_sess *v;
+	struct ut_live_sess *v = NULL;
 	char path[64];
 	struct stat st;
 	int ret = -ESRCH;
 	long n;
 
-	snprintf(path, sizeof(path), "%d.", (int)pid);
-	n = list_sessions(rundir, path, &v);
-
+	n = pid > 0 ? list_sessions(rundir, pid, &v) : 0;
 	if (n < 0)
 		return (int)n;
 	for (long i = n - 1; i >= 0; i--) { /* the newest image of that pid */

@@ -30,6 +30,7 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/ctl.h"
+#include "common/sessname.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
@@ -217,8 +218,8 @@ int ut_live_marker_session(const char *rundir, char *dir, size_t len)
 	}
 	free(v);
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	snprintf(name, sizeof(name), "%d.%llu", (int)getpid(),
-		 (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
+	ut_sessname_make(name, sizeof(name), getpid(),
+			 (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec);
 	if (snprintf(dir, len, "%s/%s", rundir, name) >= (int)len)
 		return -ENAMETOOLONG;
 	root = ut_live_root(rundir, true);

@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "common/ctl.h"
 #include "common/safedir.h"
+#include "common/sessname.h"
 #include "libutrace/internal.h"
 
 static uint64_t mono_ns(clockid_t id)
@@ -187,7 +188,7 @@ int ut_session_create(char *why, size_t whylen)
 	if (fd < 0)
 		return fd;
 	ut_rt.rootfd = fd;
-	snprintf(name, sizeof(name), "%d.%llu", (int)getpid(), (unsigned long long)now);
+	ut_sessname_make(name, sizeof(name), getpid(), now);
 	snprintf(ut_rt.dir, sizeof(ut_rt.dir), "%s/%s", parent, name);
 	fd = ut_safe_mkdirat(ut_rt.rootfd, name, why, whylen);
 	if (fd < 0) { /* @why names the session: say where */

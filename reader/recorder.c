@@ -23,6 +23,7 @@
 #include "common/output/graph.h"
 #include "common/repeats.h"
 #include "common/ring_buffer.h"
+#include "common/sessname.h"
 #include "common/demangle.h"
 #include "common/symbols.h"
 #include "common/warn.h"
@@ -398,13 +399,11 @@ static bool map_failed(struct ut_recorder *r, int ret)
  */
 static bool may_be_wanted(const struct ut_recorder *r, const char *name)
 {
-	char *end;
-	long pid;
+	int32_t pid;
 
 	if (!r->pids)
 		return true;
-	pid = strtol(name, &end, 10);
-	if (end == name || *end != '.')
+	if (!ut_sessname_parse(name, &pid, NULL))
 		return true; /* not a session's name: mapping it says why */
 	for (size_t k = 0; k < r->npids; k++)
 		if (r->pids[k] == pid)
@@ -1379,9 +1378,10 @@ static void outset_free(struct outset *o)
  */
 static uint64_t sess_born(const struct sess *s)
 {
-	const char *dot = strchr(s->name, '.');
+	uint64_t born = 0;
 
-	return dot ? strtoull(dot + 1, NULL, 10) : 0;
+	ut_sessname_parse(s->name, NULL, &born);
+	return born;
 }
 
 /* A cursor over @t's spool, and @t in the tables.  0 or -ENOMEM. */

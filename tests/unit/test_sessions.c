@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "common/sessname.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 #include "ut_test.h"
@@ -245,8 +246,31 @@ TEST(ctl_mapped_once_while_it_is_the_same_file)
 	cleanup();
 }
 
+/* A session's directory name: what makes one, reads back; anything else is no session. */
+TEST(session_names)
+{
+	char name[UT_SESSNAME_MAX];
+	int32_t pid = 0;
+	uint64_t born = 0;
+
+	ut_sessname_make(name, sizeof(name), 4194304, UINT64_MAX);
+	CHECK_EQ_STR(name, "4194304.18446744073709551615");
+	CHECK(ut_sessname_parse(name, &pid, &born));
+	CHECK(pid == 4194304 && born == UINT64_MAX);
+	CHECK(ut_sessname_parse("12.0", &pid, NULL) && pid == 12);
+	CHECK(!ut_sessname_parse(".lock", &pid, &born));
+	CHECK(!ut_sessname_parse("12", &pid, &born));
+	CHECK(!ut_sessname_parse("12.", &pid, &born));
+	CHECK(!ut_sessname_parse("12.5x", &pid, &born));
+	CHECK(!ut_sessname_parse("12.-5", &pid, &born));
+	CHECK(!ut_sessname_parse("0.5", &pid, &born));
+	CHECK(!ut_sessname_parse("99999999999.5", &pid, &born));
+	CHECK(!ut_sessname_parse("1.99999999999999999999999", &pid, &born));
+}
+
 int main(void)
 {
+	RUN(session_names);
 	RUN(good_session_maps);
 	RUN(ctl_link_refused);
 	RUN(session_dir_link_refused);
