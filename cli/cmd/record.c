@@ -54,7 +54,8 @@ const char ut_help_record[] =
 	"the shell would: found in PATH, a script through its #! interpreter.\n"
 	"With -P, record running processes (started with libutrace.so) instead,\n"
 	"until they exit or utrace gets Ctrl-C; their configuration is put back\n"
-	"as it was afterwards.\n"
+	"as it was afterwards.  \"utrace: recording process PID (Ctrl-C to stop)\"\n"
+	"on stderr says that every one of them traces as asked from then on.\n"
 	"\n"
 	"  -P PID           a running process to record (repeatable)\n"
 	"  -p TRACER        function_graph, function or nop (default: function; nop\n"
@@ -869,6 +870,19 @@ static void on_stop_signal(int sig)
 	stop_recording = 1;
 }
 
+/*
+ * record -P: once every process applied the configuration (ut_live_set_config
+ * waits for that), say so, as trace-cmd's "Hit Ctrl^C to stop recording": from
+ * here on their calls are in the file (a script may wait for this line).
+ */
+static void say_recording(const struct rec_opts *o)
+{
+	fprintf(stderr, "utrace: recording process%s", o->npids > 1 ? "es" : "");
+	for (size_t i = 0; i < o->npids; i++)
+		fprintf(stderr, " %d", (int)o->pids[i]);
+	fprintf(stderr, " (Ctrl-C to stop)\n");
+}
+
 /* record -P: the processes' configuration becomes @o's until the end. */
 static int record_running(struct rec_opts *o)
 {
@@ -919,6 +933,7 @@ static int record_running(struct rec_opts *o)
 	ut_recorder_set_compress_pace(rec, o->zpace);
 	ut_recorder_set_live(rec, o->pids, o->npids, true);
 	ut_recorder_set_lossless(rec, o->cfg.lossless && !o->cfg.overwrite);
+	say_recording(o);
 	ut_drain_realtime(true); /* passes are short and it naps: no spinning */
 	sigaction(SIGINT, &act, NULL);
 	sigaction(SIGTERM, &act, NULL);

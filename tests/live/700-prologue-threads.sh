@@ -26,13 +26,14 @@ one() {
 	sleep 0.2
 	"$UTRACE" record -P "$pid" -O patch-prologue -p function -l marked -o p.dat >rec.out 2>rec.err &
 	rec=$!
-	for ((i = 0; i < 500; i++)); do
-		grep -q marked run/*/config 2>/dev/null && break
+	# record -P says so once the process applied its configuration
+	# (marked() patched): waiting for the text in run/*/config, then 0.2 s,
+	# was short in two loaded full runs
+	for ((i = 0; i < 1000; i++)); do
+		grep -q "recording process $pid " rec.err && break
 		sleep 0.01
 	done
-	# the process applies the record's configuration (patching marked())
-	# on its own time: 0.2 s was short in two loaded full runs
-	sleep 1
+	grep -q "recording process $pid (Ctrl-C to stop)" rec.err || fail "$v: record -P said: $(cat rec.err)"
 	echo go >&7
 	wait "$pid"
 	expect_eq "$v exit status" 0 $?
