@@ -36,6 +36,9 @@ static const struct ut_procev events[] = {
 	{"sched", "sched_process_free", UT_PEV_FREE, 20,
 	 F("__data_loc char[]", "comm", 8, 4, 0) F("pid_t", "pid", 12, 4, 1) F("int", "prio", 16, 4, 1),
 	 "\"comm=%s pid=%d prio=%d\", __get_str(comm), REC->pid, REC->prio"},
+	{"sched", "sched_process_wait", UT_PEV_WAIT, 20,
+	 F("__data_loc char[]", "comm", 8, 4, 0) F("pid_t", "pid", 12, 4, 1) F("int", "prio", 16, 4, 1),
+	 "\"comm=%s pid=%d prio=%d\", __get_str(comm), REC->pid, REC->prio"},
 	{"signal", "signal_generate", UT_PEV_SIG_GENERATE, 48,
 	 F("int", "sig", 8, 4, 1) F("int", "errno", 12, 4, 1) F("int", "code", 16, 4, 1)
 	 F("char", "comm[16]", 20, 16, 0) F("pid_t", "pid", 36, 4, 1) F("int", "group", 40, 4, 1)
@@ -183,6 +186,7 @@ static void print_sched(char *buf, size_t size, uint16_t id, const struct rec *r
 			 i32(r, 28), r->len > 32 && r->p[32] ? "true" : "false");
 		break;
 	case UT_PEV_FREE:
+	case UT_PEV_WAIT:
 		a = dl_str(r, 8, &na);
 		snprintf(buf, size, "comm=%.*s pid=%d prio=%d", na, a, i32(r, 12), i32(r, 16));
 		break;
@@ -239,7 +243,7 @@ void ut_procev_print(char *buf, size_t size, const struct ut_procev *e, const ui
 		return;
 	buf[0] = '\0';
 	if (e->id == UT_PEV_FORK || e->id == UT_PEV_EXEC || e->id == UT_PEV_EXIT ||
-	    e->id == UT_PEV_FREE)
+	    e->id == UT_PEV_FREE || e->id == UT_PEV_WAIT)
 		print_sched(buf, size, e->id, &r);
 	else if (e->id == UT_PEV_SIG_GENERATE || e->id == UT_PEV_SIG_DELIVER)
 		print_signal(buf, size, e->id, &r);

@@ -39,6 +39,7 @@ enum {
 	UT_PEV_DLOPEN,              /* utrace:dlopen */
 	UT_PEV_DLCLOSE,             /* utrace:dlclose */
 	UT_PEV_FREE,                /* sched:sched_process_free (the parent reaps a child) */
+	UT_PEV_WAIT,                /* sched:sched_process_wait (a wait call starts) */
 	UT_PEV_END
 };
 

@@ -18,6 +18,11 @@
  * shows utrace:thread_exit instead), and children reaped with a raw
  * syscall.  If another thread reaps the peeked child in between, the
  * event is not recorded.
+ *
+ * The same calls give sched:sched_process_wait (waited(), below): the
+ * kernel's comes at the start of every wait call (do_wait), in the waiting
+ * thread, with its comm and prio and the pid waited for: 0 for any child,
+ * the group's number for a process group (the caller's for waitpid(0)).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,6 +136,52 @@ static void reaped(const struct reaped *z, pid_t got)
 	errno = err;
 }
 
+/* A pidfd's process (its fdinfo's "Pid:"), as the kernel's wait names it; 0 if unknown. */
+static pid_t pidfd_pid(int fd)
+{
+	char path[48], buf[512], *p;
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nPid:");
+	return p ? (pid_t)strtol(p + 5, NULL, 10) : 0;
+}
+
+/* sched_process_wait: a wait for @idt/@id (waitid's terms) starts in this thread. */
+static void waited(idtype_t idt, id_t id)
+{
+	struct ut_pev e;
+	char comm[17] = "";
+	int32_t pid = 0, prio;
+	int err = errno;
+
+	if (!ut_rt.ready || ut_quiet || !ut_procev_on(UT_PEV_WAIT))
+		return;
+	if (idt == P_PID)
+		pid = (int32_t)id;
+	else if (idt == P_PGID)
+		pid = id ? (int32_t)id : (int32_t)getpgrp();
+	else if (idt == P_PIDFD)
+		pid = (int32_t)pidfd_pid((int)id);
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	prio = 120 + getpriority(PRIO_PROCESS, 0);
+	ut_pev_init(&e, UT_PEV_WAIT);
+	ut_pev_str(&e, 8, comm);
+	ut_pev_put(&e, 12, &pid, 4);
+	ut_pev_put(&e, 16, &prio, 4);
+	ut_pev_emit(&e);
+	errno = err;
+}
+
 /* waitpid's pid as waitid's id type and id. */
 static idtype_t id_of(pid_t pid, id_t *id)
 {
@@ -150,6 +202,7 @@ __attribute__((visibility("default"))) pid_t wait4(pid_t pid, int *status, int o
 		errno = ENOSYS;
 		return -1;
 	}
+	waited(idt, id);
 	/* waitpid's options are waitid's but for WEXITED, implied (WUNTRACED is WSTOPPED) */
 	if (peek(idt, id, opts | WEXITED, &z))
 		return -1;
@@ -185,6 +238,7 @@ __attribute__((visibility("default"))) int waitid(idtype_t idt, id_t id, siginfo
 		errno = ENOSYS;
 		return -1;
 	}
+	waited(idt, id);
 	if (peek(idt, id, opts, &z))
 		return -1;
 	ret = real_waitid(idt, id, si, opts);

@@ -25,9 +25,10 @@ cmd ping '^pong$'
 
 "$UTRACE" start -P "$pid" -e 'sched:sched_process_*' 2>start.err || fail "start -e exited $?: $(cat start.err)"
 cmd "forks 1 0" '^forked 1 '
-"$UTRACE" show -P "$pid" 2>show.err | events | mask | sed -E -e "s/\\b$pid\\b/P/g" -e 's/child_pid=[0-9]+/child_pid=C/' -e 's/free: (.*) pid=[0-9]+/free: \1 pid=C/' >show.txt
+"$UTRACE" show -P "$pid" 2>show.err | events | mask | sed -E -e "s/\\b$pid\\b/P/g" -e 's/child_pid=[0-9]+/child_pid=C/' -e 's/(free|wait): (.*) pid=[0-9]+/\1: \2 pid=C/' >show.txt
 expect "show: the fork, and the reap of the child" show.txt <<'EOF2'
 server-<PID> [<CPU>] ..... <TS>: sched_process_fork: comm=server.gcc-pfe pid=P child_comm=server.gcc-pfe child_pid=C
+server-<PID> [<CPU>] ..... <TS>: sched_process_wait: comm=server.gcc-pfe pid=C prio=120
 server-<PID> [<CPU>] ..... <TS>: sched_process_free: comm=server.gcc-pfe pid=C prio=120
 EOF2
 grep -q '^# tracer: nop' <("$UTRACE" show -P "$pid" 2>/dev/null) || fail "start -e alone does not leave the nop tracer"

@@ -17,6 +17,7 @@ sched:sched_process_exec
 sched:sched_process_exit
 sched:sched_process_fork
 sched:sched_process_free
+sched:sched_process_wait
 signal:signal_deliver
 signal:signal_generate
 utrace:dlclose
@@ -78,6 +79,7 @@ expect "events/header_event, as the kernel's" events/header_event <<'EOF2'
 EOF2
 # On a kernel with tracefs readable here, every format but the id is the kernel's, byte for byte.
 for e in sched/sched_process_fork sched/sched_process_exec sched/sched_process_exit sched/sched_process_free \
+	sched/sched_process_wait \
 	signal/signal_generate signal/signal_deliver ftrace/print; do
 	k=/sys/kernel/tracing/events/$e/format
 	[ -r "$k" ] && grep -q . "$k" 2>/dev/null || continue

@@ -20,6 +20,7 @@ sched:sched_process_fork
 sched:sched_process_exec
 sched:sched_process_exit
 sched:sched_process_free
+sched:sched_process_wait
 signal:signal_generate
 signal:signal_deliver
 utrace:thread_start

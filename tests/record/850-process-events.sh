@@ -42,8 +42,10 @@ procev.gcc-pfe-P dlopen: filename=libtplug.gcc-pfe.so base=<ADDR> mode=0x2
 procev.gcc-pfe-P signal_generate: sig=10 errno=0 code=-6 comm=procev.gcc-pfe pid=P grp=0 res=0
 procev.gcc-pfe-P signal_deliver: sig=10 errno=0 code=-6 sa_handler=<ADDR> sa_flags=4000000
 procev.gcc-pfe-P sched_process_fork: comm=procev.gcc-pfe pid=P child_comm=procev.gcc-pfe child_pid=C1
+procev.gcc-pfe-P sched_process_wait: comm=procev.gcc-pfe pid=C1 prio=120
 procev.gcc-pfe-P sched_process_free: comm=procev.gcc-pfe pid=C1 prio=120
 procev.gcc-pfe-P sched_process_fork: comm=procev.gcc-pfe pid=P child_comm=procev.gcc-pfe child_pid=C2
+procev.gcc-pfe-P sched_process_wait: comm=procev.gcc-pfe pid=C2 prio=120
 procev.gcc-pfe-P sched_process_free: comm=procev.gcc-pfe pid=C2 prio=120
 procev.gcc-pfe-P dlclose: filename=libtplug.gcc-pfe.so base=<ADDR>
 procev.gcc-pfe-P sched_process_exit: comm=procev.gcc-pfe pid=P prio=120 group_dead=true
