@@ -13,21 +13,7 @@
 
 do_mount
 
-# start_one NAME PROGRAM ARGS...: a traced process waiting on a fifo
-start_one() {
-	local n=$1 fd
-	shift
-	mkfifo "$TOP/$n.in"
-	LD_PRELOAD=$UT_BUILD/libutrace.so "$@" <"$TOP/$n.in" >"$TOP/$n.out" 2>"$TOP/$n.err" &
-	_server_pids+=($!)
-	printf -v "_pid_$n" '%s' $!
-	exec {fd}>"$TOP/$n.in"
-	printf -v "_fd_$n" '%s' "$fd"
-	send "$n" ping
-	wait_for "$n" '^pong$'
-}
-
-start_one a "$(prog aliases gcc-pfe)" serve
+start_server a "$(prog aliases gcc-pfe)" serve
 cd "$MNT" || exit 1
 
 echo al_area_impl >set_ftrace_filter || fail "al_area_impl refused"
@@ -120,7 +106,7 @@ for s in $STYLES; do
 	echo >set_ftrace_filter
 	echo >set_ftrace_notrace
 	echo >trace
-	start_one "s$k" "$(prog aliases "$s")" serve
+	start_server "s$k" "$(prog aliases "$s")" serve
 	echo 'al_area_impl al_volume __al_getbuf' >"processes/$(pid_of "s$k")/set_ftrace_filter" ||
 		fail "$s: filter by other names refused"
 	echo function >current_tracer

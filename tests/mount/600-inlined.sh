@@ -10,24 +10,12 @@
 
 do_mount
 
-# start_one NAME PROGRAM ARGS...: a traced process waiting on a fifo
-start_one() {
-	local n=$1 fd
-	shift
-	mkfifo "$TOP/$n.in"
-	LD_PRELOAD=$UT_BUILD/libutrace.so "$@" <"$TOP/$n.in" >"$TOP/$n.out" 2>"$TOP/$n.err" &
-	_server_pids+=($!)
-	printf -v "_pid_$n" '%s' $!
-	exec {fd}>"$TOP/$n.in"
-	printf -v "_fd_$n" '%s' "$fd"
-}
-
 k=0
 gone=()
 for s in $STYLES; do
 	k=$((k + 1))
 	p=$(prog inl_cases "$s")
-	start_one "c$k" "$p" wait
+	spawn_server "c$k" "$p" wait
 	wait_for "c$k" '^inl_cases '
 	pid=$(pid_of "c$k")
 	"$UTRACE" list -f "$p" | sed 's/ \[+[0-9]* inlined\]//' >"$TOP/list.$s"
@@ -35,7 +23,7 @@ for s in $STYLES; do
 	check "$s: list -f = available_filter_functions" diff -u "$TOP/list.$s" "$TOP/mnt.$s"
 	check "$s: send_packet (last in .text) listed" grep -qx send_packet "$TOP/mnt.$s"
 	srv=$(prog server "$s")
-	start_one "s$k" "$srv"
+	spawn_server "s$k" "$srv"
 	send "s$k" ping
 	wait_for "s$k" '^pong$'
 	"$UTRACE" list -f "$srv" >"$TOP/slist.$s"

@@ -10,14 +10,7 @@
 
 do_mount
 for n in u v; do
-	mkfifo "$TOP/$n.in"
-	LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog usdt gcc-pfe)" -i <"$TOP/$n.in" >"$TOP/$n.out" 2>"$TOP/$n.err" &
-	_server_pids+=($!)
-	printf -v "_pid_$n" '%s' $!
-	exec {fd}>"$TOP/$n.in"
-	printf -v "_fd_$n" '%s' "$fd"
-	send $n ping
-	wait_for $n '^pong$'
+	start_server $n "$(prog usdt gcc-pfe)" -i
 done
 start_server s
 U=$(pid_of u) V=$(pid_of v) S=$(pid_of s)
