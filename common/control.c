@@ -357,6 +357,13 @@ static int kick_and_wait(struct ut_ctl *ctl, char *err, size_t errlen)
 	return 0;
 }
 
+/* A session that went while it was being written to: its process has exited (-ESRCH). */
+static int gone(const char *sessdir, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: the process has exited", sessdir);
+	return -ESRCH;
+}
+
 /*
  * One session: under the config file's lock, write @c, apply, and put the old
  * text back if it is refused (unless @keep_on_error: lenient documents apply
@@ -372,6 +379,8 @@ static int set_config(const char *sessdir, int inst, const struct ut_cfg *c, boo
 
 	if (!ctl) {
 		ret = -errno;
+		if (ret == -ENOENT) /* the process exited and its session went since it was listed */
+			return gone(sessdir, err, errlen);
 		if (ret == -EPERM)
 			snprintf(err, errlen, "%s", ut_live_strerror(ret));
 		else
@@ -392,6 +401,10 @@ static int set_config(const char *sessdir, int inst, const struct ut_cfg *c, boo
 	fd = ut_live_open(path, O_RDWR | O_CREAT);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		ret = fd < 0 ? fd : -errno;
+		if (ret == -ENOENT) { /* its directory went meanwhile: the process is gone */
+			ret = gone(sessdir, err, errlen);
+			goto out;
+		}
 		if (ret == -EPERM) /* the refusal names the path */
 			snprintf(err, errlen, "%s", ut_live_strerror(ret));
 		else
