@@ -8,7 +8,7 @@ libfuse3-dev fuse3 libcapstone-dev
 libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
 systemtap-sdt-dev
 uftrace valgrind binutils file strace util-linux python3 dpkg-dev
-linux-source"
+linux-source iputils-ping"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
