@@ -549,6 +549,8 @@ static inline bool ut_evpid_ok(void)
 }
 /* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
 void ut_sigev_init(void) UT_HIDDEN;
+/* signal_generate of the SIGCHLD this process's exit() sends its parent */
+void ut_sigev_exiting(void) UT_HIDDEN;
 /* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */
 struct ut_evtrig;
 int ut_evtrig_apply(void) UT_HIDDEN;

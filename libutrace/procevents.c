@@ -230,7 +230,10 @@ void ut_procev_exec(void)
 	ut_pev_emit(&e);
 }
 
-/* sched_process_exit of this thread (@group_dead: the process exits), and thread_exit. */
+/*
+ * sched_process_exit of this thread (@group_dead: the process exits), and
+ * thread_exit; at the process's exit, the SIGCHLD to its parent after it.
+ */
 void ut_procev_exit(bool group_dead)
 {
 	struct ut_pev e;
@@ -243,16 +246,18 @@ void ut_procev_exit(bool group_dead)
 		ut_pev_put(&e, 8, &tid, 4);
 		ut_pev_emit(&e);
 	}
-	if (!ut_procev_on(UT_PEV_EXIT))
-		return;
-	own_comm(comm);
-	prio = 120 + getpriority(PRIO_PROCESS, 0);
-	ut_pev_init(&e, UT_PEV_EXIT);
-	ut_pev_put(&e, 8, comm, 16);
-	ut_pev_put(&e, 24, &tid, 4);
-	ut_pev_put(&e, 28, &prio, 4);
-	ut_pev_put(&e, 32, &dead, 1);
-	ut_pev_emit(&e);
+	if (ut_procev_on(UT_PEV_EXIT)) {
+		own_comm(comm);
+		prio = 120 + getpriority(PRIO_PROCESS, 0);
+		ut_pev_init(&e, UT_PEV_EXIT);
+		ut_pev_put(&e, 8, comm, 16);
+		ut_pev_put(&e, 24, &tid, 4);
+		ut_pev_put(&e, 28, &prio, 4);
+		ut_pev_put(&e, 32, &dead, 1);
+		ut_pev_emit(&e);
+	}
+	if (group_dead)
+		ut_sigev_exiting(); /* after the exit event, as the kernel's exit_notify() */
 }
 
 /* ---- fork() and pthread_create(), interposed ---- */

@@ -8,8 +8,12 @@
  * returns, as the kernel records the generation first), one to another
  * process after the call succeeded (a kill that fails generates nothing).
  *
- * Not seen: signals sent by the kernel (a fault, a timer, a child's
- * SIGCHLD) or by other processes, kill() of a process group (pid 0 or
+ * The SIGCHLD the program's own exit() sends its parent is recorded too, in
+ * the exiting thread, as the kernel's do_notify_parent() does it
+ * (ut_sigev_exiting(), below).
+ *
+ * Not seen: other signals sent by the kernel (a fault, a timer) or by
+ * other processes, kill() of a process group (pid 0 or
  * below), pthread_kill() of another thread (its tid is not known here),
  * and raw syscalls.  result is 1 (ignored) for a signal the program sends
  * itself whose action ignores it, else 0 (delivered): the kernel's other
@@ -31,6 +35,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -100,6 +106,61 @@ static void generated(int sig, int code, pid_t pid, bool group, bool self)
 	ut_pev_put(&e, 8, v, sizeof(v));
 	ut_pev_put(&e, 20, comm, 16);
 	ut_pev_put(&e, 36, &pid, 4);
+	ut_pev_put(&e, 40, &g, 4);
+	ut_pev_put(&e, 44, &res, 4);
+	ut_pev_emit(&e);
+}
+
+/* Bit @sig of the mask on @status's line @key ("SigIgn:"): 0 or 1, 0 without the line. */
+static int status_bit(const char *status, const char *key, int sig)
+{
+	const char *p = strstr(status, key);
+
+	return p ? (int)(strtoull(p + strlen(key), NULL, 16) >> (sig - 1) & 1) : 0;
+}
+
+/*
+ * signal_generate of the SIGCHLD this process's exit() sends its parent, as
+ * the kernel's exit_notify() -> do_notify_parent() records it in the exiting
+ * task: code CLD_EXITED, the parent's comm and pid, grp 1; nothing at all if
+ * the parent ignores SIGCHLD (SIG_IGN: the kernel sends none); result 2 if
+ * one is pending there already (a signal below SIGRTMIN is not queued
+ * twice), 1 if the parent's action is the default (SIGCHLD's is to ignore)
+ * and it does not block it, else 0.  The parent's state is what its
+ * /proc/PPID/status shows (its main thread's mask: the kernel looks at the
+ * thread that forked).  Not after _exit() or a death by a signal (no
+ * destructor runs), as sched_process_exit.
+ */
+void ut_sigev_exiting(void)
+{
+	struct ut_pev e;
+	char path[40], status[4096], comm[16];
+	pid_t ppid = getppid();
+	int32_t v[3] = {SIGCHLD, 0, CLD_EXITED}, g = 1, res = 0;
+	ssize_t n;
+	int fd;
+
+	if (ppid <= 0 || !ut_procev_on(UT_PEV_SIG_GENERATE))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)ppid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, status, sizeof(status) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	status[n] = '\0';
+	if (status_bit(status, "\nSigIgn:", SIGCHLD))
+		return;
+	if (status_bit(status, "\nShdPnd:", SIGCHLD))
+		res = 2;
+	else if (!status_bit(status, "\nSigCgt:", SIGCHLD) && !status_bit(status, "\nSigBlk:", SIGCHLD))
+		res = 1;
+	comm_of(ppid, comm);
+	ut_pev_init(&e, UT_PEV_SIG_GENERATE);
+	ut_pev_put(&e, 8, v, sizeof(v));
+	ut_pev_put(&e, 20, comm, 16);
+	ut_pev_put(&e, 36, &ppid, 4);
 	ut_pev_put(&e, 40, &g, 4);
 	ut_pev_put(&e, 44, &res, 4);
 	ut_pev_emit(&e);

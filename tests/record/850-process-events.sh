@@ -1,7 +1,9 @@
 #!/bin/bash
 # Process events (issue 13): a program that dlopens, starts a thread,
 # raises a handled signal, forks a child that exits and one that execs,
-# dlcloses and exits, recorded with -e 'sched:*' -e 'signal:*' -e
+# dlcloses and exits (each exit() sends its parent a SIGCHLD: signal_generate
+# in the exiting process, res=1 for a parent whose SIGCHLD action is the
+# default, R the recorder), recorded with -e 'sched:*' -e 'signal:*' -e
 # 'utrace:*': the kernel's sched_process_fork/exec/exit, signal_generate
 # and signal_deliver with the kernel's fields, utrace's thread_start,
 # thread_exit, dlopen and dlclose, printed by report as the kernel prints
@@ -29,14 +31,17 @@ C2=$(sed -nE 's/.* sched_process_fork: .* child_pid=([0-9]+)$/\1/p' rep.txt | se
 # pid numbers named by role, addresses masked, then each task's events in order
 roles() {
 	sed -E -e "s/\\b$P\\b/P/g" -e "s/\\b$T\\b/T/g" -e "s/\\b$C1\\b/C1/g" -e "s/\\b$C2\\b/C2/g" \
-		-e 's/(base|func|sa_handler)=[0-9a-f]+/\1=<ADDR>/' -e "s|$UT_PROGS/||g"
+		-e 's/(base|func|sa_handler)=[0-9a-f]+/\1=<ADDR>/' -e "s|$UT_PROGS/||g" \
+		-e 's/comm=utrace pid=[0-9]+/comm=utrace pid=R/'
 }
 events <rep.txt | sed -E 's/^ *([^ ]+) +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]{6}: /\1 /' | roles |
 	sort -s -k1,1 >ev.txt
 expect "report: the events of each task" ev.txt <<'EOF2'
 procev.gcc-pfe-C1 sched_process_exit: comm=procev.gcc-pfe pid=C1 prio=120 group_dead=true
+procev.gcc-pfe-C1 signal_generate: sig=17 errno=0 code=1 comm=procev.gcc-pfe pid=P grp=1 res=1
 procev.gcc-pfe-C2 sched_process_exec: filename=procev.gcc-pfe pid=C2 old_pid=C2
 procev.gcc-pfe-C2 sched_process_exit: comm=procev.gcc-pfe pid=C2 prio=120 group_dead=true
+procev.gcc-pfe-C2 signal_generate: sig=17 errno=0 code=1 comm=procev.gcc-pfe pid=P grp=1 res=1
 procev.gcc-pfe-P sched_process_exec: filename=procev.gcc-pfe pid=P old_pid=P
 procev.gcc-pfe-P dlopen: filename=libtplug.gcc-pfe.so base=<ADDR> mode=0x2
 procev.gcc-pfe-P signal_generate: sig=10 errno=0 code=-6 comm=procev.gcc-pfe pid=P grp=0 res=0
@@ -49,6 +54,7 @@ procev.gcc-pfe-P sched_process_wait: comm=procev.gcc-pfe pid=C2 prio=120
 procev.gcc-pfe-P sched_process_free: comm=procev.gcc-pfe pid=C2 prio=120
 procev.gcc-pfe-P dlclose: filename=libtplug.gcc-pfe.so base=<ADDR>
 procev.gcc-pfe-P sched_process_exit: comm=procev.gcc-pfe pid=P prio=120 group_dead=true
+procev.gcc-pfe-P signal_generate: sig=17 errno=0 code=1 comm=utrace pid=R grp=1 res=1
 procev.gcc-pfe-T thread_start: tid=T parent_tid=P func=<ADDR>
 procev.gcc-pfe-T thread_exit: tid=T
 procev.gcc-pfe-T sched_process_exit: comm=procev.gcc-pfe pid=T prio=120 group_dead=false
