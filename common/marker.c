@@ -30,6 +30,7 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/ctl.h"
+#include "common/synthrec.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
@@ -124,15 +125,21 @@ static uint32_t inst_clock(const char *sessdir, int inst)
 	return ut_inst_clock(rundir, sessdir, inst);
 }
 
-int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text)
+/*
+ * One event of the writer's into its buffer: a TIME record of now (in the
+ * session's clock, or instance @inst's; *@ts gets it) then the record of
+ * @size bytes, its two words @w0, @w1, then @len bytes of @data, the rest
+ * zero.  0, -ENOSPC (full, producer/consumer mode) or -errno.
+ */
+static int put_event(const char *sessdir, int inst, int32_t tid, const char *comm, uint64_t w0,
+		     uint64_t w1, const void *data, size_t len, uint64_t size, uint64_t *ts)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
-	size_t n = strnlen(text, UT_REC_MARKER_MAX);
-	uint64_t size = 16 + ((n + 1 + 15) & ~(uint64_t)15), need = UT_REC_SIZE + size;
+	uint64_t need = UT_REC_SIZE + size;
 	char path[PATH_MAX + 32], err[256];
 	struct ut_buf_hdr *h;
-	uint8_t *data;
-	uint64_t head, off, *w, ts;
+	uint8_t *data_pages;
+	uint64_t head, off, *w;
 	size_t maplen;
 	int slot, fd = -1, ret = 0;
 
@@ -164,11 +171,11 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 		ret = -EINVAL;
 		goto unmap;
 	}
-	data = (uint8_t *)h + UT_BUF_HDR_SIZE;
+	data_pages = (uint8_t *)h + UT_BUF_HDR_SIZE;
 	head = h->head;
 	off = head & (UT_PAGE_SIZE - 1);
 	if (off && UT_PAGE_SIZE - off < need) { /* close the page */
-		*(uint64_t *)(data + (head & (MARKER_BUF - 1))) = 0;
+		*(uint64_t *)(data_pages + (head & (MARKER_BUF - 1))) = 0;
 		head += UT_PAGE_SIZE - off;
 	}
 	if (!ctl->overwrite && head + need - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
@@ -177,14 +184,15 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 		ret = -ENOSPC;
 		goto unmap;
 	}
-	ts = now_in(inst ? inst_clock(sessdir, inst) : ctl->clock);
-	w = (uint64_t *)(data + (head & (MARKER_BUF - 1)));
+	w = (uint64_t *)(data_pages + (head & (MARKER_BUF - 1)));
 	w[0] = ut_rec_word0(UT_REC_TIME, 0, 0);
-	w[1] = ts;
-	w[2] = ut_rec_word0(UT_REC_MARKER, 0, n);
-	w[3] = 0; /* delta 0 from the TIME record */
+	w[1] = now_in(inst ? inst_clock(sessdir, inst) : ctl->clock);
+	if (ts)
+		*ts = w[1];
+	w[2] = w0;
+	w[3] = w1; /* its time delta (the top bits): 0 from the TIME record */
 	memset(w + 4, 0, size - 16);
-	memcpy(w + 4, text, n);
+	memcpy(w + 4, data, len);
 	h->written++;
 	__atomic_store_n(&h->head, head + need, __ATOMIC_RELEASE);
 unmap:
@@ -193,6 +201,48 @@ out:
 	if (fd >= 0)
 		close(fd); /* drops the lock */
 	ut_live_unmap_ctl(ctl);
+	return ret;
+}
+
+int ut_live_marker_at(const char *sessdir, int inst, int32_t tid, const char *comm,
+		      const char *text, uint64_t *ts)
+{
+	size_t n = strnlen(text, UT_REC_MARKER_MAX);
+
+	return put_event(sessdir, inst, tid, comm, ut_rec_word0(UT_REC_MARKER, 0, n), 0, text, n,
+			 16 + ((n + 1 + 15) & ~(uint64_t)15), ts);
+}
+
+int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text)
+{
+	return ut_live_marker_at(sessdir, inst, tid, comm, text, NULL);
+}
+
+int ut_live_synth(const char *sessdir, int32_t tid, const char *comm, const struct ut_synth_def *d,
+		  const uint64_t *args)
+{
+	uint64_t rec[UT_SYNTH_REC_WORDS];
+	unsigned n = d->nfields, sb = ut_synth_lay_out(d, args, rec);
+
+	/* as the process writes it (libutrace/synth.c): a PROBE record at the event's pseudo address */
+	return put_event(sessdir, 0, tid, comm, ut_rec_word0(UT_REC_PROBE, 0, ut_synth_pc(d->name)),
+			 (uint64_t)sb << 8 | n, rec, 8 * (size_t)n + sb,
+			 16 + ((8 * (uint64_t)n + sb + 15) & ~(uint64_t)15), NULL);
+}
+
+int ut_live_synth_defs(const char *sessdir, const char *defs)
+{
+	char path[PATH_MAX + 16];
+	size_t n = defs ? strlen(defs) : 0;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/synth", sessdir);
+	fd = ut_live_open(path, O_WRONLY | O_CREAT | O_TRUNC);
+	if (fd < 0)
+		return fd;
+	if (n && write(fd, defs, n) != (ssize_t)n)
+		ret = -EIO;
+	close(fd);
 	return ret;
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/histvar_run.h"
 #include "libutrace/evtrig_tab.h"
 
 #define MAX_DEPTH 2
@@ -41,26 +42,20 @@ uint64_t ut_histvar_field(const struct rt_hit *h, int slot)
 	return slot >= 0 && (unsigned)slot < h->nargs ? h->args[slot] : 0;
 }
 
-/* Trigger index of the hist trigger defining variable @name (on sys:evt if given); -1. */
+/* Trigger index of the hist trigger @self reads $@name from (common/histvar_run.h); -1. */
 static int16_t var_source(const struct rt_tab *tab, const struct rt_trig *self, const char *name,
 			  int8_t *idx)
 {
-	const struct ut_hist_action *m = NULL;
-
-	for (uint8_t i = 0; i < self->t.hv.nactions; i++)
-		if (self->t.hv.act[i].handler == UT_HH_ONMATCH)
-			m = &self->t.hv.act[i];
 	for (uint32_t i = 0; i < tab->nr_trig; i++) {
 		const struct rt_trig *o = &tab->trig[i];
-		const struct ut_hist_var *v = ut_histvar_find(&o->t.hv, name);
+		int k = o == self ? -1
+				  : ut_histvar_source(&self->t, &o->t, tab->ev[o->ev].sys,
+						      tab->ev[o->ev].evt, name);
 
-		if (o == self || !v || o->t.cmd != UT_ET_HIST)
-			continue;
-		if (m && (strcmp(tab->ev[o->ev].sys, m->sys) != 0 ||
-			  strcmp(tab->ev[o->ev].evt, m->evt) != 0))
-			continue;
-		*idx = (int8_t)(v - o->t.hv.vars);
-		return (int16_t)i;
+		if (k >= 0) {
+			*idx = (int8_t)k;
+			return (int16_t)i;
+		}
 	}
 	return -1;
 }
@@ -190,6 +185,30 @@ static uint64_t timestamp(struct rt_hit *h, bool usecs)
 	return usecs ? h->ts / 1000 : h->ts;
 }
 
+/* What eval_vars' operands read: the table, the trigger, the hit, its key, the string copies. */
+struct eval_ctx {
+	struct rt_tab *tab;
+	const struct rt_trig *rt;
+	struct rt_hit *h;
+	const struct rt_key *key;
+	char (*sbuf)[UT_HIST_STR_MAX];
+};
+
+/* Operand @j of variable @i (not a constant, not an own variable): a field, the time, a $ref. */
+static bool operand(void *arg, unsigned i, unsigned j, uint64_t *x)
+{
+	struct eval_ctx *c = arg;
+	const struct rt_operand *o = &c->rt->op[i][j];
+
+	if (o->kind == UT_HO_FIELD)
+		*x = ut_histvar_field(c->h, o->slot);
+	else if (o->kind == UT_HO_TS)
+		*x = timestamp(c->h, o->usecs);
+	else
+		return read_once(c->tab, o->src, o->src_var, c->key, x, c->sbuf[i]);
+	return true;
+}
+
 /*
  * The variables of @rt for hit @h into @val; false if a $ref is not set
  * (the hit is dropped).  A string variable's value is the address of its
@@ -198,30 +217,9 @@ static uint64_t timestamp(struct rt_hit *h, bool usecs)
 static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hit *h,
 		      const struct rt_key *key, uint64_t *val, char (*sbuf)[UT_HIST_STR_MAX])
 {
-	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
-		const struct ut_hist_var *v = &rt->t.hv.vars[i];
-		uint64_t xs[UT_HIST_MAX_OPS] = {0};
+	struct eval_ctx c = {.tab = tab, .rt = rt, .h = h, .key = key, .sbuf = sbuf};
 
-		for (uint8_t j = 0; j < v->nops; j++) {
-			const struct rt_operand *o = &rt->op[i][j];
-			uint64_t x = o->k;
-
-			if (o->kind == UT_HO_FIELD)
-				x = ut_histvar_field(h, o->slot);
-			else if (o->kind == UT_HO_TS)
-				x = timestamp(h, o->usecs);
-			else if (o->kind == UT_HO_VAR && o->own >= 0)
-				x = val[o->own];
-			else if (o->kind == UT_HO_VAR &&
-				 !read_once(tab, o->src, o->src_var, key, &x, sbuf[i]))
-				return false;
-			xs[j] = x;
-		}
-		val[i] = ut_histvar_eval(v->op, xs, v->nops);
-		if (v->neg)
-			val[i] = -val[i];
-	}
-	return true;
+	return ut_histvar_values(&rt->t.hv, operand, &c, val);
 }
 
 /*

@@ -38,7 +38,7 @@ trigger/trigger-stacktrace.tc PASS
 trigger/trigger-trace-marker-hist.tc PASS
 trigger/trigger-trace-marker-snapshot.tc PASS
 trigger/trigger-trace-marker-synthetic-kernel.tc UNSUPPORTED
-trigger/trigger-trace-marker-synthetic.tc FAIL
+trigger/trigger-trace-marker-synthetic.tc PASS
 trigger/trigger-traceonoff.tc PASS
 EOF2
 }
