@@ -147,7 +147,7 @@ int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line);
  * (producer/consumer mode), or -errno.
  */
 int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text);
-/* The same, the marker's timestamp (in the session's clock, as recorded) into *@ts. */
+/* The same, the marker's time into *@ts: ns of the trace clock, as readers show it. */
 int ut_live_marker_at(const char *sessdir, int inst, int32_t tid, const char *comm,
 		      const char *text, uint64_t *ts);
 

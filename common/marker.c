@@ -30,6 +30,7 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/ctl.h"
+#include "common/ring_buffer.h"
 #include "common/synthrec.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
@@ -129,12 +130,14 @@ static uint32_t inst_clock(const char *sessdir, int inst)
  * One event of the writer's into its buffer: a TIME record of now (in the
  * session's clock, or instance @inst's; *@ts gets it) then the record of
  * @size bytes, its two words @w0, @w1, then @len bytes of @data, the rest
- * zero.  0, -ENOSPC (full, producer/consumer mode) or -errno.
+ * zero; *@ts (if not NULL) gets the time in the trace clock's unit, as
+ * readers show it.  0, -ENOSPC (full, producer/consumer mode) or -errno.
  */
 static int put_event(const char *sessdir, int inst, int32_t tid, const char *comm, uint64_t w0,
 		     uint64_t w1, const void *data, size_t len, uint64_t size, uint64_t *ts)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
+	struct ut_clockconv conv;
 	uint64_t need = UT_REC_SIZE + size;
 	char path[PATH_MAX + 32], err[256];
 	struct ut_buf_hdr *h;
@@ -145,6 +148,8 @@ static int put_event(const char *sessdir, int inst, int32_t tid, const char *com
 
 	if (!ctl)
 		return -errno;
+	conv = (struct ut_clockconv){
+	    .tsc0 = ctl->tsc0, .mono0 = ctl->mono0, .mult = ctl->tsc_mult, .shift = ctl->tsc_shift};
 	slot = marker_slot(ctl, sessdir, tid, comm);
 	if (slot < 0) {
 		ut_live_unmap_ctl(ctl);
@@ -186,9 +191,10 @@ static int put_event(const char *sessdir, int inst, int32_t tid, const char *com
 	}
 	w = (uint64_t *)(data_pages + (head & (MARKER_BUF - 1)));
 	w[0] = ut_rec_word0(UT_REC_TIME, 0, 0);
-	w[1] = now_in(inst ? inst_clock(sessdir, inst) : ctl->clock);
-	if (ts)
-		*ts = w[1];
+	conv.clock = inst ? inst_clock(sessdir, inst) : ctl->clock;
+	w[1] = now_in(conv.clock);
+	if (ts) /* as the trace shows it (the TSC of the local clock converted) */
+		*ts = ut_clock_to_trace(&conv, w[1]);
 	w[2] = w0;
 	w[3] = w1; /* its time delta (the top bits): 0 from the TIME record */
 	memset(w + 4, 0, size - 16);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/histvar_run.h"
+#include "common/ring_buffer.h"
 #include "libutrace/evtrig_tab.h"
 
 #define MAX_DEPTH 2
@@ -178,10 +179,24 @@ static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const s
 	return true;
 }
 
+/*
+ * common_timestamp: the hit's time as the trace shows it, ns of the trace
+ * clock (the local clock's cycles converted, as readers convert them), as
+ * the kernel's is its ring's time stamp; so .usecs are microseconds.
+ */
 static uint64_t timestamp(struct rt_hit *h, bool usecs)
 {
-	if (!h->ts)
-		h->ts = ut_now();
+	const struct ut_ctl *ctl = ut_rt.ctl;
+
+	if (!h->ts && ctl) {
+		struct ut_clockconv c = {.clock = ut_rt.cfg.clock,
+					 .tsc0 = ctl->tsc0,
+					 .mono0 = ctl->mono0,
+					 .mult = ctl->tsc_mult,
+					 .shift = ctl->tsc_shift};
+
+		h->ts = ut_clock_to_trace(&c, ut_now());
+	}
 	return usecs ? h->ts / 1000 : h->ts;
 }
 

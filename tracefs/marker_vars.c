@@ -16,9 +16,9 @@
  *    one, and its own triggers run (a hist on it keeps its table here,
  *    merged into its hist file with the processes' tables).
  *
- * common_timestamp is the marker's record time, in the session's clock
- * (the process's trace clock under processes/PID/), as the process's
- * runtime reads its own.  onmax()/onchange() are not run here (refused on
+ * common_timestamp is the marker's time as the trace shows it, ns of the
+ * session's trace clock (the process's under processes/PID/), as the
+ * kernel's is its ring's time stamp.  onmax()/onchange() are not run here (refused on
  * ftrace:print when written; on a synthetic event, what a process
  * generates runs them there).
  */
@@ -187,7 +187,7 @@ void tfs_mvar_actions(const struct tfs_mrun *run, const struct ut_evtrig *t,
 		    tfs_scope_config(tfs_scope_get(0), &c)) /* synthetic events: the top level's */
 			continue;
 		found = ut_synth_find(c.synth, a->synth, &d) && d.nfields == a->nparams;
-		for (uint8_t j = 0; found && j < a->nparams && j < UT_SYNTH_MAX_FIELDS; j++) {
+		for (uint8_t j = 0; found && j < a->nparams && j < UT_HIST_MAX_PARAMS; j++) {
 			args[j] = param(t, fmt, k, a, j, h, v);
 			if (d.is_string[j] && !ut_hist_param_is_string(t, fmt, a, j))
 				args[j] = 0; /* a number for a string field: no text (empty) */

@@ -308,7 +308,7 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);
  * a trace_marker (the kernel runs them in the writer), and those of the
  * synthetic events their onmatch() generate (marker_vars.c).
  * tfs_mtrig_fire: after marker @text of thread @tid (@comm) went into r's
- * scope, into session @sessdir at time @ts (its clock), whose
+ * scope, into session @sessdir at time @ts (ns of its trace clock), whose
  * configuration's triggers are @triggers.  The states are per scope, event
  * ("SYS:EVT") and trigger identity.
  */
@@ -337,7 +337,7 @@ struct tfs_mhit {
 	unsigned nslots;
 	int32_t tid;
 	const char *comm;
-	uint64_t ts;	/* its record's time (the session's clock): common_timestamp */
+	uint64_t ts;	/* its record's time in the trace clock (ns): common_timestamp */
 	int depth;	/* synthetic events generated from synthetic events' triggers */
 };
 /* Where they run: the request (its scope), the scope's triggers, the session written to. */

@@ -62,13 +62,23 @@ Totals:
     Entries: 1
     Dropped: 0
 EOF2
-	events <${d}trace | mask | sed -E -e 's/-<PID>/-SHELL/' -e 's/lat=[0-9]+$/lat=N/' \
-		>"$TOP/trace.$what"
+	# (the writer: this shell, whatever its name)
+	events <${d}trace | sed -E "s/^ *[^ ]+-$$ +\[[0-9]+\]/SHELL [<CPU>]/" | mask |
+		sed -E 's/lat=[0-9]+$/lat=N/' >"$TOP/trace.$what"
 	expect "$what: the markers, then the synthetic event" "$TOP/trace.$what" <<'EOF2'
-bash-SHELL [<CPU>] ..... <TS>: tracing_mark_write: start
-bash-SHELL [<CPU>] ..... <TS>: tracing_mark_write: end
-bash-SHELL [<CPU>] ..... <TS>: latency: lat=N
+SHELL [<CPU>] ..... <TS>: tracing_mark_write: start
+SHELL [<CPU>] ..... <TS>: tracing_mark_write: end
+SHELL [<CPU>] ..... <TS>: latency: lat=N
 EOF2
+	# common_timestamp.usecs is the marker's time as trace has it, in us
+	# (truncated; trace prints them rounded, as the kernel's): lat is the
+	# difference of the markers' printed times, give or take that rounding
+	expect_eq "$what: lat is end - start in us" ok "$(events <${d}trace | awk '
+		/tracing_mark_write: start/ { s = $4 } /tracing_mark_write: end/ { e = $4 }
+		/latency: lat=/ { sub(".*lat=", ""); lat = $0 }
+		END { sub(":", "", s); sub(":", "", e); split(s, a, "."); split(e, b, ".")
+			d = (b[1] - a[1]) * 1000000 + (b[2] - a[2]) - lat
+			print (d >= -1 && d <= 1) ? "ok" : "lat " lat ", markers " s " " e }')"
 }
 
 # the self-test's steps, in directory $1, with the synthetic event enabled
