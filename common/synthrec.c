@@ -37,7 +37,8 @@ unsigned ut_synth_lay_out(const struct ut_synth_def *d, const uint64_t *args, ui
 		if (d->is_string[i])
 			rec[i] = put_string(d, i, rec, n, &used, args[i]);
 		else if (sz < 8 && d->is_signed[i])
-			rec[i] = (uint64_t)(((int64_t)args[i] << (64 - 8 * sz)) >> (64 - 8 * sz));
+			/* sign-extended: shifted up unsigned (a negative left shift is undefined) */
+			rec[i] = (uint64_t)((int64_t)(args[i] << (64 - 8 * sz)) >> (64 - 8 * sz));
 		else
 			rec[i] = sz < 8 ? args[i] & ((1ULL << (8 * sz)) - 1) : args[i];
 	}

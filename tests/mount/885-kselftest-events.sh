@@ -42,8 +42,9 @@ trigger/trigger-trace-marker-synthetic.tc PASS
 trigger/trigger-traceonoff.tc PASS
 EOF2
 }
-# under ASan: four of the passing cases (events, a filter, the snapshot, ftrace:print's hist)
+# under ASan: five of the passing cases (events, a filter, the snapshot, ftrace:print's hist,
+# its variables and onmatch())
 KSELFTEST_ASAN="event/toplevel-enable.tc trigger/trigger-filter.tc trigger/trigger-snapshot.tc \
-trigger/trigger-trace-marker-hist.tc"
+trigger/trigger-trace-marker-hist.tc trigger/trigger-trace-marker-synthetic.tc"
 kselftest_check event trigger
 finish
