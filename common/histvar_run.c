@@ -49,3 +49,22 @@ bool ut_histvar_values(const struct ut_hist_defs *d, ut_histvar_operand_fn fn, v
 	}
 	return true;
 }
+
+void ut_hist_var_put(struct ut_hist_vars *v, unsigned idx, uint64_t x)
+{
+	if (idx >= UT_HIST_VARS)
+		return;
+	__atomic_store_n(&v->v[idx], x, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&v->set, 1ULL << idx, __ATOMIC_RELEASE); /* the value before its bit */
+}
+
+bool ut_hist_var_take(struct ut_hist_vars *v, unsigned idx, uint64_t *x)
+{
+	uint64_t bit = 1ULL << idx;
+
+	/* the kernel's tracing_map_read_var_once: one reader gets it, once */
+	if (idx >= UT_HIST_VARS || !(__atomic_fetch_and(&v->set, ~bit, __ATOMIC_ACQUIRE) & bit))
+		return false;
+	*x = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
+	return true;
+}

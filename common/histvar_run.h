@@ -12,7 +12,10 @@
  *    has one (ut_histvar_source);
  *  - the variables' values, in their order, an expression's operators
  *    with the kernel's precedence (ut_histvar_eval), -(EXPR) negated
- *    (ut_histvar_values); a $ref that is not set drops the whole hit.
+ *    (ut_histvar_values); a $ref that is not set drops the whole hit;
+ *  - a variable is kept per entry (struct ut_hist_vars beside it, the
+ *    value then its bit in `set`) and read once: the reader clears the bit
+ *    (ut_hist_var_put, ut_hist_var_take; atomic, for the process's threads).
  *
  * Pure: the runner supplies what depends on its tables and the hit.
  */
@@ -23,6 +26,7 @@
 #include <stdint.h>
 
 #include "common/evtrigger.h"
+#include "utrace/abi.h"
 
 /*
  * Whether hist trigger @o, on event @sys:@evt, is where trigger @self
@@ -45,5 +49,11 @@ typedef bool (*ut_histvar_operand_fn)(void *ctx, unsigned i, unsigned j, uint64_
  */
 bool ut_histvar_values(const struct ut_hist_defs *d, ut_histvar_operand_fn fn, void *ctx,
 		       uint64_t *val);
+
+/* Variable @idx of an entry (@v beside it) set to @x. */
+void ut_hist_var_put(struct ut_hist_vars *v, unsigned idx, uint64_t x);
+
+/* Variable @idx of an entry read once into *@x: false if it is not set (then unchanged). */
+bool ut_hist_var_take(struct ut_hist_vars *v, unsigned idx, uint64_t *x);
 
 #endif

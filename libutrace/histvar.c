@@ -165,12 +165,10 @@ static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const s
 	struct ut_hist_hdr *h = o ? o->hist : NULL;
 	struct ut_hist_entry *e = h ? ut_evhist_find(h, key) : NULL;
 	struct ut_hist_vars *v = h ? vars_of(h, e) : NULL;
-	uint64_t bit = 1ULL << idx;
 	const char *s;
 
-	if (!v || !(__atomic_fetch_and(&v->set, ~bit, __ATOMIC_ACQUIRE) & bit))
+	if (!v || idx < 0 || !ut_hist_var_take(v, (unsigned)idx, out))
 		return false;
-	*out = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
 	if (o->strs.var_size[idx] && (s = ut_evhist_strs(h, e)) != NULL) {
 		ut_hist_str_copy(sbuf, UT_HIST_STR_MAX,
 				 (uint64_t)(uintptr_t)(s + o->strs.var_off[idx]));
@@ -320,8 +318,7 @@ static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct
 	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
 		if (rt->strs.var_size[i] && strs)
 			ut_hist_str_copy(strs + rt->strs.var_off[i], rt->strs.var_size[i], val[i]);
-		__atomic_store_n(&v->v[i], rt->strs.var_size[i] ? 0 : val[i], __ATOMIC_RELAXED);
-		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
+		ut_hist_var_put(v, i, rt->strs.var_size[i] ? 0 : val[i]);
 	}
 }
 

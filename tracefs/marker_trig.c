@@ -23,11 +23,15 @@
  *  - stacktrace counts, but records nothing: the writer is another
  *    process, whose stack the mount cannot read;
  *  - hist counts the hit in a table the mount keeps (the hist file merges
- *    it with the processes' tables of the same trigger).
+ *    it with the processes' tables of the same trigger); a hist with
+ *    variables keeps them per entry, and its onmatch() generates a
+ *    synthetic event whose triggers the mount runs the same way
+ *    (tracefs/marker_vars.c).
  *
- * Counts (":N") and tables live here, per scope and trigger (its identity,
- * common/evtrigger.h), from the first hit until the trigger is written or
- * removed again.  Under the mount's lock (every file operation holds it).
+ * Counts (":N") and tables live here, per scope, event and trigger (its
+ * identity, common/evtrigger.h), from the first hit until the trigger is
+ * written or removed again.  Under the mount's lock (every file operation
+ * holds it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +42,7 @@
 #include "common/evtrigger_filter.h"
 #include "common/procev_fields.h"
 #include "common/histstr.h"
+#include "common/histvar_run.h"
 #include "common/synth.h"
 #include "common/usdt.h"
 #include "tracefs/tracefs.h"
@@ -302,10 +307,8 @@ bool tfs_mtrig_read_var(int32_t pid, const char *ev, const struct ut_evtrig *o, 
 	m = find_state(pid, ev, ident);
 	e = m && m->vars ? find_entry(m, key, ks, klen) : NULL;
 	v = e ? &m->vars[e - m->ent] : NULL;
-	if (!v || idx >= UT_HIST_VARS || !(v->set >> idx & 1))
+	if (!v || !ut_hist_var_take(v, idx, x)) /* read once, as the kernel's */
 		return false;
-	v->set &= ~(1ULL << idx); /* read once, as the kernel's */
-	*x = v->v[idx];
 	if (tfs_mtrig_evfmt(ev, &fmt) && (ut_hist_strs_layout(o, &fmt, &l), l.var_size[idx]) &&
 	    m->strs && m->str_size == l.size) { /* a string: its text, copied out of the entry */
 		ut_hist_str_copy(sbuf, UT_HIST_STR_MAX,
@@ -327,8 +330,7 @@ static void store_vars(struct mtrig *m, const struct ut_evtrig *t, const struct 
 		if (l->var_size[i] && m->strs && m->str_size == l->size)
 			ut_hist_str_copy(m->strs + k * m->str_size + l->var_off[i], l->var_size[i],
 					 val[i]);
-		v->v[i] = l->var_size[i] ? 0 : val[i];
-		v->set |= 1ULL << i;
+		ut_hist_var_put(v, i, l->var_size[i] ? 0 : val[i]);
 	}
 }
 

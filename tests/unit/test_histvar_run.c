@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What hist variables do at a hit, shared by the process and the mount
- * (common/histvar_run.c), and a synthetic event's record payload
+ * (common/histvar_run.c: where a $ref reads, the values, read once), and a synthetic event's record payload
  * (common/synthrec.c).
  */
 #include <stdint.h>
@@ -73,6 +73,25 @@ TEST(values)
 	CHECK_EQ_INT(val[1], 110);
 }
 
+/* A variable per entry, read once. */
+TEST(read_once)
+{
+	struct ut_hist_vars v;
+	uint64_t x = 7;
+
+	memset(&v, 0, sizeof(v));
+	CHECK(!ut_hist_var_take(&v, 0, &x) && x == 7); /* not set: untouched */
+	ut_hist_var_put(&v, 1, 42);
+	CHECK(!ut_hist_var_take(&v, 0, &x));
+	CHECK(ut_hist_var_take(&v, 1, &x) && x == 42);
+	CHECK(!ut_hist_var_take(&v, 1, &x)); /* consumed */
+	ut_hist_var_put(&v, 1, 43);
+	ut_hist_var_put(&v, 1, 44); /* set again before a read: the last value */
+	CHECK(ut_hist_var_take(&v, 1, &x) && x == 44);
+	ut_hist_var_put(&v, UT_HIST_VARS, 1); /* out of range: nothing */
+	CHECK(!ut_hist_var_take(&v, UT_HIST_VARS, &x) && v.set == 0);
+}
+
 TEST(synth_record)
 {
 	struct ut_synth_def d;
@@ -108,6 +127,7 @@ int main(void)
 {
 	RUN(source);
 	RUN(values);
+	RUN(read_once);
 	RUN(synth_record);
 	TEST_EXIT();
 }
