@@ -154,12 +154,14 @@ int ut_live_marker_at(const char *sessdir, int inst, int32_t tid, const char *co
 /*
  * A synthetic event of definition @d with field values @args (common/synthrec.h)
  * written as thread @tid (@comm) into the session @sessdir, in the buffer
- * its markers go to: a trigger the mount runs on trace_marker's event
- * generated it (tracefs/marker_vars.c).  0, -ENOSPC or -errno.
+ * its markers go to, if it passes its filter @f (NULL: none): a trigger
+ * the mount runs on trace_marker's event generated it
+ * (tracefs/marker_vars.c).  0, -ENOSPC or -errno.
  */
 struct ut_synth_def;
+struct ut_evf;
 int ut_live_synth(const char *sessdir, int32_t tid, const char *comm, const struct ut_synth_def *d,
-		  const uint64_t *args);
+		  const uint64_t *args, const struct ut_evf *f);
 /*
  * The session's "synth" file: the definitions @defs ("NAME FIELDS" lines)
  * its readers name synthetic events with (common/sessprobes.c); a traced

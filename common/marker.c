@@ -225,14 +225,16 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 }
 
 int ut_live_synth(const char *sessdir, int32_t tid, const char *comm, const struct ut_synth_def *d,
-		  const uint64_t *args)
+		  const uint64_t *args, const struct ut_evf *f)
 {
-	uint64_t rec[UT_SYNTH_REC_WORDS];
-	unsigned n = d->nfields, sb = ut_synth_lay_out(d, args, rec);
+	uint64_t rec[1 + UT_SYNTH_REC_WORDS];
+	unsigned n = d->nfields, sb = ut_synth_lay_out(d, args, rec + 1);
 
+	if (f && !ut_synth_passes(f, rec, n, sb, tid, comm, 0))
+		return 0; /* its filter discards it */
 	/* as the process writes it (libutrace/synth.c): a PROBE record at the event's pseudo address */
 	return put_event(sessdir, 0, tid, comm, ut_rec_word0(UT_REC_PROBE, 0, ut_synth_pc(d->name)),
-			 (uint64_t)sb << 8 | n, rec, 8 * (size_t)n + sb,
+			 (uint64_t)sb << 8 | n, rec + 1, 8 * (size_t)n + sb,
 			 16 + ((8 * (uint64_t)n + sb + 15) & ~(uint64_t)15), NULL);
 }
 

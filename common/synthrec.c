@@ -4,6 +4,7 @@
  * __data_loc is relative to the record's payload as the kernel's format
  * counts it: after the 8 bytes of common fields.
  */
+#include "common/evfilter.h"
 #include "common/synthrec.h"
 
 /*
@@ -43,4 +44,13 @@ unsigned ut_synth_lay_out(const struct ut_synth_def *d, const uint64_t *args, ui
 			rec[i] = sz < 8 ? args[i] & ((1ULL << (8 * sz)) - 1) : args[i];
 	}
 	return used;
+}
+
+bool ut_synth_passes(const struct ut_evf *f, uint64_t *rec, unsigned nfields, unsigned sb,
+		     int32_t tid, const char *comm, uint32_t cpu)
+{
+	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
+
+	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4, the other common fields 0 */
+	return ut_evf_match(f, rec, 8 + 8 * (size_t)nfields + sb, &ctx);
 }

@@ -11,6 +11,7 @@
 #ifndef UT_SYNTHREC_H
 #define UT_SYNTHREC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/event.h"
@@ -25,5 +26,16 @@
  * returns the strings' bytes after the d->nfields slots.
  */
 unsigned ut_synth_lay_out(const struct ut_synth_def *d, const uint64_t *args, uint64_t *rec);
+
+/*
+ * Whether the event passes @f, its `filter` (common/evfilter.h), before it
+ * is recorded: @rec[0] gets the common fields (common_pid @tid), rec[1..]
+ * holds its payload (@nfields slots, @sb string bytes), as its format lays
+ * the record out.  @comm: the thread's name (NULL: "", when @f reads
+ * none: ut_evf_uses()); @cpu its CPU.
+ */
+struct ut_evf;
+bool ut_synth_passes(const struct ut_evf *f, uint64_t *rec, unsigned nfields, unsigned sb,
+		     int32_t tid, const char *comm, uint32_t cpu);
 
 #endif

@@ -41,17 +41,16 @@ void ut_synth_filter_apply(struct rt_synth *s)
 	s->fprog = prog; /* the old text goes with the old filter: kept */
 }
 
-/* Whether the event (@rec: as its format lays it out, @len bytes) passes @f. */
-static bool passes(const struct ut_evf *f, uint64_t *rec, size_t len, uint32_t cpu)
+/* Whether the event (@rec: 1 + its payload's words, @sb string bytes) passes @f. */
+static bool passes(const struct ut_evf *f, const struct rt_synth *s, uint64_t *rec, unsigned sb,
+		   uint32_t cpu)
 {
 	char comm[17] = "";
-	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
 	int32_t tid = ut_self.tid ? ut_self.tid : (int32_t)gettid();
 
-	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4 */
 	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
 		prctl(PR_GET_NAME, comm);
-	return ut_evf_match(f, rec, len, &ctx);
+	return ut_synth_passes(f, rec, s->d.nfields, sb, tid, comm, cpu);
 }
 
 void ut_synth_record(const struct rt_synth *s, const uint64_t *args)
@@ -66,7 +65,7 @@ void ut_synth_record(const struct rt_synth *s, const uint64_t *args)
 	if (!ut_tracing_on(t) || !ut_enter(t))
 		return;
 	sb = ut_synth_lay_out(&s->d, args, rec + 1); /* rec[0]: the common fields */
-	if (f && !passes(f, rec, 8 + 8 * (size_t)n + sb, cpu)) {
+	if (f && !passes(f, s, rec, sb, cpu)) {
 		ut_leave(t);
 		return;
 	}

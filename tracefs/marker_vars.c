@@ -12,8 +12,8 @@
  *    dropped, uncounted, and its actions do not run;
  *  - onmatch(SYS.EVT).trace(SYNTH, P..) then generates the synthetic
  *    event: recorded into the session the marker went to (the scope's
- *    trace) when set_event enables it, as the kernel records an enabled
- *    one, and its own triggers run (a hist on it keeps its table here,
+ *    trace) when set_event enables it and its filter passes it, as the
+ *    kernel records an enabled one, and its own triggers run (a hist on it keeps its table here,
  *    merged into its hist file with the processes' tables).
  *
  * common_timestamp is the marker's time as the trace shows it, ns of the
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/evfilter.h"
 #include "common/histvar_run.h"
 #include "common/synth.h"
 #include "tracefs/tracefs.h"
@@ -125,20 +126,36 @@ bool tfs_mvar_values(const struct tfs_mrun *run, const char *ev, const struct ut
 	return ut_histvar_values(&t->hv, operand, &c, v->val) && read_params(&c);
 }
 
-/* Whether set_event enables synthetic event @name in the scope (then it is recorded). */
-static bool enabled(const struct tfs_mrun *run, const char *name)
+/*
+ * The synthetic event @d (@ev) with @args recorded into the marker's
+ * session, if set_event enables it in the scope and its filter passes it
+ * (the scope's events/synthetic/NAME/filter), as the process records its own.
+ */
+static void record(const struct tfs_mrun *run, const struct ut_synth_def *d, const char *ev,
+		   const char *defs, const struct tfs_mhit *h, const uint64_t *args)
 {
+	const struct ut_cfg_evf *cf;
+	struct ut_evf *f = NULL;
 	struct ut_cfg c;
-	bool on;
 
 	if (tfs_scope_config(run->r->sc, &c))
-		return false;
-	on = ut_usdt_selected(c.events, UT_SYNTH_SYSTEM, name);
+		return;
+	cf = ut_cfg_find_evf(&c, ev);
+	if (cf && ut_evf_decode(cf->prog, strlen(cf->prog), &f)) {
+		ut_evf_free(f); /* not usable: not filtered, as the process does */
+		f = NULL;
+	}
+	if (ut_usdt_selected(c.events, UT_SYNTH_SYSTEM, d->name)) {
+		/* the markers-only session names its events by its own "synth" file */
+		if (!run->r->sc->pid)
+			ut_live_synth_defs(run->sessdir, defs);
+		ut_live_synth(run->sessdir, h->tid, h->comm, d, args, f);
+	}
+	ut_evf_free(f);
 	ut_cfg_free(&c);
-	return on;
 }
 
-/* The synthetic event @d: recorded (if enabled) into the marker's session, its triggers run. */
+/* The synthetic event @d: recorded into the marker's session, its triggers run. */
 static void generate(const struct tfs_mrun *run, const struct ut_synth_def *d, const char *defs,
 		     const struct tfs_mhit *h, const uint64_t *args)
 {
@@ -147,13 +164,8 @@ static void generate(const struct tfs_mrun *run, const struct ut_synth_def *d, c
 	char ev[TFS_EV_MAX];
 
 	memcpy(g.slot, args, d->nfields * sizeof(*args));
-	if (enabled(run, d->name)) {
-		/* the markers-only session names its events by its own "synth" file */
-		if (!run->r->sc->pid)
-			ut_live_synth_defs(run->sessdir, defs);
-		ut_live_synth(run->sessdir, h->tid, h->comm, d, args);
-	}
 	snprintf(ev, sizeof(ev), "%s:%s", UT_SYNTH_SYSTEM, d->name);
+	record(run, d, ev, defs, h, args);
 	tfs_mtrig_run(run, ev, &g);
 }
 

@@ -5,9 +5,10 @@
 # keeps the variables per entry (key) and runs onmatch() (marker_vars.c):
 # the "end" marker's trigger reads $ts0, set for the same common_pid by the
 # "start" marker's trigger, and consumes it; the synthetic event `latency`
-# is then generated: recorded into the scope's trace (it is enabled) and
-# its own hist trigger counts it in a table the mount keeps, shown by its
-# hist file.  At the top level and under processes/PID/.
+# is then generated: recorded into the scope's trace (it is enabled; its
+# filter judges the record only) and its own hist trigger counts it in a
+# table the mount keeps, shown by its hist file.  At the top level and
+# under processes/PID/.
 . "$(dirname "$0")/mount.lib"
 
 do_mount
@@ -104,6 +105,16 @@ expect_eq "end again: not counted" "$(printf '    Hits: 1\n    Hits: 1')" "$(gre
 expect_eq "end again: no latency" "    Hits: 1" "$(grep Hits: events/synthetic/latency/hist)"
 expect_eq "end again: recorded, no latency event" "2 1" \
 	"$(grep -c 'tracing_mark_write: end' trace) $(grep -c 'latency: lat=' trace)"
+# its filter judges the record only: the hist counts what it discards (the kernel's)
+echo 'lat > 100000000' >events/synthetic/latency/filter
+echo -n start >trace_marker
+echo -n end >trace_marker
+expect_eq "filtered: counted" "    Hits: 2" "$(grep Hits: events/synthetic/latency/hist)"
+expect_eq "filtered: not recorded" 1 "$(grep -c 'latency: lat=' trace)"
+echo 0 >events/synthetic/latency/filter
+echo -n start >trace_marker
+echo -n end >trace_marker
+expect_eq "no filter: recorded" 2 "$(grep -c 'latency: lat=' trace)"
 expect_eq "remove the top level's" OK "$(a events/synthetic/latency/trigger '!hist:keys=common_pid,lat:sort=lat')"
 expect_eq "" OK "$(a events/ftrace/print/trigger '!hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(ftrace.print).latency($lat) if buf == "end"')"
 expect_eq "" OK "$(a events/ftrace/print/trigger '!hist:keys=common_pid:ts0=common_timestamp.usecs if buf == "start"')"

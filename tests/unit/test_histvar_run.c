@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * What hist variables do at a hit, shared by the process and the mount
- * (common/histvar_run.c: where a $ref reads, the values, read once), and a synthetic event's record payload
- * (common/synthrec.c).
+ * (common/histvar_run.c: where a $ref reads, the values, read once), and
+ * a synthetic event's record payload and its filter (common/synthrec.c).
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "common/evfilter.h"
 #include "common/evtrigger.h"
 #include "common/histvar_run.h"
 #include "common/synth.h"
@@ -123,11 +124,39 @@ TEST(synth_record)
 	CHECK_EQ_INT(sb, 1 + 4);
 }
 
+/* The filter judges the record as its format lays it out: common_pid, a number, a string. */
+TEST(synth_filter)
+{
+	static const struct ut_evf_field fields[] = {
+	    {.name = "lat", .offset = 8, .size = 8, .kind = UT_EVF_NUM},
+	    {.name = "name", .offset = 16, .size = 4, .kind = UT_EVF_STRLOC},
+	};
+	struct ut_synth_def d;
+	struct ut_synth_err err;
+	struct ut_evf_error fe;
+	struct ut_evf *f = NULL;
+	bool rm;
+	uint64_t rec[1 + UT_SYNTH_REC_WORDS], args[2] = {500, (uint64_t)(uintptr_t)"abc"};
+	unsigned sb;
+
+	CHECK(ut_synth_parse("ev u64 lat; char name[]", 23, &d, &rm, &err) == 0);
+	sb = ut_synth_lay_out(&d, args, rec + 1);
+	CHECK(ut_evf_parse("lat > 100 && name == \"abc\" && common_pid == 7", fields, 2, &f,
+			   &fe) == 0);
+	CHECK(ut_synth_passes(f, rec, d.nfields, sb, 7, NULL, 0));
+	CHECK(!ut_synth_passes(f, rec, d.nfields, sb, 8, NULL, 0));
+	args[0] = 50;
+	sb = ut_synth_lay_out(&d, args, rec + 1);
+	CHECK(!ut_synth_passes(f, rec, d.nfields, sb, 7, NULL, 0));
+	ut_evf_free(f);
+}
+
 int main(void)
 {
 	RUN(source);
 	RUN(values);
 	RUN(read_once);
 	RUN(synth_record);
+	RUN(synth_filter);
 	TEST_EXIT();
 }
