@@ -13,14 +13,15 @@
  *  - onmatch(SYS.EVT).trace(SYNTH, P..) then generates the synthetic
  *    event: recorded into the session the marker went to (the scope's
  *    trace) when set_event enables it and its filter passes it, as the
- *    kernel records an enabled one, and its own triggers run (a hist on it keeps its table here,
- *    merged into its hist file with the processes' tables).
+ *    kernel records an enabled one, and its own triggers run (a hist on
+ *    it keeps its table here, merged into its hist file with the
+ *    processes' tables).
  *
  * common_timestamp is the marker's time as the trace shows it, ns of the
  * session's trace clock (the process's under processes/PID/), as the
- * kernel's is its ring's time stamp.  onmax()/onchange() are not run here (refused on
- * ftrace:print when written; on a synthetic event, what a process
- * generates runs them there).
+ * kernel's is its ring's time stamp.  onmax()/onchange() are not run
+ * here (refused on ftrace:print when written; on a synthetic event, what
+ * a process generates runs them there).
  */
 #include <stdio.h>
 #include <stdlib.h>
