@@ -63,7 +63,8 @@ LIB_COMMON_SRCS := common/symbols.c common/symsnap.c common/sitefind.c common/pr
 	common/ehframe.c \
 	common/glob.c common/filter.c common/evfilter.c common/evfilter_parse.c common/usdt_events.c \
 	common/pltsyms.c common/usdt.c common/usdt_desc.c common/procevents.c common/procev_fields.c \
-	common/evtrigger.c common/evtrigger_filter.c common/histvar.c common/histstr.c common/synth.c \
+	common/evtrigger.c common/evtrigger_filter.c common/histvar.c common/histstr.c common/synth.c common/synthrec.c \
+	common/histvar_run.c \
 	common/cxxname.c common/clock.c common/grow.c common/populate.c \
 	common/config.c common/ctl.c common/safedir.c common/proc_alive.c common/sessname.c
 

@@ -147,6 +147,27 @@ int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line);
  * (producer/consumer mode), or -errno.
  */
 int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text);
+/* The same, the marker's time into *@ts: ns of the trace clock, as readers show it. */
+int ut_live_marker_at(const char *sessdir, int inst, int32_t tid, const char *comm,
+		      const char *text, uint64_t *ts);
+
+/*
+ * A synthetic event of definition @d with field values @args (common/synthrec.h)
+ * written as thread @tid (@comm) into the session @sessdir, in the buffer
+ * its markers go to, if it passes its filter @f (NULL: none): a trigger
+ * the mount runs on trace_marker's event generated it
+ * (tracefs/marker_vars.c).  0, -ENOSPC or -errno.
+ */
+struct ut_synth_def;
+struct ut_evf;
+int ut_live_synth(const char *sessdir, int32_t tid, const char *comm, const struct ut_synth_def *d,
+		  const uint64_t *args, const struct ut_evf *f);
+/*
+ * The session's "synth" file: the definitions @defs ("NAME FIELDS" lines)
+ * its readers name synthetic events with (common/sessprobes.c); a traced
+ * process writes its own, the mount the markers-only session's.
+ */
+int ut_live_synth_defs(const char *sessdir, const char *defs);
 
 /*
  * The calling tool's markers-only session in @rundir (created on first use):

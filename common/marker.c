@@ -30,7 +30,9 @@
 #include "common/clock.h"
 #include "common/control.h"
 #include "common/ctl.h"
+#include "common/ring_buffer.h"
 #include "common/sessname.h"
+#include "common/synthrec.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
@@ -125,20 +127,30 @@ static uint32_t inst_clock(const char *sessdir, int inst)
 	return ut_inst_clock(rundir, sessdir, inst);
 }
 
-int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text)
+/*
+ * One event of the writer's into its buffer: a TIME record of now (in the
+ * session's clock, or instance @inst's; *@ts gets it) then the record of
+ * @size bytes, its two words @w0, @w1, then @len bytes of @data, the rest
+ * zero; *@ts (if not NULL) gets the time in the trace clock's unit, as
+ * readers show it.  0, -ENOSPC (full, producer/consumer mode) or -errno.
+ */
+static int put_event(const char *sessdir, int inst, int32_t tid, const char *comm, uint64_t w0,
+		     uint64_t w1, const void *data, size_t len, uint64_t size, uint64_t *ts)
 {
 	struct ut_ctl *ctl = ut_live_map_ctl(sessdir);
-	size_t n = strnlen(text, UT_REC_MARKER_MAX);
-	uint64_t size = 16 + ((n + 1 + 15) & ~(uint64_t)15), need = UT_REC_SIZE + size;
+	struct ut_clockconv conv;
+	uint64_t need = UT_REC_SIZE + size;
 	char path[PATH_MAX + 32], err[256];
 	struct ut_buf_hdr *h;
-	uint8_t *data;
-	uint64_t head, off, *w, ts;
+	uint8_t *data_pages;
+	uint64_t head, off, *w;
 	size_t maplen;
 	int slot, fd = -1, ret = 0;
 
 	if (!ctl)
 		return -errno;
+	conv = (struct ut_clockconv){
+	    .tsc0 = ctl->tsc0, .mono0 = ctl->mono0, .mult = ctl->tsc_mult, .shift = ctl->tsc_shift};
 	slot = marker_slot(ctl, sessdir, tid, comm);
 	if (slot < 0) {
 		ut_live_unmap_ctl(ctl);
@@ -165,11 +177,11 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 		ret = -EINVAL;
 		goto unmap;
 	}
-	data = (uint8_t *)h + UT_BUF_HDR_SIZE;
+	data_pages = (uint8_t *)h + UT_BUF_HDR_SIZE;
 	head = h->head;
 	off = head & (UT_PAGE_SIZE - 1);
 	if (off && UT_PAGE_SIZE - off < need) { /* close the page */
-		*(uint64_t *)(data + (head & (MARKER_BUF - 1))) = 0;
+		*(uint64_t *)(data_pages + (head & (MARKER_BUF - 1))) = 0;
 		head += UT_PAGE_SIZE - off;
 	}
 	if (!ctl->overwrite && head + need - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
@@ -178,14 +190,16 @@ int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm,
 		ret = -ENOSPC;
 		goto unmap;
 	}
-	ts = now_in(inst ? inst_clock(sessdir, inst) : ctl->clock);
-	w = (uint64_t *)(data + (head & (MARKER_BUF - 1)));
+	w = (uint64_t *)(data_pages + (head & (MARKER_BUF - 1)));
 	w[0] = ut_rec_word0(UT_REC_TIME, 0, 0);
-	w[1] = ts;
-	w[2] = ut_rec_word0(UT_REC_MARKER, 0, n);
-	w[3] = 0; /* delta 0 from the TIME record */
+	conv.clock = inst ? inst_clock(sessdir, inst) : ctl->clock;
+	w[1] = now_in(conv.clock);
+	if (ts) /* as the trace shows it (the TSC of the local clock converted) */
+		*ts = ut_clock_to_trace(&conv, w[1]);
+	w[2] = w0;
+	w[3] = w1; /* its time delta (the top bits): 0 from the TIME record */
 	memset(w + 4, 0, size - 16);
-	memcpy(w + 4, text, n);
+	memcpy(w + 4, data, len);
 	h->written++;
 	__atomic_store_n(&h->head, head + need, __ATOMIC_RELEASE);
 unmap:
@@ -194,6 +208,50 @@ out:
 	if (fd >= 0)
 		close(fd); /* drops the lock */
 	ut_live_unmap_ctl(ctl);
+	return ret;
+}
+
+int ut_live_marker_at(const char *sessdir, int inst, int32_t tid, const char *comm,
+		      const char *text, uint64_t *ts)
+{
+	size_t n = strnlen(text, UT_REC_MARKER_MAX);
+
+	return put_event(sessdir, inst, tid, comm, ut_rec_word0(UT_REC_MARKER, 0, n), 0, text, n,
+			 16 + ((n + 1 + 15) & ~(uint64_t)15), ts);
+}
+
+int ut_live_marker(const char *sessdir, int inst, int32_t tid, const char *comm, const char *text)
+{
+	return ut_live_marker_at(sessdir, inst, tid, comm, text, NULL);
+}
+
+int ut_live_synth(const char *sessdir, int32_t tid, const char *comm, const struct ut_synth_def *d,
+		  const uint64_t *args, const struct ut_evf *f)
+{
+	uint64_t rec[1 + UT_SYNTH_REC_WORDS];
+	unsigned n = d->nfields, sb = ut_synth_lay_out(d, args, rec + 1);
+
+	if (f && !ut_synth_passes(f, rec, n, sb, tid, comm, 0))
+		return 0; /* its filter discards it */
+	/* as the process writes it (libutrace/synth.c): a PROBE record at the event's pseudo address */
+	return put_event(sessdir, 0, tid, comm, ut_rec_word0(UT_REC_PROBE, 0, ut_synth_pc(d->name)),
+			 (uint64_t)sb << 8 | n, rec + 1, 8 * (size_t)n + sb,
+			 16 + ((8 * (uint64_t)n + sb + 15) & ~(uint64_t)15), NULL);
+}
+
+int ut_live_synth_defs(const char *sessdir, const char *defs)
+{
+	char path[PATH_MAX + 16];
+	size_t n = defs ? strlen(defs) : 0;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/synth", sessdir);
+	fd = ut_live_open(path, O_WRONLY | O_CREAT | O_TRUNC);
+	if (fd < 0)
+		return fd;
+	if (n && write(fd, defs, n) != (ssize_t)n)
+		ret = -EIO;
+	close(fd);
 	return ret;
 }
 

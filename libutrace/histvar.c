@@ -27,6 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/histvar_run.h"
+#include "common/ring_buffer.h"
 #include "libutrace/evtrig_tab.h"
 
 #define MAX_DEPTH 2
@@ -41,26 +43,20 @@ uint64_t ut_histvar_field(const struct rt_hit *h, int slot)
 	return slot >= 0 && (unsigned)slot < h->nargs ? h->args[slot] : 0;
 }
 
-/* Trigger index of the hist trigger defining variable @name (on sys:evt if given); -1. */
+/* Trigger index of the hist trigger @self reads $@name from (common/histvar_run.h); -1. */
 static int16_t var_source(const struct rt_tab *tab, const struct rt_trig *self, const char *name,
 			  int8_t *idx)
 {
-	const struct ut_hist_action *m = NULL;
-
-	for (uint8_t i = 0; i < self->t.hv.nactions; i++)
-		if (self->t.hv.act[i].handler == UT_HH_ONMATCH)
-			m = &self->t.hv.act[i];
 	for (uint32_t i = 0; i < tab->nr_trig; i++) {
 		const struct rt_trig *o = &tab->trig[i];
-		const struct ut_hist_var *v = ut_histvar_find(&o->t.hv, name);
+		int k = o == self ? -1
+				  : ut_histvar_source(&self->t, &o->t, tab->ev[o->ev].sys,
+						      tab->ev[o->ev].evt, name);
 
-		if (o == self || !v || o->t.cmd != UT_ET_HIST)
-			continue;
-		if (m && (strcmp(tab->ev[o->ev].sys, m->sys) != 0 ||
-			  strcmp(tab->ev[o->ev].evt, m->evt) != 0))
-			continue;
-		*idx = (int8_t)(v - o->t.hv.vars);
-		return (int16_t)i;
+		if (k >= 0) {
+			*idx = (int8_t)k;
+			return (int16_t)i;
+		}
 	}
 	return -1;
 }
@@ -169,12 +165,10 @@ static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const s
 	struct ut_hist_hdr *h = o ? o->hist : NULL;
 	struct ut_hist_entry *e = h ? ut_evhist_find(h, key) : NULL;
 	struct ut_hist_vars *v = h ? vars_of(h, e) : NULL;
-	uint64_t bit = 1ULL << idx;
 	const char *s;
 
-	if (!v || !(__atomic_fetch_and(&v->set, ~bit, __ATOMIC_ACQUIRE) & bit))
+	if (!v || idx < 0 || !ut_hist_var_take(v, (unsigned)idx, out))
 		return false;
-	*out = __atomic_load_n(&v->v[idx], __ATOMIC_RELAXED);
 	if (o->strs.var_size[idx] && (s = ut_evhist_strs(h, e)) != NULL) {
 		ut_hist_str_copy(sbuf, UT_HIST_STR_MAX,
 				 (uint64_t)(uintptr_t)(s + o->strs.var_off[idx]));
@@ -183,11 +177,49 @@ static bool read_once(const struct rt_tab *tab, int16_t src, int8_t idx, const s
 	return true;
 }
 
+/*
+ * common_timestamp: the hit's time as the trace shows it, ns of the trace
+ * clock (the local clock's cycles converted, as readers convert them), as
+ * the kernel's is its ring's time stamp; so .usecs are microseconds.
+ */
 static uint64_t timestamp(struct rt_hit *h, bool usecs)
 {
-	if (!h->ts)
-		h->ts = ut_now();
+	const struct ut_ctl *ctl = ut_rt.ctl;
+
+	if (!h->ts && ctl) {
+		struct ut_clockconv c = {.clock = ut_rt.cfg.clock,
+					 .tsc0 = ctl->tsc0,
+					 .mono0 = ctl->mono0,
+					 .mult = ctl->tsc_mult,
+					 .shift = ctl->tsc_shift};
+
+		h->ts = ut_clock_to_trace(&c, ut_now());
+	}
 	return usecs ? h->ts / 1000 : h->ts;
+}
+
+/* What eval_vars' operands read: the table, the trigger, the hit, its key, the string copies. */
+struct eval_ctx {
+	struct rt_tab *tab;
+	const struct rt_trig *rt;
+	struct rt_hit *h;
+	const struct rt_key *key;
+	char (*sbuf)[UT_HIST_STR_MAX];
+};
+
+/* Operand @j of variable @i (not a constant, not an own variable): a field, the time, a $ref. */
+static bool operand(void *arg, unsigned i, unsigned j, uint64_t *x)
+{
+	struct eval_ctx *c = arg;
+	const struct rt_operand *o = &c->rt->op[i][j];
+
+	if (o->kind == UT_HO_FIELD)
+		*x = ut_histvar_field(c->h, o->slot);
+	else if (o->kind == UT_HO_TS)
+		*x = timestamp(c->h, o->usecs);
+	else
+		return read_once(c->tab, o->src, o->src_var, c->key, x, c->sbuf[i]);
+	return true;
 }
 
 /*
@@ -198,30 +230,9 @@ static uint64_t timestamp(struct rt_hit *h, bool usecs)
 static bool eval_vars(struct rt_tab *tab, const struct rt_trig *rt, struct rt_hit *h,
 		      const struct rt_key *key, uint64_t *val, char (*sbuf)[UT_HIST_STR_MAX])
 {
-	for (uint8_t i = 0; i < rt->t.hv.nvars; i++) {
-		const struct ut_hist_var *v = &rt->t.hv.vars[i];
-		uint64_t xs[UT_HIST_MAX_OPS] = {0};
+	struct eval_ctx c = {.tab = tab, .rt = rt, .h = h, .key = key, .sbuf = sbuf};
 
-		for (uint8_t j = 0; j < v->nops; j++) {
-			const struct rt_operand *o = &rt->op[i][j];
-			uint64_t x = o->k;
-
-			if (o->kind == UT_HO_FIELD)
-				x = ut_histvar_field(h, o->slot);
-			else if (o->kind == UT_HO_TS)
-				x = timestamp(h, o->usecs);
-			else if (o->kind == UT_HO_VAR && o->own >= 0)
-				x = val[o->own];
-			else if (o->kind == UT_HO_VAR &&
-				 !read_once(tab, o->src, o->src_var, key, &x, sbuf[i]))
-				return false;
-			xs[j] = x;
-		}
-		val[i] = ut_histvar_eval(v->op, xs, v->nops);
-		if (v->neg)
-			val[i] = -val[i];
-	}
-	return true;
+	return ut_histvar_values(&rt->t.hv, operand, &c, val);
 }
 
 /*
@@ -307,8 +318,7 @@ static void store_vars(const struct rt_trig *rt, struct ut_hist_entry *e, struct
 	for (uint8_t i = 0; v && i < rt->t.hv.nvars; i++) {
 		if (rt->strs.var_size[i] && strs)
 			ut_hist_str_copy(strs + rt->strs.var_off[i], rt->strs.var_size[i], val[i]);
-		__atomic_store_n(&v->v[i], rt->strs.var_size[i] ? 0 : val[i], __ATOMIC_RELAXED);
-		__atomic_fetch_or(&v->set, 1ULL << i, __ATOMIC_RELEASE);
+		ut_hist_var_put(v, i, rt->strs.var_size[i] ? 0 : val[i]);
 	}
 }
 

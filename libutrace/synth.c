@@ -2,9 +2,8 @@
 /*
  * A synthetic event's record (common/synth.h): written into the thread's
  * ring as a USDT probe's is (a PROBE record: the event's pseudo address,
- * then one 8-byte slot per field, a string's its __data_loc, then the
- * strings' text), so readers name it through the same table, from the
- * session's "synth" file (common/sessprobes.c).
+ * then its payload, common/synthrec.h), so readers name it through the
+ * same table, from the session's "synth" file (common/sessprobes.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "common/event.h"
 #include "common/evfilter.h"
+#include "common/synthrec.h"
 #include "libutrace/evtrig_tab.h"
 
 /*
@@ -41,56 +41,16 @@ void ut_synth_filter_apply(struct rt_synth *s)
 	s->fprog = prog; /* the old text goes with the old filter: kept */
 }
 
-/* Whether the event (@rec: as its format lays it out, @len bytes) passes @f. */
-static bool passes(const struct ut_evf *f, uint64_t *rec, size_t len, uint32_t cpu)
+/* Whether the event (@rec: 1 + its payload's words, @sb string bytes) passes @f. */
+static bool passes(const struct ut_evf *f, const struct rt_synth *s, uint64_t *rec, unsigned sb,
+		   uint32_t cpu)
 {
 	char comm[17] = "";
-	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
 	int32_t tid = ut_self.tid ? ut_self.tid : (int32_t)gettid();
 
-	rec[0] = (uint64_t)(uint32_t)tid << 32; /* common_pid at 4 */
 	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
 		prctl(PR_GET_NAME, comm);
-	return ut_evf_match(f, rec, len, &ctx);
-}
-
-/*
- * String field @i's text at address @a (0: none, recorded empty) after
- * the @n slots of @rec, @used bytes of strings there already: its
- * __data_loc; the bytes added to *@used (a char[N]: N - 1 at most).
- */
-static uint64_t put_string(const struct rt_synth *s, unsigned i, uint64_t *rec, unsigned n,
-			   unsigned *used, uint64_t a)
-{
-	const char *src = (const char *)(uintptr_t)a;
-	char *dst = (char *)(rec + 1 + n) + *used;
-	unsigned max = s->d.strsize[i] ? s->d.strsize[i] : UT_EV_MAX_STR, len = 0;
-
-	while (src && len + 1 < max && src[len]) {
-		dst[len] = src[len];
-		len++;
-	}
-	dst[len++] = '\0';
-	*used += len;
-	return (uint64_t)len << 16 | (8 + 8 * n + *used - len);
-}
-
-/* The event as its format lays it out into @rec (common fields left): the strings' bytes. */
-static unsigned lay_out(const struct rt_synth *s, const uint64_t *args, uint64_t *rec)
-{
-	unsigned n = s->d.nfields, used = 0;
-
-	for (unsigned i = 0; i < n; i++) { /* the field's size of it, as a probe's argument */
-		unsigned sz = s->d.size[i];
-
-		if (s->d.is_string[i])
-			rec[1 + i] = put_string(s, i, rec, n, &used, args[i]);
-		else if (sz < 8 && s->d.is_signed[i])
-			rec[1 + i] = (uint64_t)(((int64_t)args[i] << (64 - 8 * sz)) >> (64 - 8 * sz));
-		else
-			rec[1 + i] = sz < 8 ? args[i] & ((1ULL << (8 * sz)) - 1) : args[i];
-	}
-	return used;
+	return ut_synth_passes(f, rec, s->d.nfields, sb, tid, comm, cpu);
 }
 
 void ut_synth_record(const struct rt_synth *s, const uint64_t *args)
@@ -100,12 +60,12 @@ void ut_synth_record(const struct rt_synth *s, const uint64_t *args)
 	uint64_t *w, delta;
 	uint32_t cpu = ut_cpu();
 	const struct ut_evf *f = __atomic_load_n(&s->filter, __ATOMIC_ACQUIRE);
-	uint64_t rec[1 + UT_SYNTH_MAX_FIELDS + UT_SYNTH_MAX_FIELDS * UT_EV_MAX_STR / 8];
+	uint64_t rec[1 + UT_SYNTH_REC_WORDS];
 
 	if (!ut_tracing_on(t) || !ut_enter(t))
 		return;
-	sb = lay_out(s, args, rec);
-	if (f && !passes(f, rec, 8 + 8 * (size_t)n + sb, cpu)) {
+	sb = ut_synth_lay_out(&s->d, args, rec + 1); /* rec[0]: the common fields */
+	if (f && !passes(f, s, rec, sb, cpu)) {
 		ut_leave(t);
 		return;
 	}

@@ -183,13 +183,18 @@ static void add_session(struct merged *m, const char *dir, const char *sys, cons
 	}
 }
 
-/* ftrace:print's tables, kept by the mount (tracefs/marker_trig.c), added to @m. */
-static void add_marker_tables(struct merged *m, const struct tfs_scope *sc, const char *ident)
+/*
+ * The tables the mount keeps for the triggers it runs (tracefs/marker_trig.c:
+ * ftrace:print's, and those of the synthetic events they generate) of
+ * event @ev, added to @m.
+ */
+static void add_marker_tables(struct merged *m, const struct tfs_scope *sc, const char *ev,
+			      const char *ident)
 {
 	struct ut_hist_entry *e = NULL;
 	char *hs = NULL;
 	uint32_t size = m->l->size;
-	long k = tfs_mtrig_hist(sc->pid, ident, size, &e, &hs, &m->hits, &m->drops);
+	long k = tfs_mtrig_hist(sc->pid, ev, ident, size, &e, &hs, &m->hits, &m->drops);
 	struct mentry *v = k > 0 ? realloc(m->v, (m->n + (size_t)k) * sizeof(*v)) : NULL;
 
 	hs = keep_strs(m, hs);
@@ -211,14 +216,15 @@ static void collect(const struct tfs_scope *sc, const char *sys, const char *evt
 {
 	struct ut_live_sess *v = NULL;
 	long n = ut_live_list(tfs_rundir, &v);
+	char ev[TFS_EV_MAX];
 
 	for (long i = 0; i < n; i++)
 		if (in_scope(sc, &v[i]))
 			add_session(m, v[i].dir, sys, evt, ident);
 	if (n > 0)
 		free(v);
-	if (!strcmp(sys, "ftrace") && !strcmp(evt, "print"))
-		add_marker_tables(m, sc, ident);
+	snprintf(ev, sizeof(ev), "%s:%s", sys, evt);
+	add_marker_tables(m, sc, ev, ident);
 	combine(m);
 }
 
@@ -504,8 +510,7 @@ void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t)
 
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->ev), r->ev);
 	ut_evtrig_ident(t, ident, sizeof(ident));
-	if (tfs_mtrig_event(r->ev))
-		tfs_mtrig_forget(r->sc->pid, ident, true);
+	tfs_mtrig_forget(r->sc->pid, r->ev, ident, true); /* the mount's tables of it */
 	for (long i = 0; i < n; i++) {
 		for (uint32_t k = 0; in_scope(r->sc, &v[i]) && k < MAX_HIST_FILES; k++) {
 			struct ut_hist_hdr h;

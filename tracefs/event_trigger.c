@@ -334,6 +334,15 @@ static int check_synth(const struct ut_evtrig *t, const struct ut_evfmt *fmt, co
 	return ret;
 }
 
+/* Whether hist trigger @t has an onmax() or onchange() handler. */
+static bool tracks(const struct ut_evtrig *t)
+{
+	for (uint8_t i = 0; i < t->hv.nactions; i++)
+		if (t->hv.act[i].handler != UT_HH_ONMATCH)
+			return true;
+	return false;
+}
+
 /* Parse and check one write; 0 or -EINVAL (logged as the kernel does). */
 static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 {
@@ -351,9 +360,8 @@ static int parse_write(struct tfs_req *r, const char *cmd, struct ut_evtrig *t)
 	if ((t->cmd == UT_ET_ENABLE || t->cmd == UT_ET_DISABLE) && !t->remove &&
 	    !tfs_event_exists(r->sc->pid, t->sys, t->evt))
 		return -EINVAL;
-	/* the mount's hist tables of ftrace:print count; they keep no variables */
-	if (tfs_mtrig_event(r->ev) && t->cmd == UT_ET_HIST && !t->remove &&
-	    (t->hv.nvars || t->hv.nactions))
+	/* the mount runs ftrace:print's hist variables and onmatch(), not onmax()/onchange() */
+	if (tfs_mtrig_event(r->ev) && t->cmd == UT_ET_HIST && !t->remove && tracks(t))
 		return -EINVAL;
 	return 0;
 }
@@ -394,11 +402,12 @@ int tfs_store_event_trigger(struct tfs_req *r, const char *buf, size_t len, bool
 	}
 	if (!ret && t.cmd == UT_ET_HIST && t.clear)
 		tfs_hist_clear(r, &t);
-	if (!ret && tfs_mtrig_event(r->ev) && (t.remove || !(t.pause || t.cont || t.clear))) {
+	if (!ret && (t.remove || !(t.pause || t.cont || t.clear))) {
 		char ident[256];
 
+		/* the mount's state of it (the triggers it runs): written anew, counts start again */
 		ut_evtrig_ident(&t, ident, sizeof(ident));
-		tfs_mtrig_forget(r->sc->pid, ident, false); /* written anew: counts start again */
+		tfs_mtrig_forget(r->sc->pid, r->ev, ident, false);
 	}
 	if (!ret && !t.remove && (t.cmd == UT_ET_SNAPSHOT || has_snapshot_action(&t)))
 		ret = tfs_snapshot_alloc(r->sc); /* as the kernel's registration */
@@ -416,7 +425,7 @@ static bool live_count(struct tfs_req *r, const char *ident, int64_t *count)
 
 	/* ftrace:print: the mount's count (trace_marker writes), else a program's (utrace_marker) */
 	if (tfs_mtrig_event(r->ev))
-		found = tfs_mtrig_count(r->sc->pid, ident, count);
+		found = tfs_mtrig_count(r->sc->pid, r->ev, ident, count);
 	for (long i = 0; e && colon && i < n && !found; i++) {
 		long k = (!v[i].alive || (r->sc->pid && v[i].pid != r->sc->pid))
 				 ? 0 : ut_live_evtrigs(v[i].dir, e);

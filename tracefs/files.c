@@ -619,6 +619,7 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	size_t n = len < UT_REC_MARKER_MAX ? len : UT_REC_MARKER_MAX, k = n;
 	struct ut_live_sess s;
 	struct ut_cfg c;
+	uint64_t ts = 0;
 	bool on;
 	int ret;
 
@@ -639,20 +640,18 @@ static int store_marker(struct tfs_req *r, const char *buf, size_t len, bool app
 	memcpy(text, buf, k);
 	text[k] = '\0';
 	thread_comm(r->caller, comm, sizeof(comm));
-	if (r->sc->pid)
-		ret = tfs_scope_session(r->sc, &s)
-			  ? -ENODEV
-			  : ut_live_marker(s.dir, 0, r->caller, comm, text);
-	else {
-		/* the top level and instances: the mount's markers-only session */
-		ret = ut_live_marker_session(tfs_rundir, dir, sizeof(dir));
+	if (r->sc->pid) {
+		ret = tfs_scope_session(r->sc, &s) ? -ENODEV : 0;
 		if (!ret)
-			ret = ut_live_marker(dir, r->sc->inst, r->caller, comm, text);
-	}
+			snprintf(dir, sizeof(dir), "%s", s.dir);
+	} else /* the top level and instances: the mount's markers-only session */
+		ret = ut_live_marker_session(tfs_rundir, dir, sizeof(dir));
+	if (!ret)
+		ret = ut_live_marker_at(dir, r->sc->inst, r->caller, comm, text, &ts);
 	if (!ret) { /* ftrace:print's triggers see the text as written, newlines kept */
 		memcpy(text, buf, n);
 		text[n] = '\0';
-		tfs_mtrig_fire(r, c.triggers, r->caller, comm, text);
+		tfs_mtrig_fire(r, c.triggers, dir, r->caller, comm, text, ts);
 	}
 	ut_cfg_free(&c);
 	if (ret == -ENOSPC)

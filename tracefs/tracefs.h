@@ -34,6 +34,8 @@
 
 #include "common/config.h"
 #include "common/control.h"
+#include "common/histstr.h"
+#include "common/usdt.h"
 #include "common/output/output.h"
 
 /* ------------------------------------------------------------------ */
@@ -302,28 +304,87 @@ struct ut_evtrig;
 /* Empty the tables of hist trigger @t of event r->ev in the scope's sessions. */
 void tfs_hist_clear(struct tfs_req *r, const struct ut_evtrig *t);
 /*
- * marker_trig.c: ftrace:print's triggers, run by the mount as it writes a
- * trace_marker (the kernel runs them in the writer).  tfs_mtrig_fire: after
- * marker @text of thread @tid (@comm) went into r's scope, whose
- * configuration's triggers are @triggers.
+ * marker_trig.c: the triggers the mount runs: ftrace:print's, as it writes
+ * a trace_marker (the kernel runs them in the writer), and those of the
+ * synthetic events their onmatch() generate (marker_vars.c).
+ * tfs_mtrig_fire: after marker @text of thread @tid (@comm) went into r's
+ * scope, into session @sessdir at time @ts (ns of its trace clock), whose
+ * configuration's triggers are @triggers.  The states are per scope, event
+ * ("SYS:EVT") and trigger identity.
  */
+#define TFS_EV_MAX (2 * UT_EVTRIG_NAME_MAX + 2)
 bool tfs_mtrig_event(const char *ev);
 bool tfs_mtrig_format(struct ut_evfmt *f);
-void tfs_mtrig_fire(struct tfs_req *r, const char *triggers, int32_t tid, const char *comm,
-		    const char *text);
-/* The count trigger @ident has left in scope @pid; false before its first hit. */
-bool tfs_mtrig_count(int32_t pid, const char *ident, int64_t *count);
+void tfs_mtrig_fire(struct tfs_req *r, const char *triggers, const char *sessdir, int32_t tid,
+		    const char *comm, const char *text, uint64_t ts);
+/* The count trigger @ident of @ev has left in scope @pid; false before its first hit. */
+bool tfs_mtrig_count(int32_t pid, const char *ev, const char *ident, int64_t *count);
 /*
  * Its hist entries in scope @pid (0: every scope), malloc'd in *@out, and
  * their strings, @str_size bytes each (its layout: common/histstr.h),
  * malloc'd in *@strs (NULL when 0); hits and drops added.
  */
 struct ut_hist_entry;
-long tfs_mtrig_hist(int32_t pid, const char *ident, uint32_t str_size, struct ut_hist_entry **out,
-		    char **strs, uint64_t *hits, uint64_t *drops);
-/* Trigger @ident written or removed in scope @pid (0: every scope): its state goes (@tables_only: its tables are emptied). */
-void tfs_mtrig_forget(int32_t pid, const char *ident, bool tables_only);
+long tfs_mtrig_hist(int32_t pid, const char *ev, const char *ident, uint32_t str_size,
+		    struct ut_hist_entry **out, char **strs, uint64_t *hits, uint64_t *drops);
+/* Trigger @ident of @ev written or removed in scope @pid (0: every scope): its state goes (@tables_only: its tables are emptied). */
+void tfs_mtrig_forget(int32_t pid, const char *ev, const char *ident, bool tables_only);
 void tfs_mtrig_free(void);
+
+/* A hit of an event whose triggers the mount runs: its fields' slots, writer and time. */
+struct tfs_mhit {
+	uint64_t slot[UT_USDT_MAX_ARGS]; /* a string's: the address of its text */
+	unsigned nslots;
+	int32_t tid;
+	const char *comm;
+	uint64_t ts;	/* its record's time in the trace clock (ns): common_timestamp */
+	int depth;	/* synthetic events generated from synthetic events' triggers */
+};
+/* Where they run: the request (its scope), the scope's triggers, the session written to. */
+struct tfs_mrun {
+	struct tfs_req *r;
+	const char *triggers;
+	const char *sessdir;
+};
+/* Run event @ev's triggers ("SYS:EVT", newest first) for hit @h. */
+void tfs_mtrig_run(const struct tfs_mrun *run, const char *ev, const struct tfs_mhit *h);
+/* The format of @ev, an event the mount runs the triggers of; false if none. */
+bool tfs_mtrig_evfmt(const char *ev, struct ut_evfmt *fmt);
+/* Field @slot's value (UT_HIST_SLOT_PID: the writer) and @t's key of hit @h (its strings @ks). */
+struct ut_hist_strs;
+uint64_t tfs_mhit_field(const struct tfs_mhit *h, int slot);
+void tfs_mhit_key(const struct ut_evtrig *t, const struct ut_evfmt *fmt,
+		  const struct ut_hist_strs *l, const struct tfs_mhit *h, struct ut_hist_entry *key,
+		  char *ks);
+/*
+ * Variable @idx of hist trigger @o of @ev in scope @pid for @key (its keys'
+ * strings @ks, @klen bytes), read once (its set bit cleared) into *@x (a
+ * string: copied into @sbuf, UT_HIST_STR_MAX bytes, *@x its address);
+ * false if it is not set.
+ */
+bool tfs_mtrig_read_var(int32_t pid, const char *ev, const struct ut_evtrig *o, unsigned idx,
+			const struct ut_hist_entry *key, const char *ks, uint32_t klen,
+			uint64_t *x, char *sbuf);
+/*
+ * marker_vars.c: hist variables and onmatch() on the events the mount runs
+ * the triggers of.  tfs_mvar_values: @t's (on @ev) variables for hit @h
+ * (key @key, @ks, @klen) into @v, with the matched event's variables its
+ * onmatch() params read; false if a $ref is not set (the hit is dropped).
+ * tfs_mvar_actions: after the hit was counted, its onmatch() actions.
+ */
+struct tfs_mvals {
+	uint64_t val[UT_HIST_MAX_VARS];
+	uint64_t pv[UT_HIST_MAX_ACTIONS][UT_HIST_MAX_PARAMS]; /* the matched event's $VAR params */
+	char sbuf[UT_HIST_MAX_VARS][UT_HIST_STR_MAX];	       /* strings read from other tables */
+	char psbuf[UT_HIST_MAX_PARAMS][UT_HIST_STR_MAX];
+};
+bool tfs_mvar_values(const struct tfs_mrun *run, const char *ev, const struct ut_evtrig *t,
+		     const struct ut_evfmt *fmt, const struct tfs_mhit *h,
+		     const struct ut_hist_entry *key, const char *ks, uint32_t klen,
+		     struct tfs_mvals *v);
+void tfs_mvar_actions(const struct tfs_mrun *run, const struct ut_evtrig *t,
+		      const struct ut_evfmt *fmt, const struct tfs_mhit *h,
+		      const struct tfs_mvals *v);
 void tfs_funcs_free(void);
 /*
  * A configuration that came from the top level (lenient: each process skips

@@ -40,14 +40,15 @@ trigger/trigger-stacktrace.tc PASS
 trigger/trigger-trace-marker-hist.tc PASS
 trigger/trigger-trace-marker-snapshot.tc PASS
 trigger/trigger-trace-marker-synthetic-kernel.tc UNSUPPORTED
-trigger/trigger-trace-marker-synthetic.tc FAIL
+trigger/trigger-trace-marker-synthetic.tc PASS
 trigger/trigger-traceonoff.tc PASS
 EOF2
 }
 # at the top level, beside other traced processes (kselftest-events.lib: other_tasks)
 KSELFTEST_TOP="event/event-no-pid.tc"
-# under ASan: four of the passing cases (events, a filter, the snapshot, ftrace:print's hist)
+# under ASan: five of the passing cases (events, a filter, the snapshot, ftrace:print's hist,
+# its variables and onmatch())
 KSELFTEST_ASAN="event/toplevel-enable.tc trigger/trigger-filter.tc trigger/trigger-snapshot.tc \
-trigger/trigger-trace-marker-hist.tc"
+trigger/trigger-trace-marker-hist.tc trigger/trigger-trace-marker-synthetic.tc"
 kselftest_check event trigger
 finish
