@@ -339,16 +339,21 @@ static size_t missed_of(const struct ut_obj *o, const struct ut_inltab *tab,
 	return n;
 }
 
+/* Two functions by (module, name). */
+static int cmp_name(const struct ut_filter_func *f, const struct ut_filter_func *g)
+{
+	int c = strcmp(f->module ? f->module : "", g->module ? g->module : "");
+
+	return c ? c : strcmp(f->name, g->name);
+}
+
 /* Rows of a table by (module, name), then row: qsort_r's order for first_rows(). */
 static int cmp_row(const void *a, const void *b, void *arg)
 {
 	const struct ut_ftable *t = arg;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct ut_filter_func *f = ut_ftable_get(t, i), *g = ut_ftable_get(t, j);
-	int c = strcmp(f->module ? f->module : "", g->module ? g->module : "");
+	int c = cmp_name(ut_ftable_get(t, i), ut_ftable_get(t, j));
 
-	if (!c)
-		c = strcmp(f->name, g->name);
 	return c ? c : (i > j) - (i < j);
 }
 
@@ -372,13 +377,8 @@ static bool *first_rows(const struct ut_ftable *t, const struct ut_fset *s)
 		if (ut_ftable_get(t, i) && ut_fset_contains(s, i))
 			by[k++] = i;
 	qsort_r(by, k, sizeof(*by), cmp_row, (void *)t);
-	for (size_t i = 0; i < k; i++) {
-		const struct ut_filter_func *f = ut_ftable_get(t, by[i]),
-					    *g = i ? ut_ftable_get(t, by[i - 1]) : NULL;
-
-		first[by[i]] = !g || strcmp(g->name, f->name) ||
-			       strcmp(g->module ? g->module : "", f->module ? f->module : "");
-	}
+	for (size_t i = 0; i < k; i++)
+		first[by[i]] = !i || cmp_name(ut_ftable_get(t, by[i - 1]), ut_ftable_get(t, by[i])) != 0;
 	free(by);
 	return first;
 }
