@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* -f FILTER after -e EVENT, compiled against the probes' formats (cli/evfilter_opt.h). */
+/* -f FILTER after -e EVENT, compiled against the events' formats: probes, process events (cli/evfilter_opt.h). */
 #include "cli/evfilter_opt.h"
 
 #include <stdio.h>
@@ -8,6 +8,8 @@
 
 #include "cli/cli.h"
 #include "common/evfilter.h"
+#include "common/procev_fields.h"
+#include "common/procevents.h"
 #include "common/usdt_events.h"
 
 /* The -f options in the order given, each with the -e words before it. */
@@ -50,19 +52,17 @@ static bool named(const char *events, const char *provider, const char *name)
 	return false;
 }
 
-/* Compile @p's filter for probe @pr into @c; exit 2 with the kernel's report if it does not parse. */
-static void compile_one(struct ut_cfg *c, const struct pending *p, const struct ut_usdt_probe *pr)
+/* Compile @p's filter for the event of format @fmt into @c; exit 2 with the kernel's report if it does not parse. */
+static void compile_one(struct ut_cfg *c, const struct pending *p, const struct ut_evfmt *fmt)
 {
 	struct ut_evf_field fields[UT_USDT_MAX_ARGS];
 	struct ut_evf_error e;
 	struct ut_evf *f;
-	struct ut_evfmt fmt;
 	char ev[160], report[1024], *word;
 	size_t n;
 
-	ut_evfmt_from_probe(&fmt, pr);
-	n = ut_evfmt_fields(&fmt, fields);
-	snprintf(ev, sizeof(ev), "%s:%s", pr->provider, pr->name);
+	n = ut_evfmt_fields(fmt, fields);
+	snprintf(ev, sizeof(ev), "%s:%s", fmt->system, fmt->name);
 	if (ut_evf_parse(p->text, fields, n, &f, &e)) {
 		ut_evf_error_file(report, sizeof(report), p->text, &e);
 		report[strcspn(report, "") - 2] = '\0'; /* the file's empty last line and newline */
@@ -76,10 +76,28 @@ static void compile_one(struct ut_cfg *c, const struct pending *p, const struct 
 	free(word);
 }
 
+/* The process events (sched:*, signal:*, utrace:*) @p's words name: each compiled; how many. */
+static size_t compile_procevs(struct ut_cfg *c, const struct pending *p)
+{
+	size_t n, hits = 0;
+	const struct ut_procev *v = ut_procev_all(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct ut_evfmt fmt;
+
+		if (v[i].id != UT_PEV_PRINT && named(p->events, v[i].system, v[i].name) &&
+		    ut_procev_evfmt(&v[i], &fmt)) {
+			compile_one(c, p, &fmt);
+			hits++;
+		}
+	}
+	return hits;
+}
+
 void ut_evf_opt_compile(struct ut_cfg *c, const struct ut_objlist *objs)
 {
 	for (size_t k = 0; k < npend; k++) {
-		size_t hits = 0;
+		size_t hits = compile_procevs(c, &pend[k]);
 
 		for (size_t i = 0; i < objs->n; i++) {
 			struct ut_usdt_list l = {0};
@@ -89,7 +107,10 @@ void ut_evf_opt_compile(struct ut_cfg *c, const struct ut_objlist *objs)
 				if (l.v[j].nargs < 0 ||
 				    !named(pend[k].events, l.v[j].provider, l.v[j].name))
 					continue;
-				compile_one(c, &pend[k], &l.v[j]);
+				struct ut_evfmt fmt;
+
+				ut_evfmt_from_probe(&fmt, &l.v[j]);
+				compile_one(c, &pend[k], &fmt);
 				hits++;
 			}
 			ut_usdt_list_free(&l);

@@ -549,6 +549,15 @@ static inline bool ut_evpid_ok(void)
 }
 /* sigevents.c: signal_generate and signal_deliver; the real senders looked up at start-up */
 void ut_sigev_init(void) UT_HIDDEN;
+/* evfilter.c: event filters (events/SYS/EVT/filter) */
+struct ut_evf;
+void ut_evf_follow(const char *ev, const struct ut_evf **f, char **prog) UT_HIDDEN;
+/*
+ * Whether the event at @rec (@len bytes, as its format lays it out: the
+ * common fields, 8-byte slots, the strings their __data_loc slots locate)
+ * passes filter @f; @rec's common fields are filled in here.
+ */
+bool ut_evf_passes(const struct ut_evf *f, uint64_t *rec, size_t len, uint32_t cpu) UT_HIDDEN;
 /* signal_generate of the SIGCHLD this process's exit() sends its parent */
 void ut_sigev_exiting(void) UT_HIDDEN;
 /* evtrigger.c, evhist.c: event triggers (events/SYS/EVT/trigger) */

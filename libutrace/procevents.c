@@ -29,6 +29,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <stdio.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -45,6 +46,10 @@
 /* Bit (id - UT_PEV_FIRST): the event is enabled. */
 static uint32_t enabled;
 
+/* Each event's filter (events/SYS/EVT/filter; NULL: none) and the word it came from. */
+static const struct ut_evf *filters[UT_PEV_END - UT_PEV_FIRST];
+static char *fprogs[UT_PEV_END - UT_PEV_FIRST];
+
 _Static_assert(UT_PEV_END - UT_PEV_FIRST <= 32, "one bit per event");
 
 /* Make the enabled set what the configuration's words say; under ut_rt.lock. */
@@ -54,9 +59,16 @@ void ut_procev_apply(void)
 	const struct ut_procev *v = ut_procev_all(&n);
 	uint32_t on = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (v[i].id >= UT_PEV_FIRST && ut_usdt_selected(ut_rt.cfg.events, v[i].system, v[i].name))
+	for (size_t i = 0; i < n; i++) {
+		char ev[64];
+
+		if (v[i].id < UT_PEV_FIRST || v[i].id >= UT_PEV_END)
+			continue;
+		if (ut_usdt_selected(ut_rt.cfg.events, v[i].system, v[i].name))
 			on |= 1u << (v[i].id - UT_PEV_FIRST);
+		snprintf(ev, sizeof(ev), "%s:%s", v[i].system, v[i].name);
+		ut_evf_follow(ev, &filters[v[i].id - UT_PEV_FIRST], &fprogs[v[i].id - UT_PEV_FIRST]);
+	}
 	__atomic_store_n(&enabled, on, __ATOMIC_RELAXED);
 	ut_evpid_changed(); /* set_event_pid may have changed too */
 }
@@ -166,6 +178,47 @@ static uint64_t program_site(void)
 }
 
 /*
+ * Whether event @e (of format @d) passes its filter, if it has one: its
+ * fields laid out as the filter was compiled (common/usdt_events.h,
+ * ut_evfmt_fields: 8-byte slots, the strings after them located by
+ * __data_loc slots).
+ */
+static bool passes(const struct ut_procev *d, const struct ut_pev *e)
+{
+	const struct ut_evf *f = e->id >= UT_PEV_FIRST && e->id < UT_PEV_END
+					 ? __atomic_load_n(&filters[e->id - UT_PEV_FIRST], __ATOMIC_ACQUIRE)
+					 : NULL;
+	uint64_t rec[1 + UT_USDT_MAX_ARGS + UT_PEV_MAX_PAYLOAD / 8 + 1];
+	uint8_t raw[8 + sizeof(e->b)];
+	struct ut_evfmt fmt;
+	unsigned n, used = 0;
+	char *strs;
+
+	if (!f)
+		return true;
+	memset(raw, 0, 8);
+	memcpy(raw + 8, e->b, e->len);
+	n = ut_procev_slots(d, raw, 8 + e->len, rec + 1);
+	ut_procev_evfmt(d, &fmt);
+	strs = (char *)(rec + 1 + n);
+	for (unsigned i = 0; i < n; i++) {
+		const char *s = (const char *)(uintptr_t)rec[1 + i];
+		size_t room = UT_PEV_MAX_PAYLOAD - used, len;
+
+		if (!fmt.is_string[i])
+			continue;
+		len = s && room > 1 ? strnlen(s, room - 1) + 1 : 0; /* (0: "(fault)", as a probe's) */
+		if (len) {
+			memcpy(strs + used, s, len - 1);
+			strs[used + len - 1] = '\0';
+		}
+		rec[1 + i] = (uint64_t)len << 16 | (len ? 8 + 8 * n + used : 0);
+		used += (unsigned)len;
+	}
+	return ut_evf_passes(f, rec, 8 + 8 * (size_t)n + used, ut_cpu());
+}
+
+/*
  * Event @e happened: recorded if enabled (or soft-enabled by a trigger),
  * then its triggers run, as a probe's do (libutrace/evtrigger.c), with its
  * fields as slots; a stacktrace trigger's stack starts where the program
@@ -180,8 +233,8 @@ void ut_pev_emit(const struct ut_pev *e)
 
 	if (!ut_rt.ready || !d)
 		return;
-	if (ut_evtrig_records_named(d->system, d->name, enabled_bit(e->id)))
-		record(e);
+	if (ut_evtrig_records_named(d->system, d->name, enabled_bit(e->id)) && passes(d, e))
+		record(e); /* the filter decides what is written; the triggers run all the same */
 	if (!ut_evtrig_arms_named(d->system, d->name))
 		return;
 	memset(rec, 0, 8);

@@ -92,31 +92,13 @@ static void semaphore_add(const struct ut_probe *r, int by)
 		__atomic_add_fetch((uint16_t *)r->semaphore, (uint16_t)by, __ATOMIC_RELAXED);
 }
 
-/*
- * Give probe @r the filter the configuration has for its event.  A filter
- * replaced is not freed: a thread may be evaluating it in its SIGTRAP
- * handler now, and nothing says when it is done.  Filters change at the
- * pace of someone writing to a file, and are a few hundred bytes.
- */
+/* Give probe @r the filter the configuration has for its event (libutrace/evfilter.c). */
 static void apply_filter(struct ut_probe *r, const struct ut_usdt_probe *p)
 {
 	char ev[192];
-	const struct ut_cfg_evf *e;
-	struct ut_evf *f = NULL;
-	char *prog = NULL;
 
 	snprintf(ev, sizeof(ev), "%s:%s", p->provider, p->name);
-	e = ut_cfg_find_evf(&ut_rt.cfg, ev);
-	if (e ? r->fprog && !strcmp(r->fprog, e->prog) : !r->fprog)
-		return; /* unchanged */
-	if (e && (ut_evf_decode(e->prog, strlen(e->prog), &f) || !(prog = strdup(e->prog)))) {
-		ut_evf_free(f);
-		ut_log("usdt: the filter of %s could not be used; the event is not filtered", ev);
-		f = NULL;
-	}
-	__atomic_store_n(&r->filter, f, __ATOMIC_RELEASE);
-	free(r->fprog);
-	r->fprog = prog;
+	ut_evf_follow(ev, &r->filter, &r->fprog);
 }
 
 /* Probes whose jumps the current apply installs (one round of the installer for all). */
@@ -309,24 +291,6 @@ static unsigned fetch_strings(const struct ut_usdt_probe *p, unsigned n, uint64_
 }
 
 /*
- * Whether the event passes the probe's filter: @rec is the event as its
- * format lays it out (common fields, the arguments' 8-byte slots, the
- * strings), @len bytes.  The thread's name is asked for only when the
- * filter names comm.
- */
-static bool filter_passes(const struct ut_evf *f, uint64_t *rec, size_t len, uint32_t cpu)
-{
-	char comm[17] = "";
-	struct ut_evf_ctx ctx = {.cpu = cpu, .comm = comm};
-	if (!ut_self.tid) /* once: a system call a hit otherwise */
-		ut_self.tid = (int32_t)gettid();
-	rec[0] = (uint64_t)(uint32_t)ut_self.tid << 32; /* common_pid at 4; type, flags: 0 */
-	if (ut_evf_uses(f) & UT_EVF_USES_COMM)
-		prctl(PR_GET_NAME, comm);
-	return ut_evf_match(f, rec, len, &ctx);
-}
-
-/*
  * One PROBE record: the probe's address, then each argument in an 8-byte
  * slot (common/usdt.h's size, sign- or zero-extended), then the text of
  * its string arguments.  Everything is fetched first, into the event as
@@ -348,7 +312,7 @@ static void record_probe(const struct ut_module *m, const struct ut_probe *r, co
 		rec[1 + i] = ut_arch_usdt_fetch(uc, &p->arg[i], m->bias);
 	if (r->strings)
 		sb = fetch_strings(p, n, rec + 1, (char *)(rec + 1 + n));
-	if (f && !filter_passes(f, rec, 8 + 8 * (size_t)n + sb, cpu)) {
+	if (f && !ut_evf_passes(f, rec, 8 + 8 * (size_t)n + sb, cpu)) {
 		ut_leave(t);
 		return;
 	}

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * events/PROVIDER/NAME/filter and events/PROVIDER/filter: the kernel's
- * event filters (SPEC §9.3) for USDT events.  A write is compiled here
- * against the event's format (common/evfilter.h) and goes to the
- * processes as the configuration's event_filter line; each process
- * evaluates it before it writes an event (libutrace/usdt.c).
+ * event filters (SPEC §9.3) for USDT events and process events.  A write
+ * is compiled here against the event's format (common/evfilter.h) and goes
+ * to the processes as the configuration's event_filter line; each process
+ * evaluates it before it writes an event (libutrace/evfilter.c).
  *
  * As the kernel's: a read shows the filter as written, or "none"; "0"
  * clears it; a filter that does not parse is EINVAL, the file then shows

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/procev_fields.h"
 #include "common/procevents.h"
 #include "common/usdt_events.h"
 #include "tracefs/tracefs.h"
@@ -30,8 +31,11 @@ int tfs_evlist_add(struct ut_probetab *t)
 		struct ut_probetab_ent *e = &t->v[t->n++];
 
 		memset(e, 0, sizeof(*e));
-		snprintf(e->f.system, sizeof(e->f.system), "%s", v[i].system);
-		snprintf(e->f.name, sizeof(e->f.name), "%s", v[i].name);
+		/* with their fields, that event filters compile against (not ftrace:print's: the mount's) */
+		if (v[i].id == UT_PEV_PRINT || !ut_procev_evfmt(&v[i], &e->f)) {
+			snprintf(e->f.system, sizeof(e->f.system), "%s", v[i].system);
+			snprintf(e->f.name, sizeof(e->f.name), "%s", v[i].name);
+		}
 		e->f.id = v[i].id;
 	}
 	return 0;

@@ -89,7 +89,7 @@ ftrace/func_profiler.tc PASS
 ftrace/func_set_ftrace_file.tc PASS
 ftrace/func_stack_tracer.tc UNSUPPORTED
 ftrace/func_traceonoff_triggers.tc FAIL
-ftrace/tracing-error-log.tc FAIL
+ftrace/tracing-error-log.tc PASS
 instances/instance-event.tc PASS
 instances/instance.tc PASS
 00basic/basic2.tc (instance) PASS
