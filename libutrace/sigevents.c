@@ -86,12 +86,25 @@ static bool ignored(int sig)
 	       (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT);
 }
 
+/* The signal_generate event: @sig with si_code @code to @pid (@comm), in its group or not, @res. */
+static void emit_generate(int sig, int code, const char comm[16], pid_t pid, bool group, int res)
+{
+	struct ut_pev e;
+	int32_t v[3] = {sig, 0, code}, g = group, r = res;
+
+	ut_pev_init(&e, UT_PEV_SIG_GENERATE);
+	ut_pev_put(&e, 8, v, sizeof(v));
+	ut_pev_put(&e, 20, comm, 16);
+	ut_pev_put(&e, 36, &pid, 4);
+	ut_pev_put(&e, 40, &g, 4);
+	ut_pev_put(&e, 44, &r, 4);
+	ut_pev_emit(&e);
+}
+
 /* signal_generate of @sig to @pid (a thread of ours when @self). */
 static void generated(int sig, int code, pid_t pid, bool group, bool self)
 {
-	struct ut_pev e;
 	char comm[16];
-	int32_t v[3] = {sig, 0, code}, g = group, res;
 
 	if (sig <= 0 || sig >= NSIG || !ut_procev_on(UT_PEV_SIG_GENERATE))
 		return;
@@ -101,14 +114,7 @@ static void generated(int sig, int code, pid_t pid, bool group, bool self)
 	} else {
 		comm_of(pid, comm);
 	}
-	res = self && ignored(sig);
-	ut_pev_init(&e, UT_PEV_SIG_GENERATE);
-	ut_pev_put(&e, 8, v, sizeof(v));
-	ut_pev_put(&e, 20, comm, 16);
-	ut_pev_put(&e, 36, &pid, 4);
-	ut_pev_put(&e, 40, &g, 4);
-	ut_pev_put(&e, 44, &res, 4);
-	ut_pev_emit(&e);
+	emit_generate(sig, code, comm, pid, group, self && ignored(sig));
 }
 
 /* Bit @sig of the mask on @status's line @key ("SigIgn:"): 0 or 1, 0 without the line. */
@@ -133,10 +139,9 @@ static int status_bit(const char *status, const char *key, int sig)
  */
 void ut_sigev_exiting(void)
 {
-	struct ut_pev e;
 	char path[40], status[4096], comm[16];
 	pid_t ppid = getppid();
-	int32_t v[3] = {SIGCHLD, 0, CLD_EXITED}, g = 1, res = 0;
+	int res = 0;
 	ssize_t n;
 	int fd;
 
@@ -157,13 +162,7 @@ void ut_sigev_exiting(void)
 	else if (!status_bit(status, "\nSigCgt:", SIGCHLD) && !status_bit(status, "\nSigBlk:", SIGCHLD))
 		res = 1;
 	comm_of(ppid, comm);
-	ut_pev_init(&e, UT_PEV_SIG_GENERATE);
-	ut_pev_put(&e, 8, v, sizeof(v));
-	ut_pev_put(&e, 20, comm, 16);
-	ut_pev_put(&e, 36, &ppid, 4);
-	ut_pev_put(&e, 40, &g, 4);
-	ut_pev_put(&e, 44, &res, 4);
-	ut_pev_emit(&e);
+	emit_generate(SIGCHLD, CLD_EXITED, comm, ppid, true, res);
 }
 
 /* ---- signal_deliver ---- */

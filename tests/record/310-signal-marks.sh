@@ -9,12 +9,17 @@
 # signal_enter / signal_exit events.  CPUs and durations are masked.
 . "$(dirname "$0")/../lib/common.sh"
 
+# The program runs on one CPU: a call whose entry and exit are on different
+# CPUs ends "} /* name */", as the kernel's (the graph is followed per CPU)
+PIN=()
+command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && PIN=(taskset -c 0)
+
 # CPU column and durations masked; the marks keep their columns
 graph() { grep -v '^#' | sed -E 's/^ *[0-9]+\)/ N)/; s/[+!#*@$ ] [0-9]+\.[0-9]+ us +\|/ <DUR>  |/'; }
 
 one() {
 	local s=$1 d=m.$1.dat
-	record "$d" -p function_graph -l 'sm_*' -l 'on_*' -- "$(prog sigmarks "$s")" ||
+	record "$d" -p function_graph -l 'sm_*' -l 'on_*' -- "${PIN[@]}" "$(prog sigmarks "$s")" ||
 		fail "$s: record exited $?: $(cat "$d.err")"
 	expect "$s stdout" "$d.out" <<'EOF2'
 usr1 2 usr2 1 int 1 old ok

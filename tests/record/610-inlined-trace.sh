@@ -42,7 +42,7 @@ send_packet <-main 1
 EOF2
 	record "g.$s.dat" -O inlined -p function_graph -g inl_nest -g inl_thrice -g inl_a -- "$p" ||
 		fail "$s: graph record exited $?"
-	report "g.$s.dat" | events | sed -E 's/^ *[0-9]+\) +/ N) /; s/[0-9]+\.[0-9]+ us +\|/<DUR> |/' >"g.$s.txt"
+	report "g.$s.dat" | events | sed -E 's/^ *[0-9]+\) +/ N) /; s/([+!#*@$] )?[0-9]+\.[0-9]+ us +\|/<DUR> |/' >"g.$s.txt"
 	expect "$s: function_graph" "g.$s.txt" <<'EOF2'
  N) |  inl_a() {
  N) |    inl_scale(); /* inlined */
