@@ -32,7 +32,7 @@ expect "depth 2" "$TOP/g1.txt" <<'EOF2'
     parse_request();
   }
 EOF2
-check "durations" grep -qE '^ *[0-9]+\) +[0-9]+\.[0-9]+ us +\|  }$' trace
+check "durations" grep -qE '^ *[0-9]+\) +([+!#*@$] +)?[0-9]+\.[0-9]+ us +\|  }$' trace
 
 # unlimited depth, parse_noise hidden
 echo 0 >max_graph_depth
