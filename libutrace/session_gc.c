@@ -75,6 +75,25 @@ static int newest_first(const void *a, const void *b)
 	return x->start_ns < y->start_ns ? 1 : x->start_ns > y->start_ns ? -1 : 0;
 }
 
+/*
+ * What session @name's hist tables (hist.0, hist.1..., libutrace/evtrigger.c)
+ * hold, in bytes of /dev/shm; 0 if none.  Data to keep, and counted as such:
+ * a session holding a table and no event counted a byte, so that processes
+ * starting and exiting under a hist trigger kept every table (23 GB here).
+ */
+static uint64_t hist_bytes(int rootfd, const char *name)
+{
+	uint64_t bytes = 0;
+	char path[96];
+	struct stat st;
+
+	for (unsigned k = 0; snprintf(path, sizeof(path), "%s/hist.%u", name, k) < (int)sizeof(path) &&
+			     !fstatat(rootfd, path, &st, AT_SYMLINK_NOFOLLOW);
+	     k++)
+		bytes += (uint64_t)st.st_blocks * 512 + 1;
+	return bytes;
+}
+
 /* The head of session @name's control block, if it is a dead process's. */
 static bool dead_session(int rootfd, const char *name, struct dead *out)
 {
@@ -99,12 +118,17 @@ static bool dead_session(int rootfd, const char *name, struct dead *out)
 	if (c.alive && ut_proc_alive(c.pid, c.start_ns))
 		return false;
 	out->start_ns = c.start_ns;
-	out->bytes = c.nr_slots ? c.buf_bytes + 1 : 0; /* 0: nothing in it */
-	if (snprintf(path, sizeof(path), "%s/hist.0", name) < (int)sizeof(path) &&
-	    !faccessat(rootfd, path, F_OK, AT_SYMLINK_NOFOLLOW))
-		out->bytes++; /* a hist table (libutrace/evtrigger.c) is data */
+	out->bytes = (c.nr_slots ? c.buf_bytes + 1 : 0) + hist_bytes(rootfd, name); /* 0: nothing */
 	snprintf(out->name, sizeof(out->name), "%s", name);
 	return true;
+}
+
+/* UT_DEAD_KEEP_BYTES; for tests, UTRACE_TEST_DEAD_KEEP_KB (a bound a few sessions reach). */
+static uint64_t keep_bytes(void)
+{
+	const char *e = getenv("UTRACE_TEST_DEAD_KEEP_KB");
+
+	return e && *e ? strtoull(e, NULL, 10) << 10 : UT_DEAD_KEEP_BYTES;
 }
 
 /* Whether a second passed since the last collection (and stamp it if so). */
@@ -162,7 +186,7 @@ void ut_session_gc_dead(void)
 		qsort(v, n, sizeof(*v), newest_first);
 	for (size_t i = 0; i < n; i++) {
 		kept += v[i].bytes;
-		if (!v[i].bytes || kept > UT_DEAD_KEEP_BYTES)
+		if (!v[i].bytes || kept > keep_bytes())
 			remove_at(ut_rt.rootfd, v[i].name);
 	}
 	free(v);

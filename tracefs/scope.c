@@ -168,6 +168,11 @@ static int edit_session(const struct ut_live_sess *s, tfs_edit_fn edit, const vo
 		return -ESRCH;
 	}
 	ret = ut_live_get_config(s->dir, 0, &c);
+	if (ret == -ENOENT) { /* its session went since it was listed: it has exited */
+		snprintf(err, errlen, "process %d has exited", s->pid);
+		ut_cfg_free(&c);
+		return -ESRCH;
+	}
 	if (ret) {
 		snprintf(err, errlen, "process %d: unreadable configuration", s->pid);
 		ut_cfg_free(&c);
