@@ -420,6 +420,9 @@ static int set_config(const char *sessdir, int inst, const struct ut_cfg *c, boo
 	ret = write_text(fd, text);
 	if (!ret)
 		ret = kick_and_wait(ctl, err, errlen);
+	/* an exiting process's agent may fail to apply it (its session removed meanwhile) */
+	if (ret && ret != -ESRCH && !ctl_alive(ctl))
+		ret = gone(sessdir, err, errlen);
 	if (ret && ret != -ESRCH && !(keep_on_error && ret == -EINVAL)) {
 		char ignored[128];
 
