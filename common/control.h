@@ -134,7 +134,9 @@ struct ut_symtab *ut_live_symbols(const char *const *dirs, size_t n);
  * A "names" line of the session @dir's modules log (the sites the runtime
  * made for inlined instances, named after the function inlined there):
  * one row each in @t, of kind UT_KIND_INLINED with the line's module, as
- * the process's own table has them.  Other lines: nothing.  Return: the
+ * the process's own table has them.  Other lines, and those of short-form
+ * patched prologues (tagged "prologue": functions the object's own rows
+ * list already): nothing.  Return: the
  * rows added, or a negative errno.
  */
 struct ut_ftable;

@@ -60,7 +60,13 @@ const char *ut_pro_why_text(enum ut_pro_why why);
 /* The reason an inlined instance gets no site (`list -f --inlined`). */
 const char *ut_pro_why_text_at(enum ut_pro_why why);
 
-/* Bytes the patch overwrites after the landing pad: a site and `jmp slot`. */
+/*
+ * Bytes the patch overwrites after the landing pad: a site and `jmp slot`.
+ * Where they cannot all move (a return, a call or a branch target among
+ * them, or the function is shorter), the short form moves 5 (UT_PRO_JUMP):
+ * E becomes `jmp slot`, the slot holds the site, then the moved
+ * instructions.
+ */
 #define UT_PRO_PATCH 10
 /* Most instructions moved (each at least one byte, the last one up to 15). */
 #define UT_PRO_MAX_INSN 24
@@ -74,6 +80,9 @@ struct ut_pro_plan {
 	uint8_t moved;                   /* bytes moved from entry + skip, whole instructions */
 	uint8_t nr;                      /* instructions moved */
 	uint8_t call;                    /* the last one is a call (moved as push + jmp) */
+	uint8_t jump;                    /* the short form: E becomes `jmp slot` and the
+					  * site lives in the slot (a function whose
+					  * first 10 bytes cannot all move, but 5 can) */
 	uint8_t off[UT_PRO_MAX_INSN];    /* each one's offset in the moved bytes */
 };
 

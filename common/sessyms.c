@@ -182,6 +182,14 @@ static bool parse_names(const char *dir, const char *line, struct names_line *nl
 	return true;
 }
 
+/* Whether a "names" line carries @tag after its file (the runtime's ut_ool_log_names). */
+static bool names_tagged(const char *line, const char *tag)
+{
+	char word[32] = "";
+
+	return sscanf(line, "names %*s %*s %*s %31s", word) == 1 && !strcmp(word, tag);
+}
+
 static void load_names(struct ut_symtab *st, const char *dir, const char *line)
 {
 	struct names_line nl;
@@ -196,8 +204,8 @@ int ut_live_names_rows(struct ut_ftable *t, const char *dir, const char *line)
 	struct ut_symtab *st;
 	int n = 0;
 
-	if (!parse_names(dir, line, &nl))
-		return 0;
+	if (!parse_names(dir, line, &nl) || names_tagged(line, "prologue"))
+		return 0; /* short-form patched prologues: the object's own functions, listed with it */
 	st = ut_symtab_new();
 	if (!st)
 		return -ENOMEM;

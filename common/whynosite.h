@@ -27,7 +27,7 @@ char *ut_why_no_site(const char *word, const struct ut_obj *objs, size_t n);
 /*
  * The same for processes that patch prologues when @prologues (-O
  * patch-prologue): a function without a site is then refused for a reason
- * of its own (common/prologue_why.c: "shorter than the 10 bytes a patch
+ * of its own (common/prologue_why.c: "shorter than the 5 bytes a patch
  * needs"), said first; else, or when that says nothing, ut_why_no_site().
  */
 char *ut_why_untraced(const char *word, const struct ut_obj *objs, size_t n, bool prologues);

@@ -117,13 +117,11 @@ static int cmp_u64(const void *a, const void *b)
 static uint64_t *busy_ranges(const struct ut_module *m, size_t *n)
 {
 	size_t cap = m->nr_sites + m->nr_probes, k = 0;
-	const struct ut_module *pro = NULL;
 	uint64_t *r;
 
-	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) /* its patched prologues: a module a form */
 		if (ut_rt.mods[i]->of == m && ut_rt.mods[i]->kind == UT_KIND_PROLOGUE)
-			pro = ut_rt.mods[i];
-	cap += pro ? pro->nr_sites : 0;
+			cap += ut_rt.mods[i]->nr_sites;
 	r = malloc((cap + 1) * 2 * sizeof(*r));
 	if (!r)
 		return NULL;
@@ -133,11 +131,17 @@ static uint64_t *busy_ranges(const struct ut_module *m, size_t *n)
 	}
 	for (uint32_t i = 0; i < m->nr_probes; i++, k++) /* a probe's nop, or its jump's window */
 		ut_usdt_jump_window(&m->probes[i], &r[2 * k], &r[2 * k + 1]);
-	for (uint32_t i = 0; pro && i < pro->nr_sites; i++, k++) {
-		const struct ut_ool *e = &((const struct ut_ool *)pro->kind_data)[i];
+	for (uint32_t j = 0; j < ut_rt.nr_mods; j++) {
+		const struct ut_module *pro = ut_rt.mods[j];
 
-		r[2 * k] = e->entry;
-		r[2 * k + 1] = e->entry + e->plan.skip + e->plan.moved;
+		if (pro->of != m || pro->kind != UT_KIND_PROLOGUE)
+			continue;
+		for (uint32_t i = 0; i < pro->nr_sites; i++, k++) {
+			const struct ut_ool *e = &((const struct ut_ool *)pro->kind_data)[i];
+
+			r[2 * k] = e->entry;
+			r[2 * k + 1] = e->entry + e->plan.skip + e->plan.moved;
+		}
 	}
 	qsort(r, k, 2 * sizeof(*r), cmp_u64);
 	*n = k;
@@ -238,32 +242,6 @@ static void sort_sites(size_t n, struct ut_ool *e, const char **names)
 		}
 }
 
-/* The session's names for @p's sites: "names.<index>", logged in "modules". */
-static void log_names(const struct ut_module *p, const char *const *names)
-{
-	struct ut_symtab *st = ut_symtab_new();
-	char file[32], line[128];
-	int fd, n;
-
-	if (!st || ut_rt.dirfd < 0 || !ut_rt.ctl) {
-		ut_symtab_free(st);
-		return;
-	}
-	for (uint32_t i = 0; i < p->nr_sites; i++)
-		ut_symtab_add(st, p->sites[i].addr, UT_ARCH_CALL_SIZE, names[i], p->name[0] ? p->name : NULL);
-	ut_symtab_finish(st);
-	snprintf(file, sizeof(file), "names.%u", p->index);
-	if (ut_symsnap_write(ut_rt.dirfd, file, st, 0) == 0) {
-		fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-		n = snprintf(line, sizeof(line), "names 0 %s %s\n", p->name[0] ? p->name : "-", file);
-		if (fd >= 0 && write(fd, line, (size_t)n) == n)
-			__atomic_add_fetch(&ut_rt.ctl->modules_gen, 1, __ATOMIC_RELEASE);
-		if (fd >= 0)
-			close(fd);
-	}
-	ut_symtab_free(st);
-}
-
 /* The module of @m's inlined instances, made and published; NULL if none. */
 static struct ut_module *make_module(struct ut_module *m, struct ut_ool *e, const char **names,
 				     size_t n)
@@ -280,7 +258,7 @@ static struct ut_module *make_module(struct ut_module *m, struct ut_ool *e, cons
 	}
 	free(sites);
 	if (p)
-		log_names(p, names);
+		ut_ool_log_names(p, names, NULL);
 	return p;
 }
 
@@ -335,24 +313,3 @@ void ut_inlined_sync(void)
 	}
 }
 
-/*
- * Where a thread that trapped on @a, an inlined instance's E being patched
- * (or given up), resumes: its slot; 0 if @a is no such E.
- * Async-signal-safe.
- */
-uint64_t ut_inlined_trap(uint64_t a)
-{
-	uint32_t n = __atomic_load_n(&ut_rt.nr_mods, __ATOMIC_ACQUIRE);
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct ut_module *m = ut_rt.mods[i];
-		const struct ut_ool *e = m->kind_data;
-
-		if (m->kind != UT_KIND_INLINED || !m->alive)
-			continue;
-		for (uint32_t j = 0; j < m->nr_sites; j++)
-			if (e[j].entry + e[j].plan.skip == a && e[j].state != UT_OOL_PENDING)
-				return e[j].jump_to;
-	}
-	return 0;
-}

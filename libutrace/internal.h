@@ -441,10 +441,10 @@ void ut_prologue_sync(void) UT_HIDDEN;
 int ut_prologue_install(void) UT_HIDDEN;
 uint64_t ut_prologue_resume(const struct ut_module *m, const struct ut_site *s) UT_HIDDEN;
 bool ut_prologue_signal(const siginfo_t *si, ucontext_t *uc) UT_HIDDEN;
+uint64_t ut_ool_trap(uint64_t a) UT_HIDDEN;
 
 /* inlined.c: inlined instances as sites (-O inlined) */
 void ut_inlined_sync(void) UT_HIDDEN;
-uint64_t ut_inlined_trap(uint64_t a) UT_HIDDEN;
 
 /*
  * tracers/plt.c: non-zero while this thread runs the runtime's own code

@@ -67,6 +67,14 @@ struct ut_module *ut_ool_module(struct ut_module *of, unsigned kind, struct ut_o
 				 const uint64_t *sites, const char **names, uint64_t tramp);
 
 /*
+ * The session's names for @p's sites (they are in slots, where no symbol
+ * is): "names.<index>", logged in "modules" as `names 0 MOD FILE [TAG]`.
+ * @tag NULL: inlined instances; "prologue": functions of the object whose
+ * sites are in their slots (readers list them with the object's own).
+ */
+void ut_ool_log_names(const struct ut_module *p, const char *const *names, const char *tag);
+
+/*
  * Install the patches @v (@n of them, their slots written and jump_to
  * set: E becomes `jmp jump_to`) with the live protocol (int3 first,
  * threads moved out of the moved bytes, the rest, the first byte).  Each

@@ -66,7 +66,7 @@ static bool site_trap(siginfo_t *si, ucontext_t *uc)
 		return true;
 	s = ut_sites_find_in(a, &m);
 	if (!s) {
-		uint64_t to = ut_inlined_trap(a);
+		uint64_t to = ut_ool_trap(a);
 
 		if (!to)
 			return ut_usdt_trap(uc);

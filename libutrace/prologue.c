@@ -53,6 +53,7 @@
 #include "common/filter.h"
 #include "common/prologue.h"
 #include "common/symbols.h"
+#include "common/symsnap.h"
 #include "libutrace/internal.h"
 #include "libutrace/ool.h"
 
@@ -210,19 +211,120 @@ struct ut_module *ut_ool_module(struct ut_module *of, unsigned kind, struct ut_o
 	return p;
 }
 
-/* The module of @m's patchable functions, made and published; NULL if none. */
-static struct ut_module *make_module(struct ut_module *m, struct found *f)
-{
-	uint64_t *sites = malloc((f->n + 1) * sizeof(*sites));
-	struct ut_module *p;
+static bool write_slot(struct ut_ool *pe);
 
-	if (!sites)
-		return NULL;
-	for (size_t i = 0; i < f->n; i++)
-		sites[i] = f->e[i].entry + f->e[i].plan.skip;
-	p = ut_ool_module(m, UT_KIND_PROLOGUE, f->e, f->n, sites, f->names, 0);
+/* Sites (their addresses @sites) by address, their entries and names alike. */
+static void sort_by_site(struct ut_ool *e, const char **names, uint64_t *sites, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && sites[j] < sites[j - 1]; j--) {
+			struct ut_ool t = e[j];
+			const char *nm = names[j];
+			uint64_t a = sites[j];
+
+			e[j] = e[j - 1];
+			e[j - 1] = t;
+			names[j] = names[j - 1];
+			names[j - 1] = nm;
+			sites[j] = sites[j - 1];
+			sites[j - 1] = a;
+		}
+}
+
+/*
+ * The module of @n of @f's functions of one form, made and published (its
+ * entries then its kind data); false if none.  The short form's slots are
+ * written now, for its sites are in them (a function whose slot cannot be
+ * written is left out); readers name those sites from the session's
+ * "names.<index>".
+ */
+static bool make_module(struct ut_module *m, struct ut_ool *e, const char **names, size_t n,
+			bool jump)
+{
+	uint64_t *sites = malloc((n + 1) * sizeof(*sites));
+	struct ut_module *p = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; sites && i < n; i++) {
+		if (jump && !write_slot(&e[i]))
+			continue;
+		e[k] = e[i];
+		names[k] = names[i];
+		sites[k] = jump ? e[k].jump_to : e[k].entry + e[k].plan.skip;
+		k++;
+	}
+	if (k) {
+		sort_by_site(e, names, sites, k);
+		p = ut_ool_module(m, UT_KIND_PROLOGUE, e, k, sites, names, 0);
+	}
+	if (p && jump)
+		ut_ool_log_names(p, names, "prologue");
 	free(sites);
-	return p;
+	return p != NULL;
+}
+
+/*
+ * @f's functions as the modules of their forms: true if @f's names are
+ * kept (its symbols must stay).  @f->e goes to the site-at-entry module.
+ */
+static bool make_modules(struct ut_module *m, struct found *f)
+{
+	struct ut_ool *sh = malloc((f->n + 1) * sizeof(*sh));
+	const char **shn = malloc((f->n + 1) * sizeof(*shn));
+	size_t n = 0, k = 0;
+	bool kept = false;
+
+	if (!sh || !shn) {
+		free(sh);
+		free(shn);
+		return false;
+	}
+	for (size_t i = 0; i < f->n; i++) { /* the short form apart */
+		if (f->e[i].plan.jump) {
+			sh[k] = f->e[i];
+			shn[k++] = f->names[i];
+		} else {
+			f->e[n] = f->e[i];
+			f->names[n++] = f->names[i];
+		}
+	}
+	if (n && make_module(m, f->e, f->names, n, false)) {
+		f->e = NULL;
+		kept = true;
+	}
+	if (k && make_module(m, sh, shn, k, true)) {
+		sh = NULL;
+		kept = true;
+	}
+	free(sh);
+	free(shn); /* copied into the module's names */
+	return kept;
+}
+
+void ut_ool_log_names(const struct ut_module *p, const char *const *names, const char *tag)
+{
+	struct ut_symtab *st = ut_symtab_new();
+	char file[32], line[128];
+	int fd, n;
+
+	if (!st || ut_rt.dirfd < 0 || !ut_rt.ctl) {
+		ut_symtab_free(st);
+		return;
+	}
+	for (uint32_t i = 0; i < p->nr_sites; i++)
+		ut_symtab_add(st, p->sites[i].addr, UT_ARCH_CALL_SIZE, names[i], p->name[0] ? p->name : NULL);
+	ut_symtab_finish(st);
+	snprintf(file, sizeof(file), "names.%u", p->index);
+	if (ut_symsnap_write(ut_rt.dirfd, file, st, 0) == 0) {
+		fd = openat(ut_rt.dirfd, "modules", O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		n = snprintf(line, sizeof(line), "names 0 %s %s%s%s\n", p->name[0] ? p->name : "-", file,
+			     tag ? " " : "", tag ? tag : "");
+		if (fd >= 0 && write(fd, line, (size_t)n) == n)
+			__atomic_add_fetch(&ut_rt.ctl->modules_gen, 1, __ATOMIC_RELEASE);
+		if (fd >= 0)
+			close(fd);
+	}
+	ut_symtab_free(st);
 }
 
 /*
@@ -267,10 +369,8 @@ static void plan_module(struct ut_module *m)
 		stripped_frames(m, &g, &frames, &eh);
 	ut_pro_walk(st, sites, m->nr_sites, stripped ? &frames : NULL, ut_ool_code, &g, collect, &f);
 	free(eh);
-	if (f.n && make_module(m, &f)) {
+	if (f.n && make_modules(m, &f))
 		st = NULL; /* the functions' names point into it */
-		f.e = NULL;
-	}
 out:
 	free(f.e);
 	free(f.names);
@@ -356,24 +456,33 @@ uint64_t ut_ool_slot_for(uint64_t e, uint64_t size)
 	return a->base + a->used - size;
 }
 
-/* Step 1: the slot's code; false if the function cannot be moved after all. */
+/*
+ * Step 1: the slot's code; false if the function cannot be moved after all.
+ * The short form's slot starts with its site (a nop until it is wanted),
+ * where E's jump and a thread trapping at E go.
+ */
 static bool write_slot(struct ut_ool *pe)
 {
-	uint8_t code[UT_PRO_SLOT];
+	unsigned head = pe->plan.jump ? UT_ARCH_CALL_SIZE : 0;
+	uint8_t code[UT_ARCH_CALL_SIZE + UT_PRO_SLOT];
 	size_t len = 0;
 	uint64_t slot;
 
 	/* a moved call returns to an address it did not push: a shadow stack refuses that */
 	if (pe->plan.call && ut_arch_shadow_stack())
 		return false;
-	slot = ut_ool_slot_for(pe->entry + pe->plan.skip, UT_PRO_SLOT);
+	slot = ut_ool_slot_for(pe->entry + pe->plan.skip, head + UT_PRO_SLOT);
 	memset(code, UT_ARCH_TRAP_BYTE, sizeof(code));
-	if (!slot || ut_pro_relocate(&pe->plan, (const uint8_t *)pe->entry, pe->entry, slot, code,
-				     &len, pe->map) != UT_PRO_OK)
+	if (head)
+		ut_arch_make_nop(code, head);
+	if (!slot || ut_pro_relocate(&pe->plan, (const uint8_t *)pe->entry, pe->entry, slot + head,
+				     code + head, &len, pe->map) != UT_PRO_OK)
 		return false;
-	if (ut_ool_poke(slot, code, sizeof(code)))
+	if (ut_ool_poke(slot, code, head + UT_PRO_SLOT))
 		return false;
-	pe->slot = slot;
+	pe->slot = slot + head;
+	if (head)
+		pe->jump_to = slot;
 	return true;
 }
 
@@ -695,6 +804,31 @@ int ut_prologue_install(void)
 	if (ret)
 		ut_log("patch-prologue: patches not installed (%s)", strerror(-ret));
 	return ret;
+}
+
+/*
+ * Where a thread that trapped on @a, the E of a patch that made it a jump
+ * (an inlined instance, a short-form prologue) being installed or given
+ * up, resumes: where the jump goes; 0 if @a is no such E.  (A prologue
+ * with its site at E traps on the site: ut_prologue_resume().)
+ * Async-signal-safe.
+ */
+uint64_t ut_ool_trap(uint64_t a)
+{
+	uint32_t n = __atomic_load_n(&ut_rt.nr_mods, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ut_module *m = ut_rt.mods[i];
+		const struct ut_ool *e = m->kind_data;
+
+		if ((m->kind != UT_KIND_INLINED && m->kind != UT_KIND_PROLOGUE) || !m->alive || !e)
+			continue;
+		for (uint32_t j = 0; j < m->nr_sites; j++)
+			if (e[j].jump_to && e[j].entry + e[j].plan.skip == a &&
+			    e[j].state != UT_OOL_PENDING)
+				return e[j].jump_to;
+	}
+	return 0;
 }
 
 /* Where a thread that trapped on the site resumes: the moved instructions. */

@@ -298,13 +298,24 @@ enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
 {
 	enum ut_pro_why why;
 
+	static const unsigned need[2] = {UT_PRO_PATCH, UT_PRO_JUMP};
+	uint32_t skip;
+
 	memset(p, 0, sizeof(*p));
-	if (size < UT_PRO_PATCH)
+	if (size < UT_PRO_JUMP || size < (skip = ut_arch_entry_offset(code)) + UT_PRO_JUMP)
 		return UT_PRO_SHORT;
-	p->skip = (uint32_t)ut_arch_entry_offset(code);
-	why = plan_moved(code, size, addr, p, UT_PRO_PATCH);
-	if (why == UT_PRO_OK)
-		why = scan_branches(code, size, addr, addr, addr + p->skip + p->moved);
+	/* the site and its jump at E; else the short form, E a jump to the site in the slot */
+	for (unsigned form = 0; form < 2; form++) {
+		memset(p, 0, sizeof(*p));
+		p->skip = skip;
+		why = plan_moved(code, size, addr, p, need[form]);
+		if (why == UT_PRO_OK)
+			why = scan_branches(code, size, addr, addr, addr + p->skip + p->moved);
+		if (why == UT_PRO_OK) {
+			p->jump = form == 1;
+			return why;
+		}
+	}
 	return why;
 }
 

@@ -1,6 +1,7 @@
 #!/bin/bash
-# -O patch-prologue, live: four threads call work() without pause while
-# `utrace start` patches it (int3, the threads between its moved
+# -O patch-prologue, live: four threads call work() and hash1() (the short
+# form: E a jump, the site in the slot) without pause while `utrace start`
+# patches them (int3, the threads between its moved
 # instructions moved to the slot, the rest of the patch), then turns it off
 # and traces marked(): each thread's 1000 calls are all there, and every
 # result work() gave was right ("errors 0": no thread ran a half-patched
@@ -21,7 +22,7 @@ one() {
 		grep -q ready out && break
 		sleep 0.01
 	done
-	"$UTRACE" start -P "$pid" -O patch-prologue -p function -l work 2>start.err ||
+	"$UTRACE" start -P "$pid" -O patch-prologue -p function -l work -l hash1 2>start.err ||
 		fail "$v: start exited $?: $(cat start.err)"
 	sleep 0.2
 	"$UTRACE" record -P "$pid" -O patch-prologue -p function -l marked -o p.dat >rec.out 2>rec.err &

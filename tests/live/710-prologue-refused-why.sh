@@ -46,7 +46,7 @@ expect_eq "refused" 2 $?
 sed "s/process $pid:/process PID:/" start.err >why.txt
 expect "the reason" why.txt <<'X'
 utrace: process PID: set_ftrace_filter: 'tiny' matches no traceable function
-  tiny: no patched prologue either: shorter than the 10 bytes a patch needs
+  tiny: no patched prologue either: shorter than the 5 bytes a patch needs
 X
 "$UTRACE" start -P "$pid" -O patch-prologue -p function -l work >start2.out 2>start2.err ||
 	fail "work: $(cat start2.err)"

@@ -7,6 +7,9 @@
 # [plt]), and set_ftrace_filter, set_ftrace_notrace, set_graph_function
 # and :mod: written through the mount select them as any function; a
 # function no patched prologue can trace is refused with its reason.
+# hash1 (imul; add; ret) has the short form: its site is in its slot, and
+# it is listed, selected (by name and by line number) and named as the
+# others.
 . "$(dirname "$0")/mount.lib"
 command -v gcc >/dev/null || skip "no gcc"
 export LC_ALL=C
@@ -18,6 +21,7 @@ cat >"$TOP/plain.c" <<'C'
 void *volatile sink;
 volatile int isink;
 __attribute__((noinline)) int tiny(int x) { return x + 1; }
+__attribute__((noinline)) unsigned hash1(unsigned x) { return x * 2654435761u + 1; }
 __attribute__((noinline)) void work(int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -25,6 +29,7 @@ __attribute__((noinline)) void work(int n)
 		sink = p;
 		free(p);
 		isink = tiny(i);
+		isink = (int)hash1((unsigned)i);
 	}
 }
 int main(void)
@@ -58,7 +63,7 @@ run() {
 	fail "no reply to $1"
 }
 cd "$MNT" || exit 1
-pick() { grep -E '^(main|work|malloc|free)( |$)' | sort; }
+pick() { grep -E '^(main|work|hash1|malloc|free)( |$)' | sort; }
 pick <processes/$P/available_filter_functions >"$TOP/a.txt"
 expect "no site, no option: nothing" "$TOP/a.txt" </dev/null
 # the mount's own options, as record's and start's -O plt -O patch-prologue
@@ -70,6 +75,7 @@ expect_eq "options/patch-prologue" 1 "$(cat options/patch-prologue)"
 pick <processes/$P/available_filter_functions >"$TOP/a.txt"
 expect "the process's kinds" "$TOP/a.txt" <<'X'
 free [libc] [plt]
+hash1 [prologue]
 main [prologue]
 malloc [libc] [plt]
 work [prologue]
@@ -77,6 +83,7 @@ X
 pick <available_filter_functions >"$TOP/a.txt"
 expect "the top level's" "$TOP/a.txt" <<'X'
 free [libc] [plt]
+hash1 [prologue]
 main [prologue]
 malloc [libc] [plt]
 work [prologue]
@@ -84,6 +91,13 @@ X
 # the same marks as list -f
 "$UTRACE" list -O plt -O patch-prologue -f "$SERVER" 2>/dev/null | pick >"$TOP/l.txt"
 expect "list -f marks them alike" "$TOP/l.txt" <"$TOP/a.txt"
+# a line number of available_filter_functions selects that line's function
+for f in hash1 work; do
+	n=$(grep -n "^$f " processes/$P/available_filter_functions | cut -d: -f1)
+	echo "$n" >processes/$P/set_ftrace_filter || fail "index $n"
+	expect "line $f's number selects $f" processes/$P/set_ftrace_filter <<<"$f"
+done
+echo >processes/$P/set_ftrace_filter
 
 echo 'malloc free work' >set_ftrace_filter || fail "filter"
 echo free >set_ftrace_notrace || fail "notrace"
@@ -119,6 +133,7 @@ expect "set_graph_function over a patched prologue" "$TOP/g.txt" <<'X'
 work() {
   malloc [libc]();
   free [libc]();
+  hash1();
 }
 X
 echo >set_graph_function
@@ -131,7 +146,7 @@ expect "tiny refused" "$TOP/e.txt" <<<EINVAL
 sed -E 's/^\[ *[0-9]+\.[0-9]+\]/[<TS>]/' error_log >"$TOP/el.txt"
 expect "error_log gives the reason" "$TOP/el.txt" <<'X'
 [<TS>] utrace: error: set_ftrace_filter: 'tiny' matches no traceable function
-  tiny: no patched prologue either: shorter than the 10 bytes a patch needs
+  tiny: no patched prologue either: shorter than the 5 bytes a patch needs
   Command: tiny
            ^
 X

@@ -3,7 +3,9 @@
 # patched prologues, its calls counted exactly with function and
 # function_graph: gcc and clang, PIE and not, with and without
 # -fcf-protection (endbr64 first).  The moved bytes hold rip-relative
-# operands (every function), a call (chain), a short branch (count_down).
+# operands (every function), a call (chain), a short branch (count_down);
+# hash1 returns within 10 bytes: the short form (E a jump, its site in
+# the slot), named in reports and trace-cmd's as any function.
 # Graph filters and notrace select them as any function.  Without the
 # option nothing of it is traceable, and asm_loop / tiny are refused with
 # their reasons.
@@ -18,7 +20,7 @@ one() {
 	p=$(prog pcalls "$v")
 	record f.dat -O patch-prologue -p function -- "$p" || fail "$v: record exited $?: $(cat f.dat.err)"
 	expect "$v output" f.dat.out <<'EOF'
-pcalls 2
+pcalls 3
 EOF
 	report f.dat | funcs >f.txt
 	expect "$v function" f.txt <<'EOF'
@@ -34,6 +36,10 @@ scale <-chain
 chain <-main
 scale <-chain
 count_down <-main
+hash1 <-main
+hash1 <-main
+hash1 <-main
+hash1 <-main
 EOF
 	record g.dat -O patch-prologue -p function_graph -- "$p" || fail "$v: graph exited $?"
 	report g.dat | graph_body >g.txt
@@ -52,7 +58,15 @@ EOF
      scale();
    }
    count_down();
+   hash1();
+   hash1();
+   hash1();
+   hash1();
  }
+EOF
+	trace-cmd report -i g.dat 2>/dev/null | grep -c 'hash1();' >tc.txt
+	expect "$v trace-cmd names the short form" tc.txt <<'EOF'
+4
 EOF
 	record l.dat -O patch-prologue -p function -l 'mix' -l chain -- "$p" || fail "$v: -l exited $?"
 	report l.dat | count_funcs >l.txt
@@ -82,6 +96,7 @@ report nt.dat | count_funcs >nt.txt
 expect "-n mix -n main" nt.txt <<'EOF'
 chain 2
 count_down 1
+hash1 4
 scale 3
 EOF
 
@@ -92,6 +107,7 @@ expect "no sites without the option" nolist.txt </dev/null
 expect "list -f -O patch-prologue" list.txt <<'EOF'
 chain [prologue]
 count_down [prologue]
+hash1 [prologue]
 main [prologue]
 mix [prologue]
 scale [prologue]
@@ -104,8 +120,8 @@ deregister_tm_clones  C runtime start-up code, not the program's
 register_tm_clones  C runtime start-up code, not the program's
 __do_global_dtors_aux  C runtime start-up code, not the program's
 frame_dummy  C runtime start-up code, not the program's
-asm_loop  a branch of its own lands in its first 10 bytes
-tiny  shorter than the 10 bytes a patch needs
+asm_loop  a branch of its own lands in its first 5 bytes
+tiny  shorter than the 5 bytes a patch needs
 _fini  C runtime start-up code, not the program's
 EOF
 record r.dat -O patch-prologue -p function -l tiny -l 'asm_*' -- "$p"
@@ -113,7 +129,7 @@ expect_eq "a filter naming refused functions" 2 $?
 sed "s|$p|PROG|" r.dat.err >r.txt
 expect "the reasons" r.txt <<'EOF'
 utrace: set_ftrace_filter: 'tiny' matches no traceable function of PROG
-  tiny: no patched prologue either: shorter than the 10 bytes a patch needs
+  tiny: no patched prologue either: shorter than the 5 bytes a patch needs
 EOF
 no_crash ./*.err
 finish

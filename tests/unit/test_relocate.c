@@ -130,9 +130,22 @@ TEST(call_rel32_keeps_its_return_address)
 	CHECK_EQ_INT(hi, (uint32_t)(ret >> 32));
 	CHECK_EQ_INT(out[7 + 20], 0xe9);
 	CHECK_EQ_INT(rel(out + 7 + 21), (int64_t)(ADDR + 12 + 0x100) - (int64_t)(SLOT + 7 + 25));
-	/* a call that is not the last moved instruction: refused */
+	/*
+	 * A call that would not be the last of 10 moved bytes: the short form
+	 * moves it alone (its return stays in place), or as the last of more;
+	 * an indirect call among them is refused.
+	 */
 	static const uint8_t first[] = {0xe8, 0, 1, 0, 0, 0x48, 0x89, 0xfb, 0x48, 0x83, 0xc7, 0x01};
-	CHECK_EQ_INT(plan_of(first, sizeof(first), 20, &p), UT_PRO_INSN);
+	static const uint8_t last[] = {0x31, 0xc0, 0xe8, 0, 1, 0, 0, 0x48, 0x89, 0xfb, 0x90, 0x90};
+	static const uint8_t inside[] = {0xff, 0xd0, 0x48, 0x89, 0xfb, 0x48, 0x89, 0xfb, 0x90, 0x90};
+	CHECK_EQ_INT(plan_of(first, sizeof(first), 20, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 1);
+	CHECK_EQ_INT(p.moved, 5);
+	CHECK_EQ_INT(p.call, 1);
+	CHECK_EQ_INT(plan_of(last, sizeof(last), 20, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.moved, 7);
+	CHECK_EQ_INT(p.call, 1);
+	CHECK_EQ_INT(plan_of(inside, sizeof(inside), 20, &p), UT_PRO_INSN);
 }
 
 TEST(endbr64_stays_at_the_entry)
@@ -165,8 +178,8 @@ TEST(refusals)
 	static const uint8_t ijmp0[] = {0xff, 0xe0};
 	/* 0x06 (push %es) does not exist in 64-bit mode */
 	static const uint8_t bad[] = {0x06, 0x90};
-	/* syscall among the moved bytes */
-	static const uint8_t sys[] = {0xb8, 0x27, 0, 0, 0, 0x0f, 0x05};
+	/* syscall among the moved bytes, even the short form's */
+	static const uint8_t sys[] = {0x31, 0xc0, 0x0f, 0x05};
 
 	CHECK_EQ_INT(plan_of(shorty, sizeof(shorty), 4, &p), UT_PRO_SHORT);
 	CHECK_EQ_INT(plan_of(ret, sizeof(ret), 20, &p), UT_PRO_RETURN);
@@ -175,6 +188,42 @@ TEST(refusals)
 	CHECK_EQ_INT(plan_of(ijmp0, sizeof(ijmp0), 20, &p), UT_PRO_RETURN);
 	CHECK_EQ_INT(plan_of(bad, sizeof(bad), 20, &p), UT_PRO_UNDECODABLE);
 	CHECK_EQ_INT(plan_of(sys, sizeof(sys), 20, &p), UT_PRO_INSN);
+}
+
+TEST(short_form)
+{
+	struct ut_pro_plan p;
+	/* imul $0x9e3779b1,%edi,%eax; add $1,%eax; ret: a return within 10 bytes */
+	static const uint8_t leaf[] = {0x69, 0xc7, 0xb1, 0x79, 0x37, 0x9e, 0x83, 0xc0, 0x01, 0xc3};
+	/* endbr64 first: the 5 bytes after it */
+	static const uint8_t leaf_cf[] = {0xf3, 0x0f, 0x1e, 0xfa, 0x69, 0xc7, 0xb1, 0x79,
+					  0x37, 0x9e, 0xff, 0xc0, 0xc3};
+	/* mov $0x27,%eax; syscall: the system call after the 5 bytes stays in place */
+	static const uint8_t sys[] = {0xb8, 0x27, 0, 0, 0, 0x0f, 0x05, 0xc3};
+	/* mov %rdi,%rax; inc %rax; ret: the ret within 10 bytes, after the first 6 */
+	static const uint8_t ret5[] = {0x48, 0x89, 0xf8, 0x48, 0xff, 0xc0, 0xc3};
+	/* a function with 10 bytes to move keeps the site at its entry */
+	static const uint8_t long_[] = {0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x10,
+					0x48, 0x89, 0xf8, 0xc9, 0xc3};
+
+	CHECK_EQ_INT(plan_of(leaf, sizeof(leaf), sizeof(leaf), &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 1);
+	CHECK_EQ_INT(p.skip, 0);
+	CHECK_EQ_INT(p.moved, 6);
+	CHECK_EQ_INT(p.nr, 1);
+	CHECK_EQ_INT(plan_of(leaf_cf, sizeof(leaf_cf), sizeof(leaf_cf), &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 1);
+	CHECK_EQ_INT(p.skip, 4);
+	CHECK_EQ_INT(p.moved, 6);
+	CHECK_EQ_INT(plan_of(sys, sizeof(sys), sizeof(sys), &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 1);
+	CHECK_EQ_INT(p.moved, 5);
+	CHECK_EQ_INT(plan_of(ret5, sizeof(ret5), sizeof(ret5), &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 1);
+	CHECK_EQ_INT(p.moved, 6);
+	CHECK_EQ_INT(plan_of(long_, sizeof(long_), sizeof(long_), &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 0);
+	CHECK_EQ_INT(p.moved, 11);
 }
 
 TEST(out_of_reach)
@@ -324,6 +373,7 @@ int main(void)
 	RUN(call_rel32_keeps_its_return_address);
 	RUN(endbr64_stays_at_the_entry);
 	RUN(refusals);
+	RUN(short_form);
 	RUN(out_of_reach);
 	RUN(jump_from_another_function);
 	RUN(jump_from_code_only_an_fde_knows);

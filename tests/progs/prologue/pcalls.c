@@ -2,7 +2,8 @@
 /*
  * pcalls: built plain -O2 (no sites), traced through patched prologues.
  * Known counts: scale 3 times, mix 5 times, chain 2 times (each calling
- * scale once), count_down once; asm_loop and tiny (once each) cannot be patched.  The bodies use rip-relative data and calls
+ * scale once), count_down once, hash1 4 times (its ret within 10 bytes:
+ * the short form); asm_loop and tiny (once each) cannot be patched.  The bodies use rip-relative data and calls
  * so that the moved instructions need rewriting.
  */
 #include <stdio.h>
@@ -46,7 +47,16 @@ __attribute__((noinline)) long count_down(long n)
 }
 
 /*
- * refused: its loop jumps back into its first 10 bytes.  Written in
+ * the short form: `imul; add (or inc); ret`, a return within the first
+ * 10 bytes, the first 5 (with endbr64: after it) one instruction
+ */
+__attribute__((noinline)) unsigned hash1(unsigned x)
+{
+	return x * 2654435761u + 1;
+}
+
+/*
+ * refused: its loop jumps back into its first 5 bytes.  Written in
  * assembly so that both compilers give it the same bytes:
  *   xor %eax,%eax; 1: add $2,%rax; sub $1,%rdi; jg 1b; ret
  */
@@ -78,6 +88,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		t += chain(i);
 	t += count_down(argc + 2);
+	for (int i = 0; i < 4; i++)
+		t += hash1((unsigned)t) & 1;
 	t += asm_loop(argc + 1) + tiny(argc);
 	printf("pcalls %ld\n", t & 0xff);
 	return 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * pthreads: built plain -O2; four threads call work() without pause, so a
- * live `utrace start` patches it while they run.  A line on stdin starts
+ * pthreads: built plain -O2; four threads call work() and hash1() (the
+ * short form: a return within 10 bytes) without pause, so a live `utrace
+ * start` patches them while they run.  A line on stdin starts
  * the measured part: each thread calls marked() exactly 1000 times and
  * ends.  Every result of work() is checked: "errors 0" unless a thread
  * ran a half-patched function.
@@ -25,6 +26,11 @@ __attribute__((noinline)) long work(long i, long k)
 	return r;
 }
 
+__attribute__((noinline)) unsigned hash1(unsigned x)
+{
+	return x * 2654435761u + 1;
+}
+
 __attribute__((noinline)) long marked(long i)
 {
 	long r = i * 3 + sink;
@@ -38,7 +44,8 @@ static void *run(void *arg)
 	long k = (long)arg, n = 0;
 
 	while (!go) {
-		if (work(n, k) != ((n * 7 + k) ^ (k << 3)))
+		if (work(n, k) != ((n * 7 + k) ^ (k << 3)) ||
+		    hash1((unsigned)n) != (unsigned)n * 2654435761u + 1)
 			errors[k]++;
 		n++;
 	}
