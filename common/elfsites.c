@@ -225,24 +225,66 @@ struct pro_add {
 	struct ut_ftable *t;
 	const char *module;
 	int n, err;
+	char **later; /* the short form's (prologue.h), added after the others */
+	size_t nlater, cap;
 };
 
-static void add_patchable(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
-			  const struct ut_pro_plan *p)
+static void add_row(struct pro_add *a, const char *name)
 {
-	struct pro_add *a = ctx;
-	long i;
+	long i = ut_ftable_add(a->t, name, a->module);
 
-	(void)p;
-	if (why != UT_PRO_OK || a->err)
-		return;
-	i = ut_ftable_add(a->t, s->name, a->module);
 	if (i < 0) {
 		a->err = -ENOMEM;
 		return;
 	}
 	ut_ftable_set_kind(a->t, (size_t)i, UT_KIND_PROLOGUE);
 	a->n++;
+}
+
+/*
+ * A patchable function, in the order the runtime's table has them: an
+ * object's functions with the site at their entry, then those of the short
+ * form (libutrace/prologue.c makes a module of each), each in address order.
+ */
+static void add_patchable(void *ctx, const struct ut_sym *s, enum ut_pro_why why,
+			  const struct ut_pro_plan *p)
+{
+	struct pro_add *a = ctx;
+
+	if (why != UT_PRO_OK || a->err)
+		return;
+	if (!p->jump) {
+		add_row(a, s->name);
+		return;
+	}
+	if (a->nlater == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		char **v = realloc(a->later, cap * sizeof(*v));
+
+		if (!v) {
+			a->err = -ENOMEM;
+			return;
+		}
+		a->later = v;
+		a->cap = cap;
+	}
+	if (!(a->later[a->nlater] = strdup(s->name)))
+		a->err = -ENOMEM;
+	else
+		a->nlater++;
+}
+
+/* The short form's rows after the walk; a's memory freed. */
+static void add_later(struct pro_add *a)
+{
+	for (size_t i = 0; i < a->nlater; i++) {
+		if (!a->err)
+			add_row(a, a->later[i]);
+		free(a->later[i]);
+	}
+	free(a->later);
+	a->later = NULL;
+	a->nlater = a->cap = 0;
 }
 
 /* @path's symbols (into @st, NULL: out of memory) and its sites; 0 or a negative errno. */
@@ -437,9 +479,10 @@ static int add_inlined(struct ut_ftable *t, const char *path, const char *module
 
 int ut_elfsites_file_prologues(struct ut_ftable *t, const char *path, const char *module)
 {
-	struct pro_add a = {t, module, 0, 0};
+	struct pro_add a = {.t = t, .module = module};
 	int ret = ut_elfsites_prologues(path, module, add_patchable, &a);
 
+	add_later(&a);
 	return ret < 0 ? ret : a.err < 0 ? a.err : a.n;
 }
 
@@ -460,9 +503,10 @@ int ut_elfsites_file(struct ut_ftable *t, const char *path, const char *module)
 		n += s != NULL;
 	}
 	if (!ret && with_prologues) {
-		struct pro_add a = {t, module, 0, 0};
+		struct pro_add a = {.t = t, .module = module};
 
 		walk_file(path, st, &f, &fs, add_patchable, &a);
+		add_later(&a);
 		ret = a.err;
 		n += a.n;
 	}
