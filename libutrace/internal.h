@@ -527,6 +527,8 @@ void ut_pev_emit(const struct ut_pev *e) UT_HIDDEN;
 void ut_procev_forked(pid_t child) UT_HIDDEN;
 void ut_procev_exec(void) UT_HIDDEN;
 void ut_procev_exit(bool group_dead) UT_HIDDEN;
+void ut_procev_comm(char comm[16]) UT_HIDDEN;
+int32_t ut_procev_prio(void) UT_HIDDEN;
 /* eventpid.c: set_event_pid (the configuration's event_pid list, options/event-fork) */
 struct ut_evpid {
 	uint32_t gen;   /* ut_evpid_gen the verdict was taken at */

@@ -250,10 +250,17 @@ void ut_pev_emit(const struct ut_pev *e)
 	ut_evtrig_hit_event(d->system, d->name, slots, n, program_site());
 }
 
-static void own_comm(char comm[16])
+/* The calling thread's comm, NUL-padded, as the kernel's events carry it. */
+void ut_procev_comm(char comm[16])
 {
 	memset(comm, 0, 16);
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
+}
+
+/* The calling thread's priority as the kernel's sched events give it: 120 + nice. */
+int32_t ut_procev_prio(void)
+{
+	return 120 + getpriority(PRIO_PROCESS, 0);
 }
 
 /* sched_process_fork in the parent: @child was made. */
@@ -265,7 +272,7 @@ void ut_procev_forked(pid_t child)
 
 	if (child <= 0 || !ut_procev_on(UT_PEV_FORK))
 		return;
-	own_comm(comm);
+	ut_procev_comm(comm);
 	ut_pev_init(&e, UT_PEV_FORK);
 	ut_pev_str(&e, 8, comm);
 	ut_pev_put(&e, 12, &me, 4);
@@ -307,8 +314,8 @@ void ut_procev_exit(bool group_dead)
 		ut_pev_emit(&e);
 	}
 	if (ut_procev_on(UT_PEV_EXIT)) {
-		own_comm(comm);
-		prio = 120 + getpriority(PRIO_PROCESS, 0);
+		ut_procev_comm(comm);
+		prio = ut_procev_prio();
 		ut_pev_init(&e, UT_PEV_EXIT);
 		ut_pev_put(&e, 8, comm, 16);
 		ut_pev_put(&e, 24, &tid, 4);

@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,7 +159,7 @@ static pid_t pidfd_pid(int fd)
 static void waited(idtype_t idt, id_t id)
 {
 	struct ut_pev e;
-	char comm[17] = "";
+	char comm[16];
 	int32_t pid = 0, prio;
 	int err = errno;
 
@@ -172,8 +171,8 @@ static void waited(idtype_t idt, id_t id)
 		pid = id ? (int32_t)id : (int32_t)getpgrp();
 	else if (idt == P_PIDFD)
 		pid = (int32_t)pidfd_pid((int)id);
-	prctl(PR_GET_NAME, comm, 0, 0, 0);
-	prio = 120 + getpriority(PRIO_PROCESS, 0);
+	ut_procev_comm(comm);
+	prio = ut_procev_prio();
 	ut_pev_init(&e, UT_PEV_WAIT);
 	ut_pev_str(&e, 8, comm);
 	ut_pev_put(&e, 12, &pid, 4);

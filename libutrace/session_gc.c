@@ -159,7 +159,7 @@ void ut_session_gc_dead(void)
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dead *v = NULL, *nv;
 	size_t n = 0, cap = 0;
-	uint64_t kept = 0;
+	uint64_t kept = 0, keep = keep_bytes();
 	struct dirent *de;
 
 	if (!d || ut_rt.cfg.follow || ut_rt.cfg.lossless || !due(ut_rt.rootfd)) {
@@ -186,7 +186,7 @@ void ut_session_gc_dead(void)
 		qsort(v, n, sizeof(*v), newest_first);
 	for (size_t i = 0; i < n; i++) {
 		kept += v[i].bytes;
-		if (!v[i].bytes || kept > keep_bytes())
+		if (!v[i].bytes || kept > keep)
 			remove_at(ut_rt.rootfd, v[i].name);
 	}
 	free(v);
