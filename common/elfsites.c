@@ -217,7 +217,8 @@ static void walk_file(const char *path, const struct ut_symtab *st, const struct
 
 		frames = (struct ut_pro_frames){v, n > 0 ? (size_t)n : 0};
 	}
-	ut_pro_walk(st, f->addrs, f->nr, stripped ? &frames : NULL, pro_code, fs, cb, ctx);
+	ut_pro_walk(st, f->addrs, f->nr, stripped ? &frames : NULL, pro_code, fs,
+		    &(struct ut_pro_data){any_bytes, pro_code, fs}, cb, ctx);
 	free(v);
 }
 

@@ -17,7 +17,7 @@ const char *ut_pro_why_text(enum ut_pro_why why)
 		[UT_PRO_RETURN] = "returns or jumps away within its first 5 bytes",
 		[UT_PRO_TARGET] = "a branch of its own lands in its first 5 bytes",
 		[UT_PRO_FOREIGN] = "another function's branch lands in its first 5 bytes",
-		[UT_PRO_JUMPTABLE] = "an indirect jump (jump table?) may land in its first 5 bytes",
+		[UT_PRO_JUMPTABLE] = "an indirect jump that is not a readable switch may go anywhere",
 		[UT_PRO_INSN] = "a call, system call or loop among its first 5 bytes",
 		[UT_PRO_REACH] = "an operand out of reach of the out-of-line slot",
 		[UT_PRO_MODULE] = "its object is not patched (dynamic loader, C runtime)",
@@ -155,7 +155,8 @@ static void collect_targets(const struct ut_symtab *st, const struct ut_pro_fram
 
 /* The verdict on one function, given the branches between functions (@tg). */
 static enum ut_pro_why judge(const struct ut_sym *s, const uint8_t *bytes,
-			     const struct targets *tg, struct ut_pro_plan *plan)
+			     const struct targets *tg, const struct ut_pro_data *data,
+			     struct ut_pro_plan *plan)
 {
 	enum ut_pro_why why;
 
@@ -165,7 +166,7 @@ static enum ut_pro_why judge(const struct ut_sym *s, const uint8_t *bytes,
 		return UT_PRO_CRT;
 	if (!s->size)
 		return UT_PRO_NOSIZE;
-	why = ut_pro_plan(bytes, s->size, s->addr, plan);
+	why = ut_pro_plan(bytes, s->size, s->addr, data, plan);
 	/* a jump to the entry from elsewhere is a tail call: fine; past it, not */
 	if (why == UT_PRO_OK &&
 	    has_site(tg->v, tg->n, s->addr + 1, s->addr + plan->skip + plan->moved))
@@ -175,7 +176,7 @@ static enum ut_pro_why judge(const struct ut_sym *s, const uint8_t *bytes,
 
 void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
 		 const struct ut_pro_frames *frames, ut_pro_code_fn code, void *code_ctx,
-		 ut_pro_found_fn cb, void *cb_ctx)
+		 const struct ut_pro_data *data, ut_pro_found_fn cb, void *cb_ctx)
 {
 	struct targets tg = {0};
 	size_t unsited = 0;
@@ -204,7 +205,7 @@ void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsite
 			cb(cb_ctx, s, UT_PRO_NOFRAMES, &plan);
 			continue;
 		}
-		cb(cb_ctx, s, judge(s, bytes, &tg, &plan), &plan);
+		cb(cb_ctx, s, judge(s, bytes, &tg, data, &plan), &plan);
 	}
 	free(tg.v);
 }

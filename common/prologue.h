@@ -91,8 +91,9 @@ struct ut_pro_plan {
  * @addr) be patched?  Decodes the whole function: its own branches must not
  * land in the moved bytes.  Fills @p when the answer is UT_PRO_OK.
  */
+struct ut_pro_data;
 enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
-			    struct ut_pro_plan *p);
+			    const struct ut_pro_data *d, struct ut_pro_plan *p);
 
 /*
  * The targets of the direct branches and calls of the function at @code
@@ -179,6 +180,19 @@ typedef void (*ut_pro_found_fn)(void *ctx, const struct ut_sym *s, enum ut_pro_w
 				const struct ut_pro_plan *p);
 
 /*
+ * The object's data at run-time addresses (@read: @len bytes, or NULL),
+ * where a switch's jump table is read: a function whose indirect jumps are
+ * all switches whose tables say where they go is planned as any (its
+ * targets checked like its direct branches); without it (NULL), or for any
+ * other indirect jump, the function is refused (UT_PRO_JUMPTABLE).
+ */
+struct ut_pro_data {
+	ut_pro_code_fn read;
+	ut_pro_code_fn code; /* the same for code only: where a table's entries may lead */
+	void *ctx;
+};
+
+/*
  * A stripped object (no .symtab): its functions are those .dynsym names,
  * and its static functions' code, which may branch into their first bytes
  * (a .cold part jumping back), is known only from its FDEs
@@ -197,7 +211,7 @@ struct ut_pro_frames {
 /* @frames: NULL for an object with a .symtab, else what its .eh_frame says. */
 void ut_pro_walk(const struct ut_symtab *st, const uint64_t *sites, size_t nsites,
 		 const struct ut_pro_frames *frames, ut_pro_code_fn code, void *code_ctx,
-		 ut_pro_found_fn cb, void *cb_ctx);
+		 const struct ut_pro_data *data, ut_pro_found_fn cb, void *cb_ctx);
 
 /*
  * Inlined instances as sites: the verdict on each entry address @at[i]

@@ -367,7 +367,8 @@ static void plan_module(struct ut_module *m)
 	stripped = !ut_elf_has_symtab(m->path);
 	if (stripped)
 		stripped_frames(m, &g, &frames, &eh);
-	ut_pro_walk(st, sites, m->nr_sites, stripped ? &frames : NULL, ut_ool_code, &g, collect, &f);
+	ut_pro_walk(st, sites, m->nr_sites, stripped ? &frames : NULL, ut_ool_code, &g,
+		    &(struct ut_pro_data){mem_bytes, ut_ool_code, &g}, collect, &f);
 	free(eh);
 	if (f.n && make_modules(m, &f))
 		st = NULL; /* the functions' names point into it */

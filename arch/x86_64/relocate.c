@@ -245,22 +245,154 @@ static enum ut_pro_why plan_moved(const uint8_t *code, size_t size, uint64_t add
 	return UT_PRO_OK;
 }
 
+/* The operands of the instruction at @o of @code, decoded with details; NULL if undecodable. */
+static const cs_x86 *operands(const uint8_t *code, size_t size, uint64_t addr, size_t o,
+			      unsigned *id)
+{
+	struct insn in;
+
+	if (!disasm(1, code + o, size - o, addr + o, &in))
+		return NULL;
+	*id = scratch[1]->id;
+	return &scratch[1]->detail->x86;
+}
+
+/* No segment, or DS (notrack's 3e prefix): the flat address. */
+static bool flat(const x86_op_mem *m)
+{
+	return m->segment == X86_REG_INVALID || m->segment == X86_REG_DS;
+}
+
+static bool op_reg(const cs_x86 *x, unsigned k, x86_reg r)
+{
+	return k < x->op_count && x->operands[k].type == X86_OP_REG && x->operands[k].reg == r;
+}
+
+/*
+ * A jump table's targets (entries of @w bytes at @t: 4, an offset from
+ * @t, or 8, an address): none may land in [@lo, @end).  Its length is not
+ * known: entries are read until one leads out of the object's code or
+ * cannot be read (a case in the function's .cold part is code too, and
+ * the entries after it count).  Read past its end, the data after it can
+ * only add needless refusals.  UT_PRO_OK; UT_PRO_TARGET; UT_PRO_JUMPTABLE
+ * if no entry leads into the function (not a table of this jump).
+ */
+static enum ut_pro_why table_targets(const struct ut_pro_data *d, uint64_t t, unsigned w,
+				     uint64_t addr, size_t size, uint64_t lo, uint64_t end)
+{
+	unsigned k, mine = 0;
+
+	for (k = 0; k < 65536; k++) {
+		const uint8_t *e = d->read(d->ctx, t + (uint64_t)k * w, w);
+		uint64_t to;
+
+		if (!e)
+			break;
+		if (w == 4) {
+			int32_t v;
+
+			memcpy(&v, e, 4);
+			to = t + (uint64_t)(int64_t)v;
+		} else {
+			memcpy(&to, e, 8);
+		}
+		if (!d->code(d->ctx, to, 1))
+			break;
+		if (to >= lo && to < end)
+			return UT_PRO_TARGET;
+		mine += to >= addr && to < addr + size;
+	}
+	return mine ? UT_PRO_OK : UT_PRO_JUMPTABLE;
+}
+
+/*
+ * The indirect jump at @o (@p1, @p2: the two instructions before it, or
+ * SIZE_MAX), when it is a switch's, as gcc and clang make them: `jmp
+ * *T(,%ri,8)` (8-byte addresses at T), or `lea T(%rip),%rb ... movslq
+ * (%rb,%ri,4),%rx; add %rb,%rx; jmp *%rx` (4-byte offsets from T: every
+ * `lea T(%rip),%rb` of the function is a T).  Its targets are read
+ * (@d): UT_PRO_OK when none lands in [@lo, @end), UT_PRO_TARGET when one
+ * does, UT_PRO_JUMPTABLE when it is not such a jump or its table cannot
+ * be read (a tail call through a pointer, a computed goto: anywhere).
+ */
+static enum ut_pro_why switch_jump(const uint8_t *code, size_t size, uint64_t addr, size_t o,
+				   size_t p1, size_t p2, const struct ut_pro_data *d, uint64_t lo,
+				   uint64_t end)
+{
+	const cs_x86 *x;
+	unsigned id;
+	x86_reg rx, rb;
+	enum ut_pro_why why = UT_PRO_JUMPTABLE;
+
+	if (!d || !(x = operands(code, size, addr, o, &id)) || id != X86_INS_JMP || x->op_count != 1)
+		return UT_PRO_JUMPTABLE;
+	if (x->operands[0].type == X86_OP_MEM) { /* jmp *T(,%ri,8) */
+		const x86_op_mem *m = &x->operands[0].mem;
+
+		if (m->base != X86_REG_INVALID || m->index == X86_REG_INVALID || m->scale != 8 ||
+		    !flat(m) || m->disp <= 0)
+			return UT_PRO_JUMPTABLE;
+		return table_targets(d, (uint64_t)m->disp, 8, addr, size, lo, end);
+	}
+	if (x->operands[0].type != X86_OP_REG || p1 == SIZE_MAX || p2 == SIZE_MAX)
+		return UT_PRO_JUMPTABLE;
+	rx = x->operands[0].reg;
+	if (!(x = operands(code, size, addr, p1, &id)) || id != X86_INS_ADD || !op_reg(x, 0, rx) ||
+	    x->op_count != 2 || x->operands[1].type != X86_OP_REG)
+		return UT_PRO_JUMPTABLE;
+	rb = x->operands[1].reg;
+	if (rb == rx || !(x = operands(code, size, addr, p2, &id)) || id != X86_INS_MOVSXD ||
+	    !op_reg(x, 0, rx) || x->op_count != 2 || x->operands[1].type != X86_OP_MEM ||
+	    x->operands[1].mem.base != rb || x->operands[1].mem.scale != 4 ||
+	    x->operands[1].mem.disp != 0 || !flat(&x->operands[1].mem))
+		return UT_PRO_JUMPTABLE;
+	/* every table base the function loads into rb */
+	for (size_t k = 0; k < size;) {
+		struct insn in;
+
+		if (!(x = operands(code, size, addr, k, &id)))
+			return UT_PRO_UNDECODABLE;
+		in.len = scratch[1]->size;
+		if (id == X86_INS_LEA && op_reg(x, 0, rb) && x->op_count == 2 &&
+		    x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
+		    x->operands[1].mem.index == X86_REG_INVALID) {
+			enum ut_pro_why t = table_targets(d, addr + k + in.len +
+								(uint64_t)x->operands[1].mem.disp,
+							  4, addr, size, lo, end);
+
+			if (t == UT_PRO_TARGET)
+				return t;
+			if (t == UT_PRO_OK)
+				why = t;
+		}
+		k += in.len;
+	}
+	return why;
+}
+
 /*
  * Every branch of the function (one linear sweep over its @size bytes):
  * none may land in [@lo, @end), the moved bytes but what may be reached
  * (a prologue's entry by a call: recursion; an inlined instance's first
- * byte by anything).  An indirect jump may go anywhere.
+ * byte by anything).  An indirect jump may go anywhere, but a switch's
+ * (switch_jump()) when @d can read its table.
  */
 static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t addr,
-				     uint64_t lo, uint64_t end)
+				     uint64_t lo, uint64_t end, const struct ut_pro_data *d)
 {
+	size_t p1 = SIZE_MAX, p2 = SIZE_MAX; /* the two instructions before */
+
 	for (size_t o = 0; o < size;) {
 		struct insn in;
 
 		if (!decode_kind(code + o, size - o, addr + o, &in))
 			return UT_PRO_UNDECODABLE;
-		if (in.kind == I_IJMP)
-			return UT_PRO_JUMPTABLE;
+		if (in.kind == I_IJMP) {
+			enum ut_pro_why why = switch_jump(code, size, addr, o, p1, p2, d, lo, end);
+
+			if (why != UT_PRO_OK)
+				return why;
+		}
 		if ((in.kind == I_JMP || in.kind == I_JCC) && in.target >= lo && in.target < end)
 			return UT_PRO_TARGET;
 		if (in.kind == I_CALL && in.target > addr && in.target >= lo && in.target < end)
@@ -273,6 +405,8 @@ static enum ut_pro_why scan_branches(const uint8_t *code, size_t size, uint64_t 
 			if (t >= lo && t < end)
 				return UT_PRO_TARGET;
 		}
+		p2 = p1;
+		p1 = o;
 		o += in.len;
 	}
 	return UT_PRO_OK;
@@ -294,7 +428,7 @@ void ut_pro_targets(const uint8_t *code, size_t size, uint64_t addr,
 }
 
 enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
-			    struct ut_pro_plan *p)
+			    const struct ut_pro_data *d, struct ut_pro_plan *p)
 {
 	enum ut_pro_why why;
 
@@ -310,7 +444,7 @@ enum ut_pro_why ut_pro_plan(const uint8_t *code, size_t size, uint64_t addr,
 		p->skip = skip;
 		why = plan_moved(code, size, addr, p, need[form]);
 		if (why == UT_PRO_OK)
-			why = scan_branches(code, size, addr, addr, addr + p->skip + p->moved);
+			why = scan_branches(code, size, addr, addr, addr + p->skip + p->moved, d);
 		if (why == UT_PRO_OK) {
 			p->jump = form == 1;
 			return why;
@@ -357,7 +491,7 @@ enum ut_pro_why ut_pro_plan_at(const uint8_t *code, size_t size, uint64_t addr, 
 	p->skip = (uint32_t)o;
 	why = plan_moved(code, size, addr, p, UT_PRO_JUMP);
 	if (why == UT_PRO_OK)
-		why = scan_branches(code, size, addr, addr + o + 1, addr + o + p->moved);
+		why = scan_branches(code, size, addr, addr + o + 1, addr + o + p->moved, NULL);
 	return why;
 }
 
@@ -520,7 +654,7 @@ enum ut_pro_why ut_pro_plan_probe(const uint8_t *code, size_t size, uint64_t add
 		p->skip = s;
 		why = plan_moved(code, size, addr, p, need > UT_PRO_JUMP ? need : UT_PRO_JUMP);
 		if (why == UT_PRO_OK)
-			why = scan_branches(code, size, addr, addr + s + 1, addr + s + p->moved);
+			why = scan_branches(code, size, addr, addr + s + 1, addr + s + p->moved, NULL);
 		if (why == UT_PRO_OK && reject)
 			why = reject(ctx, addr + s, addr + s + p->moved);
 		if (why == UT_PRO_OK) {

@@ -5,7 +5,9 @@
 # -fcf-protection (endbr64 first).  The moved bytes hold rip-relative
 # operands (every function), a call (chain), a short branch (count_down);
 # hash1 returns within 10 bytes: the short form (E a jump, its site in
-# the slot), named in reports and trace-cmd's as any function.
+# the slot), named in reports and trace-cmd's as any function; pick is a
+# switch (an indirect jump through a jump table, PIC offsets or non-PIE
+# addresses, notrack with -fcf-protection), whose table is read.
 # Graph filters and notrace select them as any function.  Without the
 # option nothing of it is traceable, and asm_loop / tiny are refused with
 # their reasons.
@@ -20,7 +22,7 @@ one() {
 	p=$(prog pcalls "$v")
 	record f.dat -O patch-prologue -p function -- "$p" || fail "$v: record exited $?: $(cat f.dat.err)"
 	expect "$v output" f.dat.out <<'EOF'
-pcalls 3
+pcalls 8
 EOF
 	report f.dat | funcs >f.txt
 	expect "$v function" f.txt <<'EOF'
@@ -40,6 +42,12 @@ hash1 <-main
 hash1 <-main
 hash1 <-main
 hash1 <-main
+pick <-main
+pick <-main
+pick <-main
+pick <-main
+pick <-main
+pick <-main
 EOF
 	record g.dat -O patch-prologue -p function_graph -- "$p" || fail "$v: graph exited $?"
 	report g.dat | graph_body >g.txt
@@ -62,6 +70,12 @@ EOF
    hash1();
    hash1();
    hash1();
+   pick();
+   pick();
+   pick();
+   pick();
+   pick();
+   pick();
  }
 EOF
 	trace-cmd report -i g.dat 2>/dev/null | grep -c 'hash1();' >tc.txt
@@ -97,6 +111,7 @@ expect "-n mix -n main" nt.txt <<'EOF'
 chain 2
 count_down 1
 hash1 4
+pick 6
 scale 3
 EOF
 
@@ -110,6 +125,7 @@ count_down [prologue]
 hash1 [prologue]
 main [prologue]
 mix [prologue]
+pick [prologue]
 scale [prologue]
 EOF
 "$UTRACE" list -f "$p" --untraceable | grep -v '^[^ ]* \[' >refused.txt

@@ -37,7 +37,7 @@ static enum ut_pro_why plan_of(const uint8_t *head, size_t n, size_t size, struc
 	uint8_t buf[256];
 
 	func(buf, head, n, size);
-	return ut_pro_plan(buf, size, ADDR, p);
+	return ut_pro_plan(buf, size, ADDR, NULL, p);
 }
 
 TEST(rip_relative_mov)
@@ -50,7 +50,7 @@ TEST(rip_relative_mov)
 	size_t len = 0;
 
 	func(buf, h, sizeof(h), 20);
-	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, NULL, &p), UT_PRO_OK);
 	CHECK_EQ_INT(p.skip, 0);
 	CHECK_EQ_INT(p.moved, 10);
 	CHECK_EQ_INT(p.nr, 2);
@@ -82,7 +82,7 @@ TEST(rip_relative_sse)
 	size_t len = 0;
 
 	func(buf, h, sizeof(h), 20);
-	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, NULL, &p), UT_PRO_OK);
 	CHECK_EQ_INT(p.moved, 12);
 	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
 	CHECK_EQ_INT(rel(out + 8), (int64_t)(ADDR + 12 + 0x26aa4) - (int64_t)(SLOT + 12));
@@ -97,7 +97,7 @@ TEST(jcc_short_to_near)
 	size_t len = 0;
 
 	func(buf, h, sizeof(h), 0x30);
-	CHECK_EQ_INT(ut_pro_plan(buf, 0x30, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(ut_pro_plan(buf, 0x30, ADDR, NULL, &p), UT_PRO_OK);
 	CHECK_EQ_INT(p.moved, 10);
 	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
 	CHECK_EQ_INT(out[2], 0x0f);
@@ -118,7 +118,7 @@ TEST(call_rel32_keeps_its_return_address)
 	size_t len = 0;
 
 	func(buf, h, sizeof(h), 20);
-	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, NULL, &p), UT_PRO_OK);
 	CHECK_EQ_INT(p.moved, 12);
 	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, SLOT, out, &len, map), UT_PRO_OK);
 	/* lea -8(%rsp),%rsp; movl $lo,(%rsp); movl $hi,4(%rsp); jmp target */
@@ -226,6 +226,70 @@ TEST(short_form)
 	CHECK_EQ_INT(p.moved, 11);
 }
 
+/* A jump table at TABLE: @n int32 entries, each an offset from TABLE. */
+#define TABLE (ADDR + 0x2000)
+static int32_t table[8];
+static size_t table_n;
+
+static const uint8_t *table_bytes(void *ctx, uint64_t addr, size_t len)
+{
+	(void)ctx;
+	if (addr < TABLE || addr + len > TABLE + 4 * table_n)
+		return NULL;
+	return (const uint8_t *)table + (addr - TABLE);
+}
+
+/* Code: the function's page. */
+static const uint8_t *code_page(void *ctx, uint64_t addr, size_t len)
+{
+	static const uint8_t any[16];
+
+	(void)ctx;
+	return addr >= ADDR && addr + len <= ADDR + 0x1000 && len <= sizeof(any) ? any : NULL;
+}
+
+TEST(switch_tables)
+{
+	/*
+	 * push %rbx; mov %edi,%eax; lea T(%rip),%rdx; movslq (%rdx,%rax,4),%rax;
+	 * add %rdx,%rax; jmp *%rax; then the cases (nops), ret: gcc's PIC switch
+	 */
+	uint8_t h[] = {0x53, 0x89, 0xf8, 0x48, 0x8d, 0x15, 0, 0, 0, 0,
+		       0x48, 0x63, 0x04, 0x82, 0x48, 0x01, 0xd0, 0xff, 0xe0};
+	struct ut_pro_data d = {table_bytes, code_page, NULL};
+	uint8_t buf[64];
+	struct ut_pro_plan p;
+	int32_t disp = (int32_t)(TABLE - (ADDR + 10));
+
+	memcpy(h + 6, &disp, 4);
+	func(buf, h, sizeof(h), 48);
+	table_n = 3; /* cases at +0x20, +0x24, +0x28 */
+	for (size_t i = 0; i < table_n; i++)
+		table[i] = (int32_t)(ADDR + 0x20 + 4 * i - TABLE);
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, NULL, &p), UT_PRO_JUMPTABLE); /* nothing to read */
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.jump, 0);
+	CHECK_EQ_INT(p.moved, 10);
+	/* a case elsewhere in the code (a .cold part): the entries after it count */
+	table[1] = (int32_t)(ADDR + 0x800 - TABLE);
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_OK);
+	table[2] = (int32_t)(ADDR + 3 - TABLE);
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_TARGET);
+	table[2] = (int32_t)(ADDR + 0x28 - TABLE);
+	/* a case in the moved bytes: refused as a branch of its own */
+	table[1] = (int32_t)(ADDR + 3 - TABLE);
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_TARGET);
+	/* the table cannot be read */
+	table_n = 0;
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_JUMPTABLE);
+	/* not a switch: mov %rdi,%rax; jmp *%rax (a tail call through a pointer) */
+	static const uint8_t tail[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xc1, 0x48, 0x89, 0xca,
+				       0x48, 0x89, 0xd6, 0xff, 0xe0};
+	table_n = 3;
+	func(buf, tail, sizeof(tail), 20);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &d, &p), UT_PRO_JUMPTABLE);
+}
+
 TEST(out_of_reach)
 {
 	static const uint8_t h[] = {0x48, 0x8b, 0x05, 0x10, 0, 0, 0, 0x48, 0x89, 0xc7};
@@ -234,7 +298,7 @@ TEST(out_of_reach)
 	size_t len = 0;
 
 	func(buf, h, sizeof(h), 20);
-	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, &p), UT_PRO_OK);
+	CHECK_EQ_INT(ut_pro_plan(buf, 20, ADDR, NULL, &p), UT_PRO_OK);
 	CHECK_EQ_INT(ut_pro_relocate(&p, buf, ADDR, ADDR + (3ull << 30), out, &len, map),
 		     UT_PRO_REACH);
 }
@@ -274,13 +338,13 @@ TEST(jump_from_another_function)
 	ut_symtab_add(st, ADDR, 0x20, "f", NULL);
 	ut_symtab_add(st, ADDR + 0x40, 0x20, "g", NULL);
 	ut_symtab_finish(st);
-	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
 	CHECK_EQ_INT(verdict[1], UT_PRO_OK);
 	/* a jump to the entry itself is a tail call */
 	back -= 3;
 	memcpy(image + 0x40 + 12, &back, 4);
-	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_OK);
 	ut_symtab_free(st);
 }
@@ -307,11 +371,11 @@ TEST(jump_from_code_only_an_fde_knows)
 	ut_symtab_add(st, ADDR, 0x20, "f", NULL); /* .dynsym names f only */
 	ut_symtab_finish(st);
 	verdict[0] = UT_PRO_NR;
-	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, NULL, image_code, NULL, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_OK); /* what the symbols alone let through */
-	ut_pro_walk(st, NULL, 0, &frames, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, &frames, image_code, NULL, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_FOREIGN);
-	ut_pro_walk(st, NULL, 0, &none, image_code, NULL, found, NULL);
+	ut_pro_walk(st, NULL, 0, &none, image_code, NULL, NULL, found, NULL);
 	CHECK_EQ_INT(verdict[0], UT_PRO_NOFRAMES);
 	ut_symtab_free(st);
 }
@@ -374,6 +438,7 @@ int main(void)
 	RUN(endbr64_stays_at_the_entry);
 	RUN(refusals);
 	RUN(short_form);
+	RUN(switch_tables);
 	RUN(out_of_reach);
 	RUN(jump_from_another_function);
 	RUN(jump_from_code_only_an_fde_knows);

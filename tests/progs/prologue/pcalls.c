@@ -3,7 +3,9 @@
  * pcalls: built plain -O2 (no sites), traced through patched prologues.
  * Known counts: scale 3 times, mix 5 times, chain 2 times (each calling
  * scale once), count_down once, hash1 4 times (its ret within 10 bytes:
- * the short form); asm_loop and tiny (once each) cannot be patched.  The bodies use rip-relative data and calls
+ * the short form), pick 6 times (a switch: an indirect jump through a
+ * jump table, read to check its targets); asm_loop and tiny (once each)
+ * cannot be patched.  The bodies use rip-relative data and calls
  * so that the moved instructions need rewriting.
  */
 #include <stdio.h>
@@ -55,6 +57,34 @@ __attribute__((noinline)) unsigned hash1(unsigned x)
 	return x * 2654435761u + 1;
 }
 
+/* a switch gcc and clang compile to a jump table (its cases are not values) */
+__attribute__((noinline)) long pick(long k, long x)
+{
+	switch (k) {
+	case 0:
+		sink += x;
+		break;
+	case 1:
+		sink ^= x * 3;
+		break;
+	case 2:
+		sink -= x << 2;
+		break;
+	case 3:
+		table[x & 15] += x;
+		break;
+	case 4:
+		sink = sink * 5 + x;
+		break;
+	case 5:
+		table[(x + 1) & 15] ^= sink;
+		break;
+	default:
+		return -1;
+	}
+	return sink;
+}
+
 /*
  * refused: its loop jumps back into its first 5 bytes.  Written in
  * assembly so that both compilers give it the same bytes:
@@ -90,6 +120,8 @@ int main(int argc, char **argv)
 	t += count_down(argc + 2);
 	for (int i = 0; i < 4; i++)
 		t += hash1((unsigned)t) & 1;
+	for (long k = 0; k < 6; k++)
+		t += pick(k, t) & 1;
 	t += asm_loop(argc + 1) + tiny(argc);
 	printf("pcalls %ld\n", t & 0xff);
 	return 0;
