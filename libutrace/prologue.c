@@ -270,7 +270,7 @@ static bool make_module(struct ut_module *m, struct ut_ool *e, const char **name
 static bool make_modules(struct ut_module *m, struct found *f)
 {
 	struct ut_ool *sh = malloc((f->n + 1) * sizeof(*sh));
-	const char **shn = malloc((f->n + 1) * sizeof(*shn));
+	const char **shn = calloc(f->n + 1, sizeof(*shn));
 	size_t n = 0, k = 0;
 	bool kept = false;
 
