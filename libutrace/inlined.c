@@ -227,21 +227,6 @@ static size_t make_slots(struct cand *c, size_t n, struct ut_ool *e, const char 
 	return k;
 }
 
-/* Sites sorted by address, their entries and names alike (slots come from several areas). */
-static void sort_sites(size_t n, struct ut_ool *e, const char **names)
-{
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && e[j].jump_to < e[j - 1].jump_to; j--) {
-			struct ut_ool t = e[j];
-			const char *nm = names[j];
-
-			e[j] = e[j - 1];
-			e[j - 1] = t;
-			names[j] = names[j - 1];
-			names[j - 1] = nm;
-		}
-}
-
 /* The module of @m's inlined instances, made and published; NULL if none. */
 static struct ut_module *make_module(struct ut_module *m, struct ut_ool *e, const char **names,
 				     size_t n)
@@ -250,9 +235,9 @@ static struct ut_module *make_module(struct ut_module *m, struct ut_ool *e, cons
 	struct ut_module *p = NULL;
 
 	if (sites) {
-		sort_sites(n, e, names);
 		for (size_t i = 0; i < n; i++)
 			sites[i] = e[i].jump_to + (HDR_SITE - HDR_CODE);
+		ut_ool_sort_sites(e, names, sites, n); /* slots come from several areas */
 		p = ut_ool_module(m, UT_KIND_INLINED, e, n, sites, names,
 				  (uint64_t)utrace_inl_caller);
 	}

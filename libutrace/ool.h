@@ -56,6 +56,9 @@ uint64_t ut_ool_slot_for(uint64_t e, uint64_t size);
  */
 void ut_ool_trap_answers(void);
 
+/* @n sites by their addresses @sites (ascending), their entries @e and @names alike. */
+void ut_ool_sort_sites(struct ut_ool *e, const char **names, uint64_t *sites, size_t n);
+
 /*
  * The module of @kind holding the out-of-line patches @e (@n of them, by
  * their sites' addresses @sites, which name functions @names) for the

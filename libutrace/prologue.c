@@ -213,8 +213,7 @@ struct ut_module *ut_ool_module(struct ut_module *of, unsigned kind, struct ut_o
 
 static bool write_slot(struct ut_ool *pe);
 
-/* Sites (their addresses @sites) by address, their entries and names alike. */
-static void sort_by_site(struct ut_ool *e, const char **names, uint64_t *sites, size_t n)
+void ut_ool_sort_sites(struct ut_ool *e, const char **names, uint64_t *sites, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && sites[j] < sites[j - 1]; j--) {
@@ -254,7 +253,7 @@ static bool make_module(struct ut_module *m, struct ut_ool *e, const char **name
 		k++;
 	}
 	if (k) {
-		sort_by_site(e, names, sites, k);
+		ut_ool_sort_sites(e, names, sites, k);
 		p = ut_ool_module(m, UT_KIND_PROLOGUE, e, k, sites, names, 0);
 	}
 	if (p && jump)
@@ -297,7 +296,7 @@ static bool make_modules(struct ut_module *m, struct found *f)
 		kept = true;
 	}
 	free(sh);
-	free(shn); /* copied into the module's names */
+	free(shn); /* the names themselves are the symbols', kept */
 	return kept;
 }
 
