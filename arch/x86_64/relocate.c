@@ -263,6 +263,48 @@ static bool flat(const x86_op_mem *m)
 	return m->segment == X86_REG_INVALID || m->segment == X86_REG_DS;
 }
 
+/* Whether @a and @b are the same general register, whatever their widths (rdx, edx, dx, dl). */
+static bool same_gpr(x86_reg a, x86_reg b)
+{
+	static const x86_reg fam[][5] = {
+		{X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH},
+		{X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH},
+		{X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH},
+		{X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH},
+		{X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, X86_REG_SIL},
+		{X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, X86_REG_DIL},
+		{X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, X86_REG_BPL},
+		{X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, X86_REG_R8B},
+		{X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, X86_REG_R9B},
+		{X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, X86_REG_R10B},
+		{X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, X86_REG_R11B},
+		{X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, X86_REG_R12B},
+		{X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, X86_REG_R13B},
+		{X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, X86_REG_R14B},
+		{X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, X86_REG_R15B},
+	};
+
+	if (a == b)
+		return true;
+	for (size_t i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
+		bool ia = false, ib = false;
+
+		for (size_t j = 0; j < 5; j++) {
+			ia |= fam[i][j] == a;
+			ib |= fam[i][j] == b;
+		}
+		if (ia || ib)
+			return ia && ib;
+	}
+	return false;
+}
+
+/* Whether instruction @id writes its first operand (all but compares, tests, pushes). */
+static bool writes_first(unsigned id)
+{
+	return id != X86_INS_CMP && id != X86_INS_TEST && id != X86_INS_PUSH && id != X86_INS_BT;
+}
+
 static bool op_reg(const cs_x86 *x, unsigned k, x86_reg r)
 {
 	return k < x->op_count && x->operands[k].type == X86_OP_REG && x->operands[k].reg == r;
@@ -305,6 +347,82 @@ static enum ut_pro_why table_targets(const struct ut_pro_data *d, uint64_t t, un
 	return mine ? UT_PRO_OK : UT_PRO_JUMPTABLE;
 }
 
+/* Whether a direct branch of the function lands in (@from, @to]. */
+static bool lands_between(const uint8_t *code, size_t size, uint64_t addr, uint64_t from,
+			  uint64_t to)
+{
+	for (size_t k = 0; k < size;) {
+		struct insn in;
+
+		if (!decode_kind(code + k, size - k, addr + k, &in))
+			return true;
+		if ((in.kind == I_JMP || in.kind == I_JCC) && in.target > from && in.target <= to)
+			return true;
+		k += in.len;
+	}
+	return false;
+}
+
+/*
+ * Where the PIC switch jump at @o finds its table, base register @rb: the
+ * `lea T(%rip),%rb` last before it, when no other write to rb and no
+ * branch target lies between them (the value rb has at the jump); else,
+ * when the function writes rb nowhere but with such leas (one hoisted out
+ * of a loop), each of them.  Anything else: UT_PRO_JUMPTABLE.
+ */
+static enum ut_pro_why pic_table(const uint8_t *code, size_t size, uint64_t addr, size_t o,
+				 x86_reg rb, const struct ut_pro_data *d, uint64_t lo,
+				 uint64_t end)
+{
+	uint64_t last = 0, bases[16];
+	size_t last_end = 0, nb = 0;
+	bool other = false, many = false;
+	enum ut_pro_why why = UT_PRO_JUMPTABLE;
+	const cs_x86 *x;
+	unsigned id;
+
+	for (size_t k = 0; k < size;) {
+		size_t len;
+
+		if (!(x = operands(code, size, addr, k, &id)))
+			return UT_PRO_UNDECODABLE;
+		len = scratch[1]->size;
+		if (id == X86_INS_LEA && op_reg(x, 0, rb) && x->op_count == 2 &&
+		    x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
+		    x->operands[1].mem.index == X86_REG_INVALID) {
+			uint64_t t = addr + k + len + (uint64_t)x->operands[1].mem.disp;
+
+			if (nb < sizeof(bases) / sizeof(bases[0]))
+				bases[nb++] = t;
+			else
+				many = true;
+			if (k < o) {
+				last = t;
+				last_end = k + len;
+			}
+		} else if (x->op_count && x->operands[0].type == X86_OP_REG &&
+			   same_gpr(x->operands[0].reg, rb) && writes_first(id)) {
+			other = true;
+			if (k < o)
+				last = 0; /* rb changed since */
+		}
+		k += len;
+	}
+	if (last && !lands_between(code, size, addr, addr + last_end - 1, addr + o))
+		return table_targets(d, last, 4, addr, size, lo, end);
+	if (other || many)
+		return UT_PRO_JUMPTABLE;
+	for (size_t i = 0; i < nb; i++) {
+		enum ut_pro_why t = table_targets(d, bases[i], 4, addr, size, lo, end);
+
+		if (t == UT_PRO_TARGET)
+			return t;
+		if (t == UT_PRO_OK)
+			why = t;
+	}
+	return why;
+}
+
 /*
  * The indirect jump at @o (@p1, @p2: the two instructions before it, or
  * SIZE_MAX), when it is a switch's, as gcc and clang make them: `jmp
@@ -322,7 +440,6 @@ static enum ut_pro_why switch_jump(const uint8_t *code, size_t size, uint64_t ad
 	const cs_x86 *x;
 	unsigned id;
 	x86_reg rx, rb;
-	enum ut_pro_why why = UT_PRO_JUMPTABLE;
 
 	if (!d || !(x = operands(code, size, addr, o, &id)) || id != X86_INS_JMP || x->op_count != 1)
 		return UT_PRO_JUMPTABLE;
@@ -346,28 +463,7 @@ static enum ut_pro_why switch_jump(const uint8_t *code, size_t size, uint64_t ad
 	    x->operands[1].mem.base != rb || x->operands[1].mem.scale != 4 ||
 	    x->operands[1].mem.disp != 0 || !flat(&x->operands[1].mem))
 		return UT_PRO_JUMPTABLE;
-	/* every table base the function loads into rb */
-	for (size_t k = 0; k < size;) {
-		struct insn in;
-
-		if (!(x = operands(code, size, addr, k, &id)))
-			return UT_PRO_UNDECODABLE;
-		in.len = scratch[1]->size;
-		if (id == X86_INS_LEA && op_reg(x, 0, rb) && x->op_count == 2 &&
-		    x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
-		    x->operands[1].mem.index == X86_REG_INVALID) {
-			enum ut_pro_why t = table_targets(d, addr + k + in.len +
-								(uint64_t)x->operands[1].mem.disp,
-							  4, addr, size, lo, end);
-
-			if (t == UT_PRO_TARGET)
-				return t;
-			if (t == UT_PRO_OK)
-				why = t;
-		}
-		k += in.len;
-	}
-	return why;
+	return pic_table(code, size, addr, o, rb, d, lo, end);
 }
 
 /*

@@ -282,6 +282,27 @@ TEST(switch_tables)
 	/* the table cannot be read */
 	table_n = 0;
 	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_JUMPTABLE);
+	/*
+	 * The lea hoisted out of a loop (a branch lands between it and the
+	 * jump): read when nothing else writes rdx, refused when something does.
+	 * push %rbx; push %rbp; sub $0x18,%rsp; mov %rdi,%rbx; mov %esi,%ebp;
+	 * lea T(%rip),%rdx; mov %edi,%eax; L: movslq (%rdx,%rax,4),%rax;
+	 * add %rdx,%rax; jmp *%rax; mov %rsi,%rdx (or nops); jmp L
+	 */
+	uint8_t hoist[] = {0x53, 0x55, 0x48, 0x83, 0xec, 0x18, 0x48, 0x89, 0xfb, 0x89, 0xf5,
+			   0x48, 0x8d, 0x15, 0, 0, 0, 0, 0x89, 0xf8, 0x48, 0x63, 0x04, 0x82,
+			   0x48, 0x01, 0xd0, 0xff, 0xe0, 0x48, 0x89, 0xf2, 0xeb, 0xf2};
+
+	disp = (int32_t)(TABLE - (ADDR + 18));
+	memcpy(hoist + 14, &disp, 4);
+	func(buf, hoist, sizeof(hoist), 48);
+	table_n = 3; /* cases at +0x24, +0x28, +0x2c */
+	for (size_t i = 0; i < table_n; i++)
+		table[i] = (int32_t)(ADDR + 0x24 + 4 * i - TABLE);
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_JUMPTABLE);
+	memset(buf + 29, 0x90, 3); /* no other write to rdx */
+	CHECK_EQ_INT(ut_pro_plan(buf, 48, ADDR, &d, &p), UT_PRO_OK);
+	CHECK_EQ_INT(p.moved, 11);
 	/* not a switch: mov %rdi,%rax; jmp *%rax (a tail call through a pointer) */
 	static const uint8_t tail[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xc1, 0x48, 0x89, 0xca,
 				       0x48, 0x89, 0xd6, 0xff, 0xe0};
