@@ -299,7 +299,7 @@ static bool same_gpr(x86_reg a, x86_reg b)
 	return false;
 }
 
-/* Whether instruction @id writes its first operand (all but compares, tests, pushes). */
+/* Whether instruction @id writes its first operand (all but compares, tests, bit tests, pushes). */
 static bool writes_first(unsigned id)
 {
 	return id != X86_INS_CMP && id != X86_INS_TEST && id != X86_INS_PUSH && id != X86_INS_BT;
@@ -427,8 +427,8 @@ static enum ut_pro_why pic_table(const uint8_t *code, size_t size, uint64_t addr
  * The indirect jump at @o (@p1, @p2: the two instructions before it, or
  * SIZE_MAX), when it is a switch's, as gcc and clang make them: `jmp
  * *T(,%ri,8)` (8-byte addresses at T), or `lea T(%rip),%rb ... movslq
- * (%rb,%ri,4),%rx; add %rb,%rx; jmp *%rx` (4-byte offsets from T: every
- * `lea T(%rip),%rb` of the function is a T).  Its targets are read
+ * (%rb,%ri,4),%rx; add %rb,%rx; jmp *%rx` (4-byte offsets from T, found
+ * by pic_table()).  Its targets are read
  * (@d): UT_PRO_OK when none lands in [@lo, @end), UT_PRO_TARGET when one
  * does, UT_PRO_JUMPTABLE when it is not such a jump or its table cannot
  * be read (a tail call through a pointer, a computed goto: anywhere).
