@@ -7,14 +7,9 @@
 # waitid(WNOWAIT) (neither reaps: no event) before it reaps it.  report
 # and trace-cmd print the same; the format is the kernel's.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/reap.sh"
 
-PROG=$(prog reap gcc-pfe)
-record t.dat -e 'sched:sched_process_free' -- "$PROG" || fail "record exited $?: $(cat t.dat.err)"
-expect "the program ran" t.dat.out <<'EOF2'
-reaped 8 35
-EOF2
-report t.dat | events | sed -E -e 's/^ *([^ ]+)-[0-9]+ +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]{6}: /\1 /' \
-	-e 's/pid=[0-9]+/pid=C/' >rep.txt
+reap_record 'sched:sched_process_free' '[0-9]+'
 expect "report: one event per reaped child, in the parent" rep.txt <<'EOF2'
 reap.gcc-pfe sched_process_free: comm=kid-1 pid=C prio=120
 reap.gcc-pfe sched_process_free: comm=kid-2 pid=C prio=120
@@ -24,9 +19,7 @@ reap.gcc-pfe sched_process_free: comm=kid-5 pid=C prio=120
 reap.gcc-pfe sched_process_free: comm=kid-6 pid=C prio=120
 EOF2
 if command -v trace-cmd >/dev/null; then
-	trace-cmd report -i t.dat 2>/dev/null | grep -v '^cpus=' |
-		sed -E -e 's/^ *([^ ]+)-[0-9]+ +\[[0-9]+\] +[0-9]+\.[0-9]{6}: ([a-z_]+): +/\1 \2: /' \
-			-e 's/pid=[0-9]+/pid=C/' >tc.txt
+	reap_tracecmd '[0-9]+'
 	expect "trace-cmd report" tc.txt <rep.txt
 	sed -n '/^name: sched_process_free$/,/^print fmt/p' <(trace-cmd dump --events t.dat 2>/dev/null) >fmt.txt
 	expect "the format trace.dat carries" fmt.txt <<'EOF2'

@@ -8,14 +8,9 @@
 # the pid masked as the role it names: C a child, 0 any.  A shell's
 # `cmd; wait` gives the same as the kernel's trace of bash: pid=0.
 . "$(dirname "$0")/../lib/common.sh"
+. "$UT_TESTS/lib/reap.sh"
 
-PROG=$(prog reap gcc-pfe)
-record t.dat -e 'sched:sched_process_wait' -- "$PROG" || fail "record exited $?: $(cat t.dat.err)"
-expect "the program ran" t.dat.out <<'EOF2'
-reaped 8 35
-EOF2
-report t.dat | events | sed -E -e 's/^ *([^ ]+)-[0-9]+ +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]{6}: /\1 /' \
-	-e 's/pid=[1-9][0-9]*/pid=C/' >rep.txt
+reap_record 'sched:sched_process_wait' '[1-9][0-9]*'
 expect "report: one event per wait call, in the parent" rep.txt <<'EOF2'
 reap.gcc-pfe sched_process_wait: comm=reap.gcc-pfe pid=0 prio=120
 reap.gcc-pfe sched_process_wait: comm=reap.gcc-pfe pid=C prio=120
@@ -27,16 +22,13 @@ reap.gcc-pfe sched_process_wait: comm=reap.gcc-pfe pid=C prio=120
 reap.gcc-pfe sched_process_wait: comm=reap.gcc-pfe pid=C prio=120
 EOF2
 if command -v trace-cmd >/dev/null; then
-	trace-cmd report -i t.dat 2>/dev/null | grep -v '^cpus=' |
-		sed -E -e 's/^ *([^ ]+)-[0-9]+ +\[[0-9]+\] +[0-9]+\.[0-9]{6}: ([a-z_]+): +/\1 \2: /' \
-			-e 's/pid=[1-9][0-9]*/pid=C/' >tc.txt
+	reap_tracecmd '[1-9][0-9]*'
 	expect "trace-cmd report" tc.txt <rep.txt
 fi
 
 # a shell waits for any child
 record s.dat -e 'sched:sched_process_wait' -- /bin/bash -c '/bin/true; exit 3'
-report s.dat | events | sed -E 's/^ *([^ ]+)-[0-9]+ +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]{6}: /\1 /' |
-	sort -u >sh.txt
+report s.dat | events | report_fields | sort -u >sh.txt
 expect "bash: waits for any child" sh.txt <<'EOF2'
 bash sched_process_wait: comm=bash pid=0 prio=120
 EOF2
