@@ -64,7 +64,7 @@ enum {
  * clock (the timestamps of its buffers), set_ftrace_pid and function
  * commands (tracers/commands.c).
  */
-#define UT_MAX_INST 8
+#define UT_MAX_INST UT_CTL_INST
 
 struct ut_instance {
 	bool active;          /* tracer function */

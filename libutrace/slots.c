@@ -305,7 +305,8 @@ static uint64_t unread(const struct ut_buf_hdr *h, uint64_t told, uint64_t tail,
  * last one wrote into, moves head and tail to the next page (a reader at the
  * old head finds the page's end), and counts what was never taken or told.
  */
-static void recycle_buffer(struct ut_buf_hdr *h, uint64_t told, int32_t tid, uint64_t gen)
+static void recycle_buffer(struct ut_buf_hdr *h, int inst, uint64_t told, int32_t tid,
+			   uint64_t gen)
 {
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
@@ -314,7 +315,7 @@ static void recycle_buffer(struct ut_buf_hdr *h, uint64_t told, int32_t tid, uin
 
 	if (head != pos)
 		*(uint64_t *)((uint8_t *)h + UT_BUF_HDR_SIZE + (head & (h->buf_size - 1))) = 0;
-	__atomic_add_fetch(&ut_rt.ctl->recycled_lost, lost, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&ut_rt.ctl->recycled_lost[inst], lost, __ATOMIC_RELAXED);
 	h->dropped = 0;
 	h->nested = 0;
 	h->stuck_tail = 0;
@@ -343,7 +344,7 @@ static void reuse(uint32_t i, int32_t tid)
 
 	for (int k = 0; k < UT_MAX_INST; k++)
 		if (slots[i].buf[k])
-			recycle_buffer(slots[i].buf[k], slots[i].told[k], tid, gen);
+			recycle_buffer(slots[i].buf[k], k, slots[i].told[k], tid, gen);
 	prof_taken(i);
 	/* before the new thread's first record is published (readers: head, then gen) */
 	__atomic_store_n(&s->gen, gen, __ATOMIC_RELEASE);
@@ -374,7 +375,7 @@ static void give_back(uint32_t i)
 
 		if (!h)
 			continue;
-		__atomic_add_fetch(&ut_rt.ctl->recycled_lost,
+		__atomic_add_fetch(&ut_rt.ctl->recycled_lost[k],
 				   unread(h, slots[i].told[k], __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE),
 					  __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)),
 				   __ATOMIC_RELAXED);
@@ -606,7 +607,7 @@ bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size)
 	} else {
 		t->head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 		if (h->gen != s->gen) /* a buffer the slot's last thread did not have */
-			recycle_buffer(h, slots[slot].told[t->inst], s->tid, s->gen);
+			recycle_buffer(h, t->inst, slots[slot].told[t->inst], s->tid, s->gen);
 		t->head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	}
 	return true;

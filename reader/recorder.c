@@ -1491,7 +1491,8 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 	(void)o;
 	/* exited threads' data given up to respect buffer_total_size_kb (Recycling) */
 	for (size_t i = 0; i < r->nr_sess; i++)
-		r->lost_total += __atomic_load_n(&r->sess[i]->ctl->recycled_lost, __ATOMIC_ACQUIRE);
+		r->lost_total += __atomic_load_n(&r->sess[i]->ctl->recycled_lost[r->inst],
+						 __ATOMIC_ACQUIRE);
 	/* refused at the very end, or overwritten (streamed threads have no cursor) */
 	for (size_t i = 0; i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {

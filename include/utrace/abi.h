@@ -42,9 +42,10 @@
 
 #define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
 #define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
-#define UT_ABI_VERSION 4
+#define UT_ABI_VERSION 5
 
 #define UT_MAX_THREADS 4096
+#define UT_CTL_INST 8        /* buffer sets per thread: the top level, then instances/ */
 #define UT_PAGE_SIZE 4096u   /* ring-buffer page: records never straddle one */
 #define UT_BUF_HDR_SIZE 4096u
 
@@ -134,9 +135,11 @@ struct ut_ctl {
 	uint64_t dumps;         /* dump/cpudump function commands that fired */
 	uint64_t cfg_apply_ns;  /* agent: how long applying the last generation took */
 	/* slot recycling (docs/shm-abi.md, "Recycling") */
-	uint64_t recycled_lost; /* records of exited threads not taken before their
+	uint64_t recycled_lost[UT_CTL_INST]; /* per buffer set (0: the top level):
+				 * records of exited threads not taken before their
 				 * buffers were reused (the total bound), and their
-				 * refusals never told in a LOST record */
+				 * refusals never told in a LOST record; a clear
+				 * of the set's trace zeroes it */
 	uint64_t buf_bytes;     /* bytes of thread buffers the process holds now */
 	uint64_t total_bytes;   /* the bound on buf_bytes in effect (buffer_total_size_kb) */
 	uint64_t threads_exited;/* threads whose slot went EXITED */
@@ -153,7 +156,7 @@ struct ut_ctl {
 	uint64_t snap_claims;   /* requests numbered (snap_ts's index) */
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
-static_assert(sizeof(struct ut_ctl) == 392 + 40 * UT_MAX_THREADS, "ABI");
+static_assert(sizeof(struct ut_ctl) == 448 + 40 * UT_MAX_THREADS, "ABI");
 
 /*
  * Per-thread ring buffer: this header (one page) followed by buf_size bytes of

@@ -163,6 +163,19 @@ task_counts() {
 		sort | uniq -c | awk '{$1 = $1; print}'
 }
 
+# ctl_counter NAME CTL: a counter of a session's control block (struct
+# ut_ctl, include/utrace/abi.h), read from the file.  The offsets are
+# offsetof()'s: tests/unit/test_sessions.c (ctl_counter_offsets) checks them.
+ctl_counter() {
+	local off
+	case $1 in
+	slots_reused) off=344 ;;
+	slot_looks) off=352 ;;
+	*) echo "ctl_counter: unknown counter $1" >&2; return 1 ;;
+	esac
+	od -An -t u8 -j "$off" -N 8 "$2" 2>/dev/null | tr -d ' '
+}
+
 # well_formed: every event line has the trace format; prints offenders.
 well_formed() {
 	events | grep -vE '^ *.+-[0-9]+ +\[[0-9]{3}\] [.dDnNhHsSbBzZ0-9]{4,5} +[0-9]+\.[0-9]{6}: [^ ]+( <-[^ ]+)?$'

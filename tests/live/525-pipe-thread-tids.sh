@@ -34,7 +34,7 @@ kill -INT $rd
 wait $rd 2>/dev/null
 # the slots were reused (else this test shows nothing)
 ctl=$(ls run/*/ctl | head -1)
-reused=$(od -An -t u8 -j 288 -N 8 "$ctl" | tr -d ' ')
+reused=$(ctl_counter slots_reused "$ctl")
 [ "${reused:-0}" -ge 50 ] || fail "only ${reused:-0} slots reused"
 tids pipe.txt >got.txt
 expect "show --pipe: each thread's calls under its own tid" got.txt <want.txt

@@ -25,7 +25,7 @@ for ((i = 0; i < 1000; i++)); do # until the reader printed them all (10 s at mo
 done
 kill $reader
 wait $reader 2>/dev/null
-reused=$(od -An -t u8 -j 288 -N 8 "$(ls run/*/ctl | head -1)" | tr -d ' ')
+reused=$(ctl_counter slots_reused "$(ls run/*/ctl | head -1)")
 [ "${reused:-0}" -ge 50 ] || fail "only ${reused:-0} slots reused"
 grep ' c_work <-' pipe.txt | sed -E 's/^ *.*-([0-9]+) +\[[0-9]+\].*/\1/' | sort | uniq -c |
 	awk '{print $2, $1}' | sort >got.txt

@@ -35,7 +35,7 @@ expect_eq "the program's result" "threadchurn 10000 threads total 1100000" "$(ca
 # program's control block, then the dir goes
 ctl=$(ls -d /dev/shm/utrace-"$(id -u)"/rec.*/"$ppid".*/ctl 2>/dev/null | head -1)
 [ -n "$ctl" ] || fail "no session of $ppid"
-looks=$(od -An -t u8 -j 296 -N 8 "$ctl" 2>/dev/null | tr -d ' ')
+looks=$(ctl_counter slot_looks "$ctl")
 [ "${looks:-0}" -gt 0 ] && [ "$looks" -le $((10000 * 2000)) ] ||
 	fail "claims looked at ${looks:-no} exited slots for 10,000 threads"
 [ -n "$ctl" ] && rm -rf "$(dirname "$(dirname "$ctl")")"

@@ -268,8 +268,16 @@ TEST(session_names)
 	CHECK(!ut_sessname_parse("1.99999999999999999999999", &pid, &born));
 }
 
+/* The offsets tests/lib/common.sh's ctl_counter reads the counters at. */
+TEST(ctl_counter_offsets)
+{
+	CHECK(offsetof(struct ut_ctl, slots_reused) == 344);
+	CHECK(offsetof(struct ut_ctl, slot_looks) == 352);
+}
+
 int main(void)
 {
+	RUN(ctl_counter_offsets);
 	RUN(session_names);
 	RUN(good_session_maps);
 	RUN(ctl_link_refused);
