@@ -113,13 +113,16 @@ static void unref(struct ut_chunkq *q, struct block *b)
 static void *grower_main(void *arg)
 {
 	struct ut_chunkq *q = arg;
-	struct sched_param idle = {0};
+	struct sched_param normal = {0};
 
 	/*
-	 * Background work: the consumer, and whatever thread fills the queue,
-	 * preempt it as soon as they wake (a nice value would not).
+	 * A normal thread, whatever its creator is (a real-time drainer).  Not
+	 * SCHED_IDLE: populating a block holds the process's mmap lock, and a
+	 * starved holder (a busy machine) held up the drainer's mmap of a new
+	 * ring for seconds -- past the heartbeat that lets a lossless program
+	 * wait, which then dropped nearly all of its events.
 	 */
-	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
 	pthread_mutex_lock(&q->mu);
 	while (!q->stop) {
 		struct block *b;
