@@ -305,7 +305,7 @@ static uint64_t unread(const struct ut_buf_hdr *h, uint64_t told, uint64_t tail,
  * last one wrote into, moves head and tail to the next page (a reader at the
  * old head finds the page's end), and counts what was never taken or told.
  */
-static void recycle_buffer(struct ut_buf_hdr *h, int inst, uint64_t told, int32_t tid,
+static void recycle_buffer(struct ut_buf_hdr *h, uint32_t inst, uint64_t told, int32_t tid,
 			   uint64_t gen)
 {
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
@@ -344,7 +344,7 @@ static void reuse(uint32_t i, int32_t tid)
 
 	for (int k = 0; k < UT_MAX_INST; k++)
 		if (slots[i].buf[k])
-			recycle_buffer(slots[i].buf[k], k, slots[i].told[k], tid, gen);
+			recycle_buffer(slots[i].buf[k], (uint32_t)k, slots[i].told[k], tid, gen);
 	prof_taken(i);
 	/* before the new thread's first record is published (readers: head, then gen) */
 	__atomic_store_n(&s->gen, gen, __ATOMIC_RELEASE);
