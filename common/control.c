@@ -598,8 +598,10 @@ int ut_live_clear(const char *sessdir, int inst)
 		return -errno;
 	nr = ctl->nr_slots < UT_MAX_THREADS ? ctl->nr_slots : UT_MAX_THREADS;
 	/* losses counted away from the rings go too, as the kernel's reset zeroes its overruns */
-	if (inst >= 0 && inst < UT_CTL_INST)
+	if (inst >= 0 && inst < UT_CTL_INST) {
 		__atomic_store_n(&ctl->recycled_lost[inst], 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&ctl->recycled_told[inst], 0, __ATOMIC_RELEASE);
+	}
 	for (uint32_t i = 0; i < nr; i++) {
 		char path[PATH_MAX], err[256];
 		struct ut_buf_hdr *h;

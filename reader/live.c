@@ -121,6 +121,13 @@ struct ssess {
 	struct sthread *retired_in;
 	struct sthread *retired;
 	bool drained;            /* the drainer's: gone, all of it queued, ctl unmapped */
+	/*
+	 * Records the runtime gave up with a slot handed to a new thread
+	 * (ctl.recycled_lost[]): the drainer adds what it claims, the
+	 * formatter takes them into the LOST line before the next event of
+	 * one of the process's threads (atomic).
+	 */
+	uint64_t recycled_untold;
 	unsigned dead_passes;    /* the drainer's passes since it found it gone */
 	bool released;           /* the formatter's: all of it printed; the drainer frees it */
 };
@@ -670,7 +677,10 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		return -1;
 	p = &s->cur->ev.v[s->cur->ev.n++];
 	s->nr_new++;
-	ut_print_keep(p, ev, s->cur->lost);
+	/* and the process's recycled slots' losses, told before its next event */
+	ut_print_keep(p, ev,
+		      s->cur->lost + __atomic_exchange_n(&s->cur->ss->recycled_untold, 0,
+							 __ATOMIC_ACQ_REL));
 	if (ev->type == UT_EV_PROBE && s->nr_probes) {
 		/* named as a trace.dat would name it (common/usdt_events.h) */
 		p->ev.probe = ut_probetab_find(s->probes[s->nr_probes - 1], ev->ip);
@@ -835,6 +845,31 @@ static struct sthread *current_thread(struct ut_live_stream *s, struct ssess *ss
 	return t;
 }
 
+/*
+ * Records the runtime gave up, unread, when it handed a slot to a new thread
+ * (past buffer_total_size_kb): counted in the control block, not in any
+ * ring.  Like the kernel's overrun, they are told as lost before the next
+ * event the process's threads write (the slot's next thread's, as a rule).
+ */
+static void recycled_note(struct ssess *ss, int inst)
+{
+	uint64_t lost, told;
+
+	if (inst < 0 || inst >= UT_CTL_INST)
+		return;
+	/* claimed in the control block: another consuming reader does not tell them again */
+	told = __atomic_load_n(&ss->ctl->recycled_told[inst], __ATOMIC_ACQUIRE);
+	do {
+		lost = __atomic_load_n(&ss->ctl->recycled_lost[inst], __ATOMIC_ACQUIRE);
+		if (lost == told)
+			return;
+		/* lost < told: a clear zeroed the count; told follows it down */
+	} while (!__atomic_compare_exchange_n(&ss->ctl->recycled_told[inst], &told, lost, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	if (lost > told)
+		__atomic_add_fetch(&ss->recycled_untold, lost - told, __ATOMIC_RELEASE);
+}
+
 /* The queue's sink, with modules_check() before each chunk goes in. */
 struct live_sink {
 	struct ut_drain_sink sink;
@@ -934,6 +969,7 @@ static size_t drain_once(struct ut_live_stream *s, bool all)
 		graph |= ss->alive && ss->ctl->tracer == UT_TRACER_FUNCTION_GRAPH;
 		traces |= ss->alive && ss->ctl->tracer != UT_TRACER_NOP;
 		open_threads(s, ss, s->inst);
+		recycled_note(ss, s->inst);
 		for (uint32_t j = 0; j < ss->nr_thr; j++) {
 			struct sthread *t = current_thread(s, ss, j);
 			struct ut_drain_chunk *q;
@@ -1159,8 +1195,12 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 		t = c->owner;
 		s->cur = t;
 		if (c->flags & (CHUNK_FINAL | CHUNK_RETIRED)) {
-			if (c->flags & CHUNK_FINAL) /* (a retired one's were counted by the runtime) */
+			if (c->flags & CHUNK_FINAL) { /* (a retired one's were counted by the runtime) */
 				final_losses(t);
+				/* a gone process: what its recycled slots lost, not told yet */
+				t->final_lost += __atomic_exchange_n(&t->ss->recycled_untold, 0,
+								     __ATOMIC_ACQ_REL);
+			}
 			/*
 			 * All of it was told, and the drainer is done with it:
 			 * the ring goes (a reader of many dead threads holds

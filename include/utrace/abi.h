@@ -154,9 +154,12 @@ struct ut_ctl {
 	uint64_t snap_ts[UT_SNAP_TS]; /* request k's time (raw trace clock, as a record's)
 				 * at [k % UT_SNAP_TS], stored before the count moves */
 	uint64_t snap_claims;   /* requests numbered (snap_ts's index) */
+	uint64_t recycled_told[UT_CTL_INST]; /* of recycled_lost[K], what a consuming
+				 * reader (trace_pipe) told in a LOST line, claimed
+				 * with a compare-and-swap: told once, by one reader */
 	struct ut_thread_slot threads[UT_MAX_THREADS];
 };
-static_assert(sizeof(struct ut_ctl) == 448 + 40 * UT_MAX_THREADS, "ABI");
+static_assert(sizeof(struct ut_ctl) == 512 + 40 * UT_MAX_THREADS, "ABI");
 
 /*
  * Per-thread ring buffer: this header (one page) followed by buf_size bytes of
