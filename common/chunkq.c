@@ -46,6 +46,7 @@ struct ut_chunkq {
 	pthread_cond_t grow;           /* wakes the grower */
 	pthread_t grower;
 	bool has_grower, stop;
+	bool idle_grower;              /* the grower at SCHED_IDLE (ut_chunkq_new_idle) */
 	unsigned ahead;                /* spares the grower keeps now */
 	unsigned max_ahead;            /* and at most (ut_chunkq_new's) */
 	struct item *head, **tail;
@@ -113,16 +114,18 @@ static void unref(struct ut_chunkq *q, struct block *b)
 static void *grower_main(void *arg)
 {
 	struct ut_chunkq *q = arg;
-	struct sched_param normal = {0};
+	struct sched_param prio = {0};
 
 	/*
-	 * A normal thread, whatever its creator is (a real-time drainer).  Not
-	 * SCHED_IDLE: populating a block holds the process's mmap lock, and a
-	 * starved holder (a busy machine) held up the drainer's mmap of a new
-	 * ring for seconds -- past the heartbeat that lets a lossless program
-	 * wait, which then dropped nearly all of its events.
+	 * A normal thread by default, whatever its creator is (a real-time
+	 * drainer).  Not SCHED_IDLE: populating a block holds the process's
+	 * mmap lock, and a starved holder (a busy machine) held up `record`'s
+	 * drainer's mmap of a new ring for seconds -- past the heartbeat that
+	 * lets a lossless program wait, which then dropped nearly all of its
+	 * events.  A drop-and-count reader that prefers to lose events than
+	 * to compete for the CPU asks for SCHED_IDLE (ut_chunkq_new_idle).
 	 */
-	pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+	pthread_setschedparam(pthread_self(), q->idle_grower ? SCHED_IDLE : SCHED_OTHER, &prio);
 	pthread_mutex_lock(&q->mu);
 	while (!q->stop) {
 		struct block *b;
@@ -178,13 +181,15 @@ static struct block *get_block(struct ut_chunkq *q)
 	return b;
 }
 
-struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ahead)
+static struct ut_chunkq *chunkq_new(size_t block_size, size_t max_bytes, unsigned ahead,
+				    bool idle_grower)
 {
 	struct ut_chunkq *q = calloc(1, sizeof(*q));
 	sigset_t all, old;
 
 	if (!q)
 		return NULL;
+	q->idle_grower = idle_grower;
 	/*
 	 * Priority inheritance: the producer is often a real-time drainer and
 	 * the consumer a normal thread; one preempted while holding the lock
@@ -210,6 +215,16 @@ struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ah
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	return q;
+}
+
+struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ahead)
+{
+	return chunkq_new(block_size, max_bytes, ahead, false);
+}
+
+struct ut_chunkq *ut_chunkq_new_idle(size_t block_size, size_t max_bytes, unsigned ahead)
+{
+	return chunkq_new(block_size, max_bytes, ahead, true);
 }
 
 void ut_chunkq_prefill(struct ut_chunkq *q, unsigned n)

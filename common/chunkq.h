@@ -27,6 +27,12 @@ struct ut_chunkq;
  */
 struct ut_chunkq *ut_chunkq_new(size_t block_size, size_t max_bytes, unsigned ahead);
 /*
+ * The same with the grower at SCHED_IDLE: it maps blocks with the CPU no one
+ * else wants, at the risk of holding the process's mmap lock while starved
+ * (a drop-and-count reader's choice; a lossless one's drainer must not wait).
+ */
+struct ut_chunkq *ut_chunkq_new_idle(size_t block_size, size_t max_bytes, unsigned ahead);
+/*
  * Keep @ahead spare blocks from now on (at most what ut_chunkq_new got):
  * fewer while the programs are quiet, all of them while they may burst.
  * Spares beyond a lower count are unmapped.

@@ -259,7 +259,8 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const in
 	s->inst = inst;
 	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
 	s->pids = npids ? calloc(npids, sizeof(*pids)) : NULL;
-	s->q = ut_chunkq_new(STREAM_BLOCK, STREAM_QUEUE_MAX, STREAM_AHEAD);
+	/* drop-and-count: its grower takes idle CPU only, as the formatter does */
+	s->q = ut_chunkq_new_idle(STREAM_BLOCK, STREAM_QUEUE_MAX, STREAM_AHEAD);
 	if (s->q && !inst) { /* the drainer asks for more once something traces */
 		s->ahead = STREAM_AHEAD_IDLE;
 		ut_chunkq_set_ahead(s->q, s->ahead);
