@@ -678,10 +678,14 @@ static int collect_event(void *ctx, const struct ut_event *ev)
 		return -1;
 	p = &s->cur->ev.v[s->cur->ev.n++];
 	s->nr_new++;
-	/* and the process's recycled slots' losses, told before its next event */
-	ut_print_keep(p, ev,
-		      s->cur->lost + __atomic_exchange_n(&s->cur->ss->recycled_untold, 0,
-							 __ATOMIC_ACQ_REL));
+	/*
+	 * And the process's recycled slots' losses, told before its next event
+	 * (a plain load first: the locked exchange only when there are some).
+	 */
+	if (__atomic_load_n(&s->cur->ss->recycled_untold, __ATOMIC_RELAXED))
+		s->cur->lost += __atomic_exchange_n(&s->cur->ss->recycled_untold, 0,
+						    __ATOMIC_ACQ_REL);
+	ut_print_keep(p, ev, s->cur->lost);
 	if (ev->type == UT_EV_PROBE && s->nr_probes) {
 		/* named as a trace.dat would name it (common/usdt_events.h) */
 		p->ev.probe = ut_probetab_find(s->probes[s->nr_probes - 1], ev->ip);
