@@ -256,8 +256,14 @@ static bool rec_type_known(unsigned type)
 	return (type >= UT_REC_FUNCTION && type <= UT_REC_EVENT) || type == UT_REC_INLINED;
 }
 
-long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
-		ut_rb_recfn fn, void *ctx)
+/*
+ * The walk of ut_rb_walk() and ut_rb_index(), inlined into each with its
+ * own @fn (a constant there): the record writer's index is built at a few
+ * ns a record, with no call per record.
+ */
+static inline __attribute__((always_inline)) long
+walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start, ut_rb_recfn fn,
+     void *ctx)
 {
 	uint64_t pos = start, end = start + len, ts = d->ts;
 	bool have_ts = d->have_ts && d->pos == start;
@@ -284,9 +290,12 @@ long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint6
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		size = w[0] && have_ts && rec_type_known(type)
-			       ? rec_size(p, w, type, room, len - (pos - start))
-			       : 0;
+		if ((type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY) && have_ts)
+			size = UT_REC_SIZE; /* the common records: well formed if typed so */
+		else
+			size = w[0] && have_ts && rec_type_known(type)
+				       ? rec_size(p, w, type, room, len - (pos - start))
+				       : 0;
 		if (!size) {
 			pos += room;
 			continue;
@@ -304,6 +313,35 @@ long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint6
 	d->ts = ts;
 	d->have_ts = have_ts;
 	return n;
+}
+
+long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		ut_rb_recfn fn, void *ctx)
+{
+	return walk(d, bytes, len, start, fn, ctx);
+}
+
+struct index_ctx {
+	const struct ut_clockconv *clk;
+	struct ut_rb_ref *at;
+};
+
+static inline __attribute__((always_inline)) int index_one(void *ctx, const uint8_t *rec,
+							    uint64_t raw)
+{
+	struct index_ctx *k = ctx;
+
+	*k->at++ = (struct ut_rb_ref){ut_clock_to_trace(k->clk, raw), raw, rec};
+	return 0;
+}
+
+size_t ut_rb_index(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		   const struct ut_clockconv *clk, struct ut_rb_ref *out)
+{
+	struct index_ctx k = {clk, out};
+
+	walk(d, bytes, len, start, index_one, &k);
+	return (size_t)(k.at - out);
 }
 
 void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
@@ -377,38 +415,6 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		ev->type = 0;
 		ev->ip = w[1];
 		break;
-	}
-}
-
-bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t trace_ts,
-		       const struct ut_clockconv *clk, struct ut_call *c)
-{
-	uint64_t w[2], x[2];
-
-	memcpy(w, p, sizeof(w));
-	c->ts = trace_ts;
-	c->cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
-	c->ip = w[0] & UT_REC_ADDR_MASK;
-	switch (w[0] >> UT_REC_TYPE_SHIFT) {
-	case UT_REC_FUNCTION:
-		c->type = UT_EV_FUNCTION;
-		c->parent_ip = w[1] & UT_REC_ADDR_MASK;
-		return true;
-	case UT_REC_GRAPH_ENTRY:
-		c->type = UT_EV_FUNCGRAPH_ENTRY;
-		c->depth = (uint32_t)w[1];
-		return true;
-	case UT_REC_GRAPH_EXIT:
-		/* as ut_rb_decode_one() does */
-		memcpy(x, p + 16, sizeof(x));
-		c->type = UT_EV_FUNCGRAPH_EXIT;
-		c->depth = (uint32_t)w[1];
-		c->overrun = (uint32_t)((w[1] >> 32) & 0xffff);
-		c->calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
-		c->retval = x[1];
-		return true;
-	default:
-		return false;
 	}
 }
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/event.h"
 #include "utrace/abi.h"
@@ -132,6 +133,27 @@ typedef int (*ut_rb_recfn)(void *ctx, const uint8_t *rec, uint64_t raw_ts);
 
 long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
 		ut_rb_recfn fn, void *ctx);
+/*
+ * A record as the record writer keeps it until it is written: its time in
+ * the trace clock (the merge's key), the ring's own time at it, and where
+ * it lies in the caller's bytes (decoded only when written: 24 bytes a
+ * record rather than a struct ut_event).
+ */
+struct ut_rb_ref {
+	uint64_t ts;
+	uint64_t raw;
+	const uint8_t *rec;
+};
+
+/*
+ * ut_rb_walk() into @out (room for len / UT_REC_SIZE refs), each record's
+ * time converted with @clk.  Returns the number of refs (LOST records
+ * included).
+ */
+size_t ut_rb_index(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		   const struct ut_clockconv *clk, struct ut_rb_ref *out);
+#define UT_RB_INDEX_MAX(len) ((len) / UT_REC_SIZE)
+
 /* Decode a record that ut_rb_walk() gave (@ts: its raw_ts) into @ev. */
 void ut_rb_decode_one(const uint8_t *rec, uint64_t ts, int32_t tid, int32_t tgid,
 		      const struct ut_clockconv *clk, struct ut_event *ev);
@@ -141,7 +163,38 @@ void ut_rb_decode_one(const uint8_t *rec, uint64_t ts, int32_t tid, int32_t tgid
  * (ut_clock_to_trace(@clk, @ts)); false for any other record (@c then
  * holds nothing of use).
  */
-bool ut_rb_decode_call(const uint8_t *rec, uint64_t ts, uint64_t trace_ts,
-		       const struct ut_clockconv *clk, struct ut_call *c);
+/* inline: the record writer's run decodes millions */
+static inline bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t trace_ts,
+				     const struct ut_clockconv *clk, struct ut_call *c)
+{
+	uint64_t w[2], x[2];
+
+	memcpy(w, p, sizeof(w));
+	c->ts = trace_ts;
+	c->cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
+	c->ip = w[0] & UT_REC_ADDR_MASK;
+	switch (w[0] >> UT_REC_TYPE_SHIFT) {
+	case UT_REC_FUNCTION:
+		c->type = UT_EV_FUNCTION;
+		c->parent_ip = w[1] & UT_REC_ADDR_MASK;
+		return true;
+	case UT_REC_GRAPH_ENTRY:
+		c->type = UT_EV_FUNCGRAPH_ENTRY;
+		c->depth = (uint32_t)w[1];
+		return true;
+	case UT_REC_GRAPH_EXIT:
+		/* as ut_rb_decode_one() does */
+		memcpy(x, p + 16, sizeof(x));
+		c->type = UT_EV_FUNCGRAPH_EXIT;
+		c->depth = (uint32_t)w[1];
+		c->overrun = (uint32_t)((w[1] >> 32) & 0xffff);
+		c->calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
+		c->retval = x[1];
+		return true;
+	default:
+		return false;
+	}
+}
+
 
 #endif

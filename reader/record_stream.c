@@ -197,23 +197,23 @@ static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
 	return 0;
 }
 
-struct rs_collect {
-	struct ut_rstream *s;
-	struct ut_rs_thread *t;
-};
-
-static int collect(void *ctx, const uint8_t *rec, uint64_t raw)
+/*
+ * Index the records of @len ring bytes at stream position @start onto @t's
+ * queue (room made for the most a chunk can hold).  False: no memory.
+ */
+static bool collect(struct ut_rstream *s, struct ut_rs_thread *t, const uint8_t *bytes,
+		    size_t len, uint64_t start)
 {
-	struct rs_collect *k = ctx;
-	struct ut_rs_thread *t = k->t;
-	uint64_t ts = ut_clock_to_trace(t->clk, raw);
+	size_t first = t->nr;
 
-	if (t->nr == t->cap && ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096))
-		return -1;
-	if (ts < k->s->wm)
-		k->s->late++; /* behind what was written: lands clamped on its CPU */
-	t->ev[t->nr++] = (struct ut_rs_rec){ts, raw, rec};
-	return 0;
+	while (t->cap - t->nr < UT_RB_INDEX_MAX(len))
+		if (ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096))
+			return false;
+	t->nr += ut_rb_index(&t->dec, bytes, len, start, t->clk, t->ev + t->nr);
+	/* behind what was written: each lands clamped on its CPU */
+	for (size_t i = first; i < t->nr && t->ev[i].ts < s->wm; i++)
+		s->late++;
+	return true;
 }
 
 /* Keep @h until its thread's events up to h.end are written. */
@@ -259,7 +259,6 @@ static void pace(struct ut_rstream *s)
 static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 {
 	struct ut_rs_thread *t = c->owner;
-	struct rs_collect k = {s, t};
 
 	if (remember(s, t))
 		s->err = s->err ? s->err : -ENOMEM;
@@ -269,7 +268,8 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 
 		nanosleep(&ts, NULL);
 	}
-	ut_rb_walk(&t->dec, c->bytes, c->len, c->start, collect, &k);
+	if (!collect(s, t, c->bytes, c->len, c->start))
+		s->err = s->err ? s->err : -ENOMEM;
 	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
 }
 
@@ -277,7 +277,6 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t)
 {
 	struct ut_spool_hdr h;
-	struct rs_collect k = {s, t};
 	uint8_t *buf;
 
 	if (pread(t->spool, &h, sizeof(h), (off_t)t->spool_off) != (ssize_t)sizeof(h) ||
@@ -291,7 +290,8 @@ static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t)
 	}
 	t->spool_off += sizeof(h) + h.len;
 	t->lost += h.lost;
-	ut_rb_walk(&t->dec, buf, h.len, h.start, collect, &k);
+	if (!collect(s, t, buf, h.len, h.start))
+		s->err = s->err ? s->err : -ENOMEM;
 	hold(s, (struct rs_held){.mem = buf, .t = t, .end = t->nr});
 	return true;
 }
@@ -341,9 +341,10 @@ static void put(struct ut_rstream *s, const struct ut_event *ev)
  * The merge's order: time, then the lower CPU, then the lower thread (the
  * order reader/stream.c gives, so a trace reads the same either way).
  */
-static bool rec_before(const struct ut_rs_thread *a, const struct ut_rs_thread *b)
+static bool ref_before(const struct ut_rb_ref *x, const struct ut_rs_thread *a,
+		       const struct ut_rs_thread *b)
 {
-	const struct ut_rs_rec *x = &a->ev[a->pos], *y = &b->ev[b->pos];
+	const struct ut_rb_ref *y = &b->ev[b->pos];
 	uint64_t cx, cy;
 
 	if (x->ts != y->ts)
@@ -355,6 +356,12 @@ static bool rec_before(const struct ut_rs_thread *a, const struct ut_rs_thread *
 	if (cx != cy)
 		return cx < cy;
 	return a->tid < b->tid;
+}
+
+/* @a's next record before @b's next. */
+static bool rec_before(const struct ut_rs_thread *a, const struct ut_rs_thread *b)
+{
+	return ref_before(&a->ev[a->pos], a, b);
 }
 
 /* The heap of threads with records left in the round, by their next record. */
@@ -377,39 +384,11 @@ static void sift_down(struct ut_rs_thread **h, size_t n, size_t i)
 	}
 }
 
-/*
- * The fast path of write_rec(): a call (function, graph entry or exit), no
- * loss to report before it, no repeats folded: straight from the record to
- * the page.  False: not such a record, write_rec() does it.
- */
-static bool write_call(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rs_rec *r)
-{
-	struct ut_call c;
-	int ret;
-
-	if (s->folding || t->lost || !ut_rb_decode_call(r->rec, r->raw, r->ts, t->clk, &c))
-		return false;
-	if (c.cpu >= (uint32_t)s->nr_cpus)
-		c.cpu = 0; /* as write_rec() */
-	t->read++;
-	if (s->err) {
-		s->unwritten++;
-		return true;
-	}
-	ret = ut_tracedat_write_call(s->w, t->tid, &c);
-	if (ret)
-		s->err = ret;
-	return true;
-}
-
 /* One record into the file: losses before it, then the event, decoded now. */
-static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rs_rec *r)
+static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rb_ref *r)
 {
 	struct ut_event ev;
 	uint64_t lost = t->lost;
-
-	if (write_call(s, t, r))
-		return;
 
 	ut_rb_decode_one(r->rec, r->raw, t->tid, t->tgid, t->clk, &ev);
 	if (ev.cpu >= (uint32_t)s->nr_cpus)
@@ -426,6 +405,48 @@ static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct
 		return;
 	t->read++;
 	put(s, &ev);
+}
+
+/*
+ * @t's records from its next up to @stop into the file: runs of calls in
+ * one loop (ut_tracedat_write_refs()), while no loss is to be told before
+ * them nor repeats folded; the rest one by one.
+ */
+static void write_run(struct ut_rstream *s, struct ut_rs_thread *t, size_t stop)
+{
+	while (t->pos < stop) {
+		if (!s->folding && !t->lost && !s->err) {
+			int err = 0;
+			size_t k = ut_tracedat_write_refs(s->w, t->tid, t->clk, t->ev + t->pos,
+							  stop - t->pos, &err);
+
+			t->pos += k;
+			t->read += k;
+			if (err) {
+				s->err = err;
+				continue;
+			}
+			if (t->pos == stop)
+				return;
+		}
+		write_rec(s, t, &t->ev[t->pos++]);
+	}
+}
+
+/* Where @t's run ends: its first record (before t->end) that @next's first comes before. */
+static size_t run_end(const struct ut_rs_thread *t, const struct ut_rs_thread *next)
+{
+	size_t k = t->pos;
+	uint64_t until;
+
+	if (!next)
+		return t->end;
+	until = next->ev[next->pos].ts;
+	while (k < t->end && t->ev[k].ts < until) /* the common case: no tie */
+		k++;
+	while (k < t->end && t->ev[k].ts == until && ref_before(&t->ev[k], t, next))
+		k++;
+	return k;
 }
 
 /*
@@ -453,12 +474,13 @@ static void merge_upto(struct ut_rstream *s, uint64_t wm)
 		sift_down(s->heap, n, i);
 	while (n) {
 		struct ut_rs_thread *t = s->heap[0], *next = NULL;
+		size_t stop;
 
 		if (n > 1) /* the run ends where the next thread's record comes first */
 			next = n > 2 && rec_before(s->heap[2], s->heap[1]) ? s->heap[2] : s->heap[1];
-		do
-			write_rec(s, t, &t->ev[t->pos++]);
-		while (t->pos < t->end && (!next || rec_before(t, next)));
+		stop = run_end(t, next);
+		/* a run has one record at least: @t's first comes first */
+		write_run(s, t, stop > t->pos ? stop : t->pos + 1);
 		if (t->pos == t->end)
 			s->heap[0] = s->heap[--n];
 		sift_down(s->heap, n, 0);

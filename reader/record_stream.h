@@ -43,24 +43,13 @@ struct ut_spool_hdr {
 };
 #define UT_SPOOL_CHUNK 65536 /* ring bytes per piece at most */
 
-/*
- * A record taken from a ring, as the writer keeps it until it is written:
- * where it lies in a held chunk, and its time (ut_rb_walk(), decoded only
- * when written: 24 bytes a record rather than a struct ut_event).
- */
-struct ut_rs_rec {
-	uint64_t ts;           /* trace clock: the merge's key */
-	uint64_t raw;          /* the ring's own time at it, for ut_rb_decode_one() */
-	const uint8_t *rec;
-};
-
 /* One traced thread as the stream sees it; embedded in the recorder's thread. */
 struct ut_rs_thread {
 	int32_t tid, tgid;
 	const struct ut_clockconv *clk;
 	struct ut_rb_decoder dec;   /* .from set by the recorder */
 	/* the writer thread's own */
-	struct ut_rs_rec *ev;       /* taken, not yet written: [pos, nr) */
+	struct ut_rb_ref *ev;       /* taken, not yet written: [pos, nr) */
 	size_t nr, pos, cap;
 	size_t end;                 /* the merge round's: written up to here */
 	size_t scan;                /* unhold()'s */

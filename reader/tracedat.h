@@ -72,6 +72,8 @@ struct ut_tracedat_meta {
 
 struct ut_tracedat_writer;
 struct ut_tracedat;
+struct ut_clockconv;
+struct ut_rb_ref;
 
 /* --- writer --- */
 
@@ -80,6 +82,9 @@ struct ut_tracedat_writer *ut_tracedat_create(const char *path, const struct ut_
 int ut_tracedat_update_meta(struct ut_tracedat_writer *w, const struct ut_tracedat_meta *m);
 int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev);
 int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const struct ut_call *ev);
+size_t ut_tracedat_write_refs(struct ut_tracedat_writer *w, int32_t pid,
+			      const struct ut_clockconv *clk, const struct ut_rb_ref *r, size_t n,
+			      int *err);
 int ut_tracedat_lost(struct ut_tracedat_writer *w, unsigned cpu, uint64_t nr);
 /*
  * Version 7: store the chunks written from now on raw (zstd frames of raw

@@ -47,6 +47,7 @@
 #include <sys/vfs.h>
 
 #include "common/grow.h"
+#include "common/ring_buffer.h"
 #include "common/ring_headers.h"
 #include "reader/outfile.h"
 #include "reader/backpressure.h"
@@ -156,7 +157,7 @@ static int write_all(int fd, const void *data, size_t n)
 struct td_wcpu {
 	int fd;                  /* unlinked temp file of finished pages, -1 until needed */
 	uint64_t nr_pages;
-	unsigned char data[TD_DATA_SIZE];
+	unsigned char *data;     /* an open page's data: in wbuf, where it is finished */
 	size_t len;              /* bytes used in data[] */
 	bool open;               /* data[] is a started page */
 	uint64_t page_ts;        /* the page header's timestamp */
@@ -931,18 +932,16 @@ static void test_delay(void)
 	ut_test_delay_us("UTRACE_TEST_WRITE_DELAY_US", &delay_us);
 }
 
-/* Finish the CPU's current page (header, data, lost count) into its write buffer. */
-
-static int page_flush(struct ut_tracedat_writer *w, int cpu)
+/*
+ * Where the CPU's next page goes: the next of its write buffer, which is
+ * written out (version 7: handed to the pool) first if full.  Events are
+ * written there directly, the page finished in place (page_flush()).
+ */
+static int page_start(struct ut_tracedat_writer *w, int cpu)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
-	unsigned char *page;
-	uint64_t commit = c->len;
 	int ret;
 
-	if (!c->open)
-		return 0;
-	test_delay();
 	if (c->wpages == TD_WBUF_PAGES) {
 		ret = wbuf_flush(w, cpu);
 		if (ret)
@@ -954,12 +953,24 @@ static int page_flush(struct ut_tracedat_writer *w, int cpu)
 		if (!c->wbuf)
 			return -ENOMEM;
 	}
-	page = c->wbuf + c->wpages * TD_PAGE_SIZE;
-	memset(page, 0, TD_PAGE_SIZE);
-	memcpy(page + TD_PAGE_HDR, c->data, c->len);
+	c->data = c->wbuf + c->wpages * TD_PAGE_SIZE + TD_PAGE_HDR;
+	return 0;
+}
+
+/* Finish the CPU's open page in its write buffer: header, zeros after the data, lost count. */
+static int page_flush(struct ut_tracedat_writer *w, int cpu)
+{
+	struct td_wcpu *c = &w->cpus[cpu];
+	unsigned char *page = c->data - TD_PAGE_HDR;
+	uint64_t commit = c->len;
+
+	if (!c->open)
+		return 0;
+	test_delay();
+	memset(c->data + c->len, 0, TD_DATA_SIZE - c->len);
 	if (c->page_lost) {
 		/* the kernel appends the count after the data and flags the commit */
-		td_put_le(page + TD_PAGE_HDR + c->len, c->page_lost, 8);
+		td_put_le(c->data + c->len, c->page_lost, 8);
 		commit |= TD_MISSED_EVENTS | TD_MISSED_STORED;
 	}
 	td_put_le(page, c->page_ts, 8);
@@ -967,6 +978,7 @@ static int page_flush(struct ut_tracedat_writer *w, int cpu)
 	c->wpages++;
 	c->nr_pages++;
 	c->open = false;
+	c->data = NULL;
 	c->len = 0;
 	c->page_lost = 0;
 	return 0;
@@ -1147,6 +1159,9 @@ static int page_make_room(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t t
 		}
 	}
 	if (!c->open) {
+		ret = page_start(w, (int)cpu);
+		if (ret)
+			return ret;
 		c->open = true;
 		c->len = 0;
 		c->page_ts = ts;
@@ -1277,6 +1292,67 @@ int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const stru
 	td_put_le(p + 4, (uint32_t)pid, 4);
 	put_call(p, ev, ev->ts);
 	return 0;
+}
+
+/**
+ * ut_tracedat_write_refs() - the record writer's run of one thread's calls
+ * @w: writer
+ * @pid: the thread (common_pid)
+ * @clk: its clock (a graph exit's calltime)
+ * @r: its records (common/ring_buffer.h), in time order
+ * @n: how many
+ * @err: set to the write error that stopped the run, if one did
+ *
+ * ut_tracedat_write_call() of each record's call, up to the first record
+ * that is not a call, in one loop: an event that fits the open page of its
+ * CPU (no loss to tell, no time extend) goes straight in; the others take
+ * the general path (reserve()).  A CPU the file has no stream for is CPU 0.
+ *
+ * Return: the number of records written.
+ */
+size_t ut_tracedat_write_refs(struct ut_tracedat_writer *w, int32_t pid,
+			      const struct ut_clockconv *clk, const struct ut_rb_ref *r, size_t n,
+			      int *err)
+{
+	size_t i;
+
+	if (w->err) {
+		*err = w->err;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct ut_call call = {0};
+		struct td_wcpu *c;
+		unsigned char *p;
+		size_t alen;
+		uint64_t delta;
+
+		if (!ut_rb_decode_call(r[i].rec, r[i].raw, r[i].ts, clk, &call))
+			break;
+		if (call.cpu >= (uint32_t)w->nr_cpus)
+			call.cpu = 0;
+		c = &w->cpus[call.cpu];
+		alen = call.type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24;
+		delta = call.ts - c->last_ts;
+		if (c->open && !c->pending_lost && call.ts >= c->last_ts && delta < TD_DELTA_MAX &&
+		    c->len + alen + 4 <= TD_DATA_SIZE - (c->page_lost ? 8 : 0)) {
+			/* reserve()'s common case: the page has room, no extend */
+			page_put_hdr(c, (unsigned)(alen / 4), delta, -1);
+			p = c->data + c->len;
+			c->len += alen;
+			c->last_ts = call.ts;
+		} else {
+			p = reserve(w, call.cpu, call.ts, alen);
+			if (!p) {
+				*err = w->err;
+				return i;
+			}
+		}
+		td_put_le(p, (uint32_t)call.type, 4);
+		td_put_le(p + 4, (uint32_t)pid, 4);
+		put_call(p, &call, call.ts);
+	}
+	return i;
 }
 
 void ut_tracedat_store(struct ut_tracedat_writer *w, bool store)

@@ -346,7 +346,7 @@ TEST(decode_call_as_decode_one)
 	};
 	uint64_t ts = 5000;
 	struct ut_event ev;
-	struct ut_call call;
+	struct ut_call call = {0};
 
 	for (size_t i = 0; i < 4; i++) {
 		ut_rb_decode_one((const uint8_t *)recs[i], ts, 77, 70, &c, &ev);
