@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/ring_buffer.h"
+#include "common/ring_walk.h"
 
 #define PAGE UT_PAGE_SIZE
 
@@ -211,8 +212,8 @@ void ut_rb_consume(struct ut_rb_reader *r, size_t len)
  * with @room bytes left in its page and @left in the chunk; 0 if it is not
  * (the rest of its page is then skipped).  Everything in it is untrusted.
  */
-static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, uint64_t room,
-			 uint64_t left)
+unsigned ut_rb_rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, uint64_t room,
+			uint64_t left)
 {
 	unsigned size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
 	uint64_t n = w[0] & UT_REC_ADDR_MASK;
@@ -250,75 +251,10 @@ static unsigned rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, u
 	return size;
 }
 
-/* A record type this reader decodes (include/utrace/abi.h: UT_REC_*). */
-static bool rec_type_known(unsigned type)
-{
-	return (type >= UT_REC_FUNCTION && type <= UT_REC_EVENT) || type == UT_REC_INLINED;
-}
-
-/*
- * The walk of ut_rb_walk() and ut_rb_index(), inlined into each with its
- * own @fn (a constant there): the record writer's index is built at a few
- * ns a record, with no call per record.
- */
-static inline __attribute__((always_inline)) long
-walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start, ut_rb_recfn fn,
-     void *ctx)
-{
-	uint64_t pos = start, end = start + len, ts = d->ts;
-	bool have_ts = d->have_ts && d->pos == start;
-	long n = 0;
-
-	/* offsets from @start, not positions: these may wrap past 2^64 (corrupt) */
-	while (pos - start < len && len - (pos - start) >= UT_REC_SIZE) {
-		uint64_t room = PAGE - (pos & (PAGE - 1)), w[2];
-		const uint8_t *p = bytes + (pos - start);
-		unsigned type, size;
-
-		if (room == PAGE)
-			have_ts = false; /* a page decodes on its own */
-		if (room < UT_REC_SIZE || (pos & (UT_REC_SIZE - 1))) {
-			pos += room;
-			continue;
-		}
-		memcpy(w, p, sizeof(w));
-		type = (unsigned)(w[0] >> UT_REC_TYPE_SHIFT);
-		if (type == UT_REC_TIME) {
-			ts = w[1];
-			have_ts = true;
-			pos += UT_REC_SIZE;
-			continue;
-		}
-		/* the end of the page, or garbage: go on with the next page */
-		if ((type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY) && have_ts)
-			size = UT_REC_SIZE; /* the common records: well formed if typed so */
-		else
-			size = w[0] && have_ts && rec_type_known(type)
-				       ? rec_size(p, w, type, room, len - (pos - start))
-				       : 0;
-		if (!size) {
-			pos += room;
-			continue;
-		}
-		if (type != UT_REC_LOST)
-			ts += w[1] >> UT_REC_DELTA_SHIFT;
-		if (pos >= d->from) { /* else before the reader's starting point: time only */
-			if (fn(ctx, p, ts))
-				break;
-			n += type != UT_REC_LOST;
-		}
-		pos += size;
-	}
-	d->pos = end;
-	d->ts = ts;
-	d->have_ts = have_ts;
-	return n;
-}
-
 long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
 		ut_rb_recfn fn, void *ctx)
 {
-	return walk(d, bytes, len, start, fn, ctx);
+	return ut_rb_walk_inline(d, bytes, len, start, fn, ctx);
 }
 
 struct index_ctx {
@@ -340,7 +276,7 @@ size_t ut_rb_index(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, ui
 {
 	struct index_ctx k = {clk, out};
 
-	walk(d, bytes, len, start, index_one, &k);
+	ut_rb_walk_inline(d, bytes, len, start, index_one, &k);
 	return (size_t)(k.at - out);
 }
 

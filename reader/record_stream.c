@@ -51,6 +51,7 @@ struct rs_held {
 	void *mem;                  /* read from a spool */
 	struct ut_rs_thread *t;
 	size_t end; /* the thread's event index just past the chunk's last */
+	bool deferred; /* not read yet: no events indexed (solo()) */
 };
 
 struct ut_rstream {
@@ -255,6 +256,109 @@ static void pace(struct ut_rstream *s)
 	ut_tracedat_store(s->w, store);
 }
 
+/*
+ * Deferred chunks.  A chunk is not indexed when it comes if its thread has
+ * nothing else waiting: when the next mark finds that thread alone with
+ * data (solo()), its chunks go from the ring's layout to the file in one
+ * pass (write_deferred()); otherwise they are indexed then, oldest first,
+ * and merged as any (index_deferred()).  The thread's decoder stays where
+ * its first deferred chunk starts until then.
+ */
+static void index_deferred(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	for (size_t i = 0; i < s->nheld && t->deferred; i++) {
+		struct rs_held *h = &s->held[i];
+
+		if (h->t != t || !h->deferred)
+			continue;
+		if (!collect(s, t, h->c->bytes, h->c->len, h->c->start))
+			s->err = s->err ? s->err : -ENOMEM;
+		h->end = t->nr;
+		h->deferred = false;
+		t->deferred--;
+	}
+}
+
+static void index_all_deferred(struct ut_rstream *s)
+{
+	for (size_t i = 0; i < s->nthr; i++)
+		index_deferred(s, s->thr[i]);
+}
+
+static void write_rec(struct ut_rstream *s, struct ut_rs_thread *t, const struct ut_rb_ref *r);
+
+struct rs_other {
+	struct ut_rstream *s;
+	struct ut_rs_thread *t;
+};
+
+/* A record of a deferred chunk that is not a call: write_rec() of it. */
+static int write_other(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts, int err)
+{
+	struct rs_other *k = ctx;
+
+	if (err && !k->s->err)
+		k->s->err = err;
+	write_rec(k->s, k->t, &(struct ut_rb_ref){ts, raw, rec});
+	return 0;
+}
+
+/* @t's deferred chunks into the file, each in one pass. */
+static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	struct rs_other k = {s, t};
+
+	for (size_t i = 0; i < s->nheld && t->deferred; i++) {
+		struct rs_held *h = &s->held[i];
+		struct ut_tracedat_ring_run run = {.pid = t->tid, .clk = t->clk,
+						   .late_before = s->wm, .other = write_other,
+						   .ctx = &k};
+
+		if (h->t != t || !h->deferred)
+			continue;
+		if (s->delay_us) {
+			struct timespec ts = {s->delay_us / 1000000, s->delay_us % 1000000 * 1000};
+
+			nanosleep(&ts, NULL);
+		}
+		ut_tracedat_write_ring(s->w, &run, &t->dec, h->c->bytes, h->c->len, h->c->start);
+		t->read += run.calls + run.unwritten;
+		s->unwritten += run.unwritten;
+		s->late += run.late;
+		if (run.err && !s->err)
+			s->err = run.err;
+		if (run.last_ts > s->wm)
+			s->wm = run.last_ts;
+		h->end = t->nr; /* nothing indexed: released with the written */
+		h->deferred = false;
+		t->deferred--;
+	}
+}
+
+/*
+ * @t alone has data to write: nothing else is waiting, indexed or not, in
+ * any thread, nor spilled; no loss to tell before its records, no repeats
+ * to fold.  A mark of a whole pass that saw no thread but @t then lets all
+ * of it be written at once: its own later records are no older (a ring
+ * commits in order: one stamped and not yet committed holds back those
+ * after it), and no other thread was there to have older ones.  (The
+ * watermark would be the same if @t's ring was left with data; left empty,
+ * it would hold back @t's last UT_RSTREAM_SLACK for a thread that is not
+ * there.)
+ */
+static bool solo(const struct ut_rstream *s, const struct ut_rs_thread *t)
+{
+	if (s->folding || s->err || t->lost || t->pos != t->nr || !t->deferred)
+		return false;
+	for (size_t i = 0; i < s->nthr; i++) {
+		const struct ut_rs_thread *o = s->thr[i];
+
+		if (o->spilled || (o != t && (o->pos != o->nr || o->deferred)))
+			return false;
+	}
+	return true;
+}
+
 /* Ring data: its events onto its thread's queue; the chunk is held until they are written. */
 static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 {
@@ -268,6 +372,13 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 
 		nanosleep(&ts, NULL);
 	}
+	if (!s->folding && !s->err && !t->lost && t->pos == t->nr) {
+		/* read when written (solo()), or indexed then (index_deferred()) */
+		hold(s, (struct rs_held){.c = c, .t = t, .deferred = true});
+		t->deferred++;
+		return;
+	}
+	index_deferred(s, t); /* the thread's earlier chunks first */
 	if (!collect(s, t, c->bytes, c->len, c->start))
 		s->err = s->err ? s->err : -ENOMEM;
 	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
@@ -499,7 +610,7 @@ static void forget_retired(struct ut_rstream *s)
 		struct ut_rs_thread *t = s->thr[i];
 
 		if (__atomic_load_n(&t->retired, __ATOMIC_ACQUIRE) && t->pos == t->nr && !t->lost &&
-		    !t->spilled) {
+		    !t->spilled && !t->deferred) {
 			free(t->ev);
 			t->ev = NULL;
 			t->nr = t->pos = t->cap = 0;
@@ -517,7 +628,7 @@ static void release_written(struct ut_rstream *s)
 	size_t k = 0;
 
 	for (size_t i = 0; i < s->nheld; i++) {
-		if (s->held[i].end > s->held[i].t->pos)
+		if (s->held[i].deferred || s->held[i].end > s->held[i].t->pos)
 			s->held[k++] = s->held[i];
 		else if (s->held[i].mem)
 			free(s->held[i].mem);
@@ -535,7 +646,7 @@ static void release_written(struct ut_rstream *s)
 		if (left)
 			memmove(t->ev, t->ev + t->pos, left * sizeof(*t->ev));
 		for (size_t j = 0; j < s->nheld; j++)
-			if (s->held[j].t == t)
+			if (s->held[j].t == t && !s->held[j].deferred)
 				s->held[j].end -= t->pos;
 		t->nr = left;
 		t->pos = 0;
@@ -565,6 +676,12 @@ static void on_mark(struct ut_rstream *s, const struct rs_mark_ent *e, size_t n,
 	for (size_t i = 0; i < n; i++) /* a thread with nothing queued yet may spill */
 		if (remember(s, e[i].t))
 			s->err = s->err ? s->err : -ENOMEM;
+	if (whole && n == 1 && solo(s, e[0].t)) {
+		write_deferred(s, e[0].t);
+		release_written(s);
+		return;
+	}
+	index_all_deferred(s);
 	if (!whole || !n)
 		return; /* the pass did not see every thread, or saw none */
 	for (size_t i = 0; i < n; i++) {
@@ -640,6 +757,7 @@ static bool mark_taken(struct ut_rstream *s)
  */
 static void unhold(struct ut_rstream *s)
 {
+	index_all_deferred(s); /* the copies are of indexed chunks */
 	for (size_t i = 0; i < s->nheld; i++) /* each thread's records from its first unwritten */
 		s->held[i].t->scan = s->held[i].t->pos;
 	for (size_t i = 0; i < s->nheld; i++) {
@@ -701,6 +819,7 @@ static void *writer_main(void *arg)
 			on_data(s, c);
 		}
 	}
+	index_all_deferred(s);
 	spill_merge(s);
 	emit(s, UINT64_MAX);
 	return NULL;

@@ -57,6 +57,7 @@ struct ut_rs_thread {
 	uint64_t read;              /* events written */
 	uint64_t lost_in_stream;    /* losses the stream reported */
 	bool known;                 /* in the writer's list */
+	size_t deferred;            /* chunks held unread (record_stream.c, solo()) */
 	/*
 	 * Set (atomically) by the drainer when the thread's slot went to a
 	 * new thread (docs/shm-abi.md, Recycling): nothing more will come,

@@ -85,6 +85,25 @@ int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const stru
 size_t ut_tracedat_write_refs(struct ut_tracedat_writer *w, int32_t pid,
 			      const struct ut_clockconv *clk, const struct ut_rb_ref *r, size_t n,
 			      int *err);
+
+/* A thread's chunk of ring data written in one pass (ut_tracedat_write_ring()). */
+struct ut_tracedat_ring_run {
+	int32_t pid;
+	const struct ut_clockconv *clk;
+	uint64_t late_before;  /* records stamped before this time count as late */
+	/* a record that is not a call (@err: the file's error, if it has one) */
+	int (*other)(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts, int err);
+	void *ctx;
+	/* added up */
+	uint64_t calls;        /* written */
+	uint64_t unwritten;    /* calls after a write error */
+	uint64_t late;
+	uint64_t last_ts;      /* the newest record's time */
+	int err;               /* the write error, if one came */
+};
+struct ut_rb_decoder;
+void ut_tracedat_write_ring(struct ut_tracedat_writer *w, struct ut_tracedat_ring_run *run,
+			    struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start);
 int ut_tracedat_lost(struct ut_tracedat_writer *w, unsigned cpu, uint64_t nr);
 /*
  * Version 7: store the chunks written from now on raw (zstd frames of raw

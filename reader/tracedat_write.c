@@ -48,6 +48,7 @@
 
 #include "common/grow.h"
 #include "common/ring_buffer.h"
+#include "common/ring_walk.h"
 #include "common/ring_headers.h"
 #include "reader/outfile.h"
 #include "reader/backpressure.h"
@@ -1294,6 +1295,48 @@ int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const stru
 	return 0;
 }
 
+/*
+ * One ring record into the file if it is a call (ut_tracedat_write_call()
+ * of it, in line): 1; 0 if it is not a call; a write error.  An event that
+ * fits the open page of its CPU (no loss to tell, no time extend) goes
+ * straight in; the others take the general path (reserve()).  A CPU the
+ * file has no stream for is CPU 0.
+ */
+static inline __attribute__((always_inline)) int
+put_ring_call(struct ut_tracedat_writer *w, int32_t pid, const struct ut_clockconv *clk,
+	      const uint8_t *rec, uint64_t raw, uint64_t ts)
+{
+	struct ut_call call = {0};
+	struct td_wcpu *c;
+	unsigned char *p;
+	size_t alen;
+	uint64_t delta;
+
+	if (!ut_rb_decode_call(rec, raw, ts, clk, &call))
+		return 0;
+	if (call.cpu >= (uint32_t)w->nr_cpus)
+		call.cpu = 0;
+	c = &w->cpus[call.cpu];
+	alen = call.type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24;
+	delta = ts - c->last_ts;
+	if (c->open && !c->pending_lost && ts >= c->last_ts && delta < TD_DELTA_MAX &&
+	    c->len + alen + 4 <= TD_DATA_SIZE - (c->page_lost ? 8 : 0)) {
+		/* reserve()'s common case: the page has room, no extend */
+		page_put_hdr(c, (unsigned)(alen / 4), delta, -1);
+		p = c->data + c->len;
+		c->len += alen;
+		c->last_ts = ts;
+	} else {
+		p = reserve(w, call.cpu, ts, alen);
+		if (!p)
+			return w->err;
+	}
+	td_put_le(p, (uint32_t)call.type, 4);
+	td_put_le(p + 4, (uint32_t)pid, 4);
+	put_call(p, &call, ts);
+	return 1;
+}
+
 /**
  * ut_tracedat_write_refs() - the record writer's run of one thread's calls
  * @w: writer
@@ -1304,9 +1347,7 @@ int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const stru
  * @err: set to the write error that stopped the run, if one did
  *
  * ut_tracedat_write_call() of each record's call, up to the first record
- * that is not a call, in one loop: an event that fits the open page of its
- * CPU (no loss to tell, no time extend) goes straight in; the others take
- * the general path (reserve()).  A CPU the file has no stream for is CPU 0.
+ * that is not a call, in one loop.
  *
  * Return: the number of records written.
  */
@@ -1321,38 +1362,71 @@ size_t ut_tracedat_write_refs(struct ut_tracedat_writer *w, int32_t pid,
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		struct ut_call call = {0};
-		struct td_wcpu *c;
-		unsigned char *p;
-		size_t alen;
-		uint64_t delta;
+		int ret = put_ring_call(w, pid, clk, r[i].rec, r[i].raw, r[i].ts);
 
-		if (!ut_rb_decode_call(r[i].rec, r[i].raw, r[i].ts, clk, &call))
-			break;
-		if (call.cpu >= (uint32_t)w->nr_cpus)
-			call.cpu = 0;
-		c = &w->cpus[call.cpu];
-		alen = call.type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24;
-		delta = call.ts - c->last_ts;
-		if (c->open && !c->pending_lost && call.ts >= c->last_ts && delta < TD_DELTA_MAX &&
-		    c->len + alen + 4 <= TD_DATA_SIZE - (c->page_lost ? 8 : 0)) {
-			/* reserve()'s common case: the page has room, no extend */
-			page_put_hdr(c, (unsigned)(alen / 4), delta, -1);
-			p = c->data + c->len;
-			c->len += alen;
-			c->last_ts = call.ts;
-		} else {
-			p = reserve(w, call.cpu, call.ts, alen);
-			if (!p) {
-				*err = w->err;
-				return i;
-			}
+		if (ret < 0) {
+			*err = ret;
+			return i;
 		}
-		td_put_le(p, (uint32_t)call.type, 4);
-		td_put_le(p + 4, (uint32_t)pid, 4);
-		put_call(p, &call, call.ts);
+		if (!ret)
+			break;
 	}
 	return i;
+}
+
+struct ring_ctx {
+	struct ut_tracedat_writer *w;
+	struct ut_tracedat_ring_run *run;
+};
+
+static inline __attribute__((always_inline)) int ring_one(void *ctx, const uint8_t *rec,
+							   uint64_t raw)
+{
+	struct ring_ctx *k = ctx;
+	struct ut_tracedat_ring_run *run = k->run;
+	uint64_t ts = ut_clock_to_trace(run->clk, raw);
+	int ret = 0;
+
+	if (ts < run->late_before)
+		run->late++;
+	if (ts > run->last_ts)
+		run->last_ts = ts;
+	if (!run->err) {
+		ret = put_ring_call(k->w, run->pid, run->clk, rec, raw, ts);
+		if (ret > 0) {
+			run->calls++;
+			return 0;
+		}
+		if (ret < 0)
+			run->err = ret;
+	}
+	if (run->err && ut_rb_decode_call(rec, raw, ts, run->clk, &(struct ut_call){0})) {
+		run->unwritten++; /* the file stopped taking events */
+		return 0;
+	}
+	return run->other(run->ctx, rec, raw, ts, run->err);
+}
+
+/**
+ * ut_tracedat_write_ring() - the record writer's fused walk of a chunk
+ * @w: writer
+ * @run: the thread, what to do with records that are not calls, and counts
+ * @d: the thread's decoder (ut_rb_walk())
+ * @bytes: ring data from stream position @start, @len bytes
+ *
+ * ut_rb_walk() of the chunk with each call written as it is met (as
+ * ut_tracedat_write_refs() does), the other records handed to run->other:
+ * the chunk goes from the ring's layout to the file's in one pass, with no
+ * index between.  Counts add up in @run.
+ */
+void ut_tracedat_write_ring(struct ut_tracedat_writer *w, struct ut_tracedat_ring_run *run,
+			    struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start)
+{
+	struct ring_ctx k = {w, run};
+
+	if (w->err && !run->err)
+		run->err = w->err;
+	ut_rb_walk_inline(d, bytes, len, start, ring_one, &k);
 }
 
 void ut_tracedat_store(struct ut_tracedat_writer *w, bool store)
