@@ -49,6 +49,8 @@ ut_rb_walk_inline(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			pos += room;
 			continue;
 		}
+		/* the chunk was written on another core: ask for it ahead */
+		__builtin_prefetch(p + 512);
 		memcpy(w, p, sizeof(w));
 		type = (unsigned)(w[0] >> UT_REC_TYPE_SHIFT);
 		if (type == UT_REC_TIME) {

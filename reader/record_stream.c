@@ -303,19 +303,39 @@ static int write_other(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts,
 	return 0;
 }
 
-/* @t's deferred chunks into the file, each in one pass. */
-static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t)
+/* A record of a deferred chunk past the watermark: indexed, for the merge. */
+static int index_later(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts)
+{
+	struct rs_other *k = ctx;
+
+	k->t->ev[k->t->nr++] = (struct ut_rb_ref){ts, raw, rec};
+	return 0;
+}
+
+/*
+ * @t's deferred chunks into the file, each in one pass, up to @wm; from
+ * the first record after it on, they are indexed (merged later as any).
+ */
+static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t, uint64_t wm)
 {
 	struct rs_other k = {s, t};
+	bool held = false;
 
 	for (size_t i = 0; i < s->nheld && t->deferred; i++) {
 		struct rs_held *h = &s->held[i];
 		struct ut_tracedat_ring_run run = {.pid = t->tid, .clk = t->clk,
-						   .late_before = s->wm, .other = write_other,
-						   .ctx = &k};
+						   .late_before = s->wm, .limit = wm,
+						   .other = write_other, .later = index_later,
+						   .ctx = &k, .held = held};
 
 		if (h->t != t || !h->deferred)
 			continue;
+		while (t->cap - t->nr < UT_RB_INDEX_MAX(h->c->len)) /* room for index_later() */
+			if (ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096)) {
+				s->err = s->err ? s->err : -ENOMEM;
+				index_deferred(s, t); /* as the grow fails: no event is indexed */
+				return;
+			}
 		if (s->delay_us) {
 			struct timespec ts = {s->delay_us / 1000000, s->delay_us % 1000000 * 1000};
 
@@ -329,7 +349,8 @@ static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t)
 			s->err = run.err;
 		if (run.last_ts > s->wm)
 			s->wm = run.last_ts;
-		h->end = t->nr; /* nothing indexed: released with the written */
+		held = run.held;
+		h->end = t->nr; /* released once what index_later() took is written */
 		h->deferred = false;
 		t->deferred--;
 	}
@@ -338,13 +359,13 @@ static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t)
 /*
  * @t alone has data to write: nothing else is waiting, indexed or not, in
  * any thread, nor spilled; no loss to tell before its records, no repeats
- * to fold.  A mark of a whole pass that saw no thread but @t then lets all
- * of it be written at once: its own later records are no older (a ring
- * commits in order: one stamped and not yet committed holds back those
- * after it), and no other thread was there to have older ones.  (The
- * watermark would be the same if @t's ring was left with data; left empty,
- * it would hold back @t's last UT_RSTREAM_SLACK for a thread that is not
- * there.)
+ * to fold.  A mark of a whole pass that saw no thread but @t then gives
+ * the watermark at once: if @t's ring was left with data, its newest taken
+ * (as on_mark() finds it), so all of it; if left empty, the pass's start.
+ * (on_mark() would hold back the last UT_RSTREAM_SLACK before it, for a
+ * stamp not yet committed in another thread's ring: there was none; a
+ * thread that came after the pass started stamps later, and @t's own next
+ * records are no older than those taken: a ring commits in order.)
  */
 static bool solo(const struct ut_rstream *s, const struct ut_rs_thread *t)
 {
@@ -677,7 +698,8 @@ static void on_mark(struct ut_rstream *s, const struct rs_mark_ent *e, size_t n,
 		if (remember(s, e[i].t))
 			s->err = s->err ? s->err : -ENOMEM;
 	if (whole && n == 1 && solo(s, e[0].t)) {
-		write_deferred(s, e[0].t);
+		/* left with data: no watermark below what was taken; else the pass's start */
+		write_deferred(s, e[0].t, e[0].empty ? now : UINT64_MAX);
 		release_written(s);
 		return;
 	}

@@ -91,14 +91,18 @@ struct ut_tracedat_ring_run {
 	int32_t pid;
 	const struct ut_clockconv *clk;
 	uint64_t late_before;  /* records stamped before this time count as late */
+	uint64_t limit;        /* records written up to this time, */
 	/* a record that is not a call (@err: the file's error, if it has one) */
 	int (*other)(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts, int err);
+	/* the first record after @limit and every later one: not written */
+	int (*later)(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts);
 	void *ctx;
 	/* added up */
 	uint64_t calls;        /* written */
 	uint64_t unwritten;    /* calls after a write error */
 	uint64_t late;
-	uint64_t last_ts;      /* the newest record's time */
+	uint64_t last_ts;      /* the newest written record's time */
+	bool held;             /* past @limit: the rest went to @later */
 	int err;               /* the write error, if one came */
 };
 struct ut_rb_decoder;

@@ -1322,6 +1322,7 @@ put_ring_call(struct ut_tracedat_writer *w, int32_t pid, const struct ut_clockco
 	if (c->open && !c->pending_lost && ts >= c->last_ts && delta < TD_DELTA_MAX &&
 	    c->len + alen + 4 <= TD_DATA_SIZE - (c->page_lost ? 8 : 0)) {
 		/* reserve()'s common case: the page has room, no extend */
+		__builtin_prefetch(c->data + c->len + 256, 1); /* the pool's core read it last */
 		page_put_hdr(c, (unsigned)(alen / 4), delta, -1);
 		p = c->data + c->len;
 		c->len += alen;
@@ -1389,6 +1390,10 @@ static inline __attribute__((always_inline)) int ring_one(void *ctx, const uint8
 
 	if (ts < run->late_before)
 		run->late++;
+	if (ts > run->limit || run->held) {
+		run->held = true; /* the rest of the run is the caller's */
+		return run->later(run->ctx, rec, raw, ts);
+	}
 	if (ts > run->last_ts)
 		run->last_ts = ts;
 	if (!run->err) {
@@ -1417,7 +1422,8 @@ static inline __attribute__((always_inline)) int ring_one(void *ctx, const uint8
  * ut_rb_walk() of the chunk with each call written as it is met (as
  * ut_tracedat_write_refs() does), the other records handed to run->other:
  * the chunk goes from the ring's layout to the file's in one pass, with no
- * index between.  Counts add up in @run.
+ * index between.  From the first record later than run->limit on, every
+ * record goes to run->later instead (run->held).  Counts add up in @run.
  */
 void ut_tracedat_write_ring(struct ut_tracedat_writer *w, struct ut_tracedat_ring_run *run,
 			    struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start)

@@ -12,6 +12,7 @@
 
 #include "ut_test.h"
 #include "reader/tracedat.h"
+#include "common/ring_buffer.h"
 #include "common/usdt_events.h"
 
 #define NR_EV 1200
@@ -1294,6 +1295,182 @@ TEST(write_call_same_bytes)
 	free(db);
 }
 
+/*
+ * Ring pages for the record writer's three ways (below): a page of calls
+ * on two CPUs with a marker among them, deltas small and one past the
+ * 27-bit header field (a time extend), enough records to fill more than
+ * one trace.dat page, and a page ending early (the rest zero).
+ */
+#define RW_PAGES 3
+static uint64_t rw_ring[RW_PAGES * UT_PAGE_SIZE / 8] __attribute__((aligned(4096)));
+static uint64_t rw_mid_raw; /* the time of a record in the second page */
+
+static void rw_fill(void)
+{
+	uint64_t *q = rw_ring;
+	uint64_t ts = 1000000;
+
+	memset(rw_ring, 0, sizeof(rw_ring));
+	for (int pg = 0; pg < RW_PAGES; pg++) {
+		uint64_t *p = q + (size_t)pg * (UT_PAGE_SIZE / 8), *end = p + UT_PAGE_SIZE / 8;
+		int i = 0;
+
+		*p++ = ut_rec_word0(UT_REC_TIME, 0, 0);
+		*p++ = ts;
+		while (p + 4 <= end && !(pg == 2 && i == 100)) {
+			uint64_t d = i == 50 ? 0xffff : (uint64_t)(7 + i % 5), cpu = (i / 37) & 1;
+
+			ts += d;
+			if (pg == 1 && i == 60)
+				rw_mid_raw = ts;
+			if (i == 20 && pg == 0) { /* a marker: "hi" */
+				*p++ = ut_rec_word0(UT_REC_MARKER, cpu, 2);
+				*p++ = d << UT_REC_DELTA_SHIFT;
+				memcpy(p, "hi", 3);
+				p += 2;
+			} else if (i % 3 == 0) {
+				*p++ = ut_rec_word0(UT_REC_FUNCTION, cpu, 0x401000 + i);
+				*p++ = (d << UT_REC_DELTA_SHIFT) | 0x402000;
+			} else if (i % 3 == 1) {
+				*p++ = ut_rec_word0(UT_REC_GRAPH_ENTRY, cpu, 0x401100);
+				*p++ = (d << UT_REC_DELTA_SHIFT) | 3;
+			} else {
+				*p++ = ut_rec_word0(UT_REC_GRAPH_EXIT, cpu, 0x401100);
+				*p++ = (d << UT_REC_DELTA_SHIFT) | (2ull << 32) | 3;
+				*p++ = 5 + (uint64_t)i; /* the duration */
+				*p++ = (uint64_t)i;     /* the return value */
+			}
+			i++;
+		}
+	}
+}
+
+struct rw_writer {
+	struct ut_tracedat_writer *w;
+	const struct ut_clockconv *clk;
+};
+
+static void rw_event(struct ut_tracedat_writer *w, const struct ut_clockconv *clk,
+		     const uint8_t *rec, uint64_t raw)
+{
+	struct ut_event ev;
+
+	ut_rb_decode_one(rec, raw, 77, 70, clk, &ev);
+	CHECK_EQ_INT(ut_tracedat_write(w, &ev), 0);
+}
+
+/* Way 1: each record decoded, calls through ut_tracedat_write_call(). */
+static int rw_each(void *ctx, const uint8_t *rec, uint64_t raw)
+{
+	struct rw_writer *k = ctx;
+	struct ut_call c;
+
+	if (ut_rb_decode_call(rec, raw, ut_clock_to_trace(k->clk, raw), k->clk, &c))
+		CHECK_EQ_INT(ut_tracedat_write_call(k->w, 77, &c), 0);
+	else
+		rw_event(k->w, k->clk, rec, raw);
+	return 0;
+}
+
+static int rw_other(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts, int err)
+{
+	struct rw_writer *k = ctx;
+
+	(void)ts;
+	CHECK_EQ_INT(err, 0);
+	rw_event(k->w, k->clk, rec, raw);
+	return 0;
+}
+
+static struct ut_rb_ref rw_refs[sizeof(rw_ring) / UT_REC_SIZE];
+static size_t rw_nlater;
+static uint64_t rw_limit;
+
+static int rw_later(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts)
+{
+	(void)ctx;
+	rw_refs[rw_nlater++] = (struct ut_rb_ref){ts, raw, rec};
+	return 0;
+}
+
+static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
+{
+	struct ut_tracedat_meta m = {.nr_cpus = 2, .clock = "[local] global", .compress = false};
+	char err[256] = "";
+	struct ut_tracedat_writer *w = ut_tracedat_create(path, &m, err, sizeof(err));
+	struct rw_writer k = {w, clk};
+	struct ut_rb_decoder d = {0};
+	struct ut_rb_ref *refs = rw_refs;
+	size_t n, at = 0;
+	int werr = 0;
+
+	CHECK(w);
+	if (!w)
+		return;
+	if (way == 0) {
+		ut_rb_walk(&d, (const uint8_t *)rw_ring, sizeof(rw_ring), 0, rw_each, &k);
+	} else if (way == 1) { /* indexed, runs of calls in one loop, the rest one by one */
+		n = ut_rb_index(&d, (const uint8_t *)rw_ring, sizeof(rw_ring), 0, clk, refs);
+		while (at < n) {
+			at += ut_tracedat_write_refs(w, 77, clk, refs + at, n - at, &werr);
+			CHECK_EQ_INT(werr, 0);
+			if (at < n)
+				rw_event(w, clk, refs[at].rec, refs[at].raw), at++;
+		}
+	} else { /* one pass, a page at a time; way 3: up to a time, the rest indexed */
+		struct ut_tracedat_ring_run run = {.pid = 77, .clk = clk, .other = rw_other,
+						   .later = rw_later, .ctx = &k,
+						   .limit = way == 2 ? UINT64_MAX : rw_limit};
+
+		rw_nlater = 0;
+		for (int pg = 0; pg < RW_PAGES; pg++)
+			ut_tracedat_write_ring(w, &run, &d, (const uint8_t *)rw_ring + (size_t)pg * UT_PAGE_SIZE,
+					       UT_PAGE_SIZE, (uint64_t)pg * UT_PAGE_SIZE);
+		CHECK_EQ_INT(run.err, 0);
+		CHECK_EQ_INT(run.unwritten, 0);
+		CHECK(run.calls > (way == 2 ? 300 : 100));
+		CHECK(way == 2 ? !run.held && !rw_nlater : run.held && rw_nlater > 100);
+		while (at < rw_nlater) {
+			at += ut_tracedat_write_refs(w, 77, clk, refs + at, rw_nlater - at, &werr);
+			if (at < rw_nlater)
+				rw_event(w, clk, refs[at].rec, refs[at].raw), at++;
+		}
+	}
+	CHECK_EQ_INT(ut_tracedat_close(w), 0);
+}
+
+/*
+ * The record writer's ways to the file -- each record decoded then
+ * written, an index then runs of calls (ut_tracedat_write_refs), one pass
+ * from the ring's layout (ut_tracedat_write_ring), the same up to a time
+ * and the rest indexed -- write the very same bytes, with a clock
+ * conversion (a graph exit's calltime too).
+ */
+TEST(record_writer_ways_same_bytes)
+{
+	struct ut_clockconv clk = {.clock = UT_CLOCK_LOCAL, .tsc0 = 900000, .mono0 = 5000000000ull,
+				   .mult = 3u << 20, .shift = 21};
+	const char *path[4] = {path_in_dir("each.dat"), path_in_dir("refs.dat"),
+			       path_in_dir("ring.dat"), path_in_dir("ringlimit.dat")};
+	unsigned char *d[4];
+	size_t len[4];
+
+	make_dir();
+	rw_fill();
+	rw_limit = ut_clock_to_trace(&clk, rw_mid_raw);
+	for (int i = 0; i < 4; i++) {
+		rw_write(path[i], i, &clk);
+		d[i] = slurp(path[i], &len[i]);
+	}
+	CHECK(len[0] > (size_t)3 * 4096);
+	for (int i = 1; i < 4; i++) {
+		CHECK_EQ_INT(len[i], len[0]);
+		CHECK(len[i] == len[0] && !memcmp(d[i], d[0], len[0]));
+	}
+	for (int i = 0; i < 4; i++)
+		free(d[i]);
+}
+
 TEST(compressed)
 {
 	const char *v6 = path_in_dir("v6.dat"), *v7 = path_in_dir("v7.dat");
@@ -1366,6 +1543,7 @@ int main(void)
 	RUN(trace_cmd_report);
 	RUN(compressed);
 	RUN(write_call_same_bytes);
+	RUN(record_writer_ways_same_bytes);
 	cleanup();
 	TEST_EXIT();
 }
