@@ -962,11 +962,12 @@ static int page_start(struct ut_tracedat_writer *w, int cpu)
 static int page_flush(struct ut_tracedat_writer *w, int cpu)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
-	unsigned char *page = c->data - TD_PAGE_HDR;
 	uint64_t commit = c->len;
+	unsigned char *page;
 
 	if (!c->open)
 		return 0;
+	page = c->data - TD_PAGE_HDR;
 	test_delay();
 	memset(c->data + c->len, 0, TD_DATA_SIZE - c->len);
 	if (c->page_lost) {
