@@ -161,9 +161,8 @@ void ut_rb_decode_one(const uint8_t *rec, uint64_t ts, int32_t tid, int32_t tgid
  * The same for the records of calls only (FUNCTION, GRAPH_ENTRY, GRAPH_EXIT),
  * into @c, with @trace_ts the record's time already converted
  * (ut_clock_to_trace(@clk, @ts)); false for any other record (@c then
- * holds nothing of use).
+ * holds nothing of use).  Inline: the record writer decodes millions.
  */
-/* inline: the record writer's run decodes millions */
 static inline bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t trace_ts,
 				     const struct ut_clockconv *clk, struct ut_call *c)
 {
@@ -195,6 +194,5 @@ static inline bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t tra
 		return false;
 	}
 }
-
 
 #endif

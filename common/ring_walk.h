@@ -30,8 +30,8 @@ static inline bool ut_rb_rec_known(unsigned type)
  * record (ut_rb_index(), ut_tracedat_write_ring()).
  */
 static inline __attribute__((always_inline)) long
-ut_rb_walk_inline(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start, ut_rb_recfn fn,
-     void *ctx)
+ut_rb_walk_inline(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
+		  ut_rb_recfn fn, void *ctx)
 {
 	uint64_t pos = start, end = start + len, ts = d->ts;
 	bool have_ts = d->have_ts && d->pos == start;
