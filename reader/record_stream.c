@@ -336,11 +336,6 @@ static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t, uint64_
 				index_deferred(s, t); /* as the grow fails: no event is indexed */
 				return;
 			}
-		if (s->delay_us) {
-			struct timespec ts = {s->delay_us / 1000000, s->delay_us % 1000000 * 1000};
-
-			nanosleep(&ts, NULL);
-		}
 		ut_tracedat_write_ring(s->w, &run, &t->dec, h->c->bytes, h->c->len, h->c->start);
 		t->read += run.calls + run.unwritten;
 		s->unwritten += run.unwritten;
