@@ -198,18 +198,27 @@ static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
 	return 0;
 }
 
+/* Room on @t's queue for the records of @len more ring bytes.  False: no memory. */
+static bool index_room(struct ut_rs_thread *t, size_t len)
+{
+	while (t->cap - t->nr < UT_RB_INDEX_MAX(len))
+		if (ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096))
+			return false;
+	return true;
+}
+
 /*
  * Index the records of @len ring bytes at stream position @start onto @t's
  * queue (room made for the most a chunk can hold).  False: no memory.
  */
+
 static bool collect(struct ut_rstream *s, struct ut_rs_thread *t, const uint8_t *bytes,
 		    size_t len, uint64_t start)
 {
 	size_t first = t->nr;
 
-	while (t->cap - t->nr < UT_RB_INDEX_MAX(len))
-		if (ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096))
-			return false;
+	if (!index_room(t, len))
+		return false;
 	t->nr += ut_rb_index(&t->dec, bytes, len, start, t->clk, t->ev + t->nr);
 	/* behind what was written: each lands clamped on its CPU */
 	for (size_t i = first; i < t->nr && t->ev[i].ts < s->wm; i++)
@@ -330,12 +339,11 @@ static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t, uint64_
 
 		if (h->t != t || !h->deferred)
 			continue;
-		while (t->cap - t->nr < UT_RB_INDEX_MAX(h->c->len)) /* room for index_later() */
-			if (ut_grow(&t->ev, &t->cap, sizeof(*t->ev), 4096)) {
-				s->err = s->err ? s->err : -ENOMEM;
-				index_deferred(s, t); /* as the grow fails: no event is indexed */
-				return;
-			}
+		if (!index_room(t, h->c->len)) { /* for index_later() */
+			s->err = s->err ? s->err : -ENOMEM;
+			index_deferred(s, t); /* as the grow fails: no event is indexed */
+			return;
+		}
 		ut_tracedat_write_ring(s->w, &run, &t->dec, h->c->bytes, h->c->len, h->c->start);
 		t->read += run.calls + run.unwritten;
 		s->unwritten += run.unwritten;

@@ -1180,8 +1180,8 @@ static int page_make_room(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t t
  * (and a time extend) written.  Return: where its payload goes, or NULL
  * (a write error, sticky in w->err).
  */
-static unsigned char *reserve(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t ts,
-			      size_t alen)
+static unsigned char *reserve_slow(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t ts,
+				   size_t alen)
 {
 	struct td_wcpu *c = &w->cpus[cpu];
 	size_t need = alen + (alen > TD_MAX_SMALL_DATA ? 8 : 4);
@@ -1210,6 +1210,48 @@ static unsigned char *reserve(struct ut_tracedat_writer *w, uint32_t cpu, uint64
 	c->len += alen;
 	c->last_ts = ts;
 	return p;
+}
+
+/*
+ * reserve(), its common case in line (the record writer's millions of
+ * calls): the open page has room, no loss to tell before the event, its
+ * delta fits the header.
+ */
+static inline __attribute__((always_inline)) unsigned char *
+reserve(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t ts, size_t alen)
+{
+	struct td_wcpu *c = &w->cpus[cpu];
+	unsigned char *p;
+
+	if (alen > TD_MAX_SMALL_DATA || !c->open || c->pending_lost || ts < c->last_ts ||
+	    ts - c->last_ts >= TD_DELTA_MAX ||
+	    c->len + alen + 4 > TD_DATA_SIZE - (c->page_lost ? 8 : 0))
+		return reserve_slow(w, cpu, ts, alen);
+	__builtin_prefetch(c->data + c->len + 256, 1); /* the pool's core read it last */
+	page_put_hdr(c, (unsigned)(alen / 4), ts - c->last_ts, -1);
+	p = c->data + c->len;
+	c->len += alen;
+	c->last_ts = ts;
+	return p;
+}
+
+/*
+ * A call (function, graph entry or exit) at its own time on its CPU: the
+ * same bytes as ut_tracedat_write() of the struct ut_event with these
+ * fields (flags and preempt count 0).  0 or the write error.
+ */
+static inline __attribute__((always_inline)) int
+put_call_event(struct ut_tracedat_writer *w, int32_t pid, const struct ut_call *ev)
+{
+	unsigned char *p = reserve(w, ev->cpu, ev->ts, ev->type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24);
+
+	if (!p)
+		return w->err;
+	/* common fields: type, flags 0, preempt count 0, pid */
+	td_put_le(p, (uint32_t)ev->type, 4);
+	td_put_le(p + 4, (uint32_t)pid, 4);
+	put_call(p, ev, ev->ts);
+	return 0;
 }
 
 /**
@@ -1279,64 +1321,33 @@ int ut_tracedat_write(struct ut_tracedat_writer *w, const struct ut_event *ev)
 int ut_tracedat_write_call(struct ut_tracedat_writer *w, int32_t pid, const struct ut_call *ev)
 {
 	bool exit = ev->type == UT_EV_FUNCGRAPH_EXIT;
-	unsigned char *p;
 
 	if (w->err)
 		return w->err;
 	if (ev->cpu >= (uint32_t)w->nr_cpus ||
 	    (!exit && ev->type != UT_EV_FUNCTION && ev->type != UT_EV_FUNCGRAPH_ENTRY))
 		return -EINVAL;
-	p = reserve(w, ev->cpu, ev->ts, exit ? 48 : 24);
-	if (!p)
-		return w->err;
-	/* common fields: type, flags 0, preempt count 0, pid */
-	td_put_le(p, (uint32_t)ev->type, 4);
-	td_put_le(p + 4, (uint32_t)pid, 4);
-	put_call(p, ev, ev->ts);
-	return 0;
+	return put_call_event(w, pid, ev);
 }
 
 /*
  * One ring record into the file if it is a call (ut_tracedat_write_call()
- * of it, in line): 1; 0 if it is not a call; a write error.  An event that
- * fits the open page of its CPU (no loss to tell, no time extend) goes
- * straight in; the others take the general path (reserve()).  A CPU the
- * file has no stream for is CPU 0.
+ * of it, in line): 1; 0 if it is not a call; a write error.  A CPU the file
+ * has no stream for is CPU 0.
  */
 static inline __attribute__((always_inline)) int
 put_ring_call(struct ut_tracedat_writer *w, int32_t pid, const struct ut_clockconv *clk,
 	      const uint8_t *rec, uint64_t raw, uint64_t ts)
 {
 	struct ut_call call = {0};
-	struct td_wcpu *c;
-	unsigned char *p;
-	size_t alen;
-	uint64_t delta;
+	int ret;
 
 	if (!ut_rb_decode_call(rec, raw, ts, clk, &call))
 		return 0;
 	if (call.cpu >= (uint32_t)w->nr_cpus)
 		call.cpu = 0;
-	c = &w->cpus[call.cpu];
-	alen = call.type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24;
-	delta = ts - c->last_ts;
-	if (c->open && !c->pending_lost && ts >= c->last_ts && delta < TD_DELTA_MAX &&
-	    c->len + alen + 4 <= TD_DATA_SIZE - (c->page_lost ? 8 : 0)) {
-		/* reserve()'s common case: the page has room, no extend */
-		__builtin_prefetch(c->data + c->len + 256, 1); /* the pool's core read it last */
-		page_put_hdr(c, (unsigned)(alen / 4), delta, -1);
-		p = c->data + c->len;
-		c->len += alen;
-		c->last_ts = ts;
-	} else {
-		p = reserve(w, call.cpu, ts, alen);
-		if (!p)
-			return w->err;
-	}
-	td_put_le(p, (uint32_t)call.type, 4);
-	td_put_le(p + 4, (uint32_t)pid, 4);
-	put_call(p, &call, ts);
-	return 1;
+	ret = put_call_event(w, pid, &call);
+	return ret ? ret : 1;
 }
 
 /**

@@ -1393,6 +1393,21 @@ static int rw_later(void *ctx, const uint8_t *rec, uint64_t raw, uint64_t ts)
 	return 0;
 }
 
+/* Indexed records out: runs of calls in one loop, the rest one by one. */
+static void rw_refs_out(struct ut_tracedat_writer *w, const struct ut_clockconv *clk,
+			const struct ut_rb_ref *refs, size_t n)
+{
+	size_t at = 0;
+	int werr = 0;
+
+	while (at < n) {
+		at += ut_tracedat_write_refs(w, 77, clk, refs + at, n - at, &werr);
+		CHECK_EQ_INT(werr, 0);
+		if (at < n)
+			rw_event(w, clk, refs[at].rec, refs[at].raw), at++;
+	}
+}
+
 static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
 {
 	struct ut_tracedat_meta m = {.nr_cpus = 2, .clock = "[local] global", .compress = false};
@@ -1401,8 +1416,7 @@ static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
 	struct rw_writer k = {w, clk};
 	struct ut_rb_decoder d = {0};
 	struct ut_rb_ref *refs = rw_refs;
-	size_t n, at = 0;
-	int werr = 0;
+	size_t n;
 
 	CHECK(w);
 	if (!w)
@@ -1411,12 +1425,7 @@ static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
 		ut_rb_walk(&d, (const uint8_t *)rw_ring, sizeof(rw_ring), 0, rw_each, &k);
 	} else if (way == 1) { /* indexed, runs of calls in one loop, the rest one by one */
 		n = ut_rb_index(&d, (const uint8_t *)rw_ring, sizeof(rw_ring), 0, clk, refs);
-		while (at < n) {
-			at += ut_tracedat_write_refs(w, 77, clk, refs + at, n - at, &werr);
-			CHECK_EQ_INT(werr, 0);
-			if (at < n)
-				rw_event(w, clk, refs[at].rec, refs[at].raw), at++;
-		}
+		rw_refs_out(w, clk, refs, n);
 	} else { /* one pass, a page at a time; way 3: up to a time, the rest indexed */
 		struct ut_tracedat_ring_run run = {.pid = 77, .clk = clk, .other = rw_other,
 						   .later = rw_later, .ctx = &k,
@@ -1430,11 +1439,7 @@ static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
 		CHECK_EQ_INT(run.unwritten, 0);
 		CHECK(run.calls > (way == 2 ? 300 : 100));
 		CHECK(way == 2 ? !run.held && !rw_nlater : run.held && rw_nlater > 100);
-		while (at < rw_nlater) {
-			at += ut_tracedat_write_refs(w, 77, clk, refs + at, rw_nlater - at, &werr);
-			if (at < rw_nlater)
-				rw_event(w, clk, refs[at].rec, refs[at].raw), at++;
-		}
+		rw_refs_out(w, clk, refs, rw_nlater);
 	}
 	CHECK_EQ_INT(ut_tracedat_close(w), 0);
 }
