@@ -43,6 +43,8 @@
 #define RT_PID_GEN 0x3480
 #define RT_NR_CMDS 0x3484
 #define RT_NR_INST 0x3488
+#define PF_IP 0x8
+#define PF_TRACER 0x10
 #define PH_NR_ENTRIES 0xc
 #define PH_SIZE 0x40
 #define PE_IP 0x0

@@ -12,7 +12,7 @@
  * r10 (static chain), and r11 is saved to be safe.  Vector registers are not
  * saved: everything the trampolines call is built with -mgeneral-regs-only.
  */
-#include "hot_layout.h"
+#include "tramp_macros.inc"
 
 	.text
 
@@ -53,50 +53,6 @@
 	or	ut_rt+RT_GRAPH_FILTERED(%rip), \tmp8
 	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
 	jnz	\fail
-.endm
-
-/*
- * A session, and this thread still wanted by set_ftrace_pid (else \fail);
- * tracing_on 0: \off.  %rcx is ut_self's TLS offset.
- */
-.macro TRACING_ON tmp32, tmp64, off, fail
-	mov	ut_rt+RT_CTL(%rip), \tmp64
-	test	\tmp64, \tmp64
-	jz	\fail
-	cmpl	$0, CTL_TRACING_ON(\tmp64)
-	je	\off
-	mov	ut_rt+RT_PID_GEN(%rip), \tmp32
-	cmp	\tmp32, %fs:T_PID_GEN(%rcx)
-	jne	\fail
-.endm
-
-/* \r32 = ut_cpu() & 0xfff, the CPU field of a record's first word. */
-.macro CPU_FIELD r64, r32
-	mov	ut_rt+RT_RSEQ_CPU_OFF(%rip), \r64
-	test	\r64, \r64
-	jz	.Lcpu\@
-	mov	%fs:(\r64), \r32
-	and	$0xfff, \r32
-.Lcpu\@:
-.endm
-
-/*
- * \dst = (\top16 << 48) | (\dst & (2^48 - 1)): a record word whose low 48
- * bits are an address (ut_rec_word0: type << 12 | cpu for the top 16 bits).
- */
-.macro TOP16 dst, top16
-	shl	$16, \dst
-	or	\top16, \dst
-	ror	$16, \dst
-.endm
-
-/* Commit a record of \size bytes at \head (ut_rec_commit; last_ts is stored already). */
-.macro COMMIT head, size, tmp
-	add	$\size, \head
-	mov	\head, %fs:T_HEAD(%rcx)
-	mov	%fs:T_HDR(%rcx), \tmp
-	incq	BH_WRITTEN(\tmp)
-	mov	\head, BH_HEAD(\tmp)
 .endm
 
 #define FRAME 80	/* 9 saved registers + 8 bytes to keep 16-byte alignment
@@ -151,61 +107,15 @@
 	.type	utrace_func_caller, @function
 utrace_func_caller:
 	.cfi_startproc
-	mov	%rax, -8(%rsp)
-	mov	%rdx, -16(%rsp)
-	mov	%rcx, -24(%rsp)
-	mov	%rsi, -32(%rsp)
-	mov	%rdi, -40(%rsp)
-	mov	ut_self@gottpoff(%rip), %rcx
-	mov	%fs:T_BUSY(%rcx), %esi
-	or	ut_rt+RT_NR_CMDS(%rip), %esi
-	or	ut_rt+RT_NR_INST(%rip), %esi
-	or	ut_rt+RT_CLOCK(%rip), %esi
-	or	ut_rt+RT_FUNC_STACK(%rip), %sil
-	jnz	.Lf_slow
-	TRACING_ON %esi, %rsi, .Lf_done, .Lf_slow
-	movl	$1, %fs:T_BUSY(%rcx)
-	rdtsc
-	shl	$32, %rdx
-	or	%rdx, %rax			/* ts */
-	mov	%fs:T_HEAD(%rcx), %rsi
-	lea	REC_SIZE(%rsi), %rdi
-	cmp	%fs:T_LIMIT(%rcx), %rdi
-	ja	.Lf_slow_busy			/* a page to open */
-	mov	%rax, %rdi
-	sub	%fs:T_LAST_TS(%rcx), %rdi
-	cmp	$REC_DELTA_MAX, %rdi
-	ja	.Lf_slow_busy			/* a delta too large */
-	mov	%rax, %fs:T_LAST_TS(%rcx)
-	mov	%fs:T_MASK(%rcx), %rdx
-	and	%rsi, %rdx
-	add	%fs:T_DATA(%rcx), %rdx		/* where the record goes */
-	mov	8(%rsp), %rax			/* word 1: delta, parent_ip */
-	TOP16	%rax, %rdi
-	mov	%rax, 8(%rdx)
-	CPU_FIELD %rdi, %edi			/* word 0: FUNCTION, cpu, ip */
-	or	$0x1000, %edi
-	mov	(%rsp), %rax
-	sub	$5, %rax
-	TOP16	%rax, %rdi
-	mov	%rax, (%rdx)
-	COMMIT	%rsi, REC_SIZE, %rdx
-	movl	$0, %fs:T_BUSY(%rcx)
+	RED_SAVE5
+	FUNC_RECORD (%rsp), 5, 8(%rsp), .Lf_done, .Lf_slow, .Lf_slow_busy
 .Lf_done:
-	mov	-8(%rsp), %rax
-	mov	-16(%rsp), %rdx
-	mov	-24(%rsp), %rcx
-	mov	-32(%rsp), %rsi
-	mov	-40(%rsp), %rdi
+	RED_LOAD5
 	ret
 .Lf_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lf_slow:
-	mov	-8(%rsp), %rax
-	mov	-16(%rsp), %rdx
-	mov	-24(%rsp), %rcx
-	mov	-32(%rsp), %rsi
-	mov	-40(%rsp), %rdi
+	RED_LOAD5
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
 	sub	$5, %rdi

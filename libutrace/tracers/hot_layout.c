@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "libutrace/internal.h"
+#include "libutrace/plthook.h"
 
 /* name, value: every constant of hot_layout.h */
 #define UT_HOT_LAYOUT(X)                                                     \
@@ -55,6 +56,8 @@
 	X(RT_PID_GEN, offsetof(struct ut_runtime, pid_gen))                  \
 	X(RT_NR_CMDS, offsetof(struct ut_runtime, nr_cmds))                  \
 	X(RT_NR_INST, offsetof(struct ut_runtime, nr_inst))                  \
+	X(PF_IP, offsetof(struct ut_plt_fn, ip))                             \
+	X(PF_TRACER, offsetof(struct ut_plt_fn, tracer))                     \
 	X(PH_NR_ENTRIES, offsetof(struct ut_prof_hdr, nr_entries))           \
 	X(PH_SIZE, sizeof(struct ut_prof_hdr))                               \
 	X(PE_IP, offsetof(struct ut_prof_entry, ip))                         \
