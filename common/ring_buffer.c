@@ -254,7 +254,7 @@ unsigned ut_rb_rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, ui
 long ut_rb_walk(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
 		ut_rb_recfn fn, void *ctx)
 {
-	return ut_rb_walk_inline(d, bytes, len, start, fn, ctx);
+	return ut_rb_walk_inline(d, bytes, len, start, fn, NULL, ctx);
 }
 
 struct index_ctx {
@@ -276,7 +276,7 @@ size_t ut_rb_index(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, ui
 {
 	struct index_ctx k = {clk, out};
 
-	ut_rb_walk_inline(d, bytes, len, start, index_one, &k);
+	ut_rb_walk_inline(d, bytes, len, start, index_one, NULL, &k);
 	return (size_t)(k.at - out);
 }
 

@@ -24,14 +24,31 @@ static inline bool ut_rb_rec_known(unsigned type)
 	return (type >= UT_REC_FUNCTION && type <= UT_REC_EVENT) || type == UT_REC_INLINED;
 }
 
+/* A call's record: a function's, a graph entry's or a graph exit's. */
+static inline bool ut_rb_rec_call(unsigned type)
+{
+	return type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY || type == UT_REC_GRAPH_EXIT;
+}
+
+/*
+ * A run of calls' records, taken at once: @p is the first (well formed,
+ * past the reader's starting point), @room the bytes that follow it in its
+ * page and the chunk (itself included), *@ts the running time before it.
+ * Returns the bytes it took, whole records of calls (0: none; @fn is
+ * called for @p), with *@ts moved past them.
+ */
+typedef size_t (*ut_rb_runfn)(void *ctx, const uint8_t *p, size_t room, uint64_t *ts);
+
 /*
  * ut_rb_walk(), inlined into its caller with its @fn (a constant there): the
  * record writer indexes or writes millions of records with no call per
- * record (ut_rb_index(), ut_tracedat_write_ring()).
+ * record (ut_rb_index(), ut_tracedat_write_ring()).  With @run (a constant
+ * too, or NULL), runs of calls' records go to it first, and the count
+ * returned is of the records given to @fn.
  */
 static inline __attribute__((always_inline)) long
 ut_rb_walk_inline(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uint64_t start,
-		  ut_rb_recfn fn, void *ctx)
+		  ut_rb_recfn fn, ut_rb_runfn run, void *ctx)
 {
 	uint64_t pos = start, end = start + len, ts = d->ts;
 	bool have_ts = d->have_ts && d->pos == start;
@@ -69,6 +86,15 @@ ut_rb_walk_inline(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 		if (!size) {
 			pos += room;
 			continue;
+		}
+		if (run && ut_rb_rec_call(type) && pos >= d->from) {
+			uint64_t left = len - (pos - start);
+			size_t k = run(ctx, p, (size_t)(left < room ? left : room), &ts);
+
+			if (k) {
+				pos += k;
+				continue;
+			}
 		}
 		if (type != UT_REC_LOST)
 			ts += w[1] >> UT_REC_DELTA_SHIFT;

@@ -170,6 +170,7 @@ struct td_wcpu {
 	uint64_t flushed;        /* version 6: bytes of pages in the temp file */
 	uint64_t nr_chunks;      /* version 7: compressed chunks (file, region or temp file) */
 	uint64_t zbytes;         /* and their bytes */
+	uint64_t unsynced;       /* the last of them in its region not sent to writeback yet */
 	uint64_t roff;           /* version 7: its region (chunk count, chunks); 0: none */
 };
 
@@ -179,6 +180,9 @@ struct td_wcpu {
  * function_graph pages 8x at this size, barely better with more).
  */
 #define TD_WBUF_PAGES 64
+
+/* A region's data is sent to writeback this much at a time (region_put()). */
+#define TD_SYNC_BYTES ((uint64_t)1 << 20)
 
 /* What the header says of the trace, built from a struct ut_tracedat_meta. */
 struct td_meta {
@@ -846,13 +850,21 @@ static int region_put(struct ut_tracedat_writer *w, struct td_wcpu *c, int cpu,
 	}
 	if (ret)
 		return ret;
-	/*
-	 * Written back now rather than in v7_settle(): COLLAPSE_RANGE writes
-	 * back what it moves and waits for it (80 ms for 110 MB here).
-	 */
-	sync_file_range(w->fd, (off_t)(c->roff + 4 + c->zbytes), (off_t)n, SYNC_FILE_RANGE_WRITE);
 	c->nr_chunks++;
 	c->zbytes += n;
+	/*
+	 * Written back now rather than in v7_settle(): COLLAPSE_RANGE writes
+	 * back what it moves and waits for it (80 ms for 110 MB here).  A MiB
+	 * at a time: a call per chunk (a few KiB of function records) sent an
+	 * I/O each, and each cost the writer a VM exit (2-5% of the CPU of a
+	 * function record here).
+	 */
+	c->unsynced = (c->unsynced < c->zbytes - n ? c->unsynced : c->zbytes - n) + n;
+	if (c->unsynced >= TD_SYNC_BYTES) {
+		sync_file_range(w->fd, (off_t)(c->roff + 4 + c->zbytes - c->unsynced),
+				(off_t)c->unsynced, SYNC_FILE_RANGE_WRITE);
+		c->unsynced = 0;
+	}
 	return 0;
 }
 
@@ -1036,7 +1048,7 @@ static int payload_len(const struct ut_event *ev)
  * @rettime), else funcgraph_entry's (func, depth, 4 bytes of padding).
  * encode() and the record writer's fast path share it.
  */
-static void put_call(unsigned char *p, const struct ut_call *c, uint64_t rettime)
+static inline void put_call(unsigned char *p, const struct ut_call *c, uint64_t rettime)
 {
 	td_put_le(p + 8, c->ip, 8);
 	if (c->type == UT_EV_FUNCTION) {
@@ -1424,6 +1436,84 @@ static inline __attribute__((always_inline)) int ring_one(void *ctx, const uint8
 	return run->other(run->ctx, rec, raw, ts, run->err);
 }
 
+/*
+ * The fused walk's common case, calls' records in a row (the function
+ * tracer's whole stream, function_graph's entries and exits): as
+ * ring_one() would write each, in one loop that keeps the page's length,
+ * the CPU's last time and the running time in registers.  It stops, for
+ * ring_one() to go on, at the first record that is not a call on the CPU
+ * of the first, or that reserve() would not take in line (no room in the
+ * page, a delta too large or backwards), or that is past run->limit; and
+ * takes nothing after a write error or while a loss is to be told.
+ */
+static inline __attribute__((always_inline)) size_t
+ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
+{
+	struct ring_ctx *k = ctx;
+	struct ut_tracedat_ring_run *run = k->run;
+	const struct ut_clockconv *clk = run->clk;
+	uint64_t w0, raw = *tsp, last, newest = run->last_ts;
+	uint32_t cpu, pid = (uint32_t)run->pid;
+	const uint8_t *p0 = p, *end = p + room;
+	struct td_wcpu *c;
+	unsigned char *d;
+	size_t len, cap;
+	uint64_t calls = 0;
+
+	memcpy(&w0, p, sizeof(w0));
+	cpu = (uint32_t)((w0 >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
+	if (run->held || run->err || cpu >= (uint32_t)k->w->nr_cpus)
+		return 0;
+	c = &k->w->cpus[cpu];
+	if (!c->open || c->pending_lost)
+		return 0;
+	d = c->data;
+	len = c->len;
+	last = c->last_ts;
+	cap = TD_DATA_SIZE - (c->page_lost ? 8 : 0);
+	while (end - p >= UT_REC_SIZE) {
+		struct ut_call call;
+		uint64_t w1, r, ts;
+		unsigned type;
+		size_t size, alen;
+
+		memcpy(&w0, p, sizeof(w0));
+		memcpy(&w1, p + 8, sizeof(w1));
+		type = (unsigned)(w0 >> UT_REC_TYPE_SHIFT);
+		size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
+		if (!ut_rb_rec_call(type) || ((w0 >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK) != cpu ||
+		    (size_t)(end - p) < size)
+			break;
+		r = raw + (w1 >> UT_REC_DELTA_SHIFT);
+		ts = ut_clock_to_trace(clk, r);
+		alen = type == UT_REC_GRAPH_EXIT ? 48 : 24; /* put_call_event()'s */
+		if (ts - last >= TD_DELTA_MAX || ts > run->limit || len + alen + 4 > cap ||
+		    !ut_rb_decode_call(p, r, ts, clk, &call))
+			break; /* (a time backwards is a delta too large) */
+		__builtin_prefetch(p + 512);
+		__builtin_prefetch(d + len + 256, 1); /* the pool's core read it last */
+		if (ts < run->late_before)
+			run->late++;
+		td_put_le(d + len, (uint32_t)(alen / 4) | (uint32_t)((ts - last) << 5), 4);
+		td_put_le(d + len + 4, (uint32_t)call.type, 4); /* flags 0, preempt count 0 */
+		td_put_le(d + len + 8, pid, 4);
+		put_call(d + len + 4, &call, ts);
+		len += alen + 4;
+		last = ts;
+		raw = r;
+		if (ts > newest)
+			newest = ts;
+		calls++;
+		p += size;
+	}
+	c->len = len;
+	c->last_ts = last;
+	run->last_ts = newest;
+	run->calls += calls;
+	*tsp = raw;
+	return (size_t)(p - p0);
+}
+
 /**
  * ut_tracedat_write_ring() - the record writer's fused walk of a chunk
  * @w: writer
@@ -1444,7 +1534,7 @@ void ut_tracedat_write_ring(struct ut_tracedat_writer *w, struct ut_tracedat_rin
 
 	if (w->err && !run->err)
 		run->err = w->err;
-	ut_rb_walk_inline(d, bytes, len, start, ring_one, &k);
+	ut_rb_walk_inline(d, bytes, len, start, ring_one, ring_call_run, &k);
 }
 
 void ut_tracedat_store(struct ut_tracedat_writer *w, bool store)

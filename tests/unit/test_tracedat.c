@@ -1296,14 +1296,19 @@ TEST(write_call_same_bytes)
 }
 
 /*
- * Ring pages for the record writer's three ways (below): a page of calls
- * on two CPUs with a marker among them, deltas small and one past the
- * 27-bit header field (a time extend), enough records to fill more than
- * one trace.dat page, and a page ending early (the rest zero).
+ * Ring pages for the record writer's ways (below): a page of FUNCTION
+ * records on one CPU after a graph exit (the function tracer's stream:
+ * its trace.dat page fills up in the middle of a run); a page of calls on two CPUs with a
+ * marker among them, deltas small and one at the ring's largest; a page
+ * of runs of FUNCTION records changing CPU, with a jump in time (a time
+ * extend) in the middle of one; and a page ending early (the rest zero).
  */
-#define RW_PAGES 3
+#define RW_PAGES 4
 static uint64_t rw_ring[RW_PAGES * UT_PAGE_SIZE / 8] __attribute__((aligned(4096)));
-static uint64_t rw_mid_raw; /* the time of a record in the second page */
+static uint64_t rw_mid_raw;  /* the time of a record in the third page */
+static uint64_t rw_last_raw; /* and of the last record */
+static uint64_t rw_ncalls;   /* the calls among them */
+static uint64_t rw_nbefore;  /* the records before the one at rw_mid_raw */
 
 static void rw_fill(void)
 {
@@ -1311,27 +1316,40 @@ static void rw_fill(void)
 	uint64_t ts = 1000000;
 
 	memset(rw_ring, 0, sizeof(rw_ring));
+	rw_ncalls = 0;
+	rw_nbefore = 0;
+	rw_mid_raw = 0;
 	for (int pg = 0; pg < RW_PAGES; pg++) {
 		uint64_t *p = q + (size_t)pg * (UT_PAGE_SIZE / 8), *end = p + UT_PAGE_SIZE / 8;
 		int i = 0;
 
 		*p++ = ut_rec_word0(UT_REC_TIME, 0, 0);
 		*p++ = ts;
-		while (p + 4 <= end && !(pg == 2 && i == 100)) {
-			uint64_t d = i == 50 ? 0xffff : (uint64_t)(7 + i % 5), cpu = (i / 37) & 1;
+		while (p + 4 <= end && !(pg == 3 && i == 100)) {
+			uint64_t d = i == 50 ? 0xffff : (uint64_t)(7 + i % 5);
+			uint64_t cpu = pg ? (i / 37) & 1 : 0;
+			int kind = !pg ? (i ? 0 : 2) : pg == 2 && i % 40 < 36 ? 0 : i % 3;
 
+			if (pg == 2 && i == 90) { /* a jump in time, mid-run: a time extend */
+				*p++ = ut_rec_word0(UT_REC_TIME, 0, 0);
+				*p++ = ts += 1ull << 28;
+			}
 			ts += d;
-			if (pg == 1 && i == 60)
+			rw_last_raw = ts;
+			if (pg == 2 && i == 60)
 				rw_mid_raw = ts;
-			if (i == 20 && pg == 0) { /* a marker: "hi" */
+			if (!rw_mid_raw)
+				rw_nbefore++;
+			rw_ncalls += !(i == 20 && pg == 1);
+			if (i == 20 && pg == 1) { /* a marker: "hi" */
 				*p++ = ut_rec_word0(UT_REC_MARKER, cpu, 2);
 				*p++ = d << UT_REC_DELTA_SHIFT;
 				memcpy(p, "hi", 3);
 				p += 2;
-			} else if (i % 3 == 0) {
+			} else if (kind == 0) {
 				*p++ = ut_rec_word0(UT_REC_FUNCTION, cpu, 0x401000 + i);
-				*p++ = (d << UT_REC_DELTA_SHIFT) | 0x402000;
-			} else if (i % 3 == 1) {
+				*p++ = (d << UT_REC_DELTA_SHIFT) | (0x402000 + (uint64_t)pg);
+			} else if (kind == 1) {
 				*p++ = ut_rec_word0(UT_REC_GRAPH_ENTRY, cpu, 0x401100);
 				*p++ = (d << UT_REC_DELTA_SHIFT) | 3;
 			} else {
@@ -1429,7 +1447,8 @@ static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
 	} else { /* one pass, a page at a time; way 3: up to a time, the rest indexed */
 		struct ut_tracedat_ring_run run = {.pid = 77, .clk = clk, .other = rw_other,
 						   .later = rw_later, .ctx = &k,
-						   .limit = way == 2 ? UINT64_MAX : rw_limit};
+						   .limit = way == 2 ? UINT64_MAX : rw_limit,
+						   .late_before = way == 2 ? rw_limit : 0};
 
 		rw_nlater = 0;
 		for (int pg = 0; pg < RW_PAGES; pg++)
@@ -1437,8 +1456,11 @@ static void rw_write(const char *path, int way, const struct ut_clockconv *clk)
 					       UT_PAGE_SIZE, (uint64_t)pg * UT_PAGE_SIZE);
 		CHECK_EQ_INT(run.err, 0);
 		CHECK_EQ_INT(run.unwritten, 0);
-		CHECK(run.calls > (way == 2 ? 300 : 100));
+		CHECK(way == 2 ? run.calls == rw_ncalls : run.calls > 300);
+		CHECK(way != 2 || run.last_ts == ut_clock_to_trace(clk, rw_last_raw));
+		CHECK_EQ_INT(run.late, way == 2 ? rw_nbefore : 0); /* counted, written all the same */
 		CHECK(way == 2 ? !run.held && !rw_nlater : run.held && rw_nlater > 100);
+		CHECK(run.last_ts <= (way == 2 ? UINT64_MAX : rw_limit)); /* nothing past it */
 		rw_refs_out(w, clk, refs, rw_nlater);
 	}
 	CHECK_EQ_INT(ut_tracedat_close(w), 0);
