@@ -106,6 +106,8 @@ struct ut_recorder {
 	size_t nr_sess;
 	uint64_t lost_total;
 	uint64_t unwritten;         /* of them: not written after a write error (said apart) */
+	uint64_t unread;            /* of them: written by a lossless run's thread, never taken */
+	int32_t unread_pid, unread_tid; /* the first such thread */
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
@@ -146,6 +148,7 @@ struct ut_recorder {
 	bool streaming;             /* asked for, and the clock allows it */
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
+	bool test_unread;           /* UTRACE_TEST_UNREAD set: rings are not read (a bug's effect) */
 	bool queue_full;            /* this pass, the writer's queue refused data */
 	bool final;                 /* the program is gone: what is left may spill */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
@@ -789,6 +792,8 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	struct full_sink k;
 	long n = 0, m;
 
+	if (r->test_unread)
+		return 0; /* the test hook: what a recorder that misses a ring would do */
 	if (r->mark_n == r->mark_cap) { /* two arrays of one length */
 		size_t cap = r->mark_cap, ecap = cap;
 
@@ -1502,14 +1507,26 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			/* a snapshot's ring: what its header counted when it was read */
 			uint64_t total = h ? h->written + h->dropped + h->nested : t ? t->total : 0;
 
-			if (t && total > accounted && t->rb.base_known)
+			if (t && total > accounted && t->rb.base_known) {
+				uint64_t written = h ? h->written : total;
+
 				r->lost_total += total - accounted;
+				if (r->lossless && written > t->rb.base + t->rs.read) {
+					r->unread += written - t->rb.base - t->rs.read;
+					if (!r->unread_tid) {
+						r->unread_pid = r->sess[i]->pid;
+						r->unread_tid = t->tid;
+					}
+				}
+			}
 		}
 	m->lost = r->lost_total;
 }
 
 void ut_recorder_warn_totals(struct ut_recorder *r)
 {
+	uint64_t other = r->lost_total > r->unwritten ? r->lost_total - r->unwritten : 0;
+
 	for (size_t i = 0; i < r->nr_sess; i++)
 		if (r->sess[i]->ctl->threads_untraced)
 			rwarn(r, "warning: process %d: %llu threads not traced (more than %d threads)",
@@ -1519,14 +1536,22 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 	 * Those a write error kept out of the file were said with the error;
 	 * after one, the rest are mostly its doing too (a thread the full queue
 	 * refused at the end spills to a spool on the same full disk): a larger
-	 * -b would not have kept them.
+	 * -b would not have kept them.  Events a lossless run's thread wrote
+	 * and the recorder never took (nothing could overwrite them) are said
+	 * apart, with whose they were.
 	 */
-	if (r->lost_total > r->unwritten && r->unwritten)
+	if (r->unread && !r->unwritten && r->unread <= other) {
+		rwarn(r, "%llu events lost: written by process %d thread %d and never read from its "
+			 "buffer",
+		      (unsigned long long)r->unread, (int)r->unread_pid, (int)r->unread_tid);
+		other -= r->unread;
+	}
+	if (other && r->unwritten)
 		rwarn(r, "%llu more events lost (not taken after the write error, or buffers full)",
-		      (unsigned long long)(r->lost_total - r->unwritten));
-	else if (r->lost_total > r->unwritten)
+		      (unsigned long long)other);
+	else if (other)
 		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
-		      (unsigned long long)(r->lost_total - r->unwritten));
+		      (unsigned long long)other);
 }
 
 int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
@@ -1536,7 +1561,8 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	char uname_buf[512];
 	int ret = outset_make(r, &o), eret;
 
-	r->lost_total = r->unwritten = 0; /* each replay counts afresh */
+	r->lost_total = r->unwritten = r->unread = 0; /* each replay counts afresh */
+	r->unread_pid = r->unread_tid = 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
 			if (r->sess[i]->thr[j]) {
@@ -1696,9 +1722,10 @@ static int stream_finish(struct ut_recorder *r)
 void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 {
 	r->streaming = on && clock_streams(r->clock) && !r->live && !r->profile;
-	const char *spill = getenv("UTRACE_TEST_SPILL");
+	const char *spill = getenv("UTRACE_TEST_SPILL"), *unread = getenv("UTRACE_TEST_UNREAD");
 
 	r->test_spill = spill && *spill;
+	r->test_unread = unread && *unread;
 	if (r->streaming && !r->rs)
 		stream_begin(r); /* before the program: its thread is a normal one */
 }
