@@ -1451,14 +1451,15 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 {
 	struct ring_ctx *k = ctx;
 	struct ut_tracedat_ring_run *run = k->run;
-	const struct ut_clockconv *clk = run->clk;
-	uint64_t w0, raw = *tsp, last, newest = run->last_ts;
+	/* copies: the page's bytes may alias anything, and the loop keeps these in registers */
+	const struct ut_clockconv clk = *run->clk;
+	const uint64_t limit = run->limit, late_before = run->late_before;
+	uint64_t w0, raw = *tsp, last, newest = run->last_ts, calls = 0, late = 0;
 	uint32_t cpu, pid = (uint32_t)run->pid;
 	const uint8_t *p0 = p, *end = p + room;
 	struct td_wcpu *c;
 	unsigned char *d;
 	size_t len, cap;
-	uint64_t calls = 0;
 
 	memcpy(&w0, p, sizeof(w0));
 	cpu = (uint32_t)((w0 >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK);
@@ -1485,15 +1486,14 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 		    (size_t)(end - p) < size)
 			break;
 		r = raw + (w1 >> UT_REC_DELTA_SHIFT);
-		ts = ut_clock_to_trace(clk, r);
+		ts = ut_clock_to_trace(&clk, r);
 		alen = type == UT_REC_GRAPH_EXIT ? 48 : 24; /* put_call_event()'s */
-		if (ts - last >= TD_DELTA_MAX || ts > run->limit || len + alen + 4 > cap ||
-		    !ut_rb_decode_call(p, r, ts, clk, &call))
+		if (ts - last >= TD_DELTA_MAX || ts > limit || len + alen + 4 > cap ||
+		    !ut_rb_decode_call(p, r, ts, &clk, &call))
 			break; /* (a time backwards is a delta too large) */
 		__builtin_prefetch(p + 512);
 		__builtin_prefetch(d + len + 256, 1); /* the pool's core read it last */
-		if (ts < run->late_before)
-			run->late++;
+		late += ts < late_before;
 		td_put_le(d + len, (uint32_t)(alen / 4) | (uint32_t)((ts - last) << 5), 4);
 		td_put_le(d + len + 4, (uint32_t)call.type, 4); /* flags 0, preempt count 0 */
 		td_put_le(d + len + 8, pid, 4);
@@ -1510,6 +1510,7 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 	c->last_ts = last;
 	run->last_ts = newest;
 	run->calls += calls;
+	run->late += late;
 	*tsp = raw;
 	return (size_t)(p - p0);
 }
