@@ -100,6 +100,7 @@ EOF
 		record x.dat -p function -l "$w" -- "$P" || { fail "$s: -l $w: $(cat x.dat.err)"; continue; }
 		echo "== $w"
 		report x.dat | count_funcs
+		sed 's/^/stderr: /' x.dat.err # nothing, or what went wrong shows in the diff
 	done >x.txt
 	expect "$s: C++ alias" x.txt <<'EOF'
 == shapes::resize
