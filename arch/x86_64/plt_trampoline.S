@@ -12,12 +12,14 @@
  * %rsp is 8 mod 16, as at any function's first instruction.  Every argument
  * register is live (rdi rsi rdx rcx r8 r9, rax for varargs, r10); r11 is
  * scratch at a call through the PLT, which is why the stub may use it.
- * The function tracer's common case is written here, as utrace_func_caller
- * writes a site's (FUNCTION with the library function's address and the
- * caller's return address), keeping what it uses in the red zone; anything
- * else goes to ut_plt_enter() (libutrace/tracers/plt.c, built with
- * -mgeneral-regs-only), which records the call as its tracer would at a
- * site; function_graph replaces 0(%rsp) with utrace_graph_return there.
+ * The tracers' common cases are done here, as utrace_func_caller and
+ * utrace_graph_caller do a site's (tramp_macros.inc), keeping what they
+ * use in the red zone: the function tracer's FUNCTION record (the library
+ * function's address and the caller's return address); function_graph's
+ * and the profiler's shadow frame, record or hit, and 0(%rsp) replaced
+ * with utrace_graph_return.  Anything else goes to ut_plt_enter()
+ * (libutrace/tracers/plt.c, built with -mgeneral-regs-only), which records
+ * the call as its tracer would at a site.
  * Then the real function runs with the stack exactly as its caller left
  * it, so it returns to the caller (or through utrace_graph_return) itself.
  */
@@ -29,22 +31,29 @@
 	.type	utrace_plt_entry, @function
 utrace_plt_entry:
 	.cfi_startproc
-	RED_SAVE5
-	mov	PF_TRACER(%r11), %rax
-	lea	utrace_func_caller(%rip), %rdx
-	cmp	%rdx, (%rax)
-	jne	.Lp_slow			/* function_graph, the profiler */
+	RED_SAVE7
 	mov	ut_quiet@gottpoff(%rip), %rsi
 	cmpl	$0, %fs:(%rsi)
 	jne	.Lp_slow			/* the runtime's own call */
+	mov	PF_TRACER(%r11), %rax
+	mov	(%rax), %rax
+	lea	utrace_func_caller(%rip), %rdx
+	cmp	%rdx, %rax
+	je	.Lp_func
+	lea	utrace_graph_caller(%rip), %rdx
+	cmp	%rdx, %rax
+	jne	.Lp_slow
+	/* function_graph, the profiler: the return address is at 0(%rsp) */
+	GRAPH_ENTER (%rsp), PF_IP(%r11), 0, .Lp_done, .Lp_slow, .Lp_slow_busy
+.Lp_func:
 	FUNC_RECORD PF_IP(%r11), 0, (%rsp), .Lp_done, .Lp_slow, .Lp_slow_busy
 .Lp_done:
-	RED_LOAD5
+	RED_LOAD7
 	jmp	*0(%r11)			/* the real function */
 .Lp_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lp_slow:
-	RED_LOAD5
+	RED_LOAD7
 	sub	$72, %rsp			/* 9 words: %rsp 16-byte aligned for the call */
 	.cfi_adjust_cfa_offset 72
 	mov	%rdi, 0(%rsp)

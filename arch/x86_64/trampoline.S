@@ -36,21 +36,11 @@
 
 /*
  * The configuration lets the graph fast paths run (else jump to \fail):
- * GRAPH_GATE at entry; at a return, only what changes how a frame pushed
+ * GRAPH_GATE (tramp_macros.inc) at entry; at a return, only what changes how a frame pushed
  * before ends matters (GRAPH_RETURN_GATE: the clock, a threshold).
  */
 .macro GRAPH_RETURN_GATE tmp32, tmp64, fail
 	mov	ut_rt+RT_CLOCK(%rip), \tmp32
-	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
-	jnz	\fail
-.endm
-
-.macro GRAPH_GATE tmp32, tmp64, tmp8, fail
-	mov	ut_rt+RT_NR_CMDS(%rip), \tmp32
-	or	ut_rt+RT_NR_INST(%rip), \tmp32
-	or	ut_rt+RT_GRAPH_MAX_DEPTH(%rip), \tmp32
-	or	ut_rt+RT_CLOCK(%rip), \tmp32
-	or	ut_rt+RT_GRAPH_FILTERED(%rip), \tmp8
 	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
 	jnz	\fail
 .endm
@@ -195,117 +185,15 @@ utrace_inl_caller:
 	.type	utrace_graph_caller, @function
 utrace_graph_caller:
 	.cfi_startproc
-	mov	%rax, -8(%rsp)
-	mov	%rdx, -16(%rsp)
-	mov	%rcx, -24(%rsp)
-	mov	%rsi, -32(%rsp)
-	mov	%rdi, -40(%rsp)
-	mov	%r8, -48(%rsp)
-	mov	%r9, -56(%rsp)
-	mov	ut_self@gottpoff(%rip), %rcx
-	mov	%fs:T_SHADOW(%rcx), %rsi
-	test	%rsi, %rsi
-	jz	.Lg_slow			/* the thread's first call */
-	cmpl	$0, %fs:T_BUSY(%rcx)
-	jne	.Lg_slow
-	movl	$1, %fs:T_BUSY(%rcx)
-	rdtsc					/* first: its latency overlaps the checks */
-	shl	$32, %rdx
-	or	%rdx, %rax			/* ts */
-	GRAPH_GATE %edi, %rdi, %dil, .Lg_slow_busy
-	TRACING_ON %edi, %rdi, .Lg_slow_busy, .Lg_slow_busy
-	mov	SH_TOP(%rsi), %r8d
-	cmp	$SH_DEPTH, %r8d
-	jae	.Lg_slow_busy			/* full */
-	cmpl	$0, SH_HIDDEN(%rsi)
-	jne	.Lg_slow_busy			/* below a set_graph_notrace function */
-	imul	$F_SIZE, %r8, %rdx
-	lea	SH_F(%rsi,%rdx), %rdx		/* the new frame */
-	lea	8(%rsp), %rdi			/* the slot */
-	test	%r8d, %r8d
-	jz	1f
-	cmp	%rdi, F_SLOT-F_SIZE(%rdx)
-	jbe	.Lg_slow_busy			/* frames a longjmp may have left, a tail call */
-	jmp	2f
-1:	cmpq	$0, SH_HI(%rsi)
-	jne	.Lg_slow_busy			/* a coroutine's stack */
-2:	mov	%rdi, F_SLOT(%rdx)
-	mov	(%rdi), %rdi			/* the real return address */
-	cmp	ut_sig_restorer(%rip), %rdi
-	je	.Lg_slow_busy			/* a signal handler */
-	mov	%rdi, F_RET(%rdx)
-	mov	(%rsp), %rdi
-	sub	$5, %rdi			/* ip */
-	mov	%rdi, F_FUNC(%rdx)
-	mov	%rax, F_CALLTIME(%rdx)
-	add	SH_BASE(%rsi), %r8d		/* depth */
-	mov	%r8, F_DEPTH(%rdx)		/* and flags 0 */
-	movq	$0, F_CHILD(%rdx)
-	cmpb	$0, ut_rt+RT_PROFILE(%rip)
-	jne	.Lg_prof
-	movq	$0, F_PROF(%rdx)		/* the frame is written: %rdx is free */
-	mov	%fs:T_HEAD(%rcx), %r9
-	lea	REC_SIZE(%r9), %rdx
-	cmp	%fs:T_LIMIT(%rcx), %rdx
-	ja	.Lg_slow_busy			/* a page to open */
-	mov	%rax, %rdx
-	sub	%fs:T_LAST_TS(%rcx), %rdx
-	cmp	$REC_DELTA_MAX, %rdx
-	ja	.Lg_slow_busy			/* a delta too large */
-	mov	%rax, %fs:T_LAST_TS(%rcx)
-	mov	%fs:T_MASK(%rcx), %rax
-	and	%r9, %rax
-	add	%fs:T_DATA(%rcx), %rax		/* where the record goes */
-	shl	$48, %rdx			/* word 1: delta, depth */
-	or	%r8, %rdx
-	mov	%rdx, 8(%rax)
-	CPU_FIELD %rdx, %edx			/* word 0: GRAPH_ENTRY, cpu, ip */
-	or	$0x2000, %edx
-	TOP16	%rdi, %rdx
-	mov	%rdi, (%rax)
-	COMMIT	%r9, REC_SIZE, %rax
-.Lg_push:
-	incl	SH_TOP(%rsi)
-	lea	utrace_graph_return(%rip), %rax
-	mov	%rax, 8(%rsp)			/* hook the return */
-	movl	$0, %fs:T_BUSY(%rcx)
-	mov	-8(%rsp), %rax
-	mov	-16(%rsp), %rdx
-	mov	-24(%rsp), %rcx
-	mov	-32(%rsp), %rsi
-	mov	-40(%rsp), %rdi
-	mov	-48(%rsp), %r8
-	mov	-56(%rsp), %r9
+	RED_SAVE7
+	GRAPH_ENTER 8(%rsp), (%rsp), 5, .Lg_done, .Lg_slow, .Lg_slow_busy
+.Lg_done:
+	RED_LOAD7
 	ret
-.Lg_prof:					/* the profiler: its row for ip */
-	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
-	je	.Lg_slow_busy			/* CPU time: a system call */
-	mov	%fs:T_PROF(%rcx), %r9
-	test	%r9, %r9
-	jz	.Lg_slow_busy			/* no table yet */
-	movabs	$PROF_HASH_MUL, %rax
-	imul	%rdi, %rax
-	shr	$PROF_HASH_SHIFT, %rax
-	mov	PH_NR_ENTRIES(%r9), %r8d	/* (the depth is in the frame) */
-	dec	%r8d
-	and	%r8d, %eax
-	shl	$6, %rax
-	lea	PH_SIZE(%r9,%rax), %rax
-	cmp	%rdi, PE_IP(%rax)
-	jne	.Lg_slow_busy			/* new, or a collision: ut_prof_hit */
-	incq	PE_HITS(%rax)
-	mov	%rax, F_PROF(%rdx)
-	jmp	.Lg_push
 .Lg_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lg_slow:
-	mov	-8(%rsp), %rax
-	mov	-16(%rsp), %rdx
-	mov	-24(%rsp), %rcx
-	mov	-32(%rsp), %rsi
-	mov	-40(%rsp), %rdi
-	mov	-48(%rsp), %r8
-	mov	-56(%rsp), %r9
+	RED_LOAD7
 	SAVE_ARGS
 	mov	FRAME(%rsp), %rdi
 	sub	$5, %rdi		/* ip */

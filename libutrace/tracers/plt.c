@@ -7,9 +7,9 @@
  * module's stub slot names, as a site's call would be: function_graph (and
  * the profiler) hook the return through the same shadow stack, so longjmp,
  * exceptions and pthread_exit past a library call are handled as past any
- * traced function.  The function tracer's common case never comes here:
- * utrace_plt_entry writes its record itself (as utrace_func_caller does a
- * site's); what comes is the rest, with the same conditions.
+ * traced function.  The tracers' common cases never come here:
+ * utrace_plt_entry does them itself (as utrace_func_caller and
+ * utrace_graph_caller do a site's); what comes is the rest.
  */
 #include "libutrace/internal.h"
 #include "libutrace/plthook.h"
