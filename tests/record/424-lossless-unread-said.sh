@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 one() {
-	local s=$1 P
+	local s=$1 P pid
 	P=$(prog single "$s")
 	UTRACE_TEST_UNREAD=1 record u.dat -- "$P" || fail "$s: record exited $?"
 	expect "$s: stdout" u.dat.out <<<"single 13"
