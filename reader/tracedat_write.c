@@ -1150,6 +1150,22 @@ static void page_put_hdr(struct td_wcpu *c, unsigned type_len, uint64_t delta, i
 	}
 }
 
+/* The bytes of events @c's open page takes (a loss count stored in it takes 8). */
+static inline size_t page_cap(const struct td_wcpu *c)
+{
+	return TD_DATA_SIZE - (c->page_lost ? 8 : 0);
+}
+
+/*
+ * Whether an event of @alen payload bytes, @delta after the page's last,
+ * goes into a page holding @len of @cap bytes with a plain header: room, and
+ * no time extend (a time backwards is a delta too large too).
+ */
+static inline bool page_takes_in_line(size_t len, size_t alen, uint64_t delta, size_t cap)
+{
+	return delta < TD_DELTA_MAX && len + alen + 4 <= cap;
+}
+
 /*
  * Close the CPU's page if the next event (@need bytes at @ts) does not go
  * into it, then open a new one if none is open.
@@ -1161,7 +1177,7 @@ static int page_make_room(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t t
 
 	if (c->open) {
 		uint64_t delta = ts - c->last_ts;
-		size_t cap = TD_DATA_SIZE - (c->page_lost ? 8 : 0);
+		size_t cap = page_cap(c);
 		size_t ext = delta >= TD_DELTA_MAX ? 8 : 0;
 
 		/*
@@ -1237,9 +1253,8 @@ reserve(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t ts, size_t alen)
 	struct td_wcpu *c = &w->cpus[cpu];
 	unsigned char *p;
 
-	if (alen > TD_MAX_SMALL_DATA || !c->open || c->pending_lost || ts < c->last_ts ||
-	    ts - c->last_ts >= TD_DELTA_MAX ||
-	    c->len + alen + 4 > TD_DATA_SIZE - (c->page_lost ? 8 : 0))
+	if (alen > TD_MAX_SMALL_DATA || !c->open || c->pending_lost ||
+	    !page_takes_in_line(c->len, alen, ts - c->last_ts, page_cap(c)))
 		return reserve_slow(w, cpu, ts, alen);
 	__builtin_prefetch(c->data + c->len + 256, 1); /* the pool's core read it last */
 	page_put_hdr(c, (unsigned)(alen / 4), ts - c->last_ts, -1);
@@ -1247,6 +1262,20 @@ reserve(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t ts, size_t alen)
 	c->len += alen;
 	c->last_ts = ts;
 	return p;
+}
+
+/* A call's payload bytes: funcgraph_exit's, or function's and funcgraph_entry's. */
+static inline size_t call_alen(int type)
+{
+	return type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24;
+}
+
+/* A call's payload at @p: common fields (type, flags 0, preempt count 0, pid), then put_call(). */
+static inline void put_call_payload(unsigned char *p, int32_t pid, const struct ut_call *ev)
+{
+	td_put_le(p, (uint32_t)ev->type, 4);
+	td_put_le(p + 4, (uint32_t)pid, 4);
+	put_call(p, ev, ev->ts);
 }
 
 /*
@@ -1257,14 +1286,11 @@ reserve(struct ut_tracedat_writer *w, uint32_t cpu, uint64_t ts, size_t alen)
 static inline __attribute__((always_inline)) int
 put_call_event(struct ut_tracedat_writer *w, int32_t pid, const struct ut_call *ev)
 {
-	unsigned char *p = reserve(w, ev->cpu, ev->ts, ev->type == UT_EV_FUNCGRAPH_EXIT ? 48 : 24);
+	unsigned char *p = reserve(w, ev->cpu, ev->ts, call_alen(ev->type));
 
 	if (!p)
 		return w->err;
-	/* common fields: type, flags 0, preempt count 0, pid */
-	td_put_le(p, (uint32_t)ev->type, 4);
-	td_put_le(p + 4, (uint32_t)pid, 4);
-	put_call(p, ev, ev->ts);
+	put_call_payload(p, pid, ev);
 	return 0;
 }
 
@@ -1457,7 +1483,8 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 	const struct ut_clockconv clk = *run->clk;
 	const uint64_t limit = run->limit, late_before = run->late_before;
 	uint64_t w0, raw = *tsp, last, newest = run->last_ts, calls = 0, late = 0;
-	uint32_t cpu, pid = (uint32_t)run->pid;
+	uint32_t cpu;
+	int32_t pid = run->pid;
 	const uint8_t *p0 = p, *end = p + room;
 	struct td_wcpu *c;
 	unsigned char *d;
@@ -1473,7 +1500,7 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 	d = c->data;
 	len = c->len;
 	last = c->last_ts;
-	cap = TD_DATA_SIZE - (c->page_lost ? 8 : 0);
+	cap = page_cap(c);
 	while (end - p >= UT_REC_SIZE) {
 		struct ut_call call;
 		uint64_t w1, r, ts;
@@ -1489,17 +1516,17 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 			break;
 		r = raw + (w1 >> UT_REC_DELTA_SHIFT);
 		ts = ut_clock_to_trace(&clk, r);
-		alen = type == UT_REC_GRAPH_EXIT ? 48 : 24; /* put_call_event()'s */
-		if (ts - last >= TD_DELTA_MAX || ts > limit || len + alen + 4 > cap ||
-		    !ut_rb_decode_call(p, r, ts, &clk, &call))
-			break; /* (a time backwards is a delta too large) */
+		if (ts > limit || !ut_rb_decode_call(p, r, ts, &clk, &call))
+			break;
+		alen = call_alen(call.type);
+		if (!page_takes_in_line(len, alen, ts - last, cap))
+			break;
 		__builtin_prefetch(p + 512);
 		__builtin_prefetch(d + len + 256, 1); /* the pool's core read it last */
 		late += ts < late_before;
+		/* reserve()'s header, then put_call_event()'s payload */
 		td_put_le(d + len, (uint32_t)(alen / 4) | (uint32_t)((ts - last) << 5), 4);
-		td_put_le(d + len + 4, (uint32_t)call.type, 4); /* flags 0, preempt count 0 */
-		td_put_le(d + len + 8, pid, 4);
-		put_call(d + len + 4, &call, ts);
+		put_call_payload(d + len + 4, pid, &call);
 		len += alen + 4;
 		last = ts;
 		raw = r;
