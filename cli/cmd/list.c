@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/plain.h"
 #include "cli/unsited.h"
 #include "common/demangle.h"
 #include "common/elfsites.h"
@@ -22,7 +23,7 @@
 
 const char ut_help_list[] =
 	"usage: utrace list -t | -o | -e PROGRAM [--jumps] | [-O nosym-demangle] [-O plt]\n"
-	"                   [-O patch-prologue] -f PROGRAM [--inlined | --untraceable]\n"
+	"                   [-O [no]patch-prologue] -f [--inlined | --untraceable] PROGRAM\n"
 	"\n"
 	"  -t            available tracers (available_tracers)\n"
 	"  -o            trace options and their defaults (trace_options)\n"
@@ -75,7 +76,9 @@ const char ut_help_list[] =
 	"                sites: REASON]` when a name's sites differ\n"
 	"  -O patch-prologue  with -f: also the functions without a site that a\n"
 	"                patched prologue makes traceable (record/start -O\n"
-	"                patch-prologue), marked `[prologue]`; of a stripped object,\n"
+	"                patch-prologue), marked `[prologue]` (the default for a\n"
+	"                PROGRAM without sites, as record's; -O nopatch-prologue:\n"
+	"                not); of a stripped object,\n"
 	"                those .dynsym names (the ones only .eh_frame knows have no\n"
 	"                name and are left out), and none without .eh_frame\n"
 	"  --untraceable with -f: the functions without a site that no patched\n"
@@ -398,6 +401,7 @@ int cmd_list(int argc, char **argv)
 						 {0}};
 	const char *prog = NULL, *events = NULL;
 	bool inlined = false, demangled = true, plt = false, untraceable = false, jumps = false;
+	bool functions = false, prologue_said = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "tof:e:hO:", longopts, NULL)) != -1) {
@@ -410,7 +414,11 @@ int cmd_list(int argc, char **argv)
 			ut_opts_print(&opts, stdout, "function", 0);
 			return 0;
 		case 'f':
-			prog = optarg;
+			functions = true;
+			if (optarg[0] == '-' && optarg[1] == '-')
+				optind--; /* `-f --untraceable PROGRAM`: an option, the program follows */
+			else
+				prog = optarg;
 			break;
 		case 'e':
 			events = optarg;
@@ -431,7 +439,7 @@ int cmd_list(int argc, char **argv)
 			}
 			if (!strcmp(optarg, "patch-prologue") || !strcmp(optarg, "nopatch-prologue")) {
 				prologues = optarg[0] == 'p';
-				ut_elfsites_with_prologues(prologues);
+				prologue_said = true;
 				break;
 			}
 			if (strcmp(optarg, "sym-demangle") != 0 && strcmp(optarg, "nosym-demangle") != 0)
@@ -453,6 +461,16 @@ int cmd_list(int argc, char **argv)
 		return list_events(events, jumps);
 	if (jumps)
 		ut_usage_die("--jumps goes with -e PROGRAM (see 'utrace help list')");
+	if (functions && !prog && optind < argc)
+		prog = argv[optind++];
+	if (functions && !prog)
+		ut_usage_die("-f lists a program's functions: which program? (see 'utrace help list')");
+	if (optind < argc)
+		ut_usage_die("%s: one program at a time (see 'utrace help list')", argv[optind]);
+	/* a plain program's functions are those its patched prologues trace (cli/plain.c) */
+	if (prog && !prologue_said && !inlined)
+		prologues = ut_plain_traceable(prog);
+	ut_elfsites_with_prologues(prologues);
 	if (prog && untraceable)
 		return list_untraceable(prog);
 	if (prog)

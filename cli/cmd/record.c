@@ -31,6 +31,7 @@
 #include "cli/cfg_opts.h"
 #include "cli/evfilter_opt.h"
 #include "cli/cli.h"
+#include "cli/plain.h"
 #include "cli/ran.h"
 #include "common/clock.h"
 #include "common/control.h"
@@ -161,7 +162,10 @@ const char ut_help_record[] =
 	"                   loader) are traced by moving their first instructions\n"
 	"                   out of line ('utrace list -O patch-prologue -f PROGRAM'\n"
 	"                   lists them, 'utrace list -f PROGRAM --untraceable' the\n"
-	"                   refused ones and why)\n"
+	"                   refused ones and why).  The default for a PROGRAM\n"
+	"                   without sites of its own (said in a note; with -P, for\n"
+	"                   each process whose program has none); -O\n"
+	"                   nopatch-prologue: never\n"
 	"                   -O inlined: the copies the compiler inlined are traced\n"
 	"                   as calls of the function inlined, from the debug info\n"
 	"                   of -g (function_graph: a leaf line marked /* inlined */;\n"
@@ -215,6 +219,7 @@ struct rec_opts {
 	int zlevel;               /* --compress-level */
 	bool zpace;               /* --compress-adaptive: chunks stored raw while the writer is behind */
 	bool plt_said;            /* -O plt or -O noplt given (else words may turn library calls on) */
+	bool prologue_said;       /* -O [no]patch-prologue given (else a plain program turns it on) */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -784,6 +789,9 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 
 		if (c == 'O' && (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")))
 			o->plt_said = true;
+		if (c == 'O' && (!strcmp(optarg, "patch-prologue") ||
+				 !strcmp(optarg, "nopatch-prologue")))
+			o->prologue_said = true;
 		o->tracer_given |= c == 'p';
 		if (ut_cfg_opt(&o->cfg, &o->opts, c, optarg))
 			continue;
@@ -915,8 +923,12 @@ static int record_running(struct rec_opts *o)
 		ut_objlist_free(&l);
 	}
 	for (size_t i = 0; i < o->npids; i++) {
+		struct ut_cfg buf;
+
 		ut_live_get_config(sess[i].dir, 0, &old[i]);
-		ret = ut_live_set_config(sess[i].dir, &o->cfg, err, sizeof(err));
+		ret = ut_live_set_config(sess[i].dir,
+					 ut_plain_for_process(o->pids[i], &o->cfg, o->prologue_said, &buf),
+					 err, sizeof(err));
 		if (ret) {
 			ut_err("process %d: %s", o->pids[i], err);
 			for (size_t k = 0; k <= i; k++) {
@@ -1120,6 +1132,9 @@ static int run(int argc, char **argv, bool profile)
 	ret = find_program(argv[optind], prog, sizeof(prog));
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
+	/* a record of events (-e, --trigger: an interpreter's USDT probes) is about them */
+	if ((o.cfg.tracer != UT_TRACER_NOP || o.profile) && !o.cfg.events && !o.cfg.triggers)
+		ut_plain_default(&o.cfg, o.prologue_said, prog, prog);
 	check_filters(prog, &o);
 	check_events(prog, &o);
 	if (ut_find_runtime(lib, sizeof(lib)))

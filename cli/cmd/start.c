@@ -15,6 +15,7 @@
 #include "cli/targets.h"
 #include "common/control.h"
 #include "cli/cfg_opts.h"
+#include "cli/plain.h"
 #include "cli/ran.h"
 #include "cli/usdt_words.h"
 #include "cli/evfilter_opt.h"
@@ -74,7 +75,9 @@ const char ut_help_start[] =
 	"                   processes' library calls (PLT and GOT) while they run,\n"
 	"                   -O noplt unhooks them; patch-prologue patches the\n"
 	"                   functions without a site while the program's threads\n"
-	"                   run; inlined makes the inlined copies sites likewise\n"
+	"                   run (with -P, the default for a process whose program\n"
+	"                   has no site, said in a note; nopatch-prologue: not);\n"
+	"                   inlined makes the inlined copies sites likewise\n"
 	"\n"
 	"A pattern that matches no function exits with status 2 and changes nothing.\n";
 
@@ -124,7 +127,7 @@ static int start_instance(const char *rundir, const char *name, const struct ut_
 
 /* The options: the configuration into @c, -P into @t, -B into @inst.  true if -h printed help. */
 static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targets *t,
-			const char **inst)
+			const char **inst, bool *prologue_said)
 {
 	enum { O_PROFILE = UT_CFG_OPT_NEXT, O_TID };
 	static const struct option longopts[] = {
@@ -139,6 +142,8 @@ static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targe
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "P:B:" UT_CFG_SHORTOPTS "h", longopts, NULL)) != -1) {
 		tracer_given |= opt == 'p';
+		*prologue_said |= opt == 'O' && (!strcmp(optarg, "patch-prologue") ||
+						  !strcmp(optarg, "nopatch-prologue"));
 		if (ut_cfg_opt(c, NULL, opt, optarg))
 			continue;
 		switch (opt) {
@@ -271,7 +276,8 @@ static void note_inlined(const char *rundir, const struct ut_cfg *c)
 }
 
 /* @c into the processes of @t (the template has it already without -P), buffers cleared, on. */
-static int apply(const char *rundir, const struct ut_targets *t, const struct ut_cfg *c)
+static int apply(const char *rundir, const struct ut_targets *t, const struct ut_cfg *c,
+		 bool prologue_said)
 {
 	struct ut_live_sess *v;
 	char err[256];
@@ -281,11 +287,13 @@ static int apply(const char *rundir, const struct ut_targets *t, const struct ut
 	if (n < 0)
 		return ut_tgt_exit_for((int)n);
 	for (long k = 0; k < n; k++) {
-		int r = t->n ? ut_live_set_config(v[k].dir, c, err, sizeof(err)) : 0;
+		struct ut_cfg buf;
+		const struct ut_cfg *pc = t->n ? ut_plain_for_process(v[k].pid, c, prologue_said, &buf) : c;
+		int r = t->n ? ut_live_set_config(v[k].dir, pc, err, sizeof(err)) : 0;
 
 		if (r) {
 			ut_err("process %d: %s", v[k].pid, err);
-			explain(rundir, err, c);
+			explain(rundir, err, pc);
 			ret = ut_tgt_exit_for(r);
 			continue;
 		}
@@ -345,11 +353,12 @@ int cmd_start(int argc, char **argv)
 	struct ut_targets t = {0};
 	struct ut_cfg c;
 	const char *inst = NULL;
+	bool prologue_said = false;
 	int ret = 0;
 
 	ut_cfg_init(&c);
 	c.tracer = UT_TRACER_FUNCTION;
-	if (parse_start(argc, argv, &c, &t, &inst)) {
+	if (parse_start(argc, argv, &c, &t, &inst, &prologue_said)) {
 		ut_cfg_free(&c);
 		return 0;
 	}
@@ -365,7 +374,7 @@ int cmd_start(int argc, char **argv)
 		explain(rundir, err, &c);
 		ret = ut_tgt_exit_for(ret);
 	} else {
-		ret = apply(rundir, &t, &c);
+		ret = apply(rundir, &t, &c, prologue_said);
 	}
 	if (!ret && !inst)
 		note_inlined(rundir, &c);

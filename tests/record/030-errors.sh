@@ -58,12 +58,24 @@ usage_error "non-executable program" noexec "$UTRACE" record -o err.dat -- ./noe
 grep -q 'Permission denied' u.err || fail "non-executable program: message is '$(cat u.err)', want 'Permission denied'"
 end_known_bug
 
-# Uninstrumented program: one warning, the program runs, its status passes.
+# A plain program (no site): traced through patched prologues by default,
+# said in one note; its status passes.  With -O nopatch-prologue: one
+# warning, the program runs, nothing recorded.
 "$UTRACE" record -o plain.dat -- "$UT_PROGS/plain" >p.out 2>p.err
 expect_eq "plain: exit status passes through" 3 "$?"
 expect "plain: stdout" p.out <<'EOF'
 plain
 EOF
+sed "s|$UT_PROGS/plain|PLAIN|" p.err >p.txt
+expect "plain: the note" p.txt <<'EOF'
+utrace: note: PLAIN has no compiler sites: its functions and its libraries' are traced through patched prologues (-O patch-prologue; -O nopatch-prologue: not)
+EOF
+report plain.dat | funcs >p.txt
+expect "plain: main through its patched prologue" p.txt <<'EOF'
+main <-[libc]
+EOF
+"$UTRACE" record -O nopatch-prologue -o plain.dat -- "$UT_PROGS/plain" >p.out 2>p.err
+expect_eq "plain, -O nopatch-prologue: exit status passes through" 3 "$?"
 grep -q 'warning' p.err || fail "plain: no warning: $(cat p.err)"
 grep -q 'plain' p.err || fail "plain: the warning does not name the program: $(cat p.err)"
 expect_eq "plain: stderr lines" 1 "$(wc -l <p.err)"

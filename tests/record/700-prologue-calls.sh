@@ -9,8 +9,9 @@
 # switch (an indirect jump through a jump table, PIC offsets or non-PIE
 # addresses, notrack with -fcf-protection), whose table is read.
 # Graph filters and notrace select them as any function.  Without the
-# option nothing of it is traceable, and asm_loop / tiny are refused with
-# their reasons.
+# option, patched prologues are a plain program's default (said); with
+# -O nopatch-prologue nothing of it is traceable.  asm_loop / tiny are
+# refused with their reasons.
 . "$(dirname "$0")/../lib/common.sh"
 
 VARIANTS="gcc-pie gcc-nopie gcc-pie-cf gcc-nopie-cf clang-pie clang-nopie clang-pie-cf clang-nopie-cf"
@@ -116,10 +117,12 @@ scale 3
 EOF
 
 p=$(prog pcalls gcc-pie)
-"$UTRACE" list -f "$p" 2>/dev/null | grep -v '\[' >nolist.txt
-expect "no sites without the option" nolist.txt </dev/null
-"$UTRACE" list -O patch-prologue -f "$p" 2>/dev/null | grep -v ' \[[a-z]*\] ' | sort >list.txt
-expect "list -f -O patch-prologue" list.txt <<'EOF'
+"$UTRACE" list -O nopatch-prologue -f "$p" 2>/dev/null | grep -v '\[' >nolist.txt
+expect "-O nopatch-prologue: no sites" nolist.txt </dev/null
+for o in "-O patch-prologue" ""; do
+	# shellcheck disable=SC2086 # the option, or none: a plain program's default
+	"$UTRACE" list $o -f "$p" 2>/dev/null | grep -v ' \[[a-z]*\] ' | sort >list.txt
+	expect "list -f ${o:-without -O}" list.txt <<'EOF'
 chain [prologue]
 count_down [prologue]
 hash1 [prologue]
@@ -128,6 +131,8 @@ mix [prologue]
 pick [prologue]
 scale [prologue]
 EOF
+done
+"$UTRACE" list -f --untraceable "$p" >refused1.txt
 "$UTRACE" list -f "$p" --untraceable | grep -v '^[^ ]* \[' >refused.txt
 expect "list -f --untraceable" refused.txt <<'EOF'
 _init  C runtime start-up code, not the program's
@@ -139,6 +144,18 @@ frame_dummy  C runtime start-up code, not the program's
 asm_loop  a branch of its own lands in its first 5 bytes
 tiny  shorter than the 5 bytes a patch needs
 _fini  C runtime start-up code, not the program's
+EOF
+"$UTRACE" list -f "$p" --untraceable >refused2.txt
+expect "list -f --untraceable PROGRAM, the option first" refused1.txt <refused2.txt
+record d.dat -p function -l 'mix' -l chain -- "$p" || fail "no -O: record exited $?"
+report d.dat | count_funcs >d.txt
+expect "no -O: a plain program's default" d.txt <<'EOF'
+chain 2
+mix 5
+EOF
+sed "s|$p|PROG|" d.dat.err >d.txt
+expect "no -O: the note" d.txt <<'EOF'
+utrace: note: PROG has no compiler sites: its functions and its libraries' are traced through patched prologues (-O patch-prologue; -O nopatch-prologue: not)
 EOF
 record r.dat -O patch-prologue -p function -l tiny -l 'asm_*' -- "$p"
 expect_eq "a filter naming refused functions" 2 $?

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What record, profile and list do with a plain program when -O
+ * [no]patch-prologue is not given.  A program built without sites (a Debian
+ * binary, a vendor's build, last month's -O2) is traced through patched
+ * prologues: its functions and those of the libraries it loads (not libc's
+ * nor the loader's), as `uftrace record -P .` would, so that
+ * `utrace record -- /usr/bin/xz` records xz and liblzma with no option.
+ * A program with sites is traced through them alone, as before: its user
+ * chose what to build with sites, and the libraries it loads stay out
+ * unless -O patch-prologue asks for them.  A program none of whose functions
+ * a prologue can take (a stripped shell: libc's are never patched) is left
+ * alone: whatever it runs brings its own sites, or is looked at as it starts.
+ * Library calls are not part of this default (as for a program with sites,
+ * -O plt or a filter word naming one turns them on): a plain build and a
+ * build with sites then record the same functions.
+ */
+#include "cli/plain.h"
+
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "common/config.h"
+#include "common/elfsites.h"
+#include "common/filter.h"
+#include "utrace/abi.h"
+
+bool ut_plain_traceable(const char *prog)
+{
+	struct ut_ftable *t;
+	int nobj = 0, ret;
+	bool found;
+
+	if (ut_elfsites_any(prog) != 0 || ut_elfsites_instrumented(prog))
+		return false; /* sites, a script (not ELF), or unreadable */
+	t = ut_ftable_new();
+	if (!t)
+		return false;
+	ut_elfsites_with_prologues(true);
+	ret = ut_elfsites_file(t, prog, NULL);
+	/* the program's own names first: the libraries only when it has none (stripped) */
+	if (ret >= 0 && !ut_ftable_size(t))
+		ut_elfsites_libraries(t, prog, &nobj);
+	found = ret >= 0 && ut_ftable_size(t) > 0;
+	ut_elfsites_with_prologues(false);
+	ut_ftable_free(t);
+	return found;
+}
+
+bool ut_plain_default(struct ut_cfg *c, bool said, const char *prog, const char *who)
+{
+	if (said || c->patch_prologue || !ut_plain_traceable(prog))
+		return false;
+	c->patch_prologue = true;
+	ut_err("note: %s has no compiler sites: its functions and its libraries' are traced "
+	       "through patched prologues (-O patch-prologue; -O nopatch-prologue: not)",
+	       who);
+	return true;
+}
+
+const struct ut_cfg *ut_plain_for_process(int pid, const struct ut_cfg *c, bool said,
+					  struct ut_cfg *buf)
+{
+	char exe[64], who[64];
+
+	if ((c->tracer == UT_TRACER_NOP && !c->profile) || c->events || c->triggers)
+		return c;
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
+	snprintf(who, sizeof(who), "process %d", pid);
+	*buf = *c;
+	return ut_plain_default(buf, said, exe, who) ? buf : c;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* A plain program's default: patched prologues (cli/plain.c). */
+#ifndef UT_PLAIN_H
+#define UT_PLAIN_H
+
+#include <stdbool.h>
+
+/*
+ * Whether @prog is a plain build that patched prologues can trace: an ELF
+ * program without a compiler site (named or stripped), with functions a
+ * patched prologue takes in it or in the libraries it loads at start.
+ */
+bool ut_plain_traceable(const char *prog);
+
+struct ut_cfg;
+/*
+ * Unless -O [no]patch-prologue was given (@said) or @c patches prologues
+ * already: if @prog (a path; /proc/PID/exe for a running process) is a
+ * plain build, turn @c's patch_prologue on and say so, naming @who.
+ */
+bool ut_plain_default(struct ut_cfg *c, bool said, const char *prog, const char *who);
+/*
+ * @c for running process @pid (start -P, record -P): @c itself, or @buf, a
+ * copy sharing @c's strings (not to be freed) with ut_plain_default()'s
+ * patch_prologue.  A configuration that traces no function is @c.
+ */
+const struct ut_cfg *ut_plain_for_process(int pid, const struct ut_cfg *c, bool said,
+					  struct ut_cfg *buf);
+
+#endif

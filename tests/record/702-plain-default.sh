@@ -1,0 +1,38 @@
+#!/bin/bash
+# A Debian program as it is shipped (xz: stripped, no sites; liblzma plain):
+# `utrace record -p function_graph -- xz -k FILE` with no option traces
+# liblzma's functions through patched prologues (its .dynsym names), says
+# so in one note, and xz works as untraced; `list -f xz` lists them, each
+# marked [prologue], and `list -f --untraceable xz` why the others are
+# refused.  -O nopatch-prologue keeps the old behaviour: nothing traced.
+. "$(dirname "$0")/../lib/common.sh"
+
+XZ=$(command -v xz) || skip "no xz here (Debian's xz-utils)"
+seq 1 20000 >big.txt
+record g.dat -p function_graph -- "$XZ" -k big.txt || fail "record exited $?: $(cat g.dat.err)"
+sed "s|$XZ|XZ|" g.dat.err >note.txt
+expect "the note" note.txt <<'EOF'
+utrace: note: XZ has no compiler sites: its functions and its libraries' are traced through patched prologues (-O patch-prologue; -O nopatch-prologue: not)
+EOF
+xz -dc big.txt.xz | cmp -s - big.txt || fail "xz's output, traced, does not decompress to its input"
+report g.dat | grep -v '^#' | sed -E 's/^[^|]*\| *//' >g.txt
+for f in 'lzma_stream_encoder [liblzma]() {' 'lzma_code [liblzma]() {' 'lzma_crc32 [liblzma]()'; do
+	grep -qF -- "$f" g.txt || fail "no '$f' in the graph: $(head -n 5 g.txt)"
+done
+# every entry has its exit: as many '{' as '}' lines
+expect_eq "the graph's braces balance" "$(grep -c '{$' g.txt)" "$(grep -c '^}' g.txt)"
+
+"$UTRACE" list -f "$XZ" >list.txt 2>list.err || fail "list -f exited $?"
+grep -qx 'lzma_code \[liblzma\] \[prologue\]' list.txt || fail "list -f: no lzma_code: $(head -n 3 list.txt)"
+grep -v ' \[prologue\]$' list.txt >other.txt
+expect "list -f: every function through a patched prologue" other.txt </dev/null
+"$UTRACE" list -f --untraceable "$XZ" >why.txt || fail "list -f --untraceable exited $?"
+[ -s why.txt ] || fail "list -f --untraceable listed nothing"
+
+rm -f big.txt.xz
+record n.dat -O nopatch-prologue -p function_graph -- "$XZ" -k big.txt
+report n.dat | events >n.txt
+expect "-O nopatch-prologue: nothing traced" n.txt </dev/null
+grep -q "has no patchable functions" n.dat.err || fail "-O nopatch-prologue: no warning: $(cat n.dat.err)"
+no_crash ./*.err
+finish
