@@ -49,6 +49,28 @@ struct ut_shadow *ut_stacks_new_home(void)
 	return shadow_new(0, 0);
 }
 
+static void shadow_forget_prof(struct ut_shadow *sh)
+{
+	for (uint32_t i = 0; sh && i < sh->top && i < UT_SHADOW_DEPTH; i++)
+		sh->f[i].prof = NULL;
+}
+
+/*
+ * After fork, in the child: the calls in progress (fork's caller, main...)
+ * hold the parent's profiler rows, shared memory of the parent's session
+ * that the child no longer maps.  Their returns count nowhere (the time
+ * before the fork is the parent's); the child's calls from now on go to
+ * rows of its own.
+ */
+void ut_stacks_forget_prof(struct ut_thread *t)
+{
+	uint32_t n = __atomic_load_n(&nr_regions, __ATOMIC_ACQUIRE);
+
+	shadow_forget_prof(t->home);
+	for (uint32_t i = 0; i < n; i++)
+		shadow_forget_prof(regions[i].sh);
+}
+
 /* The newest stack holding @addr. */
 static struct stack_region *region_of(uint64_t addr)
 {

@@ -217,6 +217,7 @@ void ut_writer_forget(void)
 	ut_self.dropped_told = 0;
 	ut_self.has_slot = 0;
 	ut_self.prof = NULL; /* the parent's table is shared memory: not ours */
+	ut_stacks_forget_prof(&ut_self); /* nor the rows its calls in progress hold */
 	ut_slots_forget();
 	ut_self.busy = 0;
 	ut_self.tid = 0;
