@@ -11,13 +11,20 @@
  * unless -O patch-prologue asks for them.  A program none of whose functions
  * a prologue can take (a stripped shell: libc's are never patched) is left
  * alone: whatever it runs brings its own sites, or is looked at as it starts.
+ * So are the shells and launchers that are there to run others (`record --
+ * bash -c ./prog`, `env`, `timeout`): bash exports 1830 functions, which
+ * would cost the record half a second to patch and fill its trace with the
+ * shell's calls.  -O patch-prologue traces them all the same.
  * Library calls are not part of this default (as for a program with sites,
  * -O plt or a filter word naming one turns them on): a plain build and a
  * build with sites then record the same functions.
  */
 #include "cli/plain.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "common/config.h"
@@ -25,13 +32,34 @@
 #include "common/filter.h"
 #include "utrace/abi.h"
 
+/* Whether @prog (its file, symbolic links followed: /bin/sh is dash) runs other programs. */
+static bool runner(const char *prog)
+{
+	static const char *const names[] = {
+		"sh",	  "bash",  "dash",    "zsh",   "ksh",	 "mksh",  "fish",  "busybox",
+		"env",	  "nohup", "nice",    "setsid", "stdbuf", "taskset", "timeout", "time",
+		"chrt",	  "ionice", "xargs",  "sudo",  "su",	 "runuser", "flock", "unshare",
+		"nsenter", "chroot", "strace", "ltrace", "valgrind", "gdb"};
+	char real[PATH_MAX];
+	const char *base;
+
+	if (!realpath(prog, real))
+		snprintf(real, sizeof(real), "%s", prog);
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return true;
+	return false;
+}
+
 bool ut_plain_traceable(const char *prog)
 {
 	struct ut_ftable *t;
 	int nobj = 0, ret;
 	bool found;
 
-	if (ut_elfsites_any(prog) != 0 || ut_elfsites_instrumented(prog))
+	if (runner(prog) || ut_elfsites_any(prog) != 0 || ut_elfsites_instrumented(prog))
 		return false; /* sites, a script (not ELF), or unreadable */
 	t = ut_ftable_new();
 	if (!t)

@@ -8,7 +8,8 @@
 /*
  * Whether @prog is a plain build that patched prologues can trace: an ELF
  * program without a compiler site (named or stripped), with functions a
- * patched prologue takes in it or in the libraries it loads at start.
+ * patched prologue takes in it or in the libraries it loads at start, and
+ * not a shell or launcher that runs others (bash, env, timeout...).
  */
 bool ut_plain_traceable(const char *prog);
 

@@ -4,7 +4,8 @@
 # liblzma's functions through patched prologues (its .dynsym names), says
 # so in one note, and xz works as untraced; `list -f xz` lists them, each
 # marked [prologue], and `list -f --untraceable xz` why the others are
-# refused.  -O nopatch-prologue keeps the old behaviour: nothing traced.
+# refused.  -O nopatch-prologue keeps the old behaviour: nothing traced; a
+# shell that runs xz is left alone (a runner, not the program meant).
 . "$(dirname "$0")/../lib/common.sh"
 
 XZ=$(command -v xz) || skip "no xz here (Debian's xz-utils)"
@@ -28,6 +29,14 @@ grep -v ' \[prologue\]$' list.txt >other.txt
 expect "list -f: every function through a patched prologue" other.txt </dev/null
 "$UTRACE" list -f --untraceable "$XZ" >why.txt || fail "list -f --untraceable exited $?"
 [ -s why.txt ] || fail "list -f --untraceable listed nothing"
+
+# a shell running it is a runner: not patched, nor is what it runs (one
+# configuration for all), and no note
+rm -f big.txt.xz
+record s.dat -p function -- bash -c "$XZ -k big.txt"
+report s.dat | events >s.txt
+expect "bash -c: nothing traced" s.txt </dev/null
+grep -q "note:" s.dat.err && fail "bash -c: a note: $(cat s.dat.err)"
 
 rm -f big.txt.xz
 record n.dat -O nopatch-prologue -p function_graph -- "$XZ" -k big.txt
