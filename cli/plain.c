@@ -4,7 +4,7 @@
  * [no]patch-prologue is not given.  A program built without sites (a Debian
  * binary, a vendor's build, last month's -O2) is traced through patched
  * prologues: its functions and those of the libraries it loads (not libc's
- * nor the loader's), as `uftrace record -P .` would, so that
+ * nor the loader's), much as `uftrace record -P .` patches a program's, so that
  * `utrace record -- /usr/bin/xz` records xz and liblzma with no option.
  * A program with sites is traced through them alone, as before: its user
  * chose what to build with sites, and the libraries it loads stay out

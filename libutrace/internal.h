@@ -682,6 +682,7 @@ int ut_graph_filter(const struct ut_shadow *sh, uint64_t ip) UT_HIDDEN;
 struct ut_shadow *ut_stacks_shadow_for(struct ut_thread *t, uint64_t addr, bool create) UT_HIDDEN;
 /* A new shadow stack for a thread's own stack. */
 struct ut_shadow *ut_stacks_new_home(void) UT_HIDDEN;
+/* After fork: @t's frames no longer hold the parent's profiler rows. */
 void ut_stacks_forget_prof(struct ut_thread *t) UT_HIDDEN;
 /* A coroutine stack [lo, hi) is being set up (makecontext). */
 void ut_stacks_register(uint64_t lo, uint64_t hi) UT_HIDDEN;
