@@ -14,6 +14,7 @@
 
 #include "common/glob.h"
 #include "common/inlined.h"
+#include "common/prologue.h"
 #include "common/symbols.h"
 #include "common/whynosite.h"
 
@@ -219,9 +220,13 @@ static bool tell(struct text *t, const struct evidence *e, const char *pat, bool
 	if (e->name && !e->inlined && !e->nr_clones) {
 		if (!ut_elfsites_instrumented(e->obj->path))
 			say(t, "  %s lives in %s%s, built without sites (only code built with "
-			       "-fpatchable-function-entry=5 or -pg -mfentry can be traced; "
+			       "-fpatchable-function-entry=5 or -pg -mfentry has them; %s"
 			       "-O plt traces the calls other objects make to it)\n",
-			    e->name, where(e->obj), e->obj->path);
+			    e->name, where(e->obj), e->obj->path,
+			    ut_pro_module_refused(e->obj->path)
+				    ? ""
+				    : "-O patch-prologue, or options/patch-prologue in the mount, "
+				      "traces it through a patched prologue; ");
 		else if (e->known_as)
 			say(t, "  %s, another name of %s, is in %s%s but has no site (a part the "
 			       "compiler split off, or built with no_instrument_function)\n",

@@ -198,6 +198,23 @@ static int set_list_strict(struct ut_fset *s, const char *text, size_t carry_at,
 	return ret;
 }
 
+/*
+ * What to add to "matches no traceable function" in a process whose own
+ * program has no compiler site and that patches no prologue: how it can.
+ */
+static const char *plain_hint(void)
+{
+	if (ut_rt.cfg.patch_prologue)
+		return "";
+	for (uint32_t i = 0; i < ut_rt.nr_mods; i++) {
+		const struct ut_module *m = ut_rt.mods[i];
+
+		if (m->alive && !m->name[0] && m->kind == UT_KIND_COMPILER && m->nr_sites)
+			return "";
+	}
+	return " (a plain program: see options/patch-prologue)"; /* cfg_errmsg is short */
+}
+
 static int set_list(struct ut_fset *s, const char *text, const char *what, char *err,
 		    size_t errlen, bool *nothing, size_t carry_at)
 {
@@ -216,14 +233,14 @@ static int set_list(struct ut_fset *s, const char *text, const char *what, char 
 
 		ret = set_list_lenient(s, text, nothing ? nothing : &dummy, carry_at);
 		if (ret == -EINVAL)
-			snprintf(err, errlen, "%s: some words match no traceable function here",
-				 what);
+			snprintf(err, errlen, "%s: some words match no traceable function here%s",
+				 what, plain_hint());
 		return ret;
 	}
 	ret = set_list_strict(s, text, carry_at, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		snprintf(err, errlen, "%s: '%s' matches no traceable function%s", what, bad,
-			 ut_cxx_word_hint(bad));
+		snprintf(err, errlen, "%s: '%s' matches no traceable function%s%s", what, bad,
+			 ut_cxx_word_hint(bad), plain_hint());
 	else if (ret)
 		snprintf(err, errlen, "%s: %s", what, strerror(-ret));
 	return ret;

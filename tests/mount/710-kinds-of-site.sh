@@ -7,6 +7,8 @@
 # [plt]), and set_ftrace_filter, set_ftrace_notrace, set_graph_function
 # and :mod: written through the mount select them as any function; a
 # function no patched prologue can trace is refused with its reason.
+# Before the options, a word naming a function is refused, error_log
+# saying how to trace it.
 # hash1 (imul; add; ret) has the short form: its site is in its slot, and
 # it is listed, selected (by name and by line number) and named as the
 # others.
@@ -66,6 +68,11 @@ cd "$MNT" || exit 1
 pick() { grep -E '^(main|work|hash1|malloc|free)( |$)' | sort; }
 pick <processes/$P/available_filter_functions >"$TOP/a.txt"
 expect "no site, no option: nothing" "$TOP/a.txt" </dev/null
+# a word naming one of its functions now: refused, error_log says how
+w processes/$P/set_ftrace_filter work >"$TOP/e.txt"
+expect "no option: work refused" "$TOP/e.txt" <<<EINVAL
+grep -qF "'work' matches no traceable function (a plain program: see options/patch-prologue)" processes/$P/error_log ||
+	fail "no hint in error_log: $(cat processes/$P/error_log)"
 # the mount's own options, as record's and start's -O plt -O patch-prologue
 expect_eq "options/patch-prologue" 0 "$(cat options/patch-prologue)"
 echo 1 >options/plt || fail "options/plt"

@@ -43,5 +43,28 @@ record n.dat -O nopatch-prologue -p function_graph -- "$XZ" -k big.txt
 report n.dat | events >n.txt
 expect "-O nopatch-prologue: nothing traced" n.txt </dev/null
 grep -q "has no patchable functions" n.dat.err || fail "-O nopatch-prologue: no warning: $(cat n.dat.err)"
+
+# a program with sites calling into a plain library: the library is not
+# patched by default (the program's sites are what its user chose), and a
+# word naming a function of it (one no PLT call reaches) says how to trace it
+if command -v gcc >/dev/null; then
+	printf '%s\n' '__attribute__((noinline, visibility("hidden"))) int plib_helper(const char *s) { int n = 0; for (int k = 0; s[k]; k++) n += s[k] * (k + 1); return n; }' \
+		'int plib_fn(const char *s) { return plib_helper(s) + 1; }' >plib.c
+	printf '%s\n' '#include <stdio.h>' 'int plib_fn(const char *);' \
+		'int main(int c, char **v) { printf("%d\n", plib_fn(v[c - 1])); return 0; }' >sprog.c
+	gcc -O2 -shared -fPIC -o libplib.so plib.c || fail "gcc lib"
+	gcc -O2 -fpatchable-function-entry=5 -o sprog sprog.c -L. -lplib -Wl,-rpath,"$PWD" || fail "gcc prog"
+	record w.dat -p function -l plib_helper -- ./sprog abc
+	expect_eq "a plain library's function, not patched: refused" 2 $?
+	sed "s|$PWD|DIR|g" w.dat.err >w.txt
+	expect "the reason says how to trace it" w.txt <<'EOF'
+utrace: set_ftrace_filter: 'plib_helper' matches no traceable function of ./sprog
+  plib_helper lives in the shared library DIR/libplib.so, built without sites (only code built with -fpatchable-function-entry=5 or -pg -mfentry has them; -O patch-prologue, or options/patch-prologue in the mount, traces it through a patched prologue; -O plt traces the calls other objects make to it)
+EOF
+	record w.dat -O patch-prologue -p function -l plib_helper -- ./sprog abc ||
+		fail "-O patch-prologue: record exited $?: $(cat w.dat.err)"
+	report w.dat | funcs >w.txt
+	expect "-O patch-prologue: the library's function" w.txt <<<"plib_helper <-plib_fn"
+fi
 no_crash ./*.err
 finish
