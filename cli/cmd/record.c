@@ -220,6 +220,7 @@ struct rec_opts {
 	bool zpace;               /* --compress-adaptive: chunks stored raw while the writer is behind */
 	bool plt_said;            /* -O plt or -O noplt given (else words may turn library calls on) */
 	bool prologue_said;       /* -O [no]patch-prologue given (else a plain program turns it on) */
+	bool plain;               /* it did (cli/plain.c) */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -482,9 +483,14 @@ static void check_filters(const char *prog, struct rec_opts *o)
 		ut_ftable_free(t);
 		return;
 	}
-	/* no words to check: that the program has a site of its own is enough */
+	/*
+	 * No words to check: that the program has a site of its own is
+	 * enough, or that it is a plain program patched by default (its
+	 * functions were looked for: planning them all here too took half a
+	 * second for python3).
+	 */
 	if (!o->cfg.filter && !o->cfg.notrace && !o->cfg.graph_function && !o->cfg.graph_notrace &&
-	    !o->cfg.patch_prologue && !o->cfg.inlined && ut_elfsites_any(prog) > 0) {
+	    !o->cfg.inlined && (o->plain || (!o->cfg.patch_prologue && ut_elfsites_any(prog) > 0))) {
 		ut_ftable_free(t);
 		return;
 	}
@@ -1134,7 +1140,7 @@ static int run(int argc, char **argv, bool profile)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
 	/* a record of events (-e, --trigger: an interpreter's USDT probes) is about them */
 	if ((o.cfg.tracer != UT_TRACER_NOP || o.profile) && !o.cfg.events && !o.cfg.triggers)
-		ut_plain_default(&o.cfg, o.prologue_said, prog, prog);
+		o.plain = ut_plain_default(&o.cfg, o.prologue_said, prog, prog);
 	check_filters(prog, &o);
 	check_events(prog, &o);
 	if (ut_find_runtime(lib, sizeof(lib)))
