@@ -21,10 +21,13 @@
  */
 #include "cli/plain.h"
 
+#include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/config.h"
@@ -74,12 +77,35 @@ static bool names_functions(const char *path)
 	return any;
 }
 
+bool ut_static_program(const char *prog)
+{
+	int fd = elf_version(EV_CURRENT) != EV_NONE ? open(prog, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+						     : -1;
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	bool exec = false, interp = false;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t n = 0;
+
+	if (elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
+	    (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) && !elf_getphdrnum(elf, &n)) {
+		exec = true;
+		for (size_t i = 0; i < n && !interp; i++)
+			interp = gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP;
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return exec && !interp;
+}
+
 bool ut_plain_traceable(const char *prog)
 {
 	struct ut_objlist l;
 	bool found;
 
-	if (runner(prog) || ut_elfsites_any(prog) != 0 || ut_elfsites_instrumented(prog))
+	if (runner(prog) || ut_static_program(prog) || ut_elfsites_any(prog) != 0 || ut_elfsites_instrumented(prog))
 		return false; /* sites, a script (not ELF), or unreadable */
 	if (names_functions(prog))
 		return true;

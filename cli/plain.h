@@ -13,6 +13,12 @@
  */
 bool ut_plain_traceable(const char *prog);
 
+/*
+ * Whether @prog is an ELF program without an interpreter (linked statically):
+ * libutrace.so cannot be preloaded into it.  A shared object is not one.
+ */
+bool ut_static_program(const char *prog);
+
 struct ut_cfg;
 /*
  * Unless -O [no]patch-prologue was given (@said) or @c patches prologues

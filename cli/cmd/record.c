@@ -221,6 +221,7 @@ struct rec_opts {
 	bool plt_said;            /* -O plt or -O noplt given (else words may turn library calls on) */
 	bool prologue_said;       /* -O [no]patch-prologue given (else a plain program turns it on) */
 	bool plain;               /* it did (cli/plain.c) */
+	bool static_prog;         /* linked statically: said, and nothing to check after */
 };
 
 /* PROGRAM as execvp would find it, for the checks made before running it. */
@@ -533,7 +534,7 @@ static void check_filters(const char *prog, struct rec_opts *o)
 	 * and whether anything could be traced is known after the run.  A
 	 * stripped one is the program meant, whose names are missing.
 	 */
-	o->check_after = !nobj && !stripped;
+	o->check_after = !nobj && !stripped && !o->static_prog;
 	if (!nobj && stripped && (o->cfg.filter || o->cfg.graph_function))
 		ut_usage_die("'%s' matches no traceable function of %s",
 			     o->cfg.filter ? o->cfg.filter : o->cfg.graph_function, prog);
@@ -1138,6 +1139,11 @@ static int run(int argc, char **argv, bool profile)
 	ret = find_program(argv[optind], prog, sizeof(prog));
 	if (ret)
 		ut_usage_die("%s: %s", argv[optind], strerror(-ret));
+	o.static_prog = ut_static_program(prog);
+	if (o.static_prog)
+		ut_err("warning: %s is linked statically: libutrace.so cannot be loaded into it, "
+		       "so nothing it runs itself is traced (link it dynamically)",
+		       prog);
 	/* a record of events (-e, --trigger: an interpreter's USDT probes) is about them */
 	if ((o.cfg.tracer != UT_TRACER_NOP || o.profile) && !o.cfg.events && !o.cfg.triggers)
 		o.plain = ut_plain_default(&o.cfg, o.prologue_said, prog, prog);

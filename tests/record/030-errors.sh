@@ -82,6 +82,16 @@ expect_eq "plain: stderr lines" 1 "$(wc -l <p.err)"
 report plain.dat | events >p.txt
 [ -s p.txt ] && fail "plain: events recorded: $(head -n 3 p.txt)"
 
+# A program linked statically: libutrace.so cannot be loaded into it; said
+# in one warning (no note, no second warning after the run), and it runs.
+if command -v gcc >/dev/null && gcc -O2 -static -o static "$UT_TESTS/progs/plain/plain.c" 2>/dev/null; then
+	"$UTRACE" record -o st.dat -- ./static >s.out 2>s.err
+	expect_eq "static: exit status passes through" 3 "$?"
+	expect "static: the warning" s.err <<'EOF'
+utrace: warning: ./static is linked statically: libutrace.so cannot be loaded into it, so nothing it runs itself is traced (link it dynamically)
+EOF
+fi
+
 # report of a missing file: one line, non-zero.
 "$UTRACE" report -i no-such.dat >m.out 2>m.err
 st=$?
