@@ -105,7 +105,8 @@ bool ut_plain_traceable(const char *prog)
 	struct ut_objlist l;
 	bool found;
 
-	if (runner(prog) || ut_static_program(prog) || ut_elfsites_any(prog) != 0 || ut_elfsites_instrumented(prog))
+	if (runner(prog) || ut_static_program(prog) || ut_elfsites_any(prog) != 0 ||
+	    ut_elfsites_instrumented(prog))
 		return false; /* sites, a script (not ELF), or unreadable */
 	if (names_functions(prog))
 		return true;

@@ -15,7 +15,8 @@ bool ut_plain_traceable(const char *prog);
 
 /*
  * Whether @prog is an ELF program without an interpreter (linked statically):
- * libutrace.so cannot be preloaded into it.  A shared object is not one.
+ * libutrace.so cannot be preloaded into it.  (A shared object has none
+ * either, and is taken for one: it is no program to run.)
  */
 bool ut_static_program(const char *prog);
 
