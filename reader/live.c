@@ -1028,7 +1028,12 @@ static void *drainer_main(void *arg)
 	bool is_rt = ut_drain_realtime(true);
 	unsigned idle = 0;
 
-	while (!s->stop) {
+	/*
+	 * A refused stream reads as EPERM from then on: it consumes nothing
+	 * more either (once the refused file is sound again, its events would
+	 * go to no reader).
+	 */
+	while (!s->stop && !__atomic_load_n(&s->refused, __ATOMIC_ACQUIRE)) {
 		struct timespec ts = {0, 200L * 1000};
 		unsigned req = __atomic_load_n(&s->drain_req, __ATOMIC_ACQUIRE);
 		size_t got = drain_once(s, false);

@@ -281,17 +281,6 @@ static int pipe_take_stream(struct tfs_req *r, struct ut_live_stream **stream, c
 		n = ut_live_stream_read(*stream, f, true, &alive);
 	if (fclose(f) && n >= 0)
 		n = -ENOMEM;
-	if (n == -EPERM) {
-		/*
-		 * Refused (a session's file others could have written): the
-		 * stream says so from now on, but its drainer would go on and
-		 * consume what the buffers hold once the file is sound again,
-		 * for no reader (the close comes later, and later still on a
-		 * busy machine).  It stops here; a next read starts another.
-		 */
-		ut_live_stream_free(*stream);
-		*stream = NULL;
-	}
 	if (n < 0)
 		return (int)n;
 	/* a process scope whose process is gone and read to the end: EOF */
