@@ -170,6 +170,12 @@ static void synth(struct ut_cfg *c, const char *arg)
 		ut_usage_die("--synth: out of memory");
 }
 
+bool ut_cfg_opt_given(int opt, const char *arg, const char *name)
+{
+	return opt == 'O' && arg &&
+	       (!strcmp(arg, name) || (!strncmp(arg, "no", 2) && !strcmp(arg + 2, name)));
+}
+
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg)
 {
 	static const char *last_events; /* -f filters the events of the -e before it */

@@ -53,6 +53,9 @@ enum {
  */
 bool ut_cfg_opt(struct ut_cfg *c, struct ut_opts *display, int opt, const char *arg);
 
+/* Whether getopt's @opt and @arg are -O NAME or -O noNAME (a default the user chose). */
+bool ut_cfg_opt_given(int opt, const char *arg, const char *name);
+
 /*
  * After the options: exit 2 with one line if one of them would do nothing
  * with the tracer chosen: --func-stack (the function tracer's), -g,

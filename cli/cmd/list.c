@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cfg_opts.h"
 #include "cli/cli.h"
 #include "cli/plain.h"
 #include "cli/unsited.h"
@@ -433,11 +434,11 @@ int cmd_list(int argc, char **argv)
 			jumps = true;
 			break;
 		case 'O':
-			if (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")) {
+			if (ut_cfg_opt_given(c, optarg, "plt")) {
 				plt = optarg[0] == 'p';
 				break;
 			}
-			if (!strcmp(optarg, "patch-prologue") || !strcmp(optarg, "nopatch-prologue")) {
+			if (ut_cfg_opt_given(c, optarg, "patch-prologue")) {
 				prologues = optarg[0] == 'p';
 				prologue_said = true;
 				break;

@@ -794,11 +794,8 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	while ((c = getopt_long(argc, argv, "+" UT_CFG_SHORTOPTS "o:P:h", longopts, NULL)) != -1) {
 		char *end;
 
-		if (c == 'O' && (!strcmp(optarg, "plt") || !strcmp(optarg, "noplt")))
-			o->plt_said = true;
-		if (c == 'O' && (!strcmp(optarg, "patch-prologue") ||
-				 !strcmp(optarg, "nopatch-prologue")))
-			o->prologue_said = true;
+		o->plt_said |= ut_cfg_opt_given(c, optarg, "plt");
+		o->prologue_said |= ut_cfg_opt_given(c, optarg, "patch-prologue");
 		o->tracer_given |= c == 'p';
 		if (ut_cfg_opt(&o->cfg, &o->opts, c, optarg))
 			continue;

@@ -142,8 +142,7 @@ static bool parse_start(int argc, char **argv, struct ut_cfg *c, struct ut_targe
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "P:B:" UT_CFG_SHORTOPTS "h", longopts, NULL)) != -1) {
 		tracer_given |= opt == 'p';
-		*prologue_said |= opt == 'O' && (!strcmp(optarg, "patch-prologue") ||
-						  !strcmp(optarg, "nopatch-prologue"));
+		*prologue_said |= ut_cfg_opt_given(opt, optarg, "patch-prologue");
 		if (ut_cfg_opt(c, NULL, opt, optarg))
 			continue;
 		switch (opt) {
