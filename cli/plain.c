@@ -120,6 +120,11 @@ bool ut_plain_traceable(const char *prog)
 	return found;
 }
 
+bool ut_plain_wanted(const struct ut_cfg *c, bool profile)
+{
+	return (c->tracer != UT_TRACER_NOP || profile) && !c->events && !c->triggers;
+}
+
 bool ut_plain_default(struct ut_cfg *c, bool said, const char *prog, const char *who)
 {
 	if (said || c->patch_prologue || !ut_plain_traceable(prog))
@@ -136,7 +141,7 @@ const struct ut_cfg *ut_plain_for_process(int pid, const struct ut_cfg *c, bool 
 {
 	char exe[64], who[64];
 
-	if ((c->tracer == UT_TRACER_NOP && !c->profile) || c->events || c->triggers)
+	if (!ut_plain_wanted(c, c->profile))
 		return c;
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
 	snprintf(who, sizeof(who), "process %d", pid);

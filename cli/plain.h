@@ -22,6 +22,12 @@ bool ut_static_program(const char *prog);
 
 struct ut_cfg;
 /*
+ * Whether @c (with @profile: the profiler's) traces functions, and so may
+ * take the default: not a record of events alone, nor one of probes
+ * (-e, --trigger: an interpreter's USDT probes), which is about them.
+ */
+bool ut_plain_wanted(const struct ut_cfg *c, bool profile);
+/*
  * Unless -O [no]patch-prologue was given (@said) or @c patches prologues
  * already: if @prog (a path; /proc/PID/exe for a running process) is a
  * plain build, turn @c's patch_prologue on and say so, naming @who.

@@ -1141,8 +1141,7 @@ static int run(int argc, char **argv, bool profile)
 		ut_err("warning: %s is linked statically: libutrace.so cannot be loaded into it, "
 		       "so nothing it runs itself is traced (link it dynamically)",
 		       prog);
-	/* a record of events (-e, --trigger: an interpreter's USDT probes) is about them */
-	if ((o.cfg.tracer != UT_TRACER_NOP || o.profile) && !o.cfg.events && !o.cfg.triggers)
+	if (ut_plain_wanted(&o.cfg, o.profile))
 		o.plain = ut_plain_default(&o.cfg, o.prologue_said, prog, prog);
 	check_filters(prog, &o);
 	check_events(prog, &o);
