@@ -3,6 +3,7 @@
 #include "reader/record_stream.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "common/chunkq.h"
 #include "common/grow.h"
 #include "common/repeats.h"
+#include "reader/yield.h"
 #include "utrace/abi.h"
 
 /*
@@ -30,11 +32,17 @@
 #define RS_PREFILL_NOW 2 /* of them mapped before the program starts */
 #define RS_MARK 1u /* ut_drain_chunk.flags: a mark, not ring data */
 #define RS_SPOOL_AHEAD ((size_t)32768) /* events decoded ahead per spilled thread */
+#define RS_SPARE_PIECES 32 /* spool piece buffers kept for reuse */
+#define RS_PUNCH ((uint64_t)8 << 20) /* spool read back, given back at most this at a time */
 
-/* A mark's entries: a thread, and whether its ring was left empty. */
+/*
+ * A mark's entries: a thread, whether its ring was left empty, and the size
+ * of its spool then (what the pass put there, if it spilled).
+ */
 struct rs_mark_ent {
 	struct ut_rs_thread *t;
 	uint64_t empty;
+	uint64_t spooled;
 };
 
 /* A mark kept beside the queue (see ut_rstream.side). */
@@ -48,7 +56,8 @@ struct rs_side {
 /* A chunk kept until its events (whose strings point into it) are written. */
 struct rs_held {
 	struct ut_drain_chunk *c;   /* from the queue, or */
-	void *mem;                  /* read from a spool */
+	void *mem;                  /* read from a spool (a piece: @piece), or copied (unhold()) */
+	bool piece;
 	struct ut_rs_thread *t;
 	size_t end; /* the thread's event index just past the chunk's last */
 	bool deferred; /* not read yet: no events indexed (solo()) */
@@ -73,6 +82,10 @@ struct ut_rstream {
 	uint64_t wm;                /* written up to this time */
 	uint64_t lost, late;
 	uint64_t unwritten;         /* events dropped after a write error */
+	uint64_t spool_read;        /* atomic: spool bytes read back (ut_rstream_spool_read) */
+	uint64_t spool_freed;       /* atomic: of them, given back (punch()) */
+	uint64_t punch_step;        /* atomic: given back this much at a time (RS_PUNCH at most) */
+	uint64_t marks;             /* marks applied (ut_rs_thread.mark: the last that saw it) */
 	/*
 	 * A mark the full queue refused: the newest only (a later one tells as
 	 * much).  The queue can be full of chunks held for want of a mark; this
@@ -82,9 +95,22 @@ struct ut_rstream {
 	struct rs_side side;        /* the drainer's, under side_mu */
 	struct rs_side taken;       /* the writer's: swapped with side, applied unlocked */
 	bool side_set;
+	/*
+	 * Threads that spilled, the drainer's news for the writer (under
+	 * side_mu): one whose data never came through the queue may be in no
+	 * mark the writer applies before the end (marks the full queue refused
+	 * replace each other), and its spool must be read all the same.
+	 */
+	struct ut_rs_thread **news;
+	size_t nnews, capnews;
+	int has_news;               /* atomic: nnews != 0 */
 	long blocks;                /* the queue's size, RS_BLOCKs (a test makes it small) */
 	long delay_us;              /* test hook: a slow writer */
 	bool pace, storing;         /* chunks stored raw while behind (pace()) */
+	struct ut_drain_chunk *spare[RS_SPARE_PIECES]; /* spool piece buffers (piece_buf()) */
+	size_t nspare;
+	struct ut_yield yield;      /* the writer's and its compressors' CPU (reader/yield.h) */
+	struct ut_yield_seen writer_seen, drainer_seen;
 };
 
 /*
@@ -107,6 +133,7 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 	if (!s)
 		return NULL;
 	s->w = w;
+	ut_tracedat_yield(w, &s->yield);
 	pthread_mutex_init(&s->side_mu, NULL);
 	s->nr_cpus = nr_cpus;
 	s->folding = folding;
@@ -155,7 +182,9 @@ static int mark_aside(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *c
 	}
 	if (n <= s->side.cap) {
 		for (size_t i = 0; i < n; i++)
-			s->side.e[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i]};
+			s->side.e[i] = (struct rs_mark_ent){
+				.t = thr[i], .empty = empty[i],
+				.spooled = __atomic_load_n(&thr[i]->spool_end, __ATOMIC_RELAXED)};
 		s->side.n = n;
 		s->side.now = now;
 		s->side.whole = whole;
@@ -180,9 +209,26 @@ int ut_rstream_mark(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *con
 				     .flags = RS_MARK};
 	e = (struct rs_mark_ent *)(void *)c->bytes;
 	for (size_t i = 0; i < n; i++)
-		e[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i]};
+		e[i] = (struct rs_mark_ent){.t = thr[i], .empty = empty[i],
+					    .spooled = __atomic_load_n(&thr[i]->spool_end,
+								       __ATOMIC_RELAXED)};
 	ut_chunkq_push(s->q, c, need);
 	return 0;
+}
+
+int ut_rstream_spilled(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->side_mu);
+	if (s->nnews == s->capnews &&
+	    ut_grow(&s->news, &s->capnews, sizeof(struct ut_rs_thread *), 16))
+		ret = -ENOMEM;
+	else
+		s->news[s->nnews++] = t;
+	__atomic_store_n(&s->has_news, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->side_mu);
+	return ret;
 }
 
 /* --- the writer thread ---------------------------------------------------- */
@@ -226,6 +272,29 @@ static bool collect(struct ut_rstream *s, struct ut_rs_thread *t, const uint8_t 
 	return true;
 }
 
+/*
+ * Buffers for spool pieces, kept for the next: a fresh one is a fresh mapping
+ * (malloc maps blocks this large), faulted and zeroed page by page, which
+ * cost more than reading the spool into it.
+ */
+#define RS_PIECE_BYTES (sizeof(struct ut_drain_chunk) + UT_SPOOL_BIG)
+
+static struct ut_drain_chunk *piece_buf(struct ut_rstream *s)
+{
+	if (s->nspare)
+		return s->spare[--s->nspare];
+	return aligned_alloc(16, RS_PIECE_BYTES);
+}
+
+/* Memory a held chunk had of its own: a piece's buffer back to the spares. */
+static void drop_mem(struct ut_rstream *s, void *mem, bool piece)
+{
+	if (piece && s->nspare < RS_SPARE_PIECES)
+		s->spare[s->nspare++] = mem;
+	else
+		free(mem);
+}
+
 /* Keep @h until its thread's events up to h.end are written. */
 static void hold(struct ut_rstream *s, struct rs_held h)
 {
@@ -234,7 +303,7 @@ static void hold(struct ut_rstream *s, struct rs_held h)
 		s->err = s->err ? s->err : -ENOMEM;
 		h.t->nr = h.t->pos;
 		if (h.mem)
-			free(h.mem);
+			drop_mem(s, h.mem, h.piece);
 		else
 			ut_chunkq_release(s->q, h.c);
 		return;
@@ -361,7 +430,7 @@ static void write_deferred(struct ut_rstream *s, struct ut_rs_thread *t, uint64_
 
 /*
  * @t alone has data to write: nothing else is waiting, indexed or not, in
- * any thread, nor spilled; no loss to tell before its records, no repeats
+ * any thread, nor in another's spool; no loss to tell before its records, no repeats
  * to fold.  A mark of a whole pass that saw no thread but @t then gives
  * the watermark at once: if @t's ring was left with data, its newest taken
  * (as on_mark() finds it), so all of it; if left empty, the pass's start.
@@ -377,10 +446,32 @@ static bool solo(const struct ut_rstream *s, const struct ut_rs_thread *t)
 	for (size_t i = 0; i < s->nthr; i++) {
 		const struct ut_rs_thread *o = s->thr[i];
 
-		if (o->spilled || (o != t && (o->pos != o->nr || o->deferred)))
+		if (o != t && (o->pos != o->nr || o->deferred ||
+			       o->spool_off < __atomic_load_n(&o->spool_end, __ATOMIC_ACQUIRE)))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * @t's ring data @c (from the queue, or read from its spool into @mem): held
+ * until written.  Deferred (@may_defer) if @t has nothing else waiting: read
+ * when written (solo()), or indexed then (index_deferred()); else its
+ * events go onto its queue now.
+ */
+static void take(struct ut_rstream *s, struct ut_rs_thread *t, struct ut_drain_chunk *c,
+		 void *mem, bool may_defer)
+{
+	if (may_defer && !s->folding && !s->err && !t->lost && t->pos == t->nr) {
+		hold(s, (struct rs_held){.c = c, .mem = mem, .piece = mem != NULL, .t = t,
+					 .deferred = true});
+		t->deferred++;
+		return;
+	}
+	index_deferred(s, t); /* the thread's earlier chunks first */
+	if (!collect(s, t, c->bytes, c->len, c->start))
+		s->err = s->err ? s->err : -ENOMEM;
+	hold(s, (struct rs_held){.c = c, .mem = mem, .piece = mem != NULL, .t = t, .end = t->nr});
 }
 
 /* Ring data: its events onto its thread's queue; the chunk is held until they are written. */
@@ -391,44 +482,108 @@ static void on_data(struct ut_rstream *s, struct ut_drain_chunk *c)
 	if (remember(s, t))
 		s->err = s->err ? s->err : -ENOMEM;
 	t->lost += c->lost;
+	t->got_to = c->start + c->len;
 	if (s->delay_us) {
 		struct timespec ts = {s->delay_us / 1000000, s->delay_us % 1000000 * 1000};
 
 		nanosleep(&ts, NULL);
 	}
-	if (!s->folding && !s->err && !t->lost && t->pos == t->nr) {
-		/* read when written (solo()), or indexed then (index_deferred()) */
-		hold(s, (struct rs_held){.c = c, .t = t, .deferred = true});
-		t->deferred++;
-		return;
-	}
-	index_deferred(s, t); /* the thread's earlier chunks first */
-	if (!collect(s, t, c->bytes, c->len, c->start))
-		s->err = s->err ? s->err : -ENOMEM;
-	hold(s, (struct rs_held){.c = c, .t = t, .end = t->nr});
+	take(s, t, c, NULL, true);
 }
 
-/* Spilled threads, at the end: their spools after what came through the queue. */
-static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t)
+/*
+ * What a thread's spool held before the writer's read position gives its
+ * disk (and page cache) back, a step at a time (@all: all of it, at the
+ * end): a spool holds what the writer has yet to read, not all the thread
+ * wrote since it spilled.
+ */
+static void punch(struct ut_rstream *s, struct ut_rs_thread *t, uint64_t off, bool all)
+{
+	uint64_t to = off / UT_SPOOL_ALIGN * UT_SPOOL_ALIGN;
+	uint64_t step = __atomic_load_n(&s->punch_step, __ATOMIC_RELAXED);
+
+	if (!t->aligned || t->nopunch || to <= t->punched ||
+	    (!all && to - t->punched < (step ? step : RS_PUNCH)))
+		return;
+	if (!fallocate(t->spool, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)t->punched,
+		       (off_t)(to - t->punched))) {
+		__atomic_add_fetch(&s->spool_freed, to - t->punched, __ATOMIC_RELEASE);
+		t->punched = to;
+	} else {
+		t->nopunch = true; /* a file system without holes: the spool keeps it all */
+	}
+}
+
+/*
+ * The next piece of a spilled thread's spool, taken as a chunk from the
+ * queue would be (@may_defer: see take()).  False at its end.
+ */
+static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t, bool may_defer)
 {
 	struct ut_spool_hdr h;
-	uint8_t *buf;
+	struct ut_drain_chunk *c;
+	size_t hlen, dlen;
 
 	if (pread(t->spool, &h, sizeof(h), (off_t)t->spool_off) != (ssize_t)sizeof(h) ||
-	    h.len > UT_SPOOL_CHUNK)
+	    h.len > (t->aligned ? UT_SPOOL_BIG : UT_SPOOL_CHUNK))
 		return false;
-	buf = malloc(h.len ? h.len : 1);
-	if (!buf || pread(t->spool, buf, h.len, (off_t)(t->spool_off + sizeof(h))) != (ssize_t)h.len) {
-		free(buf);
+	hlen = t->aligned ? UT_SPOOL_ALIGN : sizeof(h);
+	dlen = t->aligned ? (h.len + UT_SPOOL_ALIGN - 1) / UT_SPOOL_ALIGN * UT_SPOOL_ALIGN : h.len;
+	c = piece_buf(s);
+	if (!c || pread(t->spool, c->bytes, h.len, (off_t)(t->spool_off + hlen)) != (ssize_t)h.len) {
+		free(c);
 		s->err = s->err ? s->err : -EIO;
 		return false;
 	}
-	t->spool_off += sizeof(h) + h.len;
+	*c = (struct ut_drain_chunk){.owner = t, .start = h.start, .lost = h.lost, .len = h.len};
 	t->lost += h.lost;
-	if (!collect(s, t, buf, h.len, h.start))
-		s->err = s->err ? s->err : -ENOMEM;
-	hold(s, (struct rs_held){.mem = buf, .t = t, .end = t->nr});
+	take(s, t, c, c, may_defer);
+	punch(s, t, t->spool_off + hlen + dlen, false);
+	/*
+	 * Read and taken: from now on the drainer may close the spool (a
+	 * retired thread's, read to its end: the writer touches it no more)
+	 * or send the thread's data to the queue again.
+	 */
+	__atomic_add_fetch(&s->spool_read, hlen + dlen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->spool_off, t->spool_off + hlen + dlen, __ATOMIC_RELEASE);
 	return true;
+}
+
+/* Spool pieces a thread may hold deferred (unread) at a time: 1 MiB. */
+#define RS_SPOOL_DEFERRED 16
+
+/*
+ * A spilled thread's spool, read back up to @limit (what a mark covers) --
+ * once the thread's chunks from the queue, which are older, are all in --
+ * at most RS_SPOOL_AHEAD events or RS_SPOOL_DEFERRED pieces ahead of what
+ * is written.  True if it read any.
+ */
+static bool spool_catchup(struct ut_rstream *s, struct ut_rs_thread *t, uint64_t limit)
+{
+	uint64_t end = __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE), off = t->spool_off;
+
+	if (limit < end)
+		end = limit;
+	if (off >= end || t->spool_done || t->got_to < t->spill_from)
+		return false;
+	while (t->spool_off < end && t->nr - t->pos < RS_SPOOL_AHEAD &&
+	       t->deferred < RS_SPOOL_DEFERRED)
+		if (!spool_piece(s, t, true)) { /* the drainer wrote it whole: the file failed */
+			t->spool_done = true;
+			s->err = s->err ? s->err : -EIO;
+			break;
+		}
+	return t->spool_off != off;
+}
+
+/* The spools of a mark's threads, up to where the mark saw them: true if any was read. */
+static bool spools_catchup(struct ut_rstream *s, const struct rs_mark_ent *e, size_t n)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any |= spool_catchup(s, e[i].t, e[i].spooled);
+	return any;
 }
 
 /* The first of @t's queued events later than @wm (each thread's are in time order). */
@@ -634,7 +789,8 @@ static void forget_retired(struct ut_rstream *s)
 		struct ut_rs_thread *t = s->thr[i];
 
 		if (__atomic_load_n(&t->retired, __ATOMIC_ACQUIRE) && t->pos == t->nr && !t->lost &&
-		    !t->spilled && !t->deferred) {
+		    !t->deferred &&
+		    t->spool_off >= __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE)) {
 			free(t->ev);
 			t->ev = NULL;
 			t->nr = t->pos = t->cap = 0;
@@ -655,7 +811,7 @@ static void release_written(struct ut_rstream *s)
 		if (s->held[i].deferred || s->held[i].end > s->held[i].t->pos)
 			s->held[k++] = s->held[i];
 		else if (s->held[i].mem)
-			free(s->held[i].mem);
+			drop_mem(s, s->held[i].mem, s->held[i].piece);
 		else
 			ut_chunkq_release(s->q, s->held[i].c);
 	}
@@ -687,6 +843,27 @@ static void emit(struct ut_rstream *s, uint64_t wm)
 }
 
 /*
+ * Threads a whole pass did not see have retired: nothing more comes from
+ * them, but what they spilled may not all be read yet.  It is read now, and
+ * until it all is, a thread's newest event read bounds the watermark.
+ */
+static uint64_t retired_bound(struct ut_rstream *s, uint64_t wm)
+{
+	for (size_t i = 0; i < s->nthr; i++) {
+		struct ut_rs_thread *t = s->thr[i];
+
+		if (t->mark == s->marks)
+			continue;
+		spool_catchup(s, t, UINT64_MAX);
+		index_deferred(s, t);
+		if (t->spool_off < __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE) &&
+		    (t->nr ? t->ev[t->nr - 1].ts : 0) < wm)
+			wm = t->nr ? t->ev[t->nr - 1].ts : 0;
+	}
+	return wm;
+}
+
+/*
  * A mark of a pass that started at @now: every event up to the watermark it
  * allows is known now; write them.  Applied late (after data of later
  * passes, a mark set aside), it is still true: what is left in a ring is no
@@ -697,28 +874,55 @@ static void on_mark(struct ut_rstream *s, const struct rs_mark_ent *e, size_t n,
 {
 	uint64_t wm = UINT64_MAX, idle = now > UT_RSTREAM_SLACK ? now - UT_RSTREAM_SLACK : 0;
 
-	for (size_t i = 0; i < n; i++) /* a thread with nothing queued yet may spill */
+	s->marks++;
+	for (size_t i = 0; i < n; i++) { /* a thread with nothing queued yet may spill */
 		if (remember(s, e[i].t))
 			s->err = s->err ? s->err : -ENOMEM;
+		e[i].t->mark = s->marks;
+	}
+	spools_catchup(s, e, n);
 	if (whole && n == 1 && solo(s, e[0].t)) {
-		/* left with data: no watermark below what was taken; else the pass's start */
-		write_deferred(s, e[0].t, e[0].empty ? now : UINT64_MAX);
-		release_written(s);
+		struct ut_rs_thread *t = e[0].t;
+
+		/*
+		 * Left with data (in the ring, or in the spool up to where the
+		 * pass left it): no watermark below what was taken; else the
+		 * pass's start.  A spool is read and written up to there.
+		 */
+		do
+			write_deferred(s, t, e[0].empty && t->spool_off >= e[0].spooled ? now
+											 : UINT64_MAX);
+		while (release_written(s), spool_catchup(s, t, e[0].spooled));
 		return;
 	}
 	index_all_deferred(s);
 	if (!whole || !n)
 		return; /* the pass did not see every thread, or saw none */
-	for (size_t i = 0; i < n; i++) {
-		const struct ut_rs_thread *t = e[i].t;
-		/* data left in the ring is no older than what was taken from it */
-		uint64_t bound = e[i].empty ? idle : t->nr ? t->ev[t->nr - 1].ts : 0;
+	/*
+	 * What spilled threads wrote to their spools up to the pass is read
+	 * (while nothing newer waits in the queue): each read moves the
+	 * watermark as far as the newest event read.
+	 */
+	do {
+		index_all_deferred(s);
+		wm = UINT64_MAX;
+		for (size_t i = 0; i < n; i++) {
+			const struct ut_rs_thread *t = e[i].t;
+			/*
+			 * Data left in the ring, or in the spool, is no older
+			 * than what was taken from it.
+			 */
+			uint64_t bound = e[i].empty && t->spool_off >= e[i].spooled ? idle
+					 : t->nr ? t->ev[t->nr - 1].ts : 0;
 
-		if (bound < wm)
-			wm = bound;
-	}
-	if (wm > s->wm)
+			if (bound < wm)
+				wm = bound;
+		}
+		wm = retired_bound(s, wm);
+		if (wm <= s->wm)
+			break;
 		emit(s, wm);
+	} while (!ut_chunkq_queued(s->q) && spools_catchup(s, e, n));
 }
 
 /*
@@ -734,12 +938,14 @@ static void spill_merge(struct ut_rstream *s)
 
 		for (size_t i = 0; i < s->nthr; i++) {
 			struct ut_rs_thread *t = s->thr[i];
+			uint64_t end = __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE);
 
-			if (!t->spilled || t->spool_done)
-				continue;
-			while (t->nr - t->pos < RS_SPOOL_AHEAD && !t->spool_done)
-				t->spool_done = !spool_piece(s, t);
-			if (!t->spool_done) {
+			while (t->nr - t->pos < RS_SPOOL_AHEAD && !t->spool_done && t->spool_off < end)
+				if (!spool_piece(s, t, false)) { /* written whole: the file failed */
+					t->spool_done = true;
+					s->err = s->err ? s->err : -EIO;
+				}
+			if (!t->spool_done && t->spool_off < end) {
 				more = true;
 				if (!t->nr || t->ev[t->nr - 1].ts < wm)
 					wm = t->nr ? t->ev[t->nr - 1].ts : 0;
@@ -749,6 +955,20 @@ static void spill_merge(struct ut_rstream *s)
 			return;
 		emit(s, wm);
 	}
+}
+
+/* Threads that spilled since last asked, into the writer's list. */
+static void take_news(struct ut_rstream *s)
+{
+	if (!__atomic_load_n(&s->has_news, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&s->side_mu);
+	for (size_t i = 0; i < s->nnews; i++)
+		if (remember(s, s->news[i]))
+			s->err = s->err ? s->err : -ENOMEM;
+	s->nnews = 0;
+	__atomic_store_n(&s->has_news, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&s->side_mu);
 }
 
 /* The mark set aside, if any, applied (the queue had nothing more). */
@@ -819,6 +1039,8 @@ static void *writer_main(void *arg)
 		struct ut_drain_chunk *c;
 		size_t len;
 
+		ut_yield_apply(&s->yield, &s->writer_seen, true);
+		take_news(s);
 		c = ut_chunkq_pop(s->q, &len);
 		if (!c && __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 			c = ut_chunkq_pop(s->q, &len); /* pushed before the stop */
@@ -844,8 +1066,15 @@ static void *writer_main(void *arg)
 			on_data(s, c);
 		}
 	}
+	ut_yield_apply(&s->yield, &s->writer_seen, true);
+	take_news(s);
+	mark_taken(s); /* the newest mark, if the full queue refused it */
 	index_all_deferred(s);
 	spill_merge(s);
+	/* the spools read: their disk back, for the file's end (a full disk) */
+	for (size_t i = 0; i < s->nthr; i++)
+		if (!__atomic_load_n(&s->thr[i]->retired, __ATOMIC_ACQUIRE)) /* closed when read */
+			punch(s, s->thr[i], s->thr[i]->spool_off, true);
 	emit(s, UINT64_MAX);
 	return NULL;
 }
@@ -867,6 +1096,30 @@ int ut_rstream_finish(struct ut_rstream *s)
 		writer_main(s);
 	s->started = false;
 	return s->err; /* repeats pending at the end are not written, as in the kernel */
+}
+
+void ut_rstream_yield_cpu(struct ut_rstream *s, bool behind)
+{
+	ut_yield_set(&s->yield, behind);
+	ut_yield_apply(&s->yield, &s->drainer_seen, false); /* the caller is the drainer */
+}
+
+uint64_t ut_rstream_spool_read(const struct ut_rstream *s)
+{
+	return __atomic_load_n(&s->spool_read, __ATOMIC_ACQUIRE);
+}
+
+uint64_t ut_rstream_spool_freed(const struct ut_rstream *s)
+{
+	return __atomic_load_n(&s->spool_freed, __ATOMIC_ACQUIRE);
+}
+
+void ut_rstream_spool_bound(struct ut_rstream *s, uint64_t bytes)
+{
+	uint64_t step = bytes / 8 / UT_SPOOL_ALIGN * UT_SPOOL_ALIGN;
+
+	step = step < UT_SPOOL_ALIGN ? UT_SPOOL_ALIGN : step > RS_PUNCH ? RS_PUNCH : step;
+	__atomic_store_n(&s->punch_step, step, __ATOMIC_RELAXED);
 }
 
 uint64_t ut_rstream_lost(const struct ut_rstream *s)
@@ -896,15 +1149,18 @@ void ut_rstream_free(struct ut_rstream *s)
 	}
 	for (size_t i = 0; i < s->nheld; i++) {
 		if (s->held[i].mem)
-			free(s->held[i].mem);
+			drop_mem(s, s->held[i].mem, s->held[i].piece);
 		else
 			ut_chunkq_release(s->q, s->held[i].c);
 	}
+	while (s->nspare)
+		free(s->spare[--s->nspare]);
 	ut_repeats_free(&s->fold);
 	ut_chunkq_free(s->q);
 	pthread_mutex_destroy(&s->side_mu);
 	free(s->side.e);
 	free(s->taken.e);
+	free(s->news);
 	free(s->thr);
 	free(s->heap);
 	free(s->held);

@@ -42,6 +42,15 @@ struct ut_spool_hdr {
 	uint32_t len, pad;
 };
 #define UT_SPOOL_CHUNK 65536 /* ring bytes per piece at most */
+/*
+ * The spools the record stream reads back (a thread that spilled) are laid
+ * out in whole pages: a piece's header alone in a UT_SPOOL_ALIGN block, its
+ * data padded to the next.  Whole pages are written at half the CPU of
+ * pieces laid end to end here (no partial page to read, zero and account),
+ * and the drainer writes as fast as the program's hook fills its ring.
+ */
+#define UT_SPOOL_ALIGN 4096
+#define UT_SPOOL_BIG 262144 /* ring bytes per piece at most, in such a spool */
 
 /* One traced thread as the stream sees it; embedded in the recorder's thread. */
 struct ut_rs_thread {
@@ -67,11 +76,20 @@ struct ut_rs_thread {
 	int retired;
 	/*
 	 * Spilled: the queue was full once, so everything after went to the
-	 * spool file @spool (the drainer's), read after the queue at the end.
+	 * spool file @spool (the drainer's), which the writer reads as it
+	 * goes, after the thread's last chunk from the queue: the queue goes
+	 * on on disk, and the program need not wait for the writer.
 	 */
 	bool spilled;
 	int spool;
-	uint64_t spool_off;         /* the writer's read position */
+	uint64_t spill_from;        /* the drainer's: stream position of the spool's first byte */
+	uint64_t spool_end;         /* atomic, the drainer's: bytes in the spool (release) */
+	uint64_t spool_off;         /* atomic, the writer's read position */
+	uint64_t got_to;            /* the writer's: stream position past its last queue chunk */
+	bool aligned;               /* laid out in whole pages (UT_SPOOL_ALIGN) */
+	uint64_t punched;           /* the writer's: the spool's bytes before this are let go */
+	uint64_t mark;              /* the writer's: the last mark that listed it */
+	bool nopunch;               /* the file system cannot (fallocate failed) */
 	bool spool_done;
 };
 
@@ -95,6 +113,11 @@ void ut_rstream_sink(struct ut_rstream *s, struct ut_rs_thread *t, struct ut_dra
  */
 int ut_rstream_mark(struct ut_rstream *s, uint64_t now, struct ut_rs_thread *const *thr,
 		    const bool *empty, size_t n, bool whole);
+/*
+ * The drainer's: @t spilled (its data goes to its spool from now on), for
+ * the writer to read back even if no mark it applies lists @t.  0 or -ENOMEM.
+ */
+int ut_rstream_spilled(struct ut_rstream *s, struct ut_rs_thread *t);
 /* Start the writer thread.  0 or -errno. */
 int ut_rstream_start(struct ut_rstream *s);
 /*
@@ -102,6 +125,17 @@ int ut_rstream_start(struct ut_rstream *s);
  * the writer thread.  Returns the first write error, 0 if none.
  */
 int ut_rstream_finish(struct ut_rstream *s);
+/* Spool bytes the writer has read back so far, and given back to the disk (any thread). */
+uint64_t ut_rstream_spool_read(const struct ut_rstream *s);
+uint64_t ut_rstream_spool_freed(const struct ut_rstream *s);
+/* The spools may take @bytes of disk: the writer gives back what it read in steps to fit. */
+void ut_rstream_spool_bound(struct ut_rstream *s, uint64_t bytes);
+/*
+ * While the program runs, the writer works with the CPU the program leaves
+ * (it is behind, and what it has not taken waits on disk); at the end, with
+ * the CPU it can get.  @behind: which.
+ */
+void ut_rstream_yield_cpu(struct ut_rstream *s, bool behind);
 /* Losses the stream wrote (LOST records and lapped rings), and late events. */
 uint64_t ut_rstream_lost(const struct ut_rstream *s);
 uint64_t ut_rstream_late(const struct ut_rstream *s);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -51,6 +52,8 @@ struct thr {
 	int spool;            /* fd; -1 when streaming; live modes': the recorder's one */
 	struct ut_rs_thread rs; /* streaming: the writer thread's view */
 	uint64_t last_head;   /* the ring's head at the previous pass */
+	uint64_t queued_to;   /* streaming: the stream position past its last data in the queue */
+	bool told_spill;      /* streaming: the writer was told it spilled (ut_rstream_spilled) */
 	/* live modes: its pieces' offsets in the one spool, whose end is *shared_end */
 	uint64_t *pieces, *shared_end;
 	size_t npieces, cappieces;
@@ -105,6 +108,7 @@ struct ut_recorder {
 	struct sess **sess;
 	size_t nr_sess;
 	uint64_t lost_total;
+	uint64_t waits, wait_ns;    /* lossless: the threads' waits for room, and their length */
 	uint64_t unwritten;         /* of them: not written after a write error (said apart) */
 	uint64_t unread;            /* of them: written by a lossless run's thread, never taken */
 	int32_t unread_pid, unread_tid; /* the first such thread */
@@ -127,6 +131,11 @@ struct ut_recorder {
 	struct ut_probetab *probes; /* the USDT probes of the sessions' objects (their formats) */
 	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
 	uint64_t one_end;           /* the one spool's size */
+	uint64_t spooled;           /* streaming: bytes the threads spilled to their spools */
+	struct thr **retiring;      /* streaming: retired threads whose spool is open */
+	size_t nretiring, capretiring;
+	uint64_t spool_max;         /* and at most this much on disk at a time (0: not known yet) */
+	uint64_t spool_closed;      /* of them, given back when retired threads' spools closed */
 	int clock;
 	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
@@ -484,6 +493,7 @@ static bool open_spool(struct ut_recorder *r, struct thr *t)
 	if (t->spool >= 0)
 		unlink(path);
 	t->rs.spool = t->spool;
+	t->rs.aligned = r->rs != NULL; /* the record stream reads it back: whole pages */
 	return t->spool >= 0;
 }
 
@@ -576,10 +586,12 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint8_t *seg[2],
 			const size_t seglen[2])
 {
-	enum { MAXIOV = 3 * 64 };
-	struct spool_hdr hdrs[MAXIOV / 3];
+	enum { MAXIOV = 4 * 64 };
+	static const uint8_t zeros[UT_SPOOL_ALIGN];
+	struct spool_hdr hdrs[MAXIOV / 4];
 	struct iovec iov[MAXIOV];
 	size_t len = seglen[0] + seglen[1], off = 0;
+	size_t chunk = t->rs.aligned ? UT_SPOOL_BIG : SPOOL_CHUNK;
 	int niov = 0, nh = 0;
 	ssize_t want = 0;
 
@@ -589,13 +601,17 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		 * data taken from mid-page, an idle thread's partial page, must
 		 * not be cut inside a record).
 		 */
-		size_t cap = SPOOL_CHUNK - (size_t)((start + off) & (UT_PAGE_SIZE - 1));
+		size_t cap = chunk - (size_t)((start + off) & (UT_PAGE_SIZE - 1));
 		size_t n = len - off > cap ? cap : len - off;
 		struct spool_hdr *h = &hdrs[nh++];
 
 		*h = (struct spool_hdr){.start = start + off, .lost = off ? 0 : lost,
 					.len = (uint32_t)n};
 		iov[niov++] = (struct iovec){h, sizeof(*h)};
+		if (t->rs.aligned) { /* the header's block, then the data */
+			iov[niov++] = (struct iovec){(void *)zeros, UT_SPOOL_ALIGN - sizeof(*h)};
+			want += UT_SPOOL_ALIGN - sizeof(*h);
+		}
 		/* the piece may straddle the end of the first segment */
 		for (size_t done = 0; done < n;) {
 			size_t pos = off + done, s = pos < seglen[0] ? 0 : 1;
@@ -606,8 +622,12 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 			done += take;
 		}
 		want += (ssize_t)(sizeof(*h) + n);
+		if (t->rs.aligned && n % UT_SPOOL_ALIGN) { /* a partial page: padded */
+			iov[niov++] = (struct iovec){(void *)zeros, UT_SPOOL_ALIGN - n % UT_SPOOL_ALIGN};
+			want += (ssize_t)(UT_SPOOL_ALIGN - n % UT_SPOOL_ALIGN);
+		}
 		off += n;
-		if (!n || niov + 3 > MAXIOV || nh == MAXIOV / 3)
+		if (!n || niov + 5 > MAXIOV || nh == MAXIOV / 4)
 			break;
 	}
 	if (t->shared_end) { /* the one spool: at its end, each piece's offset kept */
@@ -625,8 +645,12 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		*t->shared_end = at;
 		return (long)off;
 	}
-	if (writev(t->spool, iov, niov) != want)
+	/* a streamed spool at its end as the writer knows it: a failed write leaves nothing */
+	if ((t->rs.aligned ? pwritev(t->spool, iov, niov, (off_t)t->rs.spool_end)
+			   : writev(t->spool, iov, niov)) != want)
 		return -EIO;
+	/* the writer thread reads it back from now on (reader/record_stream.c) */
+	__atomic_store_n(&t->rs.spool_end, t->rs.spool_end + (uint64_t)want, __ATOMIC_RELEASE);
 	return (long)off;
 }
 
@@ -768,16 +792,52 @@ static uint8_t *full_reserve(struct ut_drain_sink *k, size_t min, size_t max, si
 }
 
 /*
- * Whether a thread the full queue refused spills to its spool file.  Not
- * while a lossless program runs: its data waits in its ring, whose writer
- * waits in turn (back-pressure), so the program runs at the writer's pace and
- * nothing is written twice (spool out, spool in) nor left for after its end.
- * With -O drop the spool keeps what the queue cannot take; at the end, the
- * last of the rings spills rather than wait.
+ * How much disk the spools may take while a lossless program runs (what
+ * the writer has read is given back as it goes): a quarter of the free
+ * space where they are, at most 4 GiB (test hook UTRACE_TEST_SPOOL_MAX,
+ * in bytes).
  */
-static bool may_spill(const struct ut_recorder *r)
+#define SPOOL_MAX ((uint64_t)4 << 30)
+
+static uint64_t spool_max(struct ut_recorder *r)
 {
-	return !r->lossless || r->final;
+	const char *env = getenv("UTRACE_TEST_SPOOL_MAX");
+	struct statvfs fs;
+
+	if (r->spool_max)
+		return r->spool_max;
+	r->spool_max = SPOOL_MAX;
+	if (env && *env)
+		r->spool_max = strtoull(env, NULL, 10) + 1;
+	else if (spooldir_ready(r) && !statvfs(r->spooldir, &fs) &&
+		 (uint64_t)fs.f_bavail * fs.f_frsize / 4 < SPOOL_MAX)
+		r->spool_max = (uint64_t)fs.f_bavail * fs.f_frsize / 4 + 1;
+	ut_rstream_spool_bound(r->rs, r->spool_max);
+	return r->spool_max;
+}
+
+/*
+ * Whether the spools may take more: not while a lossless program runs with
+ * spool_max() bytes spilled and not read back yet -- its threads' data then
+ * waits in their rings, and they wait for room (back-pressure).  Always at
+ * the end, and with -O drop.
+ */
+static bool spool_room(struct ut_recorder *r)
+{
+	return !r->lossless || r->final ||
+	       r->spooled - ut_rstream_spool_freed(r->rs) - r->spool_closed < spool_max(r);
+}
+
+/*
+ * Whether a thread the full queue refused spills to its spool file: the
+ * writer is behind.  Its data goes on to the spool, which the writer reads
+ * back as it goes: the program runs at its own pace, not the writer's (the
+ * writer is three to four times slower per function_graph call than the
+ * program's hook, zstd most of it), and its write-out goes on after it.
+ */
+static bool may_spill(struct ut_recorder *r)
+{
+	return spool_room(r);
 }
 
 /*
@@ -808,6 +868,9 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	t->last_head = head;
 	if (r->test_spill) /* the test hook: every thread spills from the start */
 		t->rs.spilled = open_spool(r, t);
+	else if (t->rs.spilled && !r->final &&
+		 __atomic_load_n(&t->rs.spool_off, __ATOMIC_ACQUIRE) == t->rs.spool_end)
+		t->rs.spilled = false; /* the writer read it all: the queue again, if it has room */
 	if (!t->rs.spilled) {
 		ut_rstream_sink(r->rs, &t->rs, &k.q);
 		k.put = k.q.sink.put;
@@ -817,17 +880,30 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		k.full = false;
 		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);
 		r->queue_full |= k.full;
-		t->rs.spilled = k.full && may_spill(r) && open_spool(r, t);
+		if (n > 0)
+			t->queued_to = t->rb.tail;
+		if (k.full && may_spill(r) && open_spool(r, t)) {
+			/* the writer reads the spool once it has the chunks before it */
+			t->rs.spill_from = t->queued_to;
+			t->rs.spilled = true;
+		}
 	}
-	if (t->rs.spilled) {
+	if (t->rs.spilled && !t->told_spill) /* the writer learns of it once */
+		t->told_spill = !ut_rstream_spilled(r->rs, &t->rs);
+	if (t->rs.spilled && !spool_room(r))
+		r->queue_full = true; /* the backlog's bound: the writer needs the CPU */
+	else if (t->rs.spilled) {
+		uint64_t end = t->rs.spool_end;
+
 		m = drain_thr(t, all, r->copybuf, COPYBUF);
 		if (m < 0 && !r->spill_err)
 			r->spill_err = errno ? -errno : (int)m; /* the spool's own write error */
 		n = n < 0 ? n : m < 0 ? m : n + m;
+		r->spooled += t->rs.spool_end - end;
 	}
 	r->mark_thr[r->mark_n] = &t->rs;
-	/* a spilled thread's data reaches the writer only at the end: it holds the watermark */
-	r->mark_empty[r->mark_n++] = n >= 0 && !t->rs.spilled &&
+	/* a spilled thread's: once the writer read its spool as far as the mark says */
+	r->mark_empty[r->mark_n++] = n >= 0 &&
 				     t->rb.tail >= __atomic_load_n(&t->rb.hdr->head, __ATOMIC_ACQUIRE);
 	return n;
 }
@@ -891,6 +967,13 @@ static void spool_retire(struct ut_recorder *r, struct thr *t)
 	t->rlen = len;
 }
 
+/* A ring's waits for room (back-pressure), into the totals. */
+static void count_waits(struct ut_recorder *r, const struct ut_buf_hdr *h)
+{
+	r->waits += __atomic_load_n(&h->waits, __ATOMIC_RELAXED);
+	r->wait_ns += __atomic_load_n(&h->wait_ns, __ATOMIC_RELAXED);
+}
+
 /*
  * Slot @j's thread gave its slot to a new thread: everything it wrote was
  * taken (the runtime reuses a slot only then, or counts what it gave up), so
@@ -905,19 +988,47 @@ static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
 	s->old[s->nold++] = t;
 	s->thr[j] = NULL;
 	__atomic_store_n(&t->rs.retired, 1, __ATOMIC_RELEASE);
+	if (t->map && !t->taken)
+		count_waits(r, t->rb.hdr);
 	if (t->map) /* a snapshot's may be let go already (snap_take) */
 		munmap(t->map, t->maplen);
 	t->map = NULL;
 	if (t->shared_end) {
 		/* the one spool of the live modes: its pieces stay where they are */
-	} else if (r->rs && !t->rs.spilled && t->spool >= 0) {
-		close(t->spool);
-		t->spool = -1; /* streamed: nothing to read back */
-		t->rs.spool = -1;
+	} else if (r->rs && t->spool >= 0) {
+		/* streamed: closed once the writer has read it all */
+		if (r->nretiring == r->capretiring &&
+		    ut_grow(&r->retiring, &r->capretiring, sizeof(struct thr *), 16))
+			return -ENOMEM;
+		r->retiring[r->nretiring++] = t;
 	} else if (!r->rs) {
 		spool_retire(r, t);
 	}
 	return 0;
+}
+
+/*
+ * Retired threads' spools the writer has read to the end (nothing more will
+ * come) are closed: a long run's threads come and go, its open files do not
+ * pile up.
+ */
+static void close_read_spools(struct ut_recorder *r)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nretiring; i++) {
+		struct thr *t = r->retiring[i];
+
+		if (__atomic_load_n(&t->rs.spool_off, __ATOMIC_ACQUIRE) < t->rs.spool_end) {
+			r->retiring[k++] = t;
+			continue;
+		}
+		close(t->spool);
+		t->spool = -1;
+		/* its disk back: what the writer had not punched out yet */
+		r->spool_closed += t->rs.spool_end - t->rs.punched;
+	}
+	r->nretiring = k;
 }
 
 /*
@@ -1082,6 +1193,8 @@ static long drain_pass(struct ut_recorder *r, bool all)
 				total += n;
 		}
 	}
+	if (r->rs)
+		close_read_spools(r);
 	if (r->rs) /* a full queue refuses the mark: the next pass gives one */
 		ut_rstream_mark(r->rs, now, r->mark_thr, r->mark_empty, r->mark_n,
 				!r->pass_incomplete);
@@ -1507,6 +1620,8 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			/* a snapshot's ring: what its header counted when it was read */
 			uint64_t total = h ? h->written + h->dropped + h->nested : t ? t->total : 0;
 
+			if (h)
+				count_waits(r, h);
 			if (t && total > accounted && t->rb.base_known) {
 				uint64_t written = h ? h->written : total;
 
@@ -1522,6 +1637,12 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 		}
 	m->lost = r->lost_total;
 }
+
+/*
+ * Waits for the recorder worth telling: a second in all (a few threads
+ * starting at once, before the drainer has their rings, wait a little).
+ */
+#define WAIT_TOLD_NS 1000000000ull
 
 void ut_recorder_warn_totals(struct ut_recorder *r)
 {
@@ -1552,6 +1673,16 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 	else if (other)
 		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
 		      (unsigned long long)other);
+	/*
+	 * A lossless record's program waits only when the recorder's backlog
+	 * on disk reached its bound (spool_max()) or the drainer fell behind:
+	 * said when it added up to something a user would notice.
+	 */
+	if (r->wait_ns >= WAIT_TOLD_NS)
+		rwarn(r, "note: the program's threads waited %.1f s in all (%llu times) for the "
+			 "recorder to take their events: a lossless record keeps them all (-O drop: "
+			 "no wait, losses counted)",
+		      (double)r->wait_ns / 1e9, (unsigned long long)r->waits);
 }
 
 int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
@@ -1562,6 +1693,7 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	int ret = outset_make(r, &o), eret;
 
 	r->lost_total = r->unwritten = r->unread = 0; /* each replay counts afresh */
+	r->waits = r->wait_ns = 0;
 	r->unread_pid = r->unread_tid = 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)
@@ -1732,13 +1864,25 @@ void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 
 long ut_recorder_drain(struct ut_recorder *r)
 {
+	long n;
+
 	if (r->streaming && !r->rs)
 		stream_begin(r);
 	ut_bp_test_delay();
 	r->pressed = false;
 	r->queue_full = false;
 	r->pass_ns = ut_bp_now() & ~1ull; /* even: a consumer's beat (libutrace/backpressure.c) */
-	return drain_pass(r, false);
+	n = drain_pass(r, false);
+	/*
+	 * While a backlog waits on disk and may grow, the program runs at its
+	 * own pace only if the recorder leaves it its core (reader/yield.h);
+	 * once the backlog is read, or at its bound (the program waits: the
+	 * writer needs every CPU), the recorder takes what CPU it can.
+	 */
+	if (r->rs)
+		ut_rstream_yield_cpu(r->rs, r->spooled > ut_rstream_spool_read(r->rs) &&
+						    spool_room(r));
+	return n;
 }
 
 void ut_recorder_nap(struct ut_recorder *r, long ns)
@@ -1942,6 +2086,8 @@ void ut_recorder_collect(struct ut_recorder *r)
 	if (r->streaming && !r->rs)
 		stream_begin(r);
 	r->final = true;
+	if (r->rs) /* the program is gone: the write-out takes what CPU it can */
+		ut_rstream_yield_cpu(r->rs, false);
 	/*
 	 * A snapshot looks at each ring once (it takes the whole ring): a
 	 * program writing on must not keep it reading.  Else until nothing is
@@ -2032,6 +2178,7 @@ void ut_recorder_free(struct ut_recorder *r)
 	free(r->ptaken);
 	free(r->mark_thr);
 	free(r->mark_empty);
+	free(r->retiring);
 	free(r->sess);
 	free(r->copybuf);
 	ut_symtab_free(r->syms);

@@ -116,6 +116,9 @@ int ut_tracedat_lost(struct ut_tracedat_writer *w, unsigned cpu, uint64_t nr);
  * program.  No effect on version 6.
  */
 void ut_tracedat_store(struct ut_tracedat_writer *w, bool store);
+/* Version 7: the compressing threads follow @y (reader/yield.h). */
+struct ut_yield;
+void ut_tracedat_yield(struct ut_tracedat_writer *w, struct ut_yield *y);
 int ut_tracedat_close(struct ut_tracedat_writer *w);
 
 /* --- reader --- */

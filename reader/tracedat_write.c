@@ -1573,6 +1573,12 @@ void ut_tracedat_store(struct ut_tracedat_writer *w, bool store)
 		w->store = store;
 }
 
+void ut_tracedat_yield(struct ut_tracedat_writer *w, struct ut_yield *y)
+{
+	if (w && w->zp)
+		td_zpool_set_yield(w->zp, y);
+}
+
 /**
  * ut_tracedat_lost() - record events lost on a CPU
  * @w: writer

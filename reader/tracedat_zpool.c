@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "reader/tracedat_compress.h"
+#include "reader/yield.h"
 
 enum { J_FREE, J_PENDING, J_BUSY, J_DONE };
 
@@ -50,6 +51,7 @@ struct td_zpool {
 	pthread_t th[ZP_MAX_THREADS];
 	int want, nth;           /* threads asked for, and started */
 	bool quit;
+	struct ut_yield *yield;  /* the threads' CPU policy (td_zpool_set_yield), or NULL */
 	int err;                 /* the first error of a delivery */
 	td_zpool_out_fn out;
 	void *ctx;
@@ -88,11 +90,14 @@ static void run_job(struct td_zpool *p, struct zjob *j)
 static void *pool_main(void *arg)
 {
 	struct td_zpool *p = arg;
+	struct ut_yield_seen seen = {0};
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct zjob *j = first_pending(p);
 
+		if (p->yield)
+			ut_yield_apply(p->yield, &seen, true);
 		if (j)
 			run_job(p, j);
 		else if (p->quit)
@@ -275,4 +280,11 @@ void td_zpool_free(struct td_zpool *p)
 	pthread_cond_destroy(&p->done);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
+}
+
+void td_zpool_set_yield(struct td_zpool *p, struct ut_yield *y)
+{
+	pthread_mutex_lock(&p->mu);
+	p->yield = y;
+	pthread_mutex_unlock(&p->mu);
 }

@@ -45,6 +45,10 @@ int td_zpool_submit(struct td_zpool *p, int cpu, unsigned char *plain, size_t n,
 /* Every chunk handed over, delivered.  Return: 0 or the first error of a delivery. */
 int td_zpool_drain(struct td_zpool *p);
 
+/* The pool's threads follow @y (reader/yield.h) from their next job on. */
+struct ut_yield;
+void td_zpool_set_yield(struct td_zpool *p, struct ut_yield *y);
+
 /* Stop the threads and free; chunks not delivered are dropped. */
 void td_zpool_free(struct td_zpool *p);
 
