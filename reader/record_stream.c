@@ -778,6 +778,23 @@ static void merge_upto(struct ut_rstream *s, uint64_t wm)
 }
 
 /*
+ * A retired thread's spool, read to its end (nothing more comes to it): its
+ * disk back and its file closed, so a long run's open files and disk follow
+ * the threads alive.  The writer closes it: the drainer writes no more to a
+ * retired thread's spool, and closes only those the writer did not.
+ */
+static void close_spool(struct ut_rstream *s, struct ut_rs_thread *t)
+{
+	if (!__atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE) || t->closed || t->spool < 0)
+		return;
+	punch(s, t, t->spool_off, true);
+	close(t->spool);
+	t->closed = true;
+	/* what holes did not give back, the file's end did */
+	__atomic_add_fetch(&s->spool_freed, t->spool_end - t->punched, __ATOMIC_RELEASE);
+}
+
+/*
  * Retired threads with everything written leave the list: a program that
  * replaces its threads all day must not make every merge longer.
  */
@@ -791,6 +808,7 @@ static void forget_retired(struct ut_rstream *s)
 		if (__atomic_load_n(&t->retired, __ATOMIC_ACQUIRE) && t->pos == t->nr && !t->lost &&
 		    !t->deferred &&
 		    t->spool_off >= __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE)) {
+			close_spool(s, t);
 			free(t->ev);
 			t->ev = NULL;
 			t->nr = t->pos = t->cap = 0;
@@ -1073,7 +1091,7 @@ static void *writer_main(void *arg)
 	spill_merge(s);
 	/* the spools read: their disk back, for the file's end (a full disk) */
 	for (size_t i = 0; i < s->nthr; i++)
-		if (!__atomic_load_n(&s->thr[i]->retired, __ATOMIC_ACQUIRE)) /* closed when read */
+		if (!s->thr[i]->closed)
 			punch(s, s->thr[i], s->thr[i]->spool_off, true);
 	emit(s, UINT64_MAX);
 	return NULL;

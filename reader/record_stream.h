@@ -89,6 +89,7 @@ struct ut_rs_thread {
 	bool aligned;               /* laid out in whole pages (UT_SPOOL_ALIGN) */
 	uint64_t punched;           /* the writer's: the spool's bytes before this are let go */
 	uint64_t mark;              /* the writer's: the last mark that listed it */
+	bool closed;                /* the writer closed the spool (retired, read to its end) */
 	bool nopunch;               /* the file system cannot (fallocate failed) */
 	bool spool_done;
 };

@@ -54,6 +54,7 @@ struct thr {
 	uint64_t last_head;   /* the ring's head at the previous pass */
 	uint64_t queued_to;   /* streaming: the stream position past its last data in the queue */
 	bool told_spill;      /* streaming: the writer was told it spilled (ut_rstream_spilled) */
+	uint64_t spool_room;  /* streaming: bytes its spool may take in this drain (spool_left()) */
 	/* live modes: its pieces' offsets in the one spool, whose end is *shared_end */
 	uint64_t *pieces, *shared_end;
 	size_t npieces, cappieces;
@@ -132,10 +133,7 @@ struct ut_recorder {
 	uint64_t pass_ns;           /* when the pass began (the heartbeat) */
 	uint64_t one_end;           /* the one spool's size */
 	uint64_t spooled;           /* streaming: bytes the threads spilled to their spools */
-	struct thr **retiring;      /* streaming: retired threads whose spool is open */
-	size_t nretiring, capretiring;
 	uint64_t spool_max;         /* and at most this much on disk at a time (0: not known yet) */
-	uint64_t spool_closed;      /* of them, given back when retired threads' spools closed */
 	int clock;
 	int32_t profile_only;       /* -1: merged + per thread; 0: merged; TID: that thread */
 	uint32_t mult, shift;       /* a first conversion, handed to the processes */
@@ -603,7 +601,16 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		 */
 		size_t cap = chunk - (size_t)((start + off) & (UT_PAGE_SIZE - 1));
 		size_t n = len - off > cap ? cap : len - off;
-		struct spool_hdr *h = &hdrs[nh++];
+		struct spool_hdr *h;
+
+		if (t->rs.aligned) { /* within the disk the spools may take: whole pieces */
+			uint64_t disk = UT_SPOOL_ALIGN + (n + UT_SPOOL_ALIGN - 1) / UT_SPOOL_ALIGN *
+								 UT_SPOOL_ALIGN;
+
+			if ((uint64_t)want + disk > t->spool_room)
+				break;
+		}
+		h = &hdrs[nh++];
 
 		*h = (struct spool_hdr){.start = start + off, .lost = off ? 0 : lost,
 					.len = (uint32_t)n};
@@ -630,6 +637,8 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		if (!n || niov + 5 > MAXIOV || nh == MAXIOV / 4)
 			break;
 	}
+	if (!nh)
+		return 0; /* no room: the data waits in the ring */
 	if (t->shared_end) { /* the one spool: at its end, each piece's offset kept */
 		uint64_t at = *t->shared_end;
 
@@ -651,6 +660,8 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		return -EIO;
 	/* the writer thread reads it back from now on (reader/record_stream.c) */
 	__atomic_store_n(&t->rs.spool_end, t->rs.spool_end + (uint64_t)want, __ATOMIC_RELEASE);
+	if (t->rs.aligned && t->spool_room != UINT64_MAX)
+		t->spool_room -= (uint64_t)want; /* the drain's next put: what is left */
 	return (long)off;
 }
 
@@ -822,10 +833,19 @@ static uint64_t spool_max(struct ut_recorder *r)
  * waits in their rings, and they wait for room (back-pressure).  Always at
  * the end, and with -O drop.
  */
+static uint64_t spool_left(struct ut_recorder *r)
+{
+	uint64_t used = r->spooled - ut_rstream_spool_freed(r->rs), max;
+
+	if (!r->lossless || r->final)
+		return UINT64_MAX;
+	max = spool_max(r);
+	return used < max ? max - used : 0;
+}
+
 static bool spool_room(struct ut_recorder *r)
 {
-	return !r->lossless || r->final ||
-	       r->spooled - ut_rstream_spool_freed(r->rs) - r->spool_closed < spool_max(r);
+	return spool_left(r) > 0;
 }
 
 /*
@@ -895,6 +915,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 	else if (t->rs.spilled) {
 		uint64_t end = t->rs.spool_end;
 
+		t->spool_room = spool_left(r); /* what does not fit waits in the ring */
 		m = drain_thr(t, all, r->copybuf, COPYBUF);
 		if (m < 0 && !r->spill_err)
 			r->spill_err = errno ? -errno : (int)m; /* the spool's own write error */
@@ -995,40 +1016,12 @@ static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
 	t->map = NULL;
 	if (t->shared_end) {
 		/* the one spool of the live modes: its pieces stay where they are */
-	} else if (r->rs && t->spool >= 0) {
-		/* streamed: closed once the writer has read it all */
-		if (r->nretiring == r->capretiring &&
-		    ut_grow(&r->retiring, &r->capretiring, sizeof(struct thr *), 16))
-			return -ENOMEM;
-		r->retiring[r->nretiring++] = t;
-	} else if (!r->rs) {
+	} else if (r->rs) {
+		/* streamed: a spool, if it spilled, the writer closes once it has read it all */
+	} else {
 		spool_retire(r, t);
 	}
 	return 0;
-}
-
-/*
- * Retired threads' spools the writer has read to the end (nothing more will
- * come) are closed: a long run's threads come and go, its open files do not
- * pile up.
- */
-static void close_read_spools(struct ut_recorder *r)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < r->nretiring; i++) {
-		struct thr *t = r->retiring[i];
-
-		if (__atomic_load_n(&t->rs.spool_off, __ATOMIC_ACQUIRE) < t->rs.spool_end) {
-			r->retiring[k++] = t;
-			continue;
-		}
-		close(t->spool);
-		t->spool = -1;
-		/* its disk back: what the writer had not punched out yet */
-		r->spool_closed += t->rs.spool_end - t->rs.punched;
-	}
-	r->nretiring = k;
 }
 
 /*
@@ -1193,8 +1186,6 @@ static long drain_pass(struct ut_recorder *r, bool all)
 				total += n;
 		}
 	}
-	if (r->rs)
-		close_read_spools(r);
 	if (r->rs) /* a full queue refuses the mark: the next pass gives one */
 		ut_rstream_mark(r->rs, now, r->mark_thr, r->mark_empty, r->mark_n,
 				!r->pass_incomplete);
@@ -2158,7 +2149,7 @@ void ut_recorder_free(struct ut_recorder *r)
 		}
 		for (size_t j = 0; j < s->nold; j++) {
 			if (s->old[j]->spool >= 0 && s->old[j]->rlen == UINT64_MAX &&
-			    s->old[j]->spool != r->one_fd)
+			    s->old[j]->spool != r->one_fd && !s->old[j]->rs.closed)
 				close(s->old[j]->spool);
 			free(s->old[j]->pieces);
 			free(s->old[j]);
@@ -2178,7 +2169,6 @@ void ut_recorder_free(struct ut_recorder *r)
 	free(r->ptaken);
 	free(r->mark_thr);
 	free(r->mark_empty);
-	free(r->retiring);
 	free(r->sess);
 	free(r->copybuf);
 	ut_symtab_free(r->syms);

@@ -5,6 +5,12 @@
 # function_graph; loaded and unloaded 20 times, each load patched anew.
 . "$(dirname "$0")/../lib/common.sh"
 
+# A graph report's calls, one line each: a leaf whose entry and exit a CPU
+# switch printed apart ("f() {", the switch, "} /* f */") as the leaf it is.
+calls() {
+	grep -v '^#' | sed -E 's/^[^|]*\| //' | grep -vE '^ *\}' | sed -E 's/\(\) \{$/();/'
+}
+
 one() {
 	local v=$1 p
 	p=$(prog pdlopen "$v")
@@ -20,15 +26,14 @@ EOF
 EOF
 	record g.dat -O patch-prologue -p function_graph -g main -- "$p" ||
 		fail "$v: graph exited $?: $(cat g.dat.err)"
-	report g.dat | grep -v '^#' | sed -E 's/^[^|]*\| //' | grep plug_ | uniq -c |
-		awk '{$1 = $1; print}' >g.txt
+	report g.dat | calls | grep plug_ | uniq -c | awk '{$1 = $1; print}' >g.txt
 	expect "$v function_graph" g.txt <<'EOF'
 7 plug_step [libpplug]();
 1 plug_total [libpplug]();
 EOF
 	record c.dat -O patch-prologue -p function_graph -l ':mod:libpplug' -- "$p" 20 ||
 		fail "$v: cycles exited $?: $(cat c.dat.err)"
-	report c.dat | grep -v '^#' | sed -E 's/^[^|]*\| //' | sort | uniq -c | awk '{$1 = $1; print}' >c.txt
+	report c.dat | calls | sort | uniq -c | awk '{$1 = $1; print}' >c.txt
 	expect "$v 20 dlopen/dlclose cycles" c.txt <<'EOF'
 140 plug_step [libpplug]();
 20 plug_total [libpplug]();
