@@ -1014,13 +1014,13 @@ static int retire_thr(struct ut_recorder *r, struct sess *s, uint32_t j)
 	if (t->map) /* a snapshot's may be let go already (snap_take) */
 		munmap(t->map, t->maplen);
 	t->map = NULL;
-	if (t->shared_end) {
-		/* the one spool of the live modes: its pieces stay where they are */
-	} else if (r->rs) {
-		/* streamed: a spool, if it spilled, the writer closes once it has read it all */
-	} else {
+	/*
+	 * Spooling: its spool joins the retired threads' file.  Not the one
+	 * spool of the live modes (its pieces stay where they are), nor a
+	 * streamed thread's (if it spilled, the writer closes it once read).
+	 */
+	if (!t->shared_end && !r->rs)
 		spool_retire(r, t);
-	}
 	return 0;
 }
 
