@@ -10,13 +10,14 @@
 
 void ut_yield_set(struct ut_yield *y, bool behind)
 {
-	if (y->behind == behind && __atomic_load_n(&y->gen, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&y->behind, __ATOMIC_RELAXED) == behind &&
+	    __atomic_load_n(&y->gen, __ATOMIC_RELAXED))
 		return;
-	y->behind = behind;
+	__atomic_store_n(&y->behind, behind, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&y->gen, 1, __ATOMIC_RELEASE);
 }
 
-/* The last CPU this process may use (the kernel's mask when the policy was first taken). */
+/* The last CPU in @all (the thread's own mask when it first applied a policy). */
 static int last_cpu(cpu_set_t *all)
 {
 	for (int c = CPU_SETSIZE - 1; c >= 0; c--)
@@ -30,14 +31,14 @@ void ut_yield_apply(struct ut_yield *y, struct ut_yield_seen *seen, bool nice)
 	static __thread cpu_set_t mask;      /* the thread's own before it yielded */
 	static __thread bool saved;
 	int gen = __atomic_load_n(&y->gen, __ATOMIC_ACQUIRE);
-	pid_t tid = gettid();
+	bool behind = __atomic_load_n(&y->behind, __ATOMIC_RELAXED);
 
-	if (gen == seen->gen)
+	if (gen == seen->gen) /* the common case: a load, no system call */
 		return;
 	seen->gen = gen;
 	if (!saved)
 		saved = !sched_getaffinity(0, sizeof(mask), &mask);
-	if (y->behind && saved) {
+	if (behind && saved) {
 		cpu_set_t one;
 		int c = last_cpu(&mask);
 
@@ -50,5 +51,5 @@ void ut_yield_apply(struct ut_yield *y, struct ut_yield_seen *seen, bool nice)
 		sched_setaffinity(0, sizeof(mask), &mask);
 	}
 	if (nice)
-		setpriority(PRIO_PROCESS, (id_t)tid, y->behind ? YIELD_NICE : 0);
+		setpriority(PRIO_PROCESS, (id_t)gettid(), behind ? YIELD_NICE : 0);
 }

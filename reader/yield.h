@@ -21,7 +21,7 @@
 
 struct ut_yield {
 	int gen;      /* atomic: bumped by each ut_yield_set() */
-	bool behind;  /* the policy of that generation */
+	bool behind;  /* atomic: the policy of that generation */
 };
 
 /* What a thread applied last: zero-initialise. */
