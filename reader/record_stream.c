@@ -107,6 +107,7 @@ struct ut_rstream {
 	long blocks;                /* the queue's size, RS_BLOCKs (a test makes it small) */
 	long delay_us;              /* test hook: a slow writer */
 	bool pace, storing;         /* chunks stored raw while behind (pace()) */
+	bool detached;              /* the file's compressors no longer see @yield (detach()) */
 	struct ut_drain_chunk *spare[RS_SPARE_PIECES]; /* spool piece buffers (piece_buf()) */
 	size_t nspare;
 	struct ut_yield yield;      /* the writer's and its compressors' CPU (reader/yield.h) */
@@ -1105,6 +1106,19 @@ int ut_rstream_start(struct ut_rstream *s)
 	return -ret;
 }
 
+/*
+ * The file's compressors no longer follow our CPU policy (they outlive the
+ * stream: the file is closed after it).  Once, while the file is open: at
+ * the finish, or when a stream that never finished is freed.
+ */
+static void detach(struct ut_rstream *s)
+{
+	if (s->detached)
+		return;
+	ut_tracedat_yield(s->w, NULL);
+	s->detached = true;
+}
+
 int ut_rstream_finish(struct ut_rstream *s)
 {
 	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
@@ -1113,6 +1127,7 @@ int ut_rstream_finish(struct ut_rstream *s)
 	else
 		writer_main(s);
 	s->started = false;
+	detach(s);
 	return s->err; /* repeats pending at the end are not written, as in the kernel */
 }
 
@@ -1161,6 +1176,7 @@ void ut_rstream_free(struct ut_rstream *s)
 		return;
 	if (s->started)
 		ut_rstream_finish(s);
+	detach(s);
 	for (size_t i = 0; i < s->nthr; i++) {
 		free(s->thr[i]->ev);
 		s->thr[i]->ev = NULL;
