@@ -245,6 +245,12 @@ static int remember(struct ut_rstream *s, struct ut_rs_thread *t)
 	return 0;
 }
 
+/* The time of @t's newest event taken (0: none waiting). */
+static uint64_t newest(const struct ut_rs_thread *t)
+{
+	return t->nr ? t->ev[t->nr - 1].ts : 0;
+}
+
 /* Room on @t's queue for the records of @len more ring bytes.  False: no memory. */
 static bool index_room(struct ut_rs_thread *t, size_t len)
 {
@@ -528,8 +534,8 @@ static bool spool_piece(struct ut_rstream *s, struct ut_rs_thread *t, bool may_d
 	if (pread(t->spool, &h, sizeof(h), (off_t)t->spool_off) != (ssize_t)sizeof(h) ||
 	    h.len > (t->aligned ? UT_SPOOL_BIG : UT_SPOOL_CHUNK))
 		return false;
-	hlen = t->aligned ? UT_SPOOL_ALIGN : sizeof(h);
-	dlen = t->aligned ? (h.len + UT_SPOOL_ALIGN - 1) / UT_SPOOL_ALIGN * UT_SPOOL_ALIGN : h.len;
+	hlen = ut_spool_hdr_bytes(t->aligned);
+	dlen = ut_spool_data_bytes(t->aligned, h.len);
 	c = piece_buf(s);
 	if (!c || pread(t->spool, c->bytes, h.len, (off_t)(t->spool_off + hlen)) != (ssize_t)h.len) {
 		free(c);
@@ -875,9 +881,8 @@ static uint64_t retired_bound(struct ut_rstream *s, uint64_t wm)
 			continue;
 		spool_catchup(s, t, UINT64_MAX);
 		index_deferred(s, t);
-		if (t->spool_off < __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE) &&
-		    (t->nr ? t->ev[t->nr - 1].ts : 0) < wm)
-			wm = t->nr ? t->ev[t->nr - 1].ts : 0;
+		if (t->spool_off < __atomic_load_n(&t->spool_end, __ATOMIC_ACQUIRE) && newest(t) < wm)
+			wm = newest(t);
 	}
 	return wm;
 }
@@ -931,8 +936,7 @@ static void on_mark(struct ut_rstream *s, const struct rs_mark_ent *e, size_t n,
 			 * Data left in the ring, or in the spool, is no older
 			 * than what was taken from it.
 			 */
-			uint64_t bound = e[i].empty && t->spool_off >= e[i].spooled ? idle
-					 : t->nr ? t->ev[t->nr - 1].ts : 0;
+			uint64_t bound = e[i].empty && t->spool_off >= e[i].spooled ? idle : newest(t);
 
 			if (bound < wm)
 				wm = bound;
@@ -966,8 +970,8 @@ static void spill_merge(struct ut_rstream *s)
 				}
 			if (!t->spool_done && t->spool_off < end) {
 				more = true;
-				if (!t->nr || t->ev[t->nr - 1].ts < wm)
-					wm = t->nr ? t->ev[t->nr - 1].ts : 0;
+				if (newest(t) < wm)
+					wm = newest(t);
 			}
 		}
 		if (!more)

@@ -52,6 +52,17 @@ struct ut_spool_hdr {
 #define UT_SPOOL_ALIGN 4096
 #define UT_SPOOL_BIG 262144 /* ring bytes per piece at most, in such a spool */
 
+/* The bytes a piece's header, and its @len bytes of data, take in a spool (@aligned or not). */
+static inline size_t ut_spool_hdr_bytes(bool aligned)
+{
+	return aligned ? UT_SPOOL_ALIGN : sizeof(struct ut_spool_hdr);
+}
+
+static inline size_t ut_spool_data_bytes(bool aligned, size_t len)
+{
+	return aligned ? (len + UT_SPOOL_ALIGN - 1) / UT_SPOOL_ALIGN * UT_SPOOL_ALIGN : len;
+}
+
 /* One traced thread as the stream sees it; embedded in the recorder's thread. */
 struct ut_rs_thread {
 	int32_t tid, tgid;
@@ -75,12 +86,12 @@ struct ut_rs_thread {
 	 */
 	int retired;
 	/*
-	 * Spilled: the queue was full once, so everything after went to the
-	 * spool file @spool (the drainer's), which the writer reads as it
-	 * goes, after the thread's last chunk from the queue: the queue goes
-	 * on on disk, and the program need not wait for the writer.
+	 * Its spool, when it spilled (the full queue refused its data: what
+	 * came after went to the spool file @spool, the drainer's), which the
+	 * writer reads as it goes, after the thread's chunks from the queue:
+	 * the queue goes on on disk, and the program need not wait for the
+	 * writer.
 	 */
-	bool spilled;
 	int spool;
 	uint64_t spill_from;        /* the drainer's: stream position of the spool's first byte */
 	uint64_t spool_end;         /* atomic, the drainer's: bytes in the spool (release) */

@@ -53,6 +53,7 @@ struct thr {
 	struct ut_rs_thread rs; /* streaming: the writer thread's view */
 	uint64_t last_head;   /* the ring's head at the previous pass */
 	uint64_t queued_to;   /* streaming: the stream position past its last data in the queue */
+	bool spilled;         /* streaming: its data goes to its spool (the queue refused it) */
 	bool told_spill;      /* streaming: the writer was told it spilled (ut_rstream_spilled) */
 	uint64_t spool_room;  /* streaming: bytes its spool may take in this drain (spool_left()) */
 	/* live modes: its pieces' offsets in the one spool, whose end is *shared_end */
@@ -601,24 +602,18 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 		 */
 		size_t cap = chunk - (size_t)((start + off) & (UT_PAGE_SIZE - 1));
 		size_t n = len - off > cap ? cap : len - off;
+		size_t hlen = ut_spool_hdr_bytes(t->rs.aligned);
+		size_t dlen = ut_spool_data_bytes(t->rs.aligned, n);
 		struct spool_hdr *h;
 
-		if (t->rs.aligned) { /* within the disk the spools may take: whole pieces */
-			uint64_t disk = UT_SPOOL_ALIGN + (n + UT_SPOOL_ALIGN - 1) / UT_SPOOL_ALIGN *
-								 UT_SPOOL_ALIGN;
-
-			if ((uint64_t)want + disk > t->spool_room)
-				break;
-		}
+		if (t->rs.aligned && (uint64_t)want + hlen + dlen > t->spool_room)
+			break; /* within the disk the spools may take: whole pieces */
 		h = &hdrs[nh++];
-
 		*h = (struct spool_hdr){.start = start + off, .lost = off ? 0 : lost,
 					.len = (uint32_t)n};
 		iov[niov++] = (struct iovec){h, sizeof(*h)};
-		if (t->rs.aligned) { /* the header's block, then the data */
-			iov[niov++] = (struct iovec){(void *)zeros, UT_SPOOL_ALIGN - sizeof(*h)};
-			want += UT_SPOOL_ALIGN - sizeof(*h);
-		}
+		if (hlen > sizeof(*h)) /* the header's block, then the data */
+			iov[niov++] = (struct iovec){(void *)zeros, hlen - sizeof(*h)};
 		/* the piece may straddle the end of the first segment */
 		for (size_t done = 0; done < n;) {
 			size_t pos = off + done, s = pos < seglen[0] ? 0 : 1;
@@ -628,11 +623,9 @@ static long spool_write(struct thr *t, uint64_t start, uint64_t lost, const uint
 			iov[niov++] = (struct iovec){(void *)(seg[s] + in), take};
 			done += take;
 		}
-		want += (ssize_t)(sizeof(*h) + n);
-		if (t->rs.aligned && n % UT_SPOOL_ALIGN) { /* a partial page: padded */
-			iov[niov++] = (struct iovec){(void *)zeros, UT_SPOOL_ALIGN - n % UT_SPOOL_ALIGN};
-			want += (ssize_t)(UT_SPOOL_ALIGN - n % UT_SPOOL_ALIGN);
-		}
+		if (dlen > n) /* a partial page: padded */
+			iov[niov++] = (struct iovec){(void *)zeros, dlen - n};
+		want += (ssize_t)(hlen + dlen);
 		off += n;
 		if (!n || niov + 5 > MAXIOV || nh == MAXIOV / 4)
 			break;
@@ -828,10 +821,14 @@ static uint64_t spool_max(struct ut_recorder *r)
 }
 
 /*
- * Whether the spools may take more: not while a lossless program runs with
- * spool_max() bytes spilled and not read back yet -- its threads' data then
- * waits in their rings, and they wait for room (back-pressure).  Always at
- * the end, and with -O drop.
+ * What more the spools may take.  A thread the full queue refused spills
+ * (the writer is behind): its data goes on to its spool, which the writer
+ * reads back as it goes, so the program runs at its own pace, not the
+ * writer's (three to four times slower per function_graph call than the
+ * program's hook, zstd most of it), and the write-out goes on after it.
+ * Not past spool_max() bytes on disk while a lossless program runs: its
+ * threads' data then waits in their rings, and they wait for room
+ * (back-pressure).  No bound at the end, nor with -O drop.
  */
 static uint64_t spool_left(struct ut_recorder *r)
 {
@@ -843,22 +840,6 @@ static uint64_t spool_left(struct ut_recorder *r)
 	return used < max ? max - used : 0;
 }
 
-static bool spool_room(struct ut_recorder *r)
-{
-	return spool_left(r) > 0;
-}
-
-/*
- * Whether a thread the full queue refused spills to its spool file: the
- * writer is behind.  Its data goes on to the spool, which the writer reads
- * back as it goes: the program runs at its own pace, not the writer's (the
- * writer is three to four times slower per function_graph call than the
- * program's hook, zstd most of it), and its write-out goes on after it.
- */
-static bool may_spill(struct ut_recorder *r)
-{
-	return spool_room(r);
-}
 
 /*
  * @t's ring into the writer's queue, and into the pass's mark with whether
@@ -887,11 +868,11 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		all = true;
 	t->last_head = head;
 	if (r->test_spill) /* the test hook: every thread spills from the start */
-		t->rs.spilled = open_spool(r, t);
-	else if (t->rs.spilled && !r->final &&
+		t->spilled = open_spool(r, t);
+	else if (t->spilled && !r->final &&
 		 __atomic_load_n(&t->rs.spool_off, __ATOMIC_ACQUIRE) == t->rs.spool_end)
-		t->rs.spilled = false; /* the writer read it all: the queue again, if it has room */
-	if (!t->rs.spilled) {
+		t->spilled = false; /* the writer read it all: the queue again, if it has room */
+	if (!t->spilled) {
 		ut_rstream_sink(r->rs, &t->rs, &k.q);
 		k.put = k.q.sink.put;
 		k.reserve = k.q.sink.reserve;
@@ -902,20 +883,21 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		r->queue_full |= k.full;
 		if (n > 0)
 			t->queued_to = t->rb.tail;
-		if (k.full && may_spill(r) && open_spool(r, t)) {
+		if (k.full && spool_left(r) && open_spool(r, t)) {
 			/* the writer reads the spool once it has the chunks before it */
 			t->rs.spill_from = t->queued_to;
-			t->rs.spilled = true;
+			t->spilled = true;
 		}
 	}
-	if (t->rs.spilled && !t->told_spill) /* the writer learns of it once */
+	if (t->spilled && !t->told_spill) /* the writer learns of it once */
 		t->told_spill = !ut_rstream_spilled(r->rs, &t->rs);
-	if (t->rs.spilled && !spool_room(r))
+	if (t->spilled)
+		t->spool_room = spool_left(r); /* what does not fit waits in the ring */
+	if (t->spilled && !t->spool_room)
 		r->queue_full = true; /* the backlog's bound: the writer needs the CPU */
-	else if (t->rs.spilled) {
+	else if (t->spilled) {
 		uint64_t end = t->rs.spool_end;
 
-		t->spool_room = spool_left(r); /* what does not fit waits in the ring */
 		m = drain_thr(t, all, r->copybuf, COPYBUF);
 		if (m < 0 && !r->spill_err)
 			r->spill_err = errno ? -errno : (int)m; /* the spool's own write error */
@@ -1872,7 +1854,7 @@ long ut_recorder_drain(struct ut_recorder *r)
 	 */
 	if (r->rs)
 		ut_rstream_yield_cpu(r->rs, r->spooled > ut_rstream_spool_read(r->rs) &&
-						    spool_room(r));
+						    spool_left(r));
 	return n;
 }
 
