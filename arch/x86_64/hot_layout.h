@@ -34,6 +34,8 @@
 #define RT_CTL 0x1440
 #define RT_CLOCK 0x3c
 #define RT_PROFILE 0x5e
+#define RT_TRACER 0x38
+#define TRACER_GRAPH 0x2
 #define RT_FUNC_STACK 0x5d
 #define RT_SLEEP_TIME 0x5f
 #define RT_RSEQ_CPU_OFF 0x3460

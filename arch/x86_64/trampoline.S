@@ -287,6 +287,8 @@ utrace_graph_return:
 	je	.Lr_slow_busy			/* a tail call's */
 	cmpb	$0, ut_rt+RT_PROFILE(%rip)
 	jne	.Lr_prof
+	cmpl	$TRACER_GRAPH, ut_rt+RT_TRACER(%rip)
+	jne	.Lr_slow_busy			/* pushed before another tracer came */
 	mov	%fs:T_HEAD(%rcx), %r9
 	lea	REC_EXIT_SIZE(%r9), %rdi
 	cmp	%fs:T_LIMIT(%rcx), %rdi

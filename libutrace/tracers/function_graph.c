@@ -284,6 +284,18 @@ static int find_frame(const struct ut_shadow *sh, uint64_t slot)
  * the slot that held the return address is right below it.  Must return
  * the real return address whatever happens.
  */
+/*
+ * A frame's exit is recorded while function_graph still runs: frames pushed
+ * under it that return after another tracer took over write nothing (as the
+ * kernel's graph return handler does once its ops are gone), else the new
+ * tracer's trace would begin with exits of the old one.
+ */
+static inline bool graph_tracing(struct ut_thread *t)
+{
+	return __atomic_load_n(&ut_rt.cfg.tracer, __ATOMIC_RELAXED) == UT_TRACER_FUNCTION_GRAPH &&
+	       ut_tracing_on(t);
+}
+
 uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 {
 	struct ut_thread *t = &ut_self;
@@ -323,7 +335,7 @@ uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 		pop_frame(sh, false);
 		if (ut_rt.cfg.profile)
 			profile_exit(sh, &f, ut_prof_now());
-		else if (record && !(f.flags & UT_FRAME_HIDDEN) && ut_tracing_on(t))
+		else if (record && !(f.flags & UT_FRAME_HIDDEN) && graph_tracing(t))
 			record_exit(t, &f, sh->overrun, retval);
 		if (record && (f.flags & UT_FRAME_SIGNAL) && ut_tracing_on(t))
 			ut_sigmark_exit(t, &f);

@@ -47,6 +47,8 @@
 	X(RT_CTL, offsetof(struct ut_runtime, ctl))                          \
 	X(RT_CLOCK, offsetof(struct ut_runtime, cfg.clock))                  \
 	X(RT_PROFILE, offsetof(struct ut_runtime, cfg.profile))              \
+	X(RT_TRACER, offsetof(struct ut_runtime, cfg.tracer))                \
+	X(TRACER_GRAPH, UT_TRACER_FUNCTION_GRAPH)                            \
 	X(RT_FUNC_STACK, offsetof(struct ut_runtime, cfg.func_stack))        \
 	X(RT_SLEEP_TIME, offsetof(struct ut_runtime, cfg.sleep_time))        \
 	X(RT_RSEQ_CPU_OFF, offsetof(struct ut_runtime, rseq_cpu_off))        \
@@ -110,6 +112,7 @@ UT_HOT_WIDTH(struct ut_shadow_frame, flags, 4)
 UT_HOT_WIDTH(struct ut_ctl, tracing_on, 4)
 UT_HOT_WIDTH(struct ut_runtime, cfg.clock, 4)
 UT_HOT_WIDTH(struct ut_runtime, cfg.profile, 1)
+UT_HOT_WIDTH(struct ut_runtime, cfg.tracer, 4)
 UT_HOT_WIDTH(struct ut_runtime, cfg.func_stack, 1)
 UT_HOT_WIDTH(struct ut_runtime, cfg.sleep_time, 1)
 UT_HOT_WIDTH(struct ut_prof_hdr, nr_entries, 4)

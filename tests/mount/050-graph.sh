@@ -76,5 +76,18 @@ run_req s1 1
 check "graph events" grep -q 'parse_request() {' trace
 echo function >current_tracer
 expect_eq "switch clears" 0 "$(grep -vc '^#' trace)"
+
+# a call the graph tracer hooked that returns after the switch adds nothing
+# to the new tracer's trace (the kernel's graph return handler is gone by then)
+echo function_graph >current_tracer
+send s1 hold
+wait_for s1 '^holding$'
+echo function >current_tracer
+send s1 go
+wait_for s1 '^held 1$'
+run_req s1 1
+grep -v '^#' trace >"$TOP/switched.txt"
+expect_eq "no graph exit after the switch" 0 "$(grep -c '|' "$TOP/switched.txt")"
+check "the function tracer's events" grep -q 'parse_request <-handle_request' "$TOP/switched.txt"
 alive
 finish

@@ -15,6 +15,9 @@
  *               "forked K <sum of their exit codes>"
  *   lib N       N calls of tlib_mul(tlib_add(i, 1), 2) in libtlib (:mod:);
  *               prints "lib N <sum>"
+ *   hold        st_hold() prints "holding" and returns once the next line
+ *               comes (a call in progress while the test changes the
+ *               configuration); then prints "held"
  *   ping        prints "pong"
  *   crash       SIGKILLs itself
  *   quit / EOF  exits 0
@@ -64,6 +67,15 @@ NOINLINE long st_leaf(long x)
 NOINLINE long st_step(long x)
 {
 	return st_leaf(x) + st_leaf(x + 3);
+}
+
+/* Prints "holding", returns when the next line of stdin comes. */
+NOINLINE int st_hold(void)
+{
+	char line[64];
+
+	printf("holding\n");
+	return fgets(line, sizeof(line), stdin) != NULL;
 }
 
 static long hammer_iters;
@@ -194,6 +206,8 @@ int main(void)
 			for (long i = 0; i < n; i++)
 				s += tlib_mul(tlib_add((int)i, 1), 2);
 			printf("lib %ld %ld\n", n, s);
+		} else if (!strncmp(line, "hold", 4)) {
+			printf("held %d\n", st_hold());
 		} else if (!strncmp(line, "ping", 4)) {
 			printf("pong\n");
 		} else if (!strncmp(line, "crash", 5)) {
