@@ -180,6 +180,15 @@ struct ut_live_stream {
 	struct timespec dir_mtime; /* the run-time dir's when last listed */
 	bool running;
 	volatile bool stop;
+	/*
+	 * ut_live_stream_on_demand(): the drainer takes only while readers
+	 * attend (a count: reads of one file may run at once); pass_mu is held
+	 * over each of its passes, so that the last reader leaving can wait
+	 * for the pass under way.
+	 */
+	bool on_demand;
+	unsigned attending;
+	pthread_mutex_t pass_mu;
 	bool any_alive;
 	bool rescan;             /* list it again anyway (a session half made) */
 	bool refused;            /* a session or file was refused (ut_live_strerror) */
@@ -268,6 +277,7 @@ struct ut_live_stream *ut_live_stream_new(const char *rundir, int inst, const in
 	pthread_mutex_init(&s->text_mu, NULL);
 	pthread_cond_init(&s->text_cv, NULL);
 	pthread_mutex_init(&s->sess_mu, NULL);
+	pthread_mutex_init(&s->pass_mu, NULL);
 	if ((npids && !s->pids) || !s->q) {
 		ut_live_stream_free(s);
 		return NULL;
@@ -359,6 +369,7 @@ void ut_live_stream_free(struct ut_live_stream *s)
 	free(s->done_names);
 	free(s->done_seen);
 	pthread_mutex_destroy(&s->sess_mu);
+	pthread_mutex_destroy(&s->pass_mu);
 	evvec_free(&(struct evvec){.v = s->ev, .n = s->nr_ev});
 	free(s->merged.v);
 	formatters_free(s);
@@ -1036,13 +1047,23 @@ static void *drainer_main(void *arg)
 	while (!s->stop && !__atomic_load_n(&s->refused, __ATOMIC_ACQUIRE)) {
 		struct timespec ts = {0, 200L * 1000};
 		unsigned req = __atomic_load_n(&s->drain_req, __ATOMIC_ACQUIRE);
-		size_t got = drain_once(s, false);
+		size_t got;
 
+		pthread_mutex_lock(&s->pass_mu);
+		if (s->on_demand && !__atomic_load_n(&s->attending, __ATOMIC_ACQUIRE)) {
+			/* nobody reads: nothing taken (a late request is answered) */
+			__atomic_store_n(&s->drain_done, req, __ATOMIC_RELEASE);
+			pthread_mutex_unlock(&s->pass_mu);
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		got = drain_once(s, false);
 		if (req != s->drain_done) { /* a reader waits: the pages being written too */
 			got |= drain_once(s, true);
 			__atomic_store_n(&s->drain_done, req, __ATOMIC_RELEASE);
 		}
 		if (got) { /* data flows: no nap unless woken on time (see above) */
+			pthread_mutex_unlock(&s->pass_mu);
 			if (is_rt && got < DRAIN_BEHIND) {
 				ts.tv_nsec = 50L * 1000;
 				nanosleep(&ts, NULL);
@@ -1050,6 +1071,7 @@ static void *drainer_main(void *arg)
 			continue;
 		}
 		got = drain_once(s, true);
+		pthread_mutex_unlock(&s->pass_mu);
 		if (got)
 			idle = 0;
 		else if (idle < 100)
@@ -1059,6 +1081,24 @@ static void *drainer_main(void *arg)
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
+}
+
+void ut_live_stream_on_demand(struct ut_live_stream *s)
+{
+	s->on_demand = true;
+}
+
+void ut_live_stream_attend(struct ut_live_stream *s, bool reading)
+{
+	if (reading) {
+		__atomic_add_fetch(&s->attending, 1, __ATOMIC_ACQ_REL);
+		return;
+	}
+	if (__atomic_sub_fetch(&s->attending, 1, __ATOMIC_ACQ_REL))
+		return;
+	/* the last reader left: the pass under way ends before it returns */
+	pthread_mutex_lock(&s->pass_mu);
+	pthread_mutex_unlock(&s->pass_mu);
 }
 
 static long format_queue(struct ut_live_stream *s, FILE *f, bool flush);

@@ -213,8 +213,12 @@ static struct handle *handle_of(const struct fuse_file_info *fi)
 	return (struct handle *)(uintptr_t)fi->fh;
 }
 
-/* trace_pipe: what is there, or wait for something (polling the buffers). */
-static int read_pipe(struct handle *h, char *buf, size_t size)
+/*
+ * trace_pipe: what is there, or wait for something (polling the buffers).
+ * The stream consumes only while the file is being read (@attending: this
+ * read counts among its readers, ut_live_stream_on_demand()).
+ */
+static int read_pipe_attended(struct handle *h, char *buf, size_t size, bool *attending)
 {
 	struct timespec nap = {0, PIPE_POLL_NS};
 	struct tfs_req r;
@@ -237,6 +241,10 @@ static int read_pipe(struct handle *h, char *buf, size_t size)
 		h->pend = NULL;
 		h->pend_len = h->pend_off = 0;
 		ret = set_req(&h->nd, &r) ? tfs_pipe_take(&r, &h->stream, &text, &len) : -ENOMEM;
+		if (h->stream && !*attending) { /* made by this first read */
+			ut_live_stream_attend(h->stream, true);
+			*attending = true;
+		}
 		if (!ret && len) {
 			h->pend = text;
 			h->pend_len = len;
@@ -255,6 +263,23 @@ static int read_pipe(struct handle *h, char *buf, size_t size)
 			return -EINTR;
 		nanosleep(&nap, NULL);
 	}
+}
+
+static int read_pipe(struct handle *h, char *buf, size_t size)
+{
+	bool attending = false;
+	int ret;
+
+	tfs_lock();
+	if (h->stream) {
+		ut_live_stream_attend(h->stream, true);
+		attending = true;
+	}
+	tfs_unlock();
+	ret = read_pipe_attended(h, buf, size, &attending);
+	if (attending)
+		ut_live_stream_attend(h->stream, false);
+	return ret;
 }
 
 static int fs_read(const char *path, char *buf, size_t size, off_t off,

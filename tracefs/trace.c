@@ -252,8 +252,9 @@ static int pipe_take_thread(struct tfs_req *r, char **text, size_t *len)
 
 /*
  * A scope's trace_pipe: the open file's streaming reader (include/utrace/read.h), made
- * at the first read, drains the buffers in the background and consumes
- * them; here its queue is printed.
+ * at the first read, drains the buffers in the background while the file
+ * is being read (tracefs/fs.c attends it), and consumes them; here its
+ * queue is printed.
  */
 static int pipe_take_stream(struct tfs_req *r, struct ut_live_stream **stream, char **text,
 			    size_t *len)
@@ -270,6 +271,7 @@ static int pipe_take_stream(struct tfs_req *r, struct ut_live_stream **stream, c
 					     sc->pid ? 1 : 0, w.p, w.n);
 		if (!*stream)
 			return -ENOMEM;
+		ut_live_stream_on_demand(*stream);
 		ut_live_stream_start(*stream);
 	}
 	f = open_memstream(text, len);

@@ -271,6 +271,18 @@ long ut_live_stream_read(struct ut_live_stream *s, FILE *f, bool flush, bool *al
  * formatting or the terminal.  Without it, each read drains and formats.
  */
 int ut_live_stream_start(struct ut_live_stream *s);
+/*
+ * For a file that readers open, read and close (the mount's trace_pipe):
+ * once called, the stream's drainer consumes only while a reader is inside
+ * a read, between ut_live_stream_attend(s, true) and (s, false), as the
+ * kernel's trace_pipe consumes only for a read.  Events that come while
+ * nobody reads stay in the buffers (`trace` shows them; the next read takes
+ * them), and a file closed after its last read takes nothing more: a
+ * background pass of a closed reader would have consumed events no one
+ * would ever read.  The call with false returns once no pass is running.
+ */
+void ut_live_stream_on_demand(struct ut_live_stream *s);
+void ut_live_stream_attend(struct ut_live_stream *s, bool reading);
 void ut_live_stream_free(struct ut_live_stream *s);
 
 /* ---- the recorder ------------------------------------------------------- */

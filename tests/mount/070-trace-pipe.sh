@@ -35,6 +35,46 @@ expect_eq "two events" 2 "$(wc -l <"$TOP/pipe1.txt")"
 expect_eq "consumed" 0 "$(grep -vc '^#' trace)"
 expect_eq "nothing left" EAGAIN "$(werr dd if=trace_pipe iflag=nonblock of=/dev/null status=none)"
 
+# an open trace_pipe consumes only for a read: events that come while it is
+# open and not read stay in the buffer (trace shows them), the next read
+# takes them (a closed file's reader took them once after its last read)
+python3 - "$TOP" >"$TOP/idle.txt" <<'EOF2'
+import os, sys, time
+top = sys.argv[1]
+def ran():
+    with open(top + "/s1.out") as f:
+        return f.read().count("ran 2 ")
+def in_trace():
+    with open("trace") as f:
+        return sum(1 for l in f if not l.startswith("#"))
+fd = os.open("trace_pipe", os.O_RDONLY | os.O_NONBLOCK)
+try:
+    print("read:", len(os.read(fd, 65536).splitlines()))
+except BlockingIOError:
+    print("read: EAGAIN")
+n = ran()
+with open(top + "/s1.in", "w") as f:
+    f.write("run 2\n")
+for _ in range(200):
+    if ran() > n:
+        break
+    time.sleep(0.05)
+time.sleep(0.3)
+print("trace:", in_trace())
+try:
+    print("then read:", len(os.read(fd, 65536).splitlines()))
+except BlockingIOError:
+    print("then read: EAGAIN")
+os.close(fd)
+print("trace after:", in_trace())
+EOF2
+expect "idle open pipe" "$TOP/idle.txt" <<'EOF2'
+read: EAGAIN
+trace: 2
+then read: 2
+trace after: 0
+EOF2
+
 # a blocked reader gets events as they come, and nothing twice
 cat trace_pipe >"$TOP/pipe2.txt" &
 reader=$!
