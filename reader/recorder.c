@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 #include "reader/stat.h"
 #include "reader/stream.h"
 #include "reader/tracedat.h"
+#include "reader/yield.h"
 #include "utrace/read.h"
 
 #define SPOOL_CHUNK UT_SPOOL_CHUNK /* decode granularity: bounds memory at merge time */
@@ -142,6 +144,9 @@ struct ut_recorder {
 	int32_t tid;                /* only this thread's buffers (0: all) */
 	int zlevel;                 /* with compress: trace.dat version 7, zstd at this level */
 	int nr_cpus;
+	int my_cpus;                /* the CPUs the recorder may run on (0: not known yet) */
+	int yield_to;               /* the one it keeps to when it yields (reader/yield.c's) */
+	uint32_t alive;             /* traced threads alive at the last pass */
 	int spill_err;              /* a spool write failed (full disk, file-size limit) */
 	int one_fd;                 /* live modes' one spool, unlinked (-1: none yet) */
 	int retired_fd;             /* spooling: retired threads' pieces, one after another */
@@ -1140,6 +1145,7 @@ static long drain_pass(struct ut_recorder *r, bool all)
 
 	r->pass_incomplete = false;
 	r->mark_n = 0;
+	r->alive = 0;
 	find_sessions(r);
 	if (r->profile && !r->live)
 		take_tables(r);
@@ -1166,6 +1172,8 @@ static long drain_pass(struct ut_recorder *r, bool all)
 			beat_thr(r, t, n);
 			if (n > 0)
 				total += n;
+			r->alive += __atomic_load_n(&s->ctl->threads[j].state, __ATOMIC_ACQUIRE) ==
+				    UT_SLOT_ACTIVE;
 		}
 	}
 	if (r->rs) /* a full queue refuses the mark: the next pass gives one */
@@ -1835,6 +1843,42 @@ void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 		stream_begin(r); /* before the program: its thread is a normal one */
 }
 
+/*
+ * Whether the recorder's threads keep to one CPU, away from the program's
+ * (reader/yield.h).  While a backlog waits on disk and may grow: the
+ * program runs at its own pace only if the recorder leaves it its core;
+ * once the backlog is read, or at its bound (the program waits: the writer
+ * needs every CPU), the recorder takes what CPU it can.  And while the
+ * program has fewer threads than the recorder has CPUs, unless a process
+ * may run only where the recorder would go: its threads then have CPUs of
+ * their own, and a writer or compressor scheduled on one of them cost the
+ * program more than its time slices (fib(30) under function_graph: 107-135
+ * ms against 92-105, its CPU time alike: caches refilled after each
+ * switch); the recorder keeps up from one CPU or spills.  With as many
+ * threads as CPUs the recorder takes its share of them as before (pinned
+ * beside them, it made threads wait for their rings under strace:
+ * tests/record/447).
+ */
+static bool yield_cpu(struct ut_recorder *r)
+{
+	cpu_set_t mask;
+
+	if (!r->my_cpus)
+		r->yield_to = ut_yield_cpu(&r->my_cpus);
+	if (r->spooled > ut_rstream_spool_read(r->rs))
+		return spool_left(r) != 0;
+	if (r->alive >= (uint32_t)r->my_cpus || r->yield_to < 0)
+		return false;
+	for (size_t i = 0; i < r->nr_sess; i++) {
+		if (sched_getaffinity(r->sess[i]->pid, sizeof(mask), &mask))
+			continue; /* gone */
+		CPU_CLR(r->yield_to, &mask);
+		if (!CPU_COUNT(&mask))
+			return false;
+	}
+	return true;
+}
+
 long ut_recorder_drain(struct ut_recorder *r)
 {
 	long n;
@@ -1846,15 +1890,8 @@ long ut_recorder_drain(struct ut_recorder *r)
 	r->queue_full = false;
 	r->pass_ns = ut_bp_now() & ~1ull; /* even: a consumer's beat (libutrace/backpressure.c) */
 	n = drain_pass(r, false);
-	/*
-	 * While a backlog waits on disk and may grow, the program runs at its
-	 * own pace only if the recorder leaves it its core (reader/yield.h);
-	 * once the backlog is read, or at its bound (the program waits: the
-	 * writer needs every CPU), the recorder takes what CPU it can.
-	 */
 	if (r->rs)
-		ut_rstream_yield_cpu(r->rs, r->spooled > ut_rstream_spool_read(r->rs) &&
-						    spool_left(r));
+		ut_rstream_yield_cpu(r->rs, yield_cpu(r));
 	return n;
 }
 

@@ -26,6 +26,18 @@ static int last_cpu(cpu_set_t *all)
 	return -1;
 }
 
+int ut_yield_cpu(int *nr_cpus)
+{
+	cpu_set_t mask;
+
+	if (sched_getaffinity(0, sizeof(mask), &mask)) {
+		*nr_cpus = 1;
+		return -1;
+	}
+	*nr_cpus = CPU_COUNT(&mask);
+	return *nr_cpus > 1 ? last_cpu(&mask) : -1;
+}
+
 void ut_yield_apply(struct ut_yield *y, struct ut_yield_seen *seen, bool nice)
 {
 	static __thread cpu_set_t mask;      /* the thread's own before it yielded */

@@ -4,7 +4,9 @@
  *
  * A lossless record whose writer is behind spills what it has not taken to
  * disk (reader/recorder.c) rather than make the program wait.  The program
- * then runs at its own pace only if it keeps a core: the recorder's threads
+ * then runs at its own pace only if it keeps a core (and a program with
+ * fewer threads than CPUs keeps its own all the time: yield_cpu() in
+ * reader/recorder.c says when): the recorder's threads
  * (the drainer, the writer, its compressors) go to one CPU, the last one
  * they may use, where the kernel's balancer leaves the program alone, and
  * the writer and compressors run at nice 19 beside the drainer.  At the
@@ -29,6 +31,12 @@ struct ut_yield_seen {
 	int gen;
 };
 
+/*
+ * The CPU the calling thread keeps to when it yields: the last one it may
+ * run on; -1 if it may run on one only (it then stays where it is).
+ * *@nr_cpus: how many it may run on.
+ */
+int ut_yield_cpu(int *nr_cpus);
 /* From now on: @behind (yield the CPU) or not. */
 void ut_yield_set(struct ut_yield *y, bool behind);
 /* The calling thread in step with @y; @nice: whether it also lowers its priority. */
