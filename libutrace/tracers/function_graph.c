@@ -279,12 +279,6 @@ static int find_frame(const struct ut_shadow *sh, uint64_t slot)
 }
 
 /*
- * Called by utrace_graph_return for each return its fast path does not do,
- * with the stack pointer as it was just after the hooked function's `ret`:
- * the slot that held the return address is right below it.  Must return
- * the real return address whatever happens.
- */
-/*
  * A frame's exit is recorded while function_graph still runs: frames pushed
  * under it that return after another tracer took over write nothing (as the
  * kernel's graph return handler does once its ops are gone), else the new
@@ -296,6 +290,12 @@ static inline bool graph_tracing(struct ut_thread *t)
 	       ut_tracing_on(t);
 }
 
+/*
+ * Called by utrace_graph_return for each return its fast path does not do,
+ * with the stack pointer as it was just after the hooked function's `ret`:
+ * the slot that held the return address is right below it.  Must return
+ * the real return address whatever happens.
+ */
 uint64_t ut_graph_return(uint64_t sp, uint64_t retval)
 {
 	struct ut_thread *t = &ut_self;
