@@ -1339,8 +1339,16 @@ static long format_queue(struct ut_live_stream *s, FILE *f, bool flush)
 
 	pthread_mutex_lock(&s->sess_mu); /* the drainer frees no session meanwhile */
 	do {
+		/*
+		 * Before the decode, which names probe events (the drainer asked
+		 * for the objects of every chunk before it queued it: live_put;
+		 * a first pass decoding a probe event already in the buffers
+		 * named it probe_ADDR), and after it, for objects logged while it
+		 * ran (the print names functions).
+		 */
+		reload_symbols(s);
 		more = decode_queue(s, STREAM_BATCH);
-		reload_symbols(s); /* (after the decode: its sessions' objects are known) */
+		reload_symbols(s);
 		/* a full batch prints whole (a graph entry at its end cannot wait) */
 		n = print_batch(s, f, flush || more);
 		if (n < 0)

@@ -63,6 +63,22 @@ expect "trace_pipe" pipe.masked <<'EOF'
 usdt-<PID> [<CPU>] ..... <TS>: pair: arg1=7 arg2=-7000
 EOF
 
+# an event already in the buffer when the reader starts is named too (its
+# first pass decoded it before it had read the probes: probe_ADDR)
+cmd "run 1"
+"$UTRACE" show --pipe -P "$pid" >pipe2.txt 2>pipe2.err &
+reader=$!
+for ((i = 0; i < 500; i++)); do
+	[ -s pipe2.txt ] && break
+	sleep 0.01
+done
+kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+mask <pipe2.txt >pipe2.masked
+expect "trace_pipe: an event from before the reader" pipe2.masked <<'EOF'
+usdt-<PID> [<CPU>] ..... <TS>: pair: arg1=8 arg2=-8000
+EOF
+
 echo quit >&7
 exec 7>&-
 wait "$pid"
