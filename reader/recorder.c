@@ -1099,11 +1099,6 @@ static void find_sessions(struct ut_recorder *r)
 }
 
 /*
- * One pass.  Live passes take whole pages only; the final pass (@all) takes
- * everything.  New sessions are looked for every time: a process's first
- * buffer fills in a millisecond or two at full speed.
- */
-/*
  * Profile: the tables of threads that exited since the last pass, copied
  * and marked taken, so the runtime empties them for new threads (one table
  * per thread alive, not per thread of the run).
@@ -1138,6 +1133,11 @@ static void take_tables(struct ut_recorder *r)
 	}
 }
 
+/*
+ * One pass.  Live passes take whole pages only; the final pass (@all) takes
+ * everything.  New sessions are looked for every time: a process's first
+ * buffer fills in a millisecond or two at full speed.
+ */
 static long drain_pass(struct ut_recorder *r, bool all)
 {
 	long total = 0;
@@ -1861,17 +1861,19 @@ void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
  */
 static bool yield_cpu(struct ut_recorder *r)
 {
-	cpu_set_t mask;
-
-	if (!r->my_cpus)
-		r->yield_to = ut_yield_cpu(&r->my_cpus);
 	if (r->spooled > ut_rstream_spool_read(r->rs))
 		return spool_left(r) != 0;
+	if (!r->my_cpus)
+		r->yield_to = ut_yield_cpu(&r->my_cpus);
 	if (r->alive >= (uint32_t)r->my_cpus || r->yield_to < 0)
 		return false;
+	/* processes that exited are passed over without a system call (a script leaves hundreds) */
 	for (size_t i = 0; i < r->nr_sess; i++) {
-		if (sched_getaffinity(r->sess[i]->pid, sizeof(mask), &mask))
-			continue; /* gone */
+		cpu_set_t mask;
+
+		if (!__atomic_load_n(&r->sess[i]->ctl->alive, __ATOMIC_ACQUIRE) ||
+		    sched_getaffinity(r->sess[i]->pid, sizeof(mask), &mask))
+			continue;
 		CPU_CLR(r->yield_to, &mask);
 		if (!CPU_COUNT(&mask))
 			return false;
