@@ -46,19 +46,31 @@ EOF
 cmd "run 1"
 expect_eq "an unknown event enables nothing" "ran 1 guarded 2" "$REPLY"
 
+# pipe_start NAME: `show --pipe` of the program into NAME.txt, in the background
+pipe_start() {
+	"$UTRACE" show --pipe -P "$pid" >"$1.txt" 2>"$1.err" &
+	reader=$!
+}
+
+# pipe_stop NAME REGEX: once NAME.txt has a line matching REGEX (5 s at
+# most), the reader stopped and its lines masked into NAME.masked
+pipe_stop() {
+	local i
+	for ((i = 0; i < 500; i++)); do
+		grep -qE "$2" "$1.txt" && break
+		sleep 0.01
+	done
+	kill "$reader" 2>/dev/null
+	wait "$reader" 2>/dev/null
+	mask <"$1.txt" >"$1.masked"
+}
+
 # trace_pipe names the events as the file does
 "$UTRACE" start -P "$pid" -e utest:pair 2>/dev/null || fail "start -e again exited $?"
-"$UTRACE" show --pipe -P "$pid" >pipe.txt 2>pipe.err &
-reader=$!
+pipe_start pipe
 sleep 0.3
 cmd "run 1"
-for ((i = 0; i < 500; i++)); do
-	grep -q 'pair:' pipe.txt && break
-	sleep 0.01
-done
-kill "$reader" 2>/dev/null
-wait "$reader" 2>/dev/null
-mask <pipe.txt >pipe.masked
+pipe_stop pipe 'pair:'
 expect "trace_pipe" pipe.masked <<'EOF'
 usdt-<PID> [<CPU>] ..... <TS>: pair: arg1=7 arg2=-7000
 EOF
@@ -66,15 +78,8 @@ EOF
 # an event already in the buffer when the reader starts is named too (its
 # first pass decoded it before it had read the probes: probe_ADDR)
 cmd "run 1"
-"$UTRACE" show --pipe -P "$pid" >pipe2.txt 2>pipe2.err &
-reader=$!
-for ((i = 0; i < 500; i++)); do
-	[ -s pipe2.txt ] && break
-	sleep 0.01
-done
-kill "$reader" 2>/dev/null
-wait "$reader" 2>/dev/null
-mask <pipe2.txt >pipe2.masked
+pipe_start pipe2
+pipe_stop pipe2 .
 expect "trace_pipe: an event from before the reader" pipe2.masked <<'EOF'
 usdt-<PID> [<CPU>] ..... <TS>: pair: arg1=8 arg2=-8000
 EOF
