@@ -118,6 +118,7 @@ int ut_instances_load(int dirfd, bool initial, char *why, size_t whylen)
 		free(text);
 	}
 	__atomic_store_n(&ut_rt.nr_inst, active, __ATOMIC_RELEASE);
+	ut_fast_gate_update();
 	return ret;
 }
 
@@ -160,6 +161,7 @@ static int apply_doc(const struct ut_cfg *doc, char *msg, size_t msglen)
 	ut_cfg_free(&old);
 	if (pids_changed)
 		__atomic_add_fetch(&ut_rt.pid_gen, 1, __ATOMIC_RELEASE);
+	ut_fast_gate_update();
 	if (ut_patch_apply() < 0 && ret >= 0) {
 		ret = -errno;
 		snprintf(msg, msglen, "patching failed: %s", strerror(errno));

@@ -29,9 +29,13 @@ struct ut_runtime ut_rt = {
 	.dirfd = -1,
 	.rootfd = -1,
 	.memfd = -1,
+	.fast_gen = UT_FAST_CLOSED, /* pid_gen 0 ^ closed: no fast path before a session */
+	.fast_ret_gen = UT_FAST_CLOSED,
 };
 
 extern __attribute__((weak)) const ptrdiff_t __rseq_offset;
+/* The CPU number of a process without rseq: always 0 (init.c, ut_cpu()). */
+static __thread uint32_t ut_no_cpu __attribute__((tls_model("initial-exec")));
 extern __attribute__((weak)) const unsigned int __rseq_size;
 
 uint32_t ut_round_buf_size(unsigned long kb)
@@ -201,13 +205,15 @@ __attribute__((constructor(101))) static void ut_init(void)
 	Dl_info self;
 	int ret;
 
+	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
+		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
+	else /* no rseq: CPU 0, read from a word every thread has (the fast paths never test) */
+		ut_rt.rseq_cpu_off = (long)((char *)&ut_no_cpu - (char *)ut_arch_thread_pointer());
 	if (getenv("UTRACE_DISABLE"))
 		return;
 	ut_rt.pid = getpid();
 	if (dladdr((void *)&ut_rt, &self))
 		ut_rt.self_base = (uint64_t)self.dli_fbase;
-	if (&__rseq_size && &__rseq_offset && __rseq_size >= 8)
-		ut_rt.rseq_cpu_off = (long)__rseq_offset + 4; /* struct rseq.cpu_id */
 	ut_quiet++; /* what the runtime calls here is not the program's (plthook.c) */
 	ut_cfg_init(&ut_rt.cfg);
 	ut_follow_init();

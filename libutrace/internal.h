@@ -173,7 +173,8 @@ struct ut_shadow_frame {
 	uint64_t child;    /* time spent in hooked callees (profiler self time);
 			    * the tracer: a signal handler's signal (UT_FRAME_SIGNAL) */
 	struct ut_prof_entry *prof; /* the profiler's row for func, or NULL */
-};
+	uint64_t pad;      /* a frame is a cache line: trampoline.S finds it with a shift */
+} __attribute__((aligned(64)));
 
 enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2, UT_FRAME_SIGNAL = 4 /* a signal handler */ };
 
@@ -234,10 +235,12 @@ struct ut_runtime {
 	struct ut_func *funcs;
 	uint32_t nr_funcs, cap_funcs;
 	/* hot-path copies of the configuration */
-	long rseq_cpu_off;    /* thread-pointer offset of rseq cpu_id, 0 if none */
+	long rseq_cpu_off;    /* thread-pointer offset of rseq cpu_id (or of a 0) */
 	uint64_t counter;     /* the "counter" clock */
 	struct ut_graph_cfg graph;
 	uint32_t pid_gen;     /* bumped when cfg.pids changes (threads re-check) */
+	uint32_t fast_gen;    /* pid_gen, or not if the fast entries may not run (fast_gate.c) */
+	uint32_t fast_ret_gen;/* the same for utrace_graph_return's fast path */
 	uint32_t nr_cmds;     /* function commands in cmds->e[] */
 	uint32_t nr_inst;     /* active instances */
 	struct ut_instance inst[UT_MAX_INST];
@@ -375,6 +378,14 @@ static inline void ut_leave(struct ut_thread *t)
 bool ut_pid_recheck(struct ut_thread *t) UT_HIDDEN;
 
 /*
+ * tracers/fast_gate.c: ut_rt.fast_gen and fast_ret_gen from the configuration
+ * (after it changes, under ut_rt.lock); closed, before a session goes away.
+ */
+#define UT_FAST_CLOSED 0x80000000u
+void ut_fast_gate_update(void) UT_HIDDEN;
+void ut_fast_gate_close(void) UT_HIDDEN;
+
+/*
  * commands.c: run @ip's function commands and record it in the instances
  * that trace it; false if the top level must not record the call.
  */
@@ -392,9 +403,7 @@ static inline bool ut_tracing_on(struct ut_thread *t)
 
 static inline uint32_t ut_cpu(void)
 {
-	long off = ut_rt.rseq_cpu_off;
-
-	return likely(off) ? ut_arch_tp_load32(off) : 0;
+	return ut_arch_tp_load32(ut_rt.rseq_cpu_off);
 }
 
 /* cmds.c: the function-command table and its counts */

@@ -282,6 +282,7 @@ static void set_graph_config(void)
 	for (uint32_t i = 0; i < ut_rt.nr_mods; i++)
 		if (ut_rt.mods[i]->stub_slot && ut_rt.mods[i]->kind != UT_KIND_INLINED)
 			__atomic_store_n(ut_rt.mods[i]->stub_slot, target, __ATOMIC_RELEASE);
+	ut_fast_gate_update();
 }
 
 /**

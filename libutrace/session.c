@@ -174,7 +174,7 @@ int ut_session_create(char *why, size_t whylen)
 	char parent[PATH_MAX - 64], name[64];
 	struct ut_ctl *ctl;
 	uint64_t now = mono_ns(CLOCK_MONOTONIC);
-	int fd;
+	int fd, ret;
 
 	if (base && *base) {
 		snprintf(parent, sizeof(parent), "%s", base);
@@ -216,7 +216,9 @@ int ut_session_create(char *why, size_t whylen)
 	prctl(PR_GET_NAME, ctl->comm, 0, 0, 0);
 	ut_clock_init(ctl);
 	ut_rt.ctl = ctl;
-	return cmds_create();
+	ret = cmds_create();
+	ut_fast_gate_update();
+	return ret;
 }
 
 /* Start-up refused: the session, not yet published, is removed. */
@@ -241,6 +243,7 @@ void ut_session_forget(void)
 	if (ut_rt.rootfd >= 0)
 		close(ut_rt.rootfd);
 	ut_rt.dirfd = ut_rt.rootfd = -1;
+	ut_fast_gate_close(); /* no fast path may look at ctl from here */
 	ut_rt.ctl = NULL;
 }
 

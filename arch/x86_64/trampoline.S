@@ -19,9 +19,9 @@
 /*
  * The fast paths below (utrace_func_caller, utrace_graph_caller,
  * utrace_graph_return) do the common case in assembly, calling nothing:
- * the default configuration (no function command, instance, graph filter,
- * depth limit or threshold; the TSC clock; tracing on; the thread still
- * wanted by set_ftrace_pid), the thread not inside the tracer already, room
+ * the default configuration (FAST_GATE: no function command, instance,
+ * graph filter, depth limit or threshold, the local clock, the thread still
+ * wanted by set_ftrace_pid; tracing on), the thread not inside the tracer already, room
  * in the ring's page and a time delta that fits.  They keep the registers
  * they use in the red zone below %rsp (nothing of the traced program lives
  * there: the traced function has not started, or has returned; the kernel
@@ -33,17 +33,6 @@
  * before they look at the ring, like the C paths, so a signal's events
  * cannot slip in between.
  */
-
-/*
- * The configuration lets the graph fast paths run (else jump to \fail):
- * GRAPH_GATE (tramp_macros.inc) at entry; at a return, only what changes how a frame pushed
- * before ends matters (GRAPH_RETURN_GATE: the clock, a threshold).
- */
-.macro GRAPH_RETURN_GATE tmp32, tmp64, fail
-	mov	ut_rt+RT_CLOCK(%rip), \tmp32
-	or	ut_rt+RT_GRAPH_THRESH(%rip), \tmp64
-	jnz	\fail
-.endm
 
 #define FRAME 80	/* 9 saved registers + 8 bytes to keep 16-byte alignment
 			 * (arch.h: ut_arch_entry_arg0 knows where rdi is) */
@@ -255,10 +244,8 @@ utrace_graph_return:
 	mov	%rcx, -32(%rsp)
 	mov	%rsi, -40(%rsp)
 	mov	%rdi, -48(%rsp)
-	mov	%r8, -56(%rsp)
-	mov	%r9, -64(%rsp)
+	mov	%r9, -64(%rsp)			/* (r8 and r11: .Lr_slow saves them) */
 	mov	%r10, -72(%rsp)
-	mov	%r11, -80(%rsp)
 	mov	ut_self@gottpoff(%rip), %rcx
 	mov	%fs:T_SHADOW(%rcx), %rsi
 	test	%rsi, %rsi
@@ -269,26 +256,24 @@ utrace_graph_return:
 	rdtsc
 	shl	$32, %rdx
 	or	%rdx, %rax			/* ts */
-	GRAPH_RETURN_GATE %edi, %rdi, .Lr_slow_busy
-	TRACING_ON %edi, %rdi, .Lr_slow_busy, .Lr_slow_busy
-	mov	SH_TOP(%rsi), %r8d
-	test	%r8d, %r8d
+	FAST_GATE RT_FAST_RET_GEN, %edi, %rdi, .Lr_slow_busy, .Lr_slow_busy
+	mov	SH_TOP(%rsi), %edx
+	test	%edx, %edx
 	jz	.Lr_slow_busy
-	imul	$F_SIZE, %r8, %rdx
+	shl	$6, %rdx			/* F_SIZE: 64 (hot_layout.c) */
 	lea	SH_F-F_SIZE(%rsi,%rdx), %rdx	/* the top frame */
 	lea	-8(%rsp), %rdi
 	cmp	%rdi, F_SLOT(%rdx)
 	jne	.Lr_slow_busy			/* not the top frame's return */
 	cmpl	$0, F_FLAGS(%rdx)
 	jne	.Lr_slow_busy			/* a filter's or a signal handler's */
-	mov	F_RET(%rdx), %r11
-	lea	utrace_graph_return(%rip), %rdi
-	cmp	%rdi, %r11
+	mov	F_RET(%rdx), %rdi
+	mov	%rdi, -88(%rsp)			/* where to go */
+	lea	utrace_graph_return(%rip), %r9
+	cmp	%r9, %rdi
 	je	.Lr_slow_busy			/* a tail call's */
 	cmpb	$0, ut_rt+RT_PROFILE(%rip)
-	jne	.Lr_prof
-	cmpl	$TRACER_GRAPH, ut_rt+RT_TRACER(%rip)
-	jne	.Lr_slow_busy			/* pushed before another tracer came */
+	jne	.Lr_prof			/* (else function_graph: the gate says so) */
 	mov	%fs:T_HEAD(%rcx), %r9
 	lea	REC_EXIT_SIZE(%r9), %rdi
 	cmp	%fs:T_LIMIT(%rcx), %rdi
@@ -319,11 +304,15 @@ utrace_graph_return:
 	mov	%rax, (%rdi)
 	COMMIT	%r9, REC_EXIT_SIZE, %rax
 .Lr_pop:
-	dec	%r8d
-	mov	%r8d, SH_TOP(%rsi)		/* pop */
+	decl	SH_TOP(%rsi)			/* pop */
 	movl	$0, %fs:T_BUSY(%rcx)
-	mov	%r11, -88(%rsp)
-	RET_RESTORE
+	mov	-16(%rsp), %rax
+	mov	-24(%rsp), %rdx
+	mov	-32(%rsp), %rcx
+	mov	-40(%rsp), %rsi
+	mov	-48(%rsp), %rdi
+	mov	-64(%rsp), %r9
+	mov	-72(%rsp), %r10
 	jmp	*-88(%rsp)
 .Lr_prof:					/* the profiler: the call's time and self time */
 	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
@@ -332,7 +321,7 @@ utrace_graph_return:
 	test	%r9, %r9
 	jz	.Lr_slow_busy			/* not counted at entry */
 	sub	F_CALLTIME(%rdx), %rax		/* the call's time */
-	cmp	$1, %r8d
+	cmpl	$1, SH_TOP(%rsi)
 	je	1f
 	add	%rax, F_CHILD-F_SIZE(%rdx)	/* the caller's time in callees */
 1:	mov	%rax, %rdi
@@ -352,6 +341,8 @@ utrace_graph_return:
 .Lr_slow_busy:
 	movl	$0, %fs:T_BUSY(%rcx)
 .Lr_slow:
+	mov	%r8, -56(%rsp)			/* the two the fast path leaves alone */
+	mov	%r11, -80(%rsp)
 	sub	$96, %rsp		/* the registers saved below %rsp are in the frame */
 	.cfi_adjust_cfa_offset 96
 	lea	96(%rsp), %rdi

@@ -45,19 +45,11 @@
 	X(BH_WRITTEN, offsetof(struct ut_buf_hdr, written))                  \
 	X(CTL_TRACING_ON, offsetof(struct ut_ctl, tracing_on))               \
 	X(RT_CTL, offsetof(struct ut_runtime, ctl))                          \
-	X(RT_CLOCK, offsetof(struct ut_runtime, cfg.clock))                  \
 	X(RT_PROFILE, offsetof(struct ut_runtime, cfg.profile))              \
-	X(RT_TRACER, offsetof(struct ut_runtime, cfg.tracer))                \
-	X(TRACER_GRAPH, UT_TRACER_FUNCTION_GRAPH)                            \
-	X(RT_FUNC_STACK, offsetof(struct ut_runtime, cfg.func_stack))        \
+	X(RT_FAST_GEN, offsetof(struct ut_runtime, fast_gen))                \
+	X(RT_FAST_RET_GEN, offsetof(struct ut_runtime, fast_ret_gen))        \
 	X(RT_SLEEP_TIME, offsetof(struct ut_runtime, cfg.sleep_time))        \
 	X(RT_RSEQ_CPU_OFF, offsetof(struct ut_runtime, rseq_cpu_off))        \
-	X(RT_GRAPH_FILTERED, offsetof(struct ut_runtime, graph.filtered))    \
-	X(RT_GRAPH_MAX_DEPTH, offsetof(struct ut_runtime, graph.max_depth))  \
-	X(RT_GRAPH_THRESH, offsetof(struct ut_runtime, graph.thresh))        \
-	X(RT_PID_GEN, offsetof(struct ut_runtime, pid_gen))                  \
-	X(RT_NR_CMDS, offsetof(struct ut_runtime, nr_cmds))                  \
-	X(RT_NR_INST, offsetof(struct ut_runtime, nr_inst))                  \
 	X(PF_IP, offsetof(struct ut_plt_fn, ip))                             \
 	X(PF_TRACER, offsetof(struct ut_plt_fn, tracer))                     \
 	X(PH_NR_ENTRIES, offsetof(struct ut_prof_hdr, nr_entries))           \
@@ -110,26 +102,20 @@ UT_HOT_WIDTH(struct ut_shadow, base, 4)
 UT_HOT_WIDTH(struct ut_shadow_frame, depth, 4)
 UT_HOT_WIDTH(struct ut_shadow_frame, flags, 4)
 UT_HOT_WIDTH(struct ut_ctl, tracing_on, 4)
-UT_HOT_WIDTH(struct ut_runtime, cfg.clock, 4)
 UT_HOT_WIDTH(struct ut_runtime, cfg.profile, 1)
-UT_HOT_WIDTH(struct ut_runtime, cfg.tracer, 4)
-UT_HOT_WIDTH(struct ut_runtime, cfg.func_stack, 1)
 UT_HOT_WIDTH(struct ut_runtime, cfg.sleep_time, 1)
 UT_HOT_WIDTH(struct ut_prof_hdr, nr_entries, 4)
-UT_HOT_WIDTH(struct ut_runtime, graph.filtered, 1)
-UT_HOT_WIDTH(struct ut_runtime, graph.max_depth, 4)
-UT_HOT_WIDTH(struct ut_runtime, graph.thresh, 8)
-UT_HOT_WIDTH(struct ut_runtime, pid_gen, 4)
-UT_HOT_WIDTH(struct ut_runtime, nr_cmds, 4)
-UT_HOT_WIDTH(struct ut_runtime, nr_inst, 4)
 UT_HOT_WIDTH(struct ut_runtime, rseq_cpu_off, 8)
+UT_HOT_WIDTH(struct ut_runtime, fast_gen, 4)
+UT_HOT_WIDTH(struct ut_runtime, fast_ret_gen, 4)
+/* A frame is 1 << F_SHIFT bytes (shl, not imul), the frames cache-line aligned. */
+_Static_assert(sizeof(struct ut_shadow_frame) == 64 && offsetof(struct ut_shadow, f) % 64 == 0,
+	       "shadow frames: 64 bytes, aligned");
 /* One 8-byte store writes a frame's depth and zero flags. */
 _Static_assert(offsetof(struct ut_shadow_frame, flags) ==
 		       offsetof(struct ut_shadow_frame, depth) + 4, "depth, flags adjacent");
 /* The profiler's row: 64 bytes (shl $6), found as ut_prof_home() finds it. */
 _Static_assert(sizeof(struct ut_prof_entry) == 64, "profiler row size");
-/* The gate ORs the clock in: the TSC clock must be 0. */
-_Static_assert(UT_CLOCK_LOCAL == 0, "UT_CLOCK_LOCAL is 0");
 /* Record words as trampoline.S builds them (bts 60/61 for the type). */
 _Static_assert(UT_REC_FUNCTION == 1 && UT_REC_GRAPH_ENTRY == 2 && UT_REC_GRAPH_EXIT == 3,
 	       "record types");
