@@ -29,8 +29,10 @@ struct ut_runtime ut_rt = {
 	.dirfd = -1,
 	.rootfd = -1,
 	.memfd = -1,
-	.fast_gen = UT_FAST_CLOSED, /* pid_gen 0 ^ closed: no fast path before a session */
-	.fast_ret_gen = UT_FAST_CLOSED,
+	/* not 0: a new thread's pid_gen, which must be checked against set_ftrace_pid once */
+	.pid_gen = 1,
+	.fast_gen = 1 ^ UT_FAST_CLOSED, /* closed: no fast path before a session */
+	.fast_ret_gen = 1 ^ UT_FAST_CLOSED,
 };
 
 extern __attribute__((weak)) const ptrdiff_t __rseq_offset;
