@@ -21,6 +21,12 @@
  * it ends matters there (the clock, a threshold, the tracer no longer
  * function_graph without the profiler).
  *
+ * One gate serves the function tracer's entry and function_graph's (and
+ * the library-call hooks', which use the same macros): it is open only when
+ * both could run, so a graph filter left set under the function tracer, or
+ * func_stack_trace under function_graph, sends that tracer's calls to the
+ * C paths, which do the same work more slowly.
+ *
  * Called under ut_rt.lock after every change of its inputs, or with one
  * thread (a fork child).  ctl going away closes the gates first.
  */
