@@ -47,6 +47,8 @@ struct ut_chunkq {
 	pthread_t grower;
 	bool has_grower, stop;
 	bool idle_grower;              /* the grower at SCHED_IDLE (ut_chunkq_new_idle) */
+	void (*hook)(void *);          /* ut_chunkq_set_grower_hook's, and its argument */
+	void *hook_arg;
 	unsigned ahead;                /* spares the grower keeps now */
 	unsigned max_ahead;            /* and at most (ut_chunkq_new's) */
 	struct item *head, **tail;
@@ -128,6 +130,8 @@ static void *grower_main(void *arg)
 	pthread_setschedparam(pthread_self(), q->idle_grower ? SCHED_IDLE : SCHED_OTHER, &prio);
 	pthread_mutex_lock(&q->mu);
 	while (!q->stop) {
+		void (*hook)(void *) = q->hook;
+		void *hook_arg = q->hook_arg;
 		struct block *b;
 
 		if (q->nr_spare >= q->ahead || q->nr_blocks >= q->max_blocks) {
@@ -136,6 +140,8 @@ static void *grower_main(void *arg)
 		}
 		q->nr_blocks++; /* counted while being mapped: the cap holds */
 		pthread_mutex_unlock(&q->mu);
+		if (hook)
+			hook(hook_arg);
 		b = map_block(q->block_size);
 		pthread_mutex_lock(&q->mu);
 		if (!b) {
@@ -156,6 +162,14 @@ static void *grower_main(void *arg)
 	}
 	pthread_mutex_unlock(&q->mu);
 	return NULL;
+}
+
+void ut_chunkq_set_grower_hook(struct ut_chunkq *q, void (*fn)(void *), void *arg)
+{
+	pthread_mutex_lock(&q->mu);
+	q->hook = fn;
+	q->hook_arg = arg;
+	pthread_mutex_unlock(&q->mu);
 }
 
 static struct block *get_block(struct ut_chunkq *q)
