@@ -145,16 +145,21 @@ utrace_inl_caller:
 	.cfi_endproc
 	.size	utrace_inl_caller, .-utrace_inl_caller
 
-/* utrace_graph_return: every caller-saved register back from the red zone. */
-.macro RET_RESTORE
+/* utrace_graph_return's fast path: the 7 registers it uses, back from the red zone. */
+.macro RET_RESTORE7
 	mov	-16(%rsp), %rax
 	mov	-24(%rsp), %rdx
 	mov	-32(%rsp), %rcx
 	mov	-40(%rsp), %rsi
 	mov	-48(%rsp), %rdi
-	mov	-56(%rsp), %r8
 	mov	-64(%rsp), %r9
 	mov	-72(%rsp), %r10
+.endm
+
+/* Its slow path: every caller-saved register (it saved r8 and r11 too). */
+.macro RET_RESTORE
+	RET_RESTORE7
+	mov	-56(%rsp), %r8
 	mov	-80(%rsp), %r11
 .endm
 
@@ -306,13 +311,7 @@ utrace_graph_return:
 .Lr_pop:
 	decl	SH_TOP(%rsi)			/* pop */
 	movl	$0, %fs:T_BUSY(%rcx)
-	mov	-16(%rsp), %rax
-	mov	-24(%rsp), %rdx
-	mov	-32(%rsp), %rcx
-	mov	-40(%rsp), %rsi
-	mov	-48(%rsp), %rdi
-	mov	-64(%rsp), %r9
-	mov	-72(%rsp), %r10
+	RET_RESTORE7
 	jmp	*-88(%rsp)
 .Lr_prof:					/* the profiler: the call's time and self time */
 	cmpb	$0, ut_rt+RT_SLEEP_TIME(%rip)
