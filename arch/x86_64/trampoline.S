@@ -164,8 +164,8 @@ utrace_inl_caller:
 .endm
 
 /*
- * utrace_graph_caller - function_graph entry.  The fast path (the same
- * conditions as graph_entry_fast in tracers/function_graph.c) pushes a
+ * utrace_graph_caller - function_graph entry.  The fast path (GRAPH_ENTER:
+ * the common case of ut_graph_entry() in tracers/function_graph.c) pushes a
  * shadow frame, then writes the GRAPH_ENTRY record or, for the profiler,
  * counts the hit in the thread's table where ut_prof_home() says the
  * function is; and hooks the return: 8(%rsp) is the slot of the traced

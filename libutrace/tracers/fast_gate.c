@@ -4,7 +4,7 @@
  *
  * The assembly fast paths run only in the common configuration: no function
  * command or instance, no graph depth limit, graph filter or threshold, no
- * func_stack_trace, a TSC clock, a session.  Testing each of those at every
+ * func_stack_trace, the local clock (the TSC's), a session.  Testing each of those at every
  * entry costs a load and an `or` apiece on the hottest path there is; so the
  * configuration is folded here, when it changes, into one word the thread
  * compares with the generation at which set_ftrace_pid last found it wanted
