@@ -32,33 +32,31 @@
  */
 #include "libutrace/internal.h"
 
-static uint32_t gate(bool open, uint32_t gen)
+/* Both gates from the current pid_gen: open or closed. */
+static void set_gates(bool entry, bool ret)
 {
-	return open ? gen : gen ^ UT_FAST_CLOSED;
+	uint32_t gen = __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&ut_rt.fast_gen, entry ? gen : gen ^ UT_FAST_CLOSED, __ATOMIC_RELEASE);
+	__atomic_store_n(&ut_rt.fast_ret_gen, ret ? gen : gen ^ UT_FAST_CLOSED, __ATOMIC_RELEASE);
 }
 
 void ut_fast_gate_update(void)
 {
 	const struct ut_graph_cfg *g = &ut_rt.graph;
 	const struct ut_cfg *c = &ut_rt.cfg;
-	bool tsc = c->clock == UT_CLOCK_LOCAL;
+	bool local_clock = c->clock == UT_CLOCK_LOCAL;
 	bool session = ut_rt.ctl != NULL;
-	uint32_t gen = __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_ACQUIRE);
-	bool entry = session && tsc && !g->filtered && !g->max_depth && !g->thresh &&
-		     !c->func_stack && !__atomic_load_n(&ut_rt.nr_cmds, __ATOMIC_ACQUIRE) &&
-		     !__atomic_load_n(&ut_rt.nr_inst, __ATOMIC_ACQUIRE);
-	bool ret = session && tsc && !g->thresh &&
-		   (c->tracer == UT_TRACER_FUNCTION_GRAPH || c->profile);
 
-	__atomic_store_n(&ut_rt.fast_gen, gate(entry, gen), __ATOMIC_RELEASE);
-	__atomic_store_n(&ut_rt.fast_ret_gen, gate(ret, gen), __ATOMIC_RELEASE);
+	set_gates(session && local_clock && !g->filtered && !g->max_depth && !g->thresh &&
+			  !c->func_stack && !__atomic_load_n(&ut_rt.nr_cmds, __ATOMIC_ACQUIRE) &&
+			  !__atomic_load_n(&ut_rt.nr_inst, __ATOMIC_ACQUIRE),
+		  session && local_clock && !g->thresh &&
+			  (c->tracer == UT_TRACER_FUNCTION_GRAPH || c->profile));
 }
 
 void ut_fast_gate_close(void)
 {
-	uint32_t gen = __atomic_load_n(&ut_rt.pid_gen, __ATOMIC_ACQUIRE);
-
-	__atomic_store_n(&ut_rt.fast_gen, gate(false, gen), __ATOMIC_RELEASE);
-	__atomic_store_n(&ut_rt.fast_ret_gen, gate(false, gen), __ATOMIC_RELEASE);
+	set_gates(false, false);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* before what the caller takes away */
 }
