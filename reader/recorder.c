@@ -72,6 +72,9 @@ struct thr {
 	 * roff, rlen bytes; UINT64_MAX: its own spool, all of it.
 	 */
 	uint64_t roff, rlen;
+	/* what the "never read" warning tells of it (a bug's evidence) */
+	uint64_t opened_pass, drains, drained;
+	long last_drain;
 };
 
 struct sess {
@@ -116,6 +119,7 @@ struct ut_recorder {
 	uint64_t unwritten;         /* of them: not written after a write error (said apart) */
 	uint64_t unread;            /* of them: written by a lossless run's thread, never taken */
 	int32_t unread_pid, unread_tid; /* the first such thread */
+	char unread_why[256];       /* its ring's state then, for a bug report */
 	uint8_t *copybuf;
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
@@ -562,6 +566,7 @@ static struct thr *open_thr(struct ut_recorder *r, struct sess *s, uint32_t slot
 		return NULL;
 	}
 	t->gen = gen;
+	t->opened_pass = r->passes;
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ts->comm, 16);
 	t->rs = (struct ut_rs_thread){.tid = t->tid, .tgid = s->pid, .clk = &s->clk,
@@ -1167,6 +1172,9 @@ static long drain_pass(struct ut_recorder *r, bool all)
 			if (!t)
 				continue;
 			n = r->rs ? stream_drain_thr(r, t, all) : spool_drain_thr(r, s, j, t, all);
+			t->drains++;
+			t->last_drain = n;
+			t->drained += n > 0 ? (uint64_t)n : 0;
 			if (snapshot_mode(r))
 				snap_take(t);
 			beat_thr(r, t, n);
@@ -1583,6 +1591,34 @@ static void fill_meta(struct ut_recorder *r, const struct outset *o, struct ut_t
 	m->zstd_level = r->zlevel;
 }
 
+/*
+ * A lossless thread's events never read are a recorder bug: what its ring
+ * and our reading of it looked like, said with the warning so that a report
+ * of it carries the evidence.
+ */
+static void unread_why(struct ut_recorder *r, const struct sess *s, const struct thr *t)
+{
+	const struct ut_thread_slot *ts = &s->ctl->threads[t->slot];
+	const struct ut_buf_hdr *h = t->rb.hdr;
+
+	snprintf(r->unread_why, sizeof(r->unread_why),
+		 "slot %u gen %llu/%llu state %u; ring head %llu tail %llu written %llu; "
+		 "read from %llu to %llu stop %llu, %llu events; opened at pass %llu of %llu, "
+		 "%llu drains (%llu bytes, last %ld)%s; writer %llu events, to %llu",
+		 t->slot, (unsigned long long)t->gen,
+		 (unsigned long long)__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE),
+		 __atomic_load_n(&ts->state, __ATOMIC_ACQUIRE),
+		 (unsigned long long)__atomic_load_n(&h->head, __ATOMIC_ACQUIRE),
+		 (unsigned long long)__atomic_load_n(&h->tail, __ATOMIC_ACQUIRE),
+		 (unsigned long long)__atomic_load_n(&h->written, __ATOMIC_ACQUIRE),
+		 (unsigned long long)t->rb.from, (unsigned long long)t->rb.tail,
+		 (unsigned long long)t->rb.stop, (unsigned long long)t->rb.read,
+		 (unsigned long long)t->opened_pass, (unsigned long long)r->passes,
+		 (unsigned long long)t->drains, (unsigned long long)t->drained, t->last_drain,
+		 t->spilled ? ", spilled" : "", (unsigned long long)t->rs.read,
+		 (unsigned long long)t->rs.got_to);
+}
+
 /* After the write-out: what the streams could not tell, into the totals. */
 static void finish_totals(struct ut_recorder *r, const struct outset *o,
 			  struct ut_tracedat_meta *m)
@@ -1612,6 +1648,7 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 					if (!r->unread_tid) {
 						r->unread_pid = r->sess[i]->pid;
 						r->unread_tid = t->tid;
+						unread_why(r, r->sess[i], t);
 					}
 				}
 			}
@@ -1644,8 +1681,9 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 	 */
 	if (r->unread && !r->unwritten && r->unread <= other) {
 		rwarn(r, "%llu events lost: written by process %d thread %d and never read from its "
-			 "buffer",
-		      (unsigned long long)r->unread, (int)r->unread_pid, (int)r->unread_tid);
+			 "buffer (a utrace bug: please report it with this: %s)",
+		      (unsigned long long)r->unread, (int)r->unread_pid, (int)r->unread_tid,
+		      r->unread_why);
 		other -= r->unread;
 	}
 	if (other && r->unwritten)
