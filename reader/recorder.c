@@ -116,6 +116,8 @@ struct ut_recorder {
 	size_t nr_sess;
 	uint64_t lost_total;
 	uint64_t waits, wait_ns;    /* lossless: the threads' waits for room, and their length */
+	uint64_t gave_up;           /* lossless: rings whose wait gave up (the recorder silent) */
+	uint64_t pass_start, max_gap; /* when the last pass (or the recorder) began; the longest gap */
 	uint64_t unwritten;         /* of them: not written after a write error (said apart) */
 	uint64_t unread;            /* of them: written by a lossless run's thread, never taken */
 	int32_t unread_pid, unread_tid; /* the first such thread */
@@ -248,6 +250,7 @@ struct ut_recorder *ut_recorder_new(const char *session_dir, const char *output,
 	 * 10 ms ut_recorder_clock_env measures over, instead of a spin after it.
 	 */
 	ut_tsc_pair_read(&r->start);
+	r->pass_start = ut_bp_now(); /* a recorder held up before its first pass counts too */
 	return r;
 }
 
@@ -980,11 +983,12 @@ static void spool_retire(struct ut_recorder *r, struct thr *t)
 	t->rlen = len;
 }
 
-/* A ring's waits for room (back-pressure), into the totals. */
+/* A ring's waits for room (back-pressure), into the totals, and whether one gave up. */
 static void count_waits(struct ut_recorder *r, const struct ut_buf_hdr *h)
 {
 	r->waits += __atomic_load_n(&h->waits, __ATOMIC_RELAXED);
 	r->wait_ns += __atomic_load_n(&h->wait_ns, __ATOMIC_RELAXED);
+	r->gave_up += __atomic_load_n(&h->stuck_tail, __ATOMIC_RELAXED) != 0;
 }
 
 /*
@@ -1151,6 +1155,10 @@ static long drain_pass(struct ut_recorder *r, bool all)
 	r->pass_incomplete = false;
 	r->mark_n = 0;
 	r->alive = 0;
+	now = ut_bp_now();
+	if (now - r->pass_start > r->max_gap)
+		r->max_gap = now - r->pass_start;
+	r->pass_start = now;
 	find_sessions(r);
 	if (r->profile && !r->live)
 		take_tables(r);
@@ -1689,15 +1697,29 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 	if (other && r->unwritten)
 		rwarn(r, "%llu more events lost (not taken after the write error, or buffers full)",
 		      (unsigned long long)other);
+	else if (other && r->gave_up)
+		/*
+		 * A lossless thread waits for room only while the recorder
+		 * beats its ring (UT_BP_STALE_NS): one held up longer (stopped,
+		 * or starved on a busy machine) was taken for gone, and its
+		 * threads dropped events until it drained them again.  Said so,
+		 * with the recorder's longest pause, not "a larger -b".
+		 */
+		rwarn(r, "%llu events lost: %llu of the program's threads stopped waiting for the "
+			 "recorder, silent for over %.0f s (its longest pause between passes: %.1f s), "
+			 "and dropped events until it drained their buffers again",
+		      (unsigned long long)other, (unsigned long long)r->gave_up,
+		      (double)UT_BP_STALE_NS / 1e9, (double)r->max_gap / 1e9);
 	else if (other)
 		rwarn(r, "%llu events lost (buffers full or overwritten; try a larger -b)",
 		      (unsigned long long)other);
 	/*
 	 * A lossless record's program waits only when the recorder's backlog
 	 * on disk reached its bound (spool_max()) or the drainer fell behind:
-	 * said when it added up to something a user would notice.
+	 * said when it added up to something a user would notice (and kept
+	 * them all: not when a wait gave up, said above).
 	 */
-	if (r->wait_ns >= WAIT_TOLD_NS)
+	if (r->wait_ns >= WAIT_TOLD_NS && !r->gave_up)
 		rwarn(r, "note: the program's threads waited %.1f s in all (%llu times) for the "
 			 "recorder to take their events: a lossless record keeps them all (-O drop: "
 			 "no wait, losses counted)",
@@ -1712,7 +1734,7 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	int ret = outset_make(r, &o), eret;
 
 	r->lost_total = r->unwritten = r->unread = 0; /* each replay counts afresh */
-	r->waits = r->wait_ns = 0;
+	r->waits = r->wait_ns = r->gave_up = 0;
 	r->unread_pid = r->unread_tid = 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++)

@@ -4,7 +4,8 @@
 # recorder, slowed on purpose, is killed with SIGKILL mid-run: the program
 # still runs to its end (its waits give up, then it drops and counts, as the
 # buffer header says).  Stopped with SIGSTOP until the program has ended,
-# then continued: the record completes and says what was lost.
+# then continued: the record completes and says what was lost, and why (its
+# threads gave up on a recorder silent for longer than they wait).
 . "$(dirname "$0")/../lib/common.sh"
 
 P=$(prog single gcc-pfe)
@@ -79,6 +80,13 @@ expect "stopped: the program's output" s.out <<'EOF'
 single 400020001
 EOF
 grep -qE '^utrace: [0-9]+ events lost' s.err || fail "stopped: no loss said: $(cat s.err)"
+# why: the wait gave up on a recorder silent past the limit, and for how long
+# it was (stopped for over a second here), not "buffers full, try a larger -b"
+grep -qE "^utrace: [0-9]+ events lost: 1 of the program's threads stopped waiting for the \
+recorder, silent for over 1 s \(its longest pause between passes: [1-9][0-9]*\.[0-9] s\), and \
+dropped events until it drained their buffers again$" s.err ||
+	fail "stopped: the loss's cause is not said: $(cat s.err)"
+grep -q 'try a larger -b' s.err && fail "stopped: a larger -b suggested: $(cat s.err)"
 e=$(report s.dat | sed -n 3p | sed -E 's/.*: ([0-9]+)\/.*/\1/')
 l=$(sed -nE 's/^utrace: ([0-9]+) events lost.*/\1/p' s.err)
 expect_eq "stopped: in buffer + lost" 60003 $((e + l))
