@@ -47,8 +47,6 @@ struct ut_chunkq {
 	pthread_t grower;
 	bool has_grower, stop;
 	bool idle_grower;              /* the grower at SCHED_IDLE (ut_chunkq_new_idle) */
-	void (*hook)(void *);          /* ut_chunkq_set_grower_hook's, and its argument */
-	void *hook_arg;
 	unsigned ahead;                /* spares the grower keeps now */
 	unsigned max_ahead;            /* and at most (ut_chunkq_new's) */
 	struct item *head, **tail;
@@ -126,12 +124,14 @@ static void *grower_main(void *arg)
 	 * lets a lossless program wait, which then dropped nearly all of its
 	 * events.  A drop-and-count reader that prefers to lose events than
 	 * to compete for the CPU asks for SCHED_IDLE (ut_chunkq_new_idle).
+	 * Nor is it kept to one CPU with the recorder's other threads: pinned
+	 * to a CPU whose program threads were busy, it was that starved
+	 * holder, and record/447's threads gave up on a silent drainer
+	 * (twice in four full runs; never while it was free to move).
 	 */
 	pthread_setschedparam(pthread_self(), q->idle_grower ? SCHED_IDLE : SCHED_OTHER, &prio);
 	pthread_mutex_lock(&q->mu);
 	while (!q->stop) {
-		void (*hook)(void *) = q->hook;
-		void *hook_arg = q->hook_arg;
 		struct block *b;
 
 		if (q->nr_spare >= q->ahead || q->nr_blocks >= q->max_blocks) {
@@ -140,8 +140,6 @@ static void *grower_main(void *arg)
 		}
 		q->nr_blocks++; /* counted while being mapped: the cap holds */
 		pthread_mutex_unlock(&q->mu);
-		if (hook)
-			hook(hook_arg);
 		b = map_block(q->block_size);
 		pthread_mutex_lock(&q->mu);
 		if (!b) {
@@ -162,14 +160,6 @@ static void *grower_main(void *arg)
 	}
 	pthread_mutex_unlock(&q->mu);
 	return NULL;
-}
-
-void ut_chunkq_set_grower_hook(struct ut_chunkq *q, void (*fn)(void *), void *arg)
-{
-	pthread_mutex_lock(&q->mu);
-	q->hook = fn;
-	q->hook_arg = arg;
-	pthread_mutex_unlock(&q->mu);
 }
 
 static struct block *get_block(struct ut_chunkq *q)

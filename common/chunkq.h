@@ -40,12 +40,6 @@ struct ut_chunkq *ut_chunkq_new_idle(size_t block_size, size_t max_bytes, unsign
 void ut_chunkq_set_ahead(struct ut_chunkq *q, unsigned ahead);
 /* Map @n spare blocks now (at most the spares kept), in the calling thread. */
 void ut_chunkq_prefill(struct ut_chunkq *q, unsigned n);
-/*
- * @fn(@arg), called in the grower thread before each block it maps (NULL:
- * none): its owner keeps the grower in step with its other threads' CPU
- * policy (the recorder's, reader/yield.h).
- */
-void ut_chunkq_set_grower_hook(struct ut_chunkq *q, void (*fn)(void *), void *arg);
 /* Frees the queue and whatever chunks it still holds. */
 void ut_chunkq_free(struct ut_chunkq *q);
 

@@ -111,7 +111,7 @@ struct ut_rstream {
 	struct ut_drain_chunk *spare[RS_SPARE_PIECES]; /* spool piece buffers (piece_buf()) */
 	size_t nspare;
 	struct ut_yield yield;      /* the writer's and its compressors' CPU (reader/yield.h) */
-	struct ut_yield_seen writer_seen, drainer_seen, grower_seen;
+	struct ut_yield_seen writer_seen, drainer_seen;
 };
 
 /*
@@ -124,19 +124,6 @@ static long test_knob(const char *name, long dflt, long lo, long hi)
 	long n = v && *v ? strtol(v, NULL, 10) : dflt;
 
 	return n < lo || n > hi ? dflt : n;
-}
-
-/*
- * The queue's grower keeps to the recorder's CPU policy too: it maps the
- * blocks while the program starts, and populating fresh huge pages (about
- * 5 ms each here) on the program's CPU slowed fib(30)'s first 100 ms.  Its
- * priority stays normal: it holds the process's mmap lock while it works.
- */
-static void grower_yield(void *arg)
-{
-	struct ut_rstream *s = arg;
-
-	ut_yield_apply(&s->yield, &s->grower_seen, false);
 }
 
 struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, bool folding,
@@ -164,11 +151,9 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 	 * to 30 ms before exec: a huge page the machine never used is slow
 	 * to populate (4.6 ms each here, in a VM), a recycled one 0.15 ms.
 	 */
-	if (s->q) {
+	if (s->q)
 		ut_chunkq_prefill(s->q, (unsigned)(s->blocks < RS_PREFILL_NOW ? s->blocks
 									: RS_PREFILL_NOW));
-		ut_chunkq_set_grower_hook(s->q, grower_yield, s);
-	}
 	if (!s->q) {
 		free(s);
 		return NULL;

@@ -194,36 +194,6 @@ TEST(set_ahead)
 	ut_chunkq_free(q);
 }
 
-static int hook_calls;
-static pthread_t hook_thread;
-
-static void count_hook(void *arg)
-{
-	hook_thread = pthread_self();
-	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELEASE);
-}
-
-/* The grower hook runs in the grower, before each block it maps (the recorder's CPU policy). */
-TEST(grower_hook)
-{
-	struct ut_chunkq *q = ut_chunkq_new(2 * MiB, 32 * MiB, 4);
-
-	CHECK(q);
-	CHECK(mapped_becomes(q, 8 * MiB)); /* the first spares, mapped before the hook */
-	ut_chunkq_set_ahead(q, 1);
-	CHECK(mapped_becomes(q, 2 * MiB));
-	ut_chunkq_set_grower_hook(q, count_hook, &hook_calls);
-	ut_chunkq_set_ahead(q, 3);
-	CHECK(mapped_becomes(q, 6 * MiB));
-	CHECK_EQ_INT(__atomic_load_n(&hook_calls, __ATOMIC_ACQUIRE), 2);
-	CHECK(!pthread_equal(hook_thread, pthread_self()));
-	ut_chunkq_set_grower_hook(q, NULL, NULL);
-	ut_chunkq_set_ahead(q, 4);
-	CHECK(mapped_becomes(q, 8 * MiB));
-	CHECK_EQ_INT(__atomic_load_n(&hook_calls, __ATOMIC_ACQUIRE), 2);
-	ut_chunkq_free(q);
-}
-
 int main(void)
 {
 	RUN(fifo_order_and_contents);
@@ -231,6 +201,5 @@ int main(void)
 	RUN(cap_and_reuse);
 	RUN(threads_with_grower);
 	RUN(set_ahead);
-	RUN(grower_hook);
 	TEST_EXIT();
 }
