@@ -1609,6 +1609,10 @@ static void unread_why(struct ut_recorder *r, const struct sess *s, const struct
 	const struct ut_thread_slot *ts = &s->ctl->threads[t->slot];
 	const struct ut_buf_hdr *h = t->rb.hdr;
 
+	if (!h) { /* a snapshot's, let go once read */
+		snprintf(r->unread_why, sizeof(r->unread_why), "slot %u, its ring let go", t->slot);
+		return;
+	}
 	snprintf(r->unread_why, sizeof(r->unread_why),
 		 "slot %u gen %llu/%llu state %u; ring head %llu tail %llu written %llu; "
 		 "read from %llu to %llu stop %llu, %llu events; opened at pass %llu of %llu, "
