@@ -13,7 +13,10 @@
  * thread's recursion guard: a signal handler that traces meanwhile is
  * refused by the guard (counted in hdr->nested), as at any other time.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +25,8 @@
 
 #define SPINS 512                 /* pauses before sleeping: tens of microseconds */
 #define SLEEP_NS 2000000L         /* a sleep's bound: liveness is looked at again */
+#define ALIVE_NS 10000000000ull   /* a silent consumer that runs is waited for this long */
+#define ALIVE_LOOK_NS 100000000ull /* its process looked at this often */
 
 uint64_t ut_bp_now(void)
 {
@@ -67,6 +72,67 @@ bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now)
 	return beat && (beat >= now || now - beat < UT_BP_STALE_NS);
 }
 
+/*
+ * Whether process @pid exists and is not stopped: its state in /proc (no
+ * /proc: whether a signal reaches it).  A recorder stopped with SIGSTOP
+ * is gone for our purpose, as one killed; one traced (a ptrace stop) or
+ * sleeping runs.  System calls only: the tracing path.
+ */
+static bool consumer_runs(int32_t pid)
+{
+	char path[32] = "/proc/", digits[12], buf[512];
+	int n = 0, p = 6, fd;
+	int32_t v = pid;
+	ssize_t len;
+	const char *c = NULL;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		path[p++] = digits[--n];
+	for (const char *t = "/stat"; *t;)
+		path[p++] = *t++;
+	path[p] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT && (!kill(pid, 0) || errno == EPERM);
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t i = 0; i < len; i++) /* the command may hold ')': the last one */
+		if (buf[i] == ')')
+			c = buf + i;
+	if (!c || c + 2 >= buf + len)
+		return false;
+	return c[2] != 'T' && c[2] != 'Z' && c[2] != 'X' && c[2] != 'x';
+}
+
+/*
+ * Whether the consumer may still come: its beat is fresh, or it fell
+ * silent less than ALIVE_NS ago and the process that beat (a consumer
+ * that says: ut_buf_hdr.consumer_pid) still runs.  A recorder held up
+ * longer than UT_BP_STALE_NS -- starved on a busy machine, blocked behind
+ * a lock -- is slow, not gone: giving up then dropped a lossless record's
+ * events (tests/record/422).  @looked: until when its process was last
+ * seen running (0 at first).
+ */
+static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked)
+{
+	uint64_t beat = __atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE);
+	int32_t pid = __atomic_load_n(&h->consumer_pid, __ATOMIC_RELAXED);
+
+	if (ut_bp_fresh(h, now))
+		return true;
+	if (pid <= 0 || (beat & 1) || now - beat >= ALIVE_NS)
+		return false;
+	if (now < *looked)
+		return true;
+	if (!consumer_runs(pid))
+		return false;
+	*looked = now + ALIVE_LOOK_NS;
+	return true;
+}
+
 static uint64_t tail_of(const struct ut_buf_hdr *h)
 {
 	return __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
@@ -99,14 +165,14 @@ static void sleep_for_room(struct ut_buf_hdr *h, uint64_t need, bool first)
 bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 {
 	struct ut_buf_hdr *h = t->hdr;
-	uint64_t tail = tail_of(h), start, now;
+	uint64_t tail = tail_of(h), start, now, looked = 0;
 
 	if (!wanted(t) || h->stuck_tail == tail + 1)
 		return false; /* not lossless, or gave up here and nothing moved since */
 	if (!__atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE))
 		ut_bp_arm(t); /* a buffer from before "lossless 1" (record -P): a grace period too */
 	start = now = ut_bp_now();
-	if (!ut_bp_fresh(h, now))
+	if (!consumer_there(h, now, &looked))
 		return false;
 	h->waits++;
 	for (int i = 0; i < SPINS && tail < need; i++) {
@@ -120,7 +186,7 @@ bool ut_bp_wait(struct ut_thread *t, uint64_t need)
 		 * behind, the queue full of other threads' data) is slow, not
 		 * gone, and giving up then dropped a lossless record's events.
 		 */
-		if (!ut_bp_fresh(h, now)) {
+		if (!consumer_there(h, now, &looked)) {
 			h->stuck_tail = tail + 1;
 			break;
 		}

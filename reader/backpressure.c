@@ -22,11 +22,17 @@ uint64_t ut_bp_now(void)
 
 bool ut_bp_beat(const struct ut_rb_reader *rb, uint64_t now)
 {
+	static int32_t me; /* this process, the consumer */
 	/* the consumer's words of the header: the reader maps it writable */
 	struct ut_buf_hdr *h = (struct ut_buf_hdr *)rb->hdr;
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	bool waiting;
 
+	if (!me)
+		me = (int32_t)getpid();
+	/* who beats: a waiting writer asks whether it lives once the beat is stale */
+	if (__atomic_load_n(&h->consumer_pid, __ATOMIC_RELAXED) != me)
+		__atomic_store_n(&h->consumer_pid, me, __ATOMIC_RELAXED);
 	/* even: a consumer's (a producer arms a new buffer with an odd one) */
 	__atomic_store_n(&h->beat_ns, now & ~1ull, __ATOMIC_RELEASE);
 	/* tail's store (ut_rb_consume) before this load: a writer going to sleep
@@ -68,7 +74,7 @@ void ut_test_delay_us(const char *env, long *cache)
 		const char *v = getenv(env);
 
 		*cache = v ? strtol(v, NULL, 10) : 0;
-		if (*cache < 0 || *cache > 1000000)
+		if (*cache < 0 || *cache > 10000000) /* 10 s at most */
 			*cache = 0;
 	}
 	if (*cache) {

@@ -38,7 +38,7 @@ void ut_bp_nap(const struct ut_rb_reader *const *rings, size_t n, long ns);
  * microseconds first: a recorder slower than its writers, on any machine.
  */
 void ut_bp_test_delay(void);
-/* Test hooks: sleep the microseconds environment variable @env says (0..1 s; *@cache starts at -1). */
+/* Test hooks: sleep the microseconds environment variable @env says (0..10 s; *@cache starts at -1). */
 void ut_test_delay_us(const char *env, long *cache);
 
 #endif

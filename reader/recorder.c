@@ -168,6 +168,8 @@ struct ut_recorder {
 	bool pass_incomplete;       /* a session or thread could not be opened this pass */
 	bool test_spill;            /* UTRACE_TEST_SPILL set: tests take the spill path */
 	bool test_unread;           /* UTRACE_TEST_UNREAD set: rings are not read (a bug's effect) */
+	bool delay_late;            /* UTRACE_TEST_DRAIN_DELAY_LATE: slowed once a ring was beaten */
+	bool beaten;                /* a ring was beaten (lossless) */
 	bool queue_full;            /* this pass, the writer's queue refused data */
 	bool final;                 /* the program is gone: what is left may spill */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
@@ -730,8 +732,10 @@ static long drain_thr(struct thr *t, bool all, uint8_t *buf, size_t cap)
  */
 static void beat_thr(struct ut_recorder *r, struct thr *t, long drained)
 {
-	if (r->lossless && t->rb.consume && drained >= 0)
+	if (r->lossless && t->rb.consume && drained >= 0) {
 		r->pressed |= ut_bp_beat(&t->rb, r->pass_ns);
+		r->beaten = true;
+	}
 }
 
 /* --- streaming: the drainer's side (reader/record_stream.h) --------------- */
@@ -1903,6 +1907,7 @@ void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 
 	r->test_spill = spill && *spill;
 	r->test_unread = unread && *unread;
+	r->delay_late = getenv("UTRACE_TEST_DRAIN_DELAY_LATE") != NULL;
 	if (r->streaming && !r->rs)
 		stream_begin(r); /* before the program: its thread is a normal one */
 }
@@ -1951,7 +1956,13 @@ long ut_recorder_drain(struct ut_recorder *r)
 
 	if (r->streaming && !r->rs)
 		stream_begin(r);
-	ut_bp_test_delay();
+	/*
+	 * Test hooks: each pass slowed (UTRACE_TEST_DRAIN_DELAY_US); with
+	 * UTRACE_TEST_DRAIN_DELAY_LATE only once a ring was beaten, so that
+	 * its writer knows the recorder before it falls silent (record/422).
+	 */
+	if (!r->delay_late || r->beaten)
+		ut_bp_test_delay();
 	r->pressed = false;
 	r->queue_full = false;
 	r->pass_ns = ut_bp_now() & ~1ull; /* even: a consumer's beat (libutrace/backpressure.c) */

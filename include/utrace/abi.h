@@ -179,8 +179,10 @@ static_assert(sizeof(struct ut_ctl) == 512 + 40 * UT_MAX_THREADS, "ABI");
  * Back-pressure (overwrite=0, configuration "lossless 1": utrace record):
  * instead of refusing, the producer waits for the consumer to advance tail,
  * as long as the consumer is alive: it stores CLOCK_MONOTONIC ns in beat_ns
- * on every pass over the buffer, and a beat older than UT_BP_STALE_NS means
- * it is gone (the producer then refuses as above).  A producer that sleeps
+ * on every pass over the buffer, and its pid in consumer_pid; a beat older
+ * than UT_BP_STALE_NS means it is gone (the producer then refuses as above)
+ * unless that process still runs (not stopped), for 10 s of silence at most
+ * (docs/shm-abi.md, Back-pressure).  A producer that sleeps
  * sets waiting = 1 and FUTEX_WAITs on it; a consumer that finds it set after
  * consuming stores 0 and FUTEX_WAKEs it.  These words were reserved (zero)
  * before: old readers never beat, so old and new sides still drop.
@@ -211,7 +213,9 @@ struct ut_buf_hdr {
 	uint64_t tail_records;   /* records before tail when a reader cleared the
 				  * buffer (tail = head: `echo > trace`) */
 	uint64_t beat_ns;        /* back-pressure: the consumer's last pass (CLOCK_MONOTONIC) */
-	uint64_t reserved2[5];
+	int32_t consumer_pid;    /* back-pressure: the process that beats (0: not said) */
+	uint32_t pad2;
+	uint64_t reserved2[4];
 };
 static_assert(sizeof(struct ut_buf_hdr) == 192, "ABI");
 
