@@ -12,6 +12,7 @@
  * thread maps blocks ahead of need and the producer takes spares.
  */
 #include "common/chunkq.h"
+#include "common/pi_mutex.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -199,12 +200,7 @@ static struct ut_chunkq *chunkq_new(size_t block_size, size_t max_bytes, unsigne
 	 * the consumer a normal thread; one preempted while holding the lock
 	 * (a busy machine) must not hold the drainer up with it.
 	 */
-	pthread_mutexattr_t ma;
-
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(&q->mu, &ma);
-	pthread_mutexattr_destroy(&ma);
+	ut_mutex_init_pi(&q->mu);
 	pthread_cond_init(&q->grow, NULL);
 	q->tail = &q->head;
 	q->block_size = round_up(block_size ? block_size : HUGE, HUGE);

@@ -13,6 +13,7 @@
 
 #include "common/chunkq.h"
 #include "common/grow.h"
+#include "common/pi_mutex.h"
 #include "common/repeats.h"
 #include "reader/yield.h"
 #include "utrace/abi.h"
@@ -135,7 +136,8 @@ struct ut_rstream *ut_rstream_new(struct ut_tracedat_writer *w, int nr_cpus, boo
 		return NULL;
 	s->w = w;
 	ut_tracedat_yield(w, &s->yield);
-	pthread_mutex_init(&s->side_mu, NULL);
+	/* the writer, niced and kept to one CPU while behind, takes it too */
+	ut_mutex_init_pi(&s->side_mu);
 	s->nr_cpus = nr_cpus;
 	s->folding = folding;
 	s->storing = pace && test_knob("UTRACE_TEST_ZSTORE", 0, 0, 1);
