@@ -125,10 +125,10 @@ static void *grower_main(void *arg)
 	 * lets a lossless program wait, which then dropped nearly all of its
 	 * events.  A drop-and-count reader that prefers to lose events than
 	 * to compete for the CPU asks for SCHED_IDLE (ut_chunkq_new_idle).
-	 * Nor is it kept to one CPU with the recorder's other threads: pinned
-	 * to a CPU whose program threads were busy, it was that starved
-	 * holder, and record/447's threads gave up on a silent drainer
-	 * (twice in four full runs; never while it was free to move).
+	 * Nor is it kept to one CPU with the recorder's other threads (tried,
+	 * and taken back): pinned beside a program's busy threads it could be
+	 * that starved holder again, and what it spared the program (fib's
+	 * first 150 ms) was not measurable.
 	 */
 	pthread_setschedparam(pthread_self(), q->idle_grower ? SCHED_IDLE : SCHED_OTHER, &prio);
 	pthread_mutex_lock(&q->mu);
