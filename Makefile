@@ -55,7 +55,7 @@ LIB_SRCS := $(wildcard libutrace/*.c libutrace/tracers/*.c arch/$(ARCH)/*.c)
 LIB_ASM := $(wildcard arch/$(ARCH)/*.S)
 # Sources whose code runs inside the trampoline (see HOT_CFLAGS).
 HOT_SRCS := $(wildcard libutrace/tracers/*.c) libutrace/writer.c libutrace/slots.c \
-	libutrace/prefault.c \
+	libutrace/prefault.c libutrace/numname.c \
 	libutrace/backpressure.c libutrace/stack.c \
 	libutrace/stacks.c arch/$(ARCH)/patch.c arch/$(ARCH)/usdt_fetch.c common/evfilter.c
 # Common code the runtime needs too.

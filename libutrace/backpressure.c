@@ -80,20 +80,12 @@ bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now)
  */
 static bool consumer_runs(int32_t pid)
 {
-	char path[32] = "/proc/", digits[12], buf[512];
-	int n = 0, p = 6, fd;
-	int32_t v = pid;
+	char path[32], buf[512];
 	ssize_t len;
 	const char *c = NULL;
+	int fd;
 
-	do
-		digits[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		path[p++] = digits[--n];
-	for (const char *t = "/stat"; *t;)
-		path[p++] = *t++;
-	path[p] = '\0';
+	ut_num_name(path, "/proc/", (uint32_t)pid, "/stat");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno != ENOENT && (!kill(pid, 0) || errno == EPERM);

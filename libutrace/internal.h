@@ -620,6 +620,8 @@ uint32_t ut_round_buf_size(unsigned long kb) UT_HIDDEN;
 /* slots.c: this thread's slot in the control block (claimed once, recycled). */
 int ut_thread_slot(struct ut_thread *t, uint32_t *slot) UT_HIDDEN;
 /* slots.c: create and map a session file for a slot. */
+/* @out = @prefix, @n in decimal, @suffix (libutrace/numname.c: no snprintf). */
+void ut_num_name(char *out, const char *prefix, uint32_t n, const char *suffix) UT_HIDDEN;
 void *ut_thread_file(const char *prefix, uint32_t slot, size_t size) UT_HIDDEN;
 /* slots.c: @t's buffer in @slot (the slot's, reused, or a new one) */
 bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size) UT_HIDDEN;

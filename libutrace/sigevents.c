@@ -52,18 +52,12 @@ enum { CODE_USER = 0, CODE_QUEUE = -1, CODE_TKILL = -6 };
 /* @pid's comm from /proc (async-signal-safe calls only: kill may be called from a handler). */
 static void comm_of(pid_t pid, char comm[16])
 {
-	char path[40] = "/proc/";
-	unsigned n = 6;
-	char digits[12];
-	int k = 0, fd;
+	char path[40];
+	int fd;
 	ssize_t r;
 
 	memset(comm, 0, 16);
-	for (unsigned v = (unsigned)pid; k == 0 || v; v /= 10)
-		digits[k++] = (char)('0' + v % 10);
-	while (k)
-		path[n++] = digits[--k];
-	memcpy(path + n, "/comm", 6);
+	ut_num_name(path, "/proc/", (uint32_t)pid, "/comm");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;

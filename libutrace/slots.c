@@ -87,25 +87,6 @@ static void unlock(void)
 	__atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
 }
 
-/* PREFIX + decimal slot, without snprintf. */
-static void slot_name(char *out, const char *prefix, uint32_t slot)
-{
-	char digits[12];
-	int n = 0, p = 0;
-
-	while (prefix[p]) {
-		out[p] = prefix[p];
-		p++;
-	}
-	do {
-		digits[n++] = (char)('0' + slot % 10);
-		slot /= 10;
-	} while (slot);
-	for (int i = 0; i < n; i++)
-		out[p + i] = digits[n - 1 - i];
-	out[p + n] = '\0';
-}
-
 /**
  * ut_thread_file - create the session file PREFIX<slot> of @size bytes and map it
  *
@@ -119,7 +100,7 @@ void *ut_thread_file(const char *prefix, uint32_t slot, size_t size)
 	void *map;
 	int fd;
 
-	slot_name(name, prefix, slot);
+	ut_num_name(name, prefix, slot, "");
 	fd = openat(ut_rt.dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return NULL;
@@ -381,7 +362,7 @@ static void give_back(uint32_t i)
 				   __ATOMIC_RELAXED);
 		munmap(h, UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]);
 		prefix[1] = (char)('0' + k);
-		slot_name(name, k ? prefix : "buf.", i);
+		ut_num_name(name, k ? prefix : "buf.", i, "");
 		unlinkat(ut_rt.dirfd, name, 0);
 		__atomic_sub_fetch(&ut_rt.ctl->buf_bytes, UT_BUF_HDR_SIZE + (uint64_t)slots[i].size[k],
 				   __ATOMIC_RELAXED);
@@ -557,7 +538,7 @@ static struct ut_buf_hdr *slot_buffer(uint32_t slot, uint32_t inst, uint32_t siz
 		return r->buf[inst];
 	if (r->buf[inst]) { /* another size now: this file goes, a new one is made */
 		munmap(r->buf[inst], UT_BUF_HDR_SIZE + (size_t)r->size[inst]);
-		slot_name(name, inst ? prefix : "buf.", slot);
+		ut_num_name(name, inst ? prefix : "buf.", slot, "");
 		unlinkat(ut_rt.dirfd, name, 0);
 		__atomic_sub_fetch(&ut_rt.ctl->buf_bytes, UT_BUF_HDR_SIZE + (uint64_t)r->size[inst],
 				   __ATOMIC_RELAXED);

@@ -21,7 +21,7 @@ want() {
 }
 
 one_dir() { # DIR LABEL TEMPS (the temp files expected: 0 or 1)
-	local d=$1 label=$2 temps=$3 cpus
+	local d=$1 label=$2 temps=$3 cpus got
 	# LeakSanitizer cannot run under ptrace (the ASan build): leaks are checked elsewhere.
 	# --seccomp-bpf: only openat stops the processes.  Stopping at every system
 	# call, strace (a normal thread, on a machine busy with other tests) held
@@ -35,10 +35,9 @@ one_dir() { # DIR LABEL TEMPS (the temp files expected: 0 or 1)
 	report "$d/t.dat" >"r.$label" || fail "$label: report: $(cat "$d/t.dat.rerr")"
 	cpus=$(events <"r.$label" | grep -oE '\[[0-9]{3}\]' | sort -u | wc -l)
 	expect_eq "$label: CPUs with events (threads pinned)" 2 "$cpus"
-	if [ "$(want)" != "$(count_funcs <"r.$label")" ]; then
-		expect_eq "$label: calls per function" "$(want)" "$(count_funcs <"r.$label")"
-		say "$label: record said: $(cat "$label.err")"
-	fi
+	got=$(count_funcs <"r.$label")
+	expect_eq "$label: calls per function" "$(want)" "$got"
+	[ "$(want)" = "$got" ] || say "$label: record said: $(cat "$label.err")"
 	trace-cmd report "$d/t.dat" 2>/dev/null | grep -c 'function:' >"tc.$label"
 	expect_eq "$label: trace-cmd reads every event" "$((16 * N + 6))" "$(cat "tc.$label")"
 	# not sparse: as many blocks as bytes, give or take the last block
