@@ -291,6 +291,7 @@ utrace_graph_return:
 	mov	%fs:T_MASK(%rcx), %rdi
 	and	%r9, %rdi
 	add	%fs:T_DATA(%rcx), %rdi		/* where the record goes */
+	prefetchw PF_AHEAD(%rdi)
 	sub	F_CALLTIME(%rdx), %rax
 	mov	%rax, 16(%rdi)			/* word 2: duration */
 	mov	-16(%rsp), %rax
