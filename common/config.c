@@ -341,6 +341,10 @@ static int parse_line(struct ut_cfg *c, char *line, char *err, size_t errlen)
 		if (!parse_u64(v, 1ull << 40, &n))
 			return fail(err, errlen, "bad tracing_thresh '%s'", v);
 		c->thresh_us = n;
+	} else if (!strcmp(line, "lossless_pid")) {
+		if (!parse_u64(v, 0x7fffffff, &n))
+			return fail(err, errlen, "bad lossless_pid '%s'", v);
+		c->lossless_pid = (int32_t)n;
 	} else if (bool_setting(c, line)) {
 		if (!parse_bool(v, bool_setting(c, line)))
 			return fail(err, errlen, "bad %s '%s'", line, v);
@@ -483,6 +487,8 @@ char *ut_cfg_format(const struct ut_cfg *c)
 		sb_printf(&b, "follow 1\n");
 	if (c->lossless)
 		sb_printf(&b, "lossless 1\n");
+	if (c->lossless && c->lossless_pid > 0)
+		sb_printf(&b, "lossless_pid %d\n", (int)c->lossless_pid);
 	if (c->plt)
 		sb_printf(&b, "plt 1\n");
 	if (c->patch_prologue)

@@ -17,6 +17,8 @@
  *                             environment it gives; absent: 0)
  *   lossless 1               (`utrace record`: a full buffer waits for the recorder
  *                             rather than dropping; absent: 0)
+ *   lossless_pid 4321        (with lossless: the recorder's process, waited for while
+ *                             it runs even before it found a buffer; absent: 0)
  *   plt 1                    (library calls through the PLT and GOT are functions
  *                             too: -O plt; absent: 0)
  *   event_pid 1234 1240      (set_event_pid: events are recorded only by these
@@ -77,6 +79,9 @@ struct ut_cfg {
 				   * waits for the recorder to make room instead of
 				   * dropping, while the recorder is alive
 				   * (libutrace/backpressure.c) */
+	int32_t lossless_pid;     /* the recorder of a lossless record, 0: not said
+				   * (libutrace/backpressure.c: waited for before it
+				   * has found a new thread's buffer) */
 	bool plt;                 /* -O plt: calls through the PLT and GOT are traced
 				   * as the library functions they call
 				   * (libutrace/plthook.c) */

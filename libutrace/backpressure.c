@@ -47,11 +47,18 @@ void ut_bp_arm(struct ut_thread *t)
 	/*
 	 * A new buffer, or one no recorder has beaten yet: the recorder has not
 	 * seen it yet (it looks for new sessions and threads on every pass), so
-	 * it starts with a beat of its own, as if just read: a first wait is one
-	 * STALE period at most.
+	 * it starts with a beat of its own, as if just read, and the pid of the
+	 * recorder the configuration names (lossless_pid): a recorder held up
+	 * past STALE before it found the buffer is waited for as on a buffer
+	 * it has beaten (consumer_there), where a new thread's first wait gave
+	 * up after a second (tests/record/423).
 	 */
-	if (wanted(t))
+	if (wanted(t)) {
+		if (ut_rt.cfg.lossless_pid > 0)
+			__atomic_store_n(&t->hdr->consumer_pid, ut_rt.cfg.lossless_pid,
+					 __ATOMIC_RELAXED);
 		__atomic_store_n(&t->hdr->beat_ns, ut_bp_now() | 1, __ATOMIC_RELEASE);
+	}
 }
 
 /*
@@ -105,7 +112,9 @@ static bool consumer_runs(int32_t pid)
  * that says: ut_buf_hdr.consumer_pid) still runs.  A recorder held up
  * longer than UT_BP_STALE_NS -- starved on a busy machine, blocked behind
  * a lock -- is slow, not gone: giving up then dropped a lossless record's
- * events (tests/record/422).  @looked: until when its process was last
+ * events (tests/record/422).  So is one that has not found a new thread's
+ * buffer yet: an armed beat carries the pid the configuration names
+ * (ut_bp_arm; tests/record/423).  @looked: until when its process was last
  * seen running (0 at first).
  */
 static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked)
@@ -115,7 +124,7 @@ static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *l
 
 	if (ut_bp_fresh(h, now))
 		return true;
-	if (pid <= 0 || (beat & 1) || now - beat >= ALIVE_NS)
+	if (pid <= 0 || now - beat >= ALIVE_NS)
 		return false;
 	if (now < *looked)
 		return true;

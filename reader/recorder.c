@@ -93,6 +93,7 @@ struct sess {
 	size_t nold, capold;
 	uint64_t *prof_seen;    /* profile: per slot, the gen + 1 whose table was looked at */
 	uint64_t *gone_told;    /* per slot, the gen + 1 whose buffer was said to be gone */
+	uint64_t *seen_ns;      /* UTRACE_TEST_OPEN_DELAY_US: per slot, when first seen */
 };
 
 /* An exited thread's profiler table, taken while the program ran (reader/proftake.c). */
@@ -170,6 +171,7 @@ struct ut_recorder {
 	bool test_unread;           /* UTRACE_TEST_UNREAD set: rings are not read (a bug's effect) */
 	bool delay_late;            /* UTRACE_TEST_DRAIN_DELAY_LATE: slowed once a ring was beaten */
 	bool beaten;                /* a ring was beaten (lossless) */
+	uint64_t open_delay_ns;     /* UTRACE_TEST_OPEN_DELAY_US: rings opened late */
 	bool queue_full;            /* this pass, the writer's queue refused data */
 	bool final;                 /* the program is gone: what is left may spill */
 	bool lossless;              /* writers wait for us: beat (reader/backpressure.h) */
@@ -1041,6 +1043,33 @@ static uint64_t stop_at(const struct ut_thread_slot *ts, uint64_t head)
 }
 
 /*
+ * Test hook (UTRACE_TEST_OPEN_DELAY_US, 10 s at most): a ring is opened
+ * only that long after its slot was first seen, while its process runs, so
+ * that its thread waits on a ring no recorder has beaten yet
+ * (tests/record/423).
+ */
+static uint64_t test_open_delay(void)
+{
+	const char *v = getenv("UTRACE_TEST_OPEN_DELAY_US");
+	unsigned long us = v ? strtoul(v, NULL, 10) : 0;
+
+	return us <= 10000000ul ? us * 1000ull : 0;
+}
+
+static bool open_held(const struct ut_recorder *r, struct sess *s, uint32_t j)
+{
+	uint64_t now = ut_bp_now();
+
+	if (!__atomic_load_n(&s->ctl->alive, __ATOMIC_ACQUIRE))
+		return false;
+	if (!s->seen_ns && !(s->seen_ns = calloc(UT_MAX_THREADS, sizeof(uint64_t))))
+		return false;
+	if (!s->seen_ns[j])
+		s->seen_ns[j] = now;
+	return now - s->seen_ns[j] < r->open_delay_ns;
+}
+
+/*
  * Slot @j before its drain: its head now, then its gen (the runtime stores
  * a new gen before the new thread's first record), so data up to that head
  * is the incarnation we know.  A new one: the old thread retired, the new
@@ -1065,6 +1094,8 @@ static struct thr *current_thr(struct ut_recorder *r, struct sess *s, uint32_t j
 	}
 	if (r->tid && ts->tid != r->tid)
 		return NULL; /* a thread's file: only its buffers */
+	if (r->open_delay_ns && open_held(r, s, j))
+		return NULL;
 	t = s->thr[j] = open_thr(r, s, j);
 	if (!t)
 		return NULL;
@@ -1908,6 +1939,7 @@ void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 	r->test_spill = spill && *spill;
 	r->test_unread = unread && *unread;
 	r->delay_late = getenv("UTRACE_TEST_DRAIN_DELAY_LATE") != NULL;
+	r->open_delay_ns = test_open_delay();
 	if (r->streaming && !r->rs)
 		stream_begin(r); /* before the program: its thread is a normal one */
 }
@@ -2253,6 +2285,7 @@ void ut_recorder_free(struct ut_recorder *r)
 		free(s->old);
 		free(s->prof_seen);
 		free(s->gone_told);
+		free(s->seen_ns);
 		ut_sess_unmap_ctl(s->ctl);
 		free(s);
 	}

@@ -31,12 +31,12 @@
 #define BH_HEAD 0x40
 #define BH_WRITTEN 0x48
 #define CTL_TRACING_ON 0x2c
-#define RT_CTL 0x1440
+#define RT_CTL 0x1448
 #define RT_PROFILE 0x5e
-#define RT_FAST_GEN 0x3484
-#define RT_FAST_RET_GEN 0x3488
+#define RT_FAST_GEN 0x348c
+#define RT_FAST_RET_GEN 0x3490
 #define RT_SLEEP_TIME 0x5f
-#define RT_RSEQ_CPU_OFF 0x3460
+#define RT_RSEQ_CPU_OFF 0x3468
 #define PF_IP 0x8
 #define PF_TRACER 0x10
 #define PH_NR_ENTRIES 0xc

@@ -793,6 +793,7 @@ static void parse_args(int argc, char **argv, struct rec_opts *o)
 	o->cfg.tracer = UT_TRACER_FUNCTION;
 	o->cfg.overwrite = false; /* recording: producer/consumer, nothing overwritten */
 	o->cfg.lossless = true;   /* and nothing dropped: full buffers wait (-O drop: they drop) */
+	o->cfg.lossless_pid = (int32_t)getpid(); /* for whom (libutrace/backpressure.c) */
 	o->output = "trace.dat";
 	o->compress = true;
 	o->zlevel = -1; /* measured: see docs/file-format.md, section 7 */
