@@ -21,6 +21,7 @@
 #include "common/control.h"
 #include "common/grow.h"
 #include "common/names.h"
+#include "common/populate.h"
 #include "common/output/output.h"
 #include "common/output/graph.h"
 #include "common/repeats.h"
@@ -124,6 +125,7 @@ struct ut_recorder {
 	int32_t unread_pid, unread_tid; /* the first such thread */
 	char unread_why[256];       /* its ring's state then, for a bug report */
 	uint8_t *copybuf;
+	size_t copybuf_ready;       /* its bytes populated (spool_drain_thr) */
 	struct ut_tsc_pair start;   /* TSC/mono at start: see fix_clocks() */
 	FILE *profile;              /* profile mode: where the tables go */
 	struct taken_tab *ptaken;   /* profile: exited threads' tables taken so far */
@@ -1125,6 +1127,17 @@ static long spool_drain_thr(struct ut_recorder *r, const struct sess *s, uint32_
 	    __atomic_load_n(&s->ctl->threads[j].state, __ATOMIC_ACQUIRE) == UT_SLOT_EXITED)
 		all = true;
 	t->last_head = head;
+	/*
+	 * A ring that is overwritten (a snapshot's, `show`) is copied into
+	 * copybuf while its writer laps it, and what the writer reached
+	 * meanwhile is torn: copybuf's pages are made present first, so that
+	 * the copy does not take a fault on each (1-2 us here) while it races
+	 * the writer (reader/drain.c retries one that kept little).
+	 */
+	if (!t->rb.consume && r->copybuf_ready < t->rb.size && r->copybuf_ready < COPYBUF) {
+		r->copybuf_ready = t->rb.size < COPYBUF ? (size_t)t->rb.size : COPYBUF;
+		ut_populate(r->copybuf, r->copybuf_ready);
+	}
 	return drain_thr(t, all, r->copybuf, COPYBUF);
 }
 

@@ -2,8 +2,9 @@
 # show of a ring written at full speed (function_graph of a busy loop)
 # prints its newest events, as the kernel's `trace` does, with the losses
 # counted -- never a header alone, and it ends: it takes the ring once,
-# newest pages first, while the writer laps it, instead of following the
-# writer for as long as it writes.  During the run, three times, then
+# newest pages first, while the writer laps it (and the newest again, a few
+# times at most, when a copy kept little), instead of following the writer
+# for as long as it writes.  During the run, three times, then
 # after `stop`.
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
