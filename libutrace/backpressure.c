@@ -51,7 +51,7 @@ void ut_bp_arm(struct ut_thread *t)
 	 * recorder the configuration names (lossless_pid): a recorder held up
 	 * past STALE before it found the buffer is waited for as on a buffer
 	 * it has beaten (consumer_there), where a new thread's first wait gave
-	 * up after a second (tests/record/423).
+	 * up after a second (tests/record/425).
 	 */
 	if (wanted(t)) {
 		if (ut_rt.cfg.lossless_pid > 0)
@@ -114,7 +114,7 @@ static bool consumer_runs(int32_t pid)
  * a lock -- is slow, not gone: giving up then dropped a lossless record's
  * events (tests/record/422).  So is one that has not found a new thread's
  * buffer yet: an armed beat carries the pid the configuration names
- * (ut_bp_arm; tests/record/423).  @looked: until when its process was last
+ * (ut_bp_arm; tests/record/425).  @looked: until when its process was last
  * seen running (0 at first).
  */
 static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked)

@@ -1048,7 +1048,7 @@ static uint64_t stop_at(const struct ut_thread_slot *ts, uint64_t head)
  * Test hook (UTRACE_TEST_OPEN_DELAY_US, 10 s at most): a ring is opened
  * only that long after its slot was first seen, while its process runs, so
  * that its thread waits on a ring no recorder has beaten yet
- * (tests/record/423).
+ * (tests/record/425).
  */
 static uint64_t test_open_delay(void)
 {
