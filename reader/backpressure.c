@@ -68,15 +68,18 @@ void ut_bp_nap(const struct ut_rb_reader *const *rings, size_t n, long ns)
 	nanosleep(&ts, NULL);
 }
 
+long ut_test_us(const char *env)
+{
+	const char *v = getenv(env);
+	long us = v ? strtol(v, NULL, 10) : 0;
+
+	return us < 0 || us > 10000000 ? 0 : us; /* 10 s at most */
+}
+
 void ut_test_delay_us(const char *env, long *cache)
 {
-	if (*cache < 0) {
-		const char *v = getenv(env);
-
-		*cache = v ? strtol(v, NULL, 10) : 0;
-		if (*cache < 0 || *cache > 10000000) /* 10 s at most */
-			*cache = 0;
-	}
+	if (*cache < 0)
+		*cache = ut_test_us(env);
 	if (*cache) {
 		struct timespec ts = {*cache / 1000000, *cache % 1000000 * 1000};
 

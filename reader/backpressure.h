@@ -38,6 +38,8 @@ void ut_bp_nap(const struct ut_rb_reader *const *rings, size_t n, long ns);
  * microseconds first: a recorder slower than its writers, on any machine.
  */
 void ut_bp_test_delay(void);
+/* Test hooks: the microseconds environment variable @env says (0..10 s; else 0). */
+long ut_test_us(const char *env);
 /* Test hooks: sleep the microseconds environment variable @env says (0..10 s; *@cache starts at -1). */
 void ut_test_delay_us(const char *env, long *cache);
 

@@ -1050,14 +1050,6 @@ static uint64_t stop_at(const struct ut_thread_slot *ts, uint64_t head)
  * that its thread waits on a ring no recorder has beaten yet
  * (tests/record/425).
  */
-static uint64_t test_open_delay(void)
-{
-	const char *v = getenv("UTRACE_TEST_OPEN_DELAY_US");
-	unsigned long us = v ? strtoul(v, NULL, 10) : 0;
-
-	return us <= 10000000ul ? us * 1000ull : 0;
-}
-
 static bool open_held(const struct ut_recorder *r, struct sess *s, uint32_t j)
 {
 	uint64_t now = ut_bp_now();
@@ -1952,7 +1944,7 @@ void ut_recorder_set_streaming(struct ut_recorder *r, bool on)
 	r->test_spill = spill && *spill;
 	r->test_unread = unread && *unread;
 	r->delay_late = getenv("UTRACE_TEST_DRAIN_DELAY_LATE") != NULL;
-	r->open_delay_ns = test_open_delay();
+	r->open_delay_ns = (uint64_t)ut_test_us("UTRACE_TEST_OPEN_DELAY_US") * 1000;
 	if (r->streaming && !r->rs)
 		stream_begin(r); /* before the program: its thread is a normal one */
 }
