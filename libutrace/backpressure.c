@@ -25,7 +25,6 @@
 
 #define SPINS 512                 /* pauses before sleeping: tens of microseconds */
 #define SLEEP_NS 2000000L         /* a sleep's bound: liveness is looked at again */
-#define ALIVE_NS 10000000000ull   /* a silent consumer that runs is waited for this long */
 #define ALIVE_LOOK_NS 100000000ull /* its process looked at this often */
 
 uint64_t ut_bp_now(void)
@@ -79,11 +78,16 @@ bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now)
 	return beat && (beat >= now || now - beat < UT_BP_STALE_NS);
 }
 
+/* A consumer's pid found gone for good (no such process, or a zombie). */
+static int32_t gone_pid;
+
 /*
  * Whether process @pid exists and is not stopped: its state in /proc (no
  * /proc: whether a signal reaches it).  A recorder stopped with SIGSTOP
  * is gone for our purpose, as one killed; one traced (a ptrace stop) or
- * sleeping runs.  System calls only: the tracing path.
+ * sleeping runs.  One found gone for good is remembered: the slot claims
+ * of a program whose recorder died ask on every new thread.  System calls
+ * only: the tracing path.
  */
 static bool consumer_runs(int32_t pid)
 {
@@ -92,10 +96,17 @@ static bool consumer_runs(int32_t pid)
 	const char *c = NULL;
 	int fd;
 
+	if (__atomic_load_n(&gone_pid, __ATOMIC_RELAXED) == pid)
+		return false;
 	ut_num_name(path, "/proc/", (uint32_t)pid, "/stat");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno != ENOENT && (!kill(pid, 0) || errno == EPERM);
+	if (fd < 0) {
+		if (errno != ENOENT && (!kill(pid, 0) || errno == EPERM))
+			return true;
+		if (errno == ENOENT || errno == ESRCH)
+			__atomic_store_n(&gone_pid, pid, __ATOMIC_RELAXED);
+		return false;
+	}
 	len = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	for (ssize_t i = 0; i < len; i++) /* the command may hold ')': the last one */
@@ -103,28 +114,29 @@ static bool consumer_runs(int32_t pid)
 			c = buf + i;
 	if (!c || c + 2 >= buf + len)
 		return false;
+	if (c[2] == 'Z' || c[2] == 'X' || c[2] == 'x')
+		__atomic_store_n(&gone_pid, pid, __ATOMIC_RELAXED);
 	return c[2] != 'T' && c[2] != 'Z' && c[2] != 'X' && c[2] != 'x';
 }
 
-/*
- * Whether the consumer may still come: its beat is fresh, or it fell
- * silent less than ALIVE_NS ago and the process that beat (a consumer
- * that says: ut_buf_hdr.consumer_pid) still runs.  A recorder held up
- * longer than UT_BP_STALE_NS -- starved on a busy machine, blocked behind
- * a lock -- is slow, not gone: giving up then dropped a lossless record's
- * events (tests/record/422).  So is one that has not found a new thread's
- * buffer yet: an armed beat carries the pid the configuration names
- * (ut_bp_arm; tests/record/425).  @looked: until when its process was last
- * seen running (0 at first).
+/**
+ * ut_bp_named_runs - whether the consumer @h names is slow, not gone
+ *
+ * The process in ut_buf_hdr.consumer_pid (the recorder that beat @h, or
+ * on a buffer it has not found yet the one the configuration names:
+ * ut_bp_arm) fell silent on @h less than UT_BP_ALIVE_NS ago and still runs.  A
+ * recorder held up longer than UT_BP_STALE_NS -- starved on a busy
+ * machine, blocked behind a lock, not yet at a new thread's buffer -- is
+ * slow: giving up on it dropped a lossless record's events
+ * (tests/record/422, 425).  @looked: until when a process was last seen
+ * running (0 at first; one per waiter, who asks about one recorder).
  */
-static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked)
+bool ut_bp_named_runs(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked)
 {
 	uint64_t beat = __atomic_load_n(&h->beat_ns, __ATOMIC_ACQUIRE);
 	int32_t pid = __atomic_load_n(&h->consumer_pid, __ATOMIC_RELAXED);
 
-	if (ut_bp_fresh(h, now))
-		return true;
-	if (pid <= 0 || now - beat >= ALIVE_NS)
+	if (pid <= 0 || !beat || (beat < now && now - beat >= UT_BP_ALIVE_NS))
 		return false;
 	if (now < *looked)
 		return true;
@@ -132,6 +144,12 @@ static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *l
 		return false;
 	*looked = now + ALIVE_LOOK_NS;
 	return true;
+}
+
+/* Whether the consumer may still come to @h: a fresh beat, or one slow (above). */
+static bool consumer_there(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked)
+{
+	return ut_bp_fresh(h, now) || ut_bp_named_runs(h, now, looked);
 }
 
 static uint64_t tail_of(const struct ut_buf_hdr *h)

@@ -295,6 +295,7 @@ uint64_t ut_bp_now(void) UT_HIDDEN;
 /* Whether a consumer passed over buffer @h less than UT_BP_STALE_NS before @now. */
 bool ut_bp_fresh(const struct ut_buf_hdr *h, uint64_t now) UT_HIDDEN;
 bool ut_bp_beaten(const struct ut_buf_hdr *h, uint64_t now) UT_HIDDEN;
+bool ut_bp_named_runs(const struct ut_buf_hdr *h, uint64_t now, uint64_t *looked) UT_HIDDEN;
 
 static inline uint64_t ut_now_in(uint32_t clock)
 {

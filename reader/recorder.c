@@ -122,6 +122,7 @@ struct ut_recorder {
 	uint64_t pass_start, max_gap; /* when the last pass (or the recorder) began; the longest gap */
 	uint64_t unwritten;         /* of them: not written after a write error (said apart) */
 	uint64_t unread;            /* of them: written by a lossless run's thread, never taken */
+	uint64_t recycled;          /* of them: exited threads' data its slot's new thread replaced */
 	int32_t unread_pid, unread_tid; /* the first such thread */
 	char unread_why[256];       /* its ring's state then, for a bug report */
 	uint8_t *copybuf;
@@ -1678,8 +1679,9 @@ static void finish_totals(struct ut_recorder *r, const struct outset *o,
 	(void)o;
 	/* exited threads' data given up to respect buffer_total_size_kb (Recycling) */
 	for (size_t i = 0; i < r->nr_sess; i++)
-		r->lost_total += __atomic_load_n(&r->sess[i]->ctl->recycled_lost[r->inst],
-						 __ATOMIC_ACQUIRE);
+		r->recycled += __atomic_load_n(&r->sess[i]->ctl->recycled_lost[r->inst],
+					       __ATOMIC_ACQUIRE);
+	r->lost_total += r->recycled;
 	/* refused at the very end, or overwritten (streamed threads have no cursor) */
 	for (size_t i = 0; i < r->nr_sess; i++)
 		for (uint32_t j = 0; j < r->sess[i]->nr_thr; j++) {
@@ -1738,6 +1740,18 @@ void ut_recorder_warn_totals(struct ut_recorder *r)
 		      r->unread_why);
 		other -= r->unread;
 	}
+	/*
+	 * A lossless run's slot claims give an exited thread's data to a new
+	 * thread only when all UT_MAX_THREADS slots are taken and no recorder
+	 * will take it (gone, or silent and stopped: libutrace/slots.c).
+	 */
+	if (r->lossless && r->recycled && r->recycled <= other) {
+		rwarn(r, "%llu events lost: exited threads' buffers were given to new threads before "
+			 "the recorder took them (all %d thread slots were taken, and the recorder "
+			 "was gone, stopped, or silent for over %.0f s)",
+		      (unsigned long long)r->recycled, UT_MAX_THREADS, (double)UT_BP_ALIVE_NS / 1e9);
+		other -= r->recycled;
+	}
 	if (other && r->unwritten)
 		rwarn(r, "%llu more events lost (not taken after the write error, or buffers full)",
 		      (unsigned long long)other);
@@ -1777,7 +1791,7 @@ int ut_recorder_replay(struct ut_recorder *r, struct ut_write_sink *k)
 	char uname_buf[512];
 	int ret = outset_make(r, &o), eret;
 
-	r->lost_total = r->unwritten = r->unread = 0; /* each replay counts afresh */
+	r->lost_total = r->unwritten = r->unread = r->recycled = 0; /* each replay counts afresh */
 	r->waits = r->wait_ns = r->gave_up = 0;
 	r->unread_pid = r->unread_tid = 0;
 	for (size_t i = 0; i < r->nr_sess; i++) {

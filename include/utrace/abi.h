@@ -188,6 +188,8 @@ static_assert(sizeof(struct ut_ctl) == 512 + 40 * UT_MAX_THREADS, "ABI");
  * before: old readers never beat, so old and new sides still drop.
  */
 #define UT_BP_STALE_NS 1000000000ull
+/* A silent consumer whose process runs (consumer_pid) is waited for this long. */
+#define UT_BP_ALIVE_NS 10000000000ull
 struct ut_buf_hdr {
 	uint64_t magic;          /* UT_BUF_MAGIC */
 	uint32_t version;
