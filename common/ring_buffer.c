@@ -310,6 +310,14 @@ void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		ev->retval = x[1];
 		break;
 	}
+	case UT_REC_GRAPH_RET: /* a leaf's exit, as ut_rb_decode_call() decodes it */
+		ev->type = UT_EV_FUNCGRAPH_EXIT;
+		ev->depth = ut_rb_ret_depth(w[1]);
+		ev->overrun = 0;
+		ev->rettime = ev->ts;
+		ev->calltime = ut_clock_to_trace(clk, ts - ut_rb_ret_duration(w[1], ts));
+		ev->retval = ut_rb_ret_retval(w[1]);
+		break;
 	case UT_REC_MARKER:
 		ev->type = UT_EV_PRINT;
 		ev->ip = 0;

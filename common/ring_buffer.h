@@ -158,7 +158,33 @@ size_t ut_rb_index(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, ui
 void ut_rb_decode_one(const uint8_t *rec, uint64_t ts, int32_t tid, int32_t tgid,
 		      const struct ut_clockconv *clk, struct ut_event *ev);
 /*
- * The same for the records of calls only (FUNCTION, GRAPH_ENTRY, GRAPH_EXIT),
+ * A GRAPH_RET's fields from its word 1 (include/utrace/abi.h): its depth,
+ * its return value (32 bits, sign- or zero-extended), and its duration:
+ * its delta, from the entry right before it (no more than @ts: a corrupt
+ * record must not make a call time before 0).
+ */
+static inline uint32_t ut_rb_ret_depth(uint64_t w1)
+{
+	return (uint32_t)(w1 & 0x7fff);
+}
+
+static inline uint64_t ut_rb_ret_retval(uint64_t w1)
+{
+	uint32_t lo = (uint32_t)(w1 >> 16);
+
+	return w1 & 0x8000 ? (uint64_t)(int64_t)(int32_t)lo : lo;
+}
+
+static inline uint64_t ut_rb_ret_duration(uint64_t w1, uint64_t ts)
+{
+	uint64_t d = w1 >> UT_REC_DELTA_SHIFT;
+
+	return d < ts ? d : ts;
+}
+
+/*
+ * The same for the records of calls only (FUNCTION, GRAPH_ENTRY, GRAPH_EXIT,
+ * GRAPH_RET),
  * into @c, with @trace_ts the record's time already converted
  * (ut_clock_to_trace(@clk, @ts)); false for any other record (@c then
  * holds nothing of use).  Inline: the record writer decodes millions.
@@ -189,6 +215,13 @@ static inline bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t tra
 		c->overrun = (uint32_t)((w[1] >> 32) & 0xffff);
 		c->calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
 		c->retval = x[1];
+		return true;
+	case UT_REC_GRAPH_RET:
+		c->type = UT_EV_FUNCGRAPH_EXIT;
+		c->depth = ut_rb_ret_depth(w[1]);
+		c->overrun = 0;
+		c->calltime = ut_clock_to_trace(clk, ts - ut_rb_ret_duration(w[1], ts));
+		c->retval = ut_rb_ret_retval(w[1]);
 		return true;
 	default:
 		return false;

@@ -21,13 +21,15 @@ unsigned ut_rb_rec_size(const uint8_t *p, const uint64_t w[2], unsigned type, ui
 /* A record type this reader decodes (include/utrace/abi.h: UT_REC_*). */
 static inline bool ut_rb_rec_known(unsigned type)
 {
-	return (type >= UT_REC_FUNCTION && type <= UT_REC_EVENT) || type == UT_REC_INLINED;
+	return (type >= UT_REC_FUNCTION && type <= UT_REC_EVENT) || type == UT_REC_GRAPH_RET ||
+	       type == UT_REC_INLINED;
 }
 
-/* A call's record: a function's, a graph entry's or a graph exit's. */
+/* A call's record: a function's, a graph entry's or a graph exit's (of two forms). */
 static inline bool ut_rb_rec_call(unsigned type)
 {
-	return type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY || type == UT_REC_GRAPH_EXIT;
+	return type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY || type == UT_REC_GRAPH_EXIT ||
+	       type == UT_REC_GRAPH_RET;
 }
 
 /*
@@ -77,7 +79,8 @@ ut_rb_walk_inline(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, uin
 			continue;
 		}
 		/* the end of the page, or garbage: go on with the next page */
-		if ((type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY) && have_ts)
+		if ((type == UT_REC_FUNCTION || type == UT_REC_GRAPH_ENTRY ||
+		     type == UT_REC_GRAPH_RET) && have_ts)
 			size = UT_REC_SIZE; /* the common records: well formed if typed so */
 		else
 			size = w[0] && have_ts && ut_rb_rec_known(type)

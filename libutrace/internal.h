@@ -173,7 +173,10 @@ struct ut_shadow_frame {
 	uint64_t child;    /* time spent in hooked callees (profiler self time);
 			    * the tracer: a signal handler's signal (UT_FRAME_SIGNAL) */
 	struct ut_prof_entry *prof; /* the profiler's row for func, or NULL */
-	uint64_t pad;      /* a frame is a cache line: trampoline.S finds it with a shift */
+	uint64_t entry_end; /* the ring position just after its GRAPH_ENTRY (0: none):
+			     * still the head at its exit, the exit is a GRAPH_RET.
+			     * (A frame is a cache line: trampoline.S finds it with
+			     * a shift.) */
 } __attribute__((aligned(64)));
 
 enum { UT_FRAME_ROOT = 1, UT_FRAME_HIDDEN = 2, UT_FRAME_SIGNAL = 4 /* a signal handler */ };

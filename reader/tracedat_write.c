@@ -1510,7 +1510,7 @@ ring_call_run(void *ctx, const uint8_t *p, size_t room, uint64_t *tsp)
 		memcpy(&w0, p, sizeof(w0));
 		memcpy(&w1, p + 8, sizeof(w1));
 		type = (unsigned)(w0 >> UT_REC_TYPE_SHIFT);
-		size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE;
+		size = type == UT_REC_GRAPH_EXIT ? UT_REC_EXIT_SIZE : UT_REC_SIZE; /* GRAPH_RET: 16 */
 		if (!ut_rb_rec_call(type) || ((w0 >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK) != cpu ||
 		    (size_t)(end - p) < size)
 			break;

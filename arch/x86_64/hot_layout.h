@@ -28,6 +28,7 @@
 #define F_FLAGS 0x24
 #define F_CHILD 0x28
 #define F_PROF 0x30
+#define F_ENTRY_END 0x38
 #define BH_HEAD 0x40
 #define BH_WRITTEN 0x48
 #define CTL_TRACING_ON 0x2c

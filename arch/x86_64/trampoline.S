@@ -287,6 +287,48 @@ utrace_graph_return:
 	sub	%fs:T_LAST_TS(%rcx), %r10
 	cmp	$REC_DELTA_MAX, %r10
 	ja	.Lr_slow_busy			/* a delta too large */
+	/*
+	 * A leaf's exit, its GRAPH_ENTRY the last record (the head where the
+	 * entry left it, the last time its call time) and its return value
+	 * 32 bits extended: GRAPH_RET, 16 bytes, its duration its delta.
+	 */
+	cmp	%r9, F_ENTRY_END(%rdx)
+	jne	.Lr_long
+	mov	F_CALLTIME(%rdx), %rdi
+	cmp	%rdi, %fs:T_LAST_TS(%rcx)
+	jne	.Lr_long
+	cmpq	$0, SH_OVERRUN(%rsi)
+	jne	.Lr_long
+	cmpl	$0x8000, F_DEPTH(%rdx)
+	jae	.Lr_long
+	shl	$48, %r10			/* word 1: delta, retval, sext, depth */
+	mov	F_DEPTH(%rdx), %edi
+	or	%rdi, %r10
+	mov	-16(%rsp), %edi			/* the return value's low half, */
+	shl	$16, %rdi
+	or	%rdi, %r10
+	cmpl	$0, -12(%rsp)
+	je	1f				/* zero-extended */
+	movslq	-16(%rsp), %rdi
+	cmp	-16(%rsp), %rdi
+	jne	.Lr_long_delta			/* neither */
+	or	$0x8000, %r10			/* sign-extended */
+1:	mov	%rax, %fs:T_LAST_TS(%rcx)
+	mov	%fs:T_MASK(%rcx), %rdi
+	and	%r9, %rdi
+	add	%fs:T_DATA(%rcx), %rdi		/* where the record goes */
+	prefetchw PF_AHEAD(%rdi)
+	mov	%r10, 8(%rdi)
+	CPU_FIELD %r10, %r10d			/* word 0: GRAPH_RET, cpu, func */
+	or	$0xb000, %r10d
+	mov	F_FUNC(%rdx), %rax
+	TOP16	%rax, %r10
+	mov	%rax, (%rdi)
+	COMMIT	%r9, REC_SIZE, %rax
+	jmp	.Lr_pop
+.Lr_long_delta:
+	shr	$48, %r10			/* the delta back */
+.Lr_long:
 	mov	%rax, %fs:T_LAST_TS(%rcx)
 	mov	%fs:T_MASK(%rcx), %rdi
 	and	%r9, %rdi

@@ -42,7 +42,7 @@
 
 #define UT_ABI_MAGIC 0x4c54435452545555ULL /* "UUTRTCTL" */
 #define UT_BUF_MAGIC 0x5246554254525455ULL /* "UTRTBUFR" */
-#define UT_ABI_VERSION 5
+#define UT_ABI_VERSION 6 /* 6: GRAPH_RET records */
 
 #define UT_MAX_THREADS 4096
 #define UT_CTL_INST 8        /* buffer sets per thread: the top level, then instances/ */
@@ -258,6 +258,12 @@ enum {
 				  * bits of word0: id:16 | len:16; word1: delta:16;
 				  * then len bytes of the event's fields in the
 				  * kernel's layout from offset 8, padded to 16 */
+	UT_REC_GRAPH_RET = 11,   /* function_graph: the exit of the call whose
+				  * GRAPH_ENTRY is the record just before it (a
+				  * leaf, its duration this record's delta), whose
+				  * return value is its low 32 bits extended;
+				  * word1: delta:16 | retval:32 | sext:1 | depth:15
+				  * (sext: sign-extended, else zero-extended) */
 	UT_REC_INLINED = 14,     /* function_graph: an inlined instance was entered
 				  * (-O inlined); address bits of word0: its site;
 				  * word1: delta:16 | depth:32 */
@@ -269,7 +275,7 @@ enum {
 #define UT_REC_PROBE_MAX_STRBYTES 3072u /* 12 strings of 256 bytes */
 #define UT_REC_MARKER_MAX 4000   /* text bytes; the kernel's cap is 4054 */
 
-#define UT_REC_SIZE 16           /* every record but GRAPH_EXIT */
+#define UT_REC_SIZE 16           /* every record but GRAPH_EXIT (GRAPH_RET too) */
 #define UT_REC_EXIT_SIZE 32      /* GRAPH_EXIT */
 #define UT_REC_ADDR_MASK ((1ULL << 48) - 1)
 #define UT_REC_CPU_SHIFT 48

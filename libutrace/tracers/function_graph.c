@@ -8,6 +8,11 @@
  *
  *   entry:  GRAPH_ENTRY {func, depth}                            (16 bytes)
  *   exit:   GRAPH_EXIT  {func, depth, overrun, duration, retval} (32 bytes)
+ *       or  GRAPH_RET   {func, depth, retval's 32 bits}          (16 bytes)
+ *
+ * GRAPH_RET is a leaf's exit, right after its entry: its duration is its
+ * time delta.  The fast return writes it (arch/x86_64/trampoline.S); here
+ * every exit is a GRAPH_EXIT, rarer and always right.
  *
  * Frames are matched by the address of the stack slot that held the return
  * address, so a longjmp (or siglongjmp out of a signal handler) that skips
@@ -219,13 +224,16 @@ void ut_graph_entry(uint64_t ip, uint64_t *slot)
 	sh->hidden += !!(flags & UT_FRAME_HIDDEN);
 	sh->roots += !!(flags & UT_FRAME_ROOT);
 	/* The call time is the entry record's timestamp, or read here. */
+	f->entry_end = 0;
 	if (ut_rt.cfg.profile)
 		f->calltime = ut_prof_now();
 	else if ((flags & UT_FRAME_HIDDEN) || ut_rt.graph.thresh ||
 		 !record_entry(t, ip, f->depth))
 		f->calltime = ut_now();
-	else
+	else {
 		f->calltime = t->new_ts;
+		f->entry_end = t->head; /* a GRAPH_RET, if nothing follows (trampoline.S) */
+	}
 	sh->top++;
 	*slot = (uint64_t)utrace_graph_return;
 out:

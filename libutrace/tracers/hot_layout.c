@@ -41,6 +41,7 @@
 	X(F_FLAGS, offsetof(struct ut_shadow_frame, flags))                  \
 	X(F_CHILD, offsetof(struct ut_shadow_frame, child))                  \
 	X(F_PROF, offsetof(struct ut_shadow_frame, prof))                    \
+	X(F_ENTRY_END, offsetof(struct ut_shadow_frame, entry_end))          \
 	X(BH_HEAD, offsetof(struct ut_buf_hdr, head))                        \
 	X(BH_WRITTEN, offsetof(struct ut_buf_hdr, written))                  \
 	X(CTL_TRACING_ON, offsetof(struct ut_ctl, tracing_on))               \
@@ -117,7 +118,8 @@ _Static_assert(offsetof(struct ut_shadow_frame, flags) ==
 /* The profiler's row: 64 bytes (shl $6), found as ut_prof_home() finds it. */
 _Static_assert(sizeof(struct ut_prof_entry) == 64, "profiler row size");
 /* Record words as trampoline.S builds them (bts 60/61 for the type). */
-_Static_assert(UT_REC_FUNCTION == 1 && UT_REC_GRAPH_ENTRY == 2 && UT_REC_GRAPH_EXIT == 3,
+_Static_assert(UT_REC_FUNCTION == 1 && UT_REC_GRAPH_ENTRY == 2 && UT_REC_GRAPH_EXIT == 3 &&
+		       UT_REC_GRAPH_RET == 11,
 	       "record types");
 _Static_assert(UT_REC_TYPE_SHIFT == 60 && UT_REC_CPU_SHIFT == 48 && UT_REC_CPU_MASK == 0xfff &&
 		       UT_REC_DELTA_SHIFT == 48 && UT_REC_ADDR_MASK == (1ULL << 48) - 1,

@@ -55,4 +55,19 @@ EOF2
 }
 
 for_styles one
+
+# The ring's two forms of a leaf's exit (docs/shm-abi.md): a return value
+# its low 32 bits extend (the ones above) takes 16 bytes, any other the
+# full 32; both print the whole value
+echo "wide 1" | record w.dat -p function_graph -l 'rv_*' -- "$(prog retval gcc-pfe)" ||
+	fail "wide: record exited $?: $(cat w.dat.err)"
+expect "wide stdout" w.dat.out <<'EOF2'
+wide 1 80334977180
+EOF2
+report w.dat -O funcgraph-retval | body >w.txt
+expect "wide funcgraph-retval" w.txt <<'EOF2'
+  rv_wide(); /* ret=0x123456789b */
+  rv_u32(); /* ret=0x80000001 */
+EOF2
+no_crash w.dat.err w.dat.rerr
 finish

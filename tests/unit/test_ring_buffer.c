@@ -337,18 +337,31 @@ TEST(decode_call_as_decode_one)
 {
 	struct ut_clockconv c = {.clock = UT_CLOCK_LOCAL, .mono0 = 1000000000, .mult = 3u << 9,
 				 .shift = 10};
-	uint64_t recs[4][4] = {
+	uint64_t recs[7][4] = {
 		{ut_rec_word0(UT_REC_FUNCTION, 3, 0x401010), (5ull << 48) | 0x7f0000001234},
 		{ut_rec_word0(UT_REC_GRAPH_ENTRY, 1, 0x401100), (7ull << 48) | 6},
 		{ut_rec_word0(UT_REC_GRAPH_EXIT, 2, 0x401100), (9ull << 48) | (4ull << 32) | 6, 700,
 		 (uint64_t)-22},
 		{ut_rec_word0(UT_REC_GRAPH_EXIT, 2, 0x401100), 0, 99999, 1}, /* duration > ts */
+		/* GRAPH_RET: a return value zero-extended, sign-extended; delta > ts */
+		{ut_rec_word0(UT_REC_GRAPH_RET, 2, 0x401100), (9ull << 48) | (0xfffffffeull << 16) | 6},
+		{ut_rec_word0(UT_REC_GRAPH_RET, 2, 0x401100),
+		 (9ull << 48) | (0xffffffeaull << 16) | 0x8000 | 0x7fff},
+		{ut_rec_word0(UT_REC_GRAPH_RET, 0, 0x401100), (0xffffull << 48) | 3},
 	};
 	uint64_t ts = 5000;
 	struct ut_event ev;
 	struct ut_call call = {0};
 
-	for (size_t i = 0; i < 4; i++) {
+	ut_rb_decode_one((const uint8_t *)recs[4], ts, 77, 70, &c, &ev);
+	CHECK(ev.type == UT_EV_FUNCGRAPH_EXIT && ev.ip == 0x401100 && ev.depth == 6 &&
+	      ev.retval == 0xfffffffeull && !ev.overrun && ev.rettime == ev.ts &&
+	      ev.calltime == ut_clock_to_trace(&c, ts - 9));
+	ut_rb_decode_one((const uint8_t *)recs[5], ts, 77, 70, &c, &ev);
+	CHECK(ev.depth == 0x7fff && ev.retval == (uint64_t)-22);
+	ut_rb_decode_one((const uint8_t *)recs[6], ts, 77, 70, &c, &ev);
+	CHECK(ev.calltime == ut_clock_to_trace(&c, 0) && ev.retval == 0);
+	for (size_t i = 0; i < 7; i++) {
 		ut_rb_decode_one((const uint8_t *)recs[i], ts, 77, 70, &c, &ev);
 		CHECK(ut_rb_decode_call((const uint8_t *)recs[i], ts, ut_clock_to_trace(&c, ts), &c,
 					&call));
