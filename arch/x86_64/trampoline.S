@@ -314,26 +314,16 @@ utrace_graph_return:
 	jne	.Lr_long_delta			/* neither */
 	or	$0x8000, %r10			/* sign-extended */
 1:	mov	%rax, %fs:T_LAST_TS(%rcx)
-	mov	%fs:T_MASK(%rcx), %rdi
-	and	%r9, %rdi
-	add	%fs:T_DATA(%rcx), %rdi		/* where the record goes */
-	prefetchw PF_AHEAD(%rdi)
+	REC_AT	%r9, %rdi
 	mov	%r10, 8(%rdi)
-	CPU_FIELD %r10, %r10d			/* word 0: GRAPH_RET, cpu, func */
-	or	$0xb000, %r10d
-	mov	F_FUNC(%rdx), %rax
-	TOP16	%rax, %r10
-	mov	%rax, (%rdi)
+	EXIT_WORD0 0xb000, %rdi			/* GRAPH_RET */
 	COMMIT	%r9, REC_SIZE, %rax
 	jmp	.Lr_pop
 .Lr_long_delta:
 	shr	$48, %r10			/* the delta back */
 .Lr_long:
 	mov	%rax, %fs:T_LAST_TS(%rcx)
-	mov	%fs:T_MASK(%rcx), %rdi
-	and	%r9, %rdi
-	add	%fs:T_DATA(%rcx), %rdi		/* where the record goes */
-	prefetchw PF_AHEAD(%rdi)
+	REC_AT	%r9, %rdi
 	sub	F_CALLTIME(%rdx), %rax
 	mov	%rax, 16(%rdi)			/* word 2: duration */
 	mov	-16(%rsp), %rax
@@ -345,11 +335,7 @@ utrace_graph_return:
 	mov	F_DEPTH(%rdx), %eax
 	or	%rax, %r10
 	mov	%r10, 8(%rdi)
-	CPU_FIELD %r10, %r10d			/* word 0: GRAPH_EXIT, cpu, func */
-	or	$0x3000, %r10d
-	mov	F_FUNC(%rdx), %rax
-	TOP16	%rax, %r10
-	mov	%rax, (%rdi)
+	EXIT_WORD0 0x3000, %rdi			/* GRAPH_EXIT */
 	COMMIT	%r9, REC_EXIT_SIZE, %rax
 .Lr_pop:
 	decl	SH_TOP(%rsi)			/* pop */

@@ -115,6 +115,18 @@ report() {
 	"$UTRACE" report -i "$in" "$@" 2>"$in.rerr"
 }
 
+# ended PID: PID (not our child) has ended, or is a zombie its stopped
+# parent has not reaped: polled, with a generous bound (60 s)
+ended() {
+	local i
+	for i in $(seq 1200); do
+		[ -e /proc/$1 ] || return 0
+		[ "$(sed -E 's/.*\) (.).*/\1/' /proc/$1/stat 2>/dev/null)" = Z ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # Sanitizer reports or crashes of utrace itself anywhere in FILEs: fail.
 no_crash() {
 	local f

@@ -14,18 +14,6 @@ export UTRACE_TEST_DRAIN_DELAY_US=300000
 # word N (8 bytes) of a file, unsigned decimal
 word() { od -An -tu8 -j $(($2 * 8)) -N8 "$1" | tr -d ' '; }
 
-# PID (not our child) has ended, or is a zombie its stopped parent has not
-# reaped: polled, with a generous bound
-ended() {
-	local i
-	for i in $(seq 1200); do
-		[ -e /proc/$1 ] || return 0
-		[ "$(sed -E 's/.*\) (.).*/\1/' /proc/$1/stat 2>/dev/null)" = Z ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # "PID RUNDIR BUF": the program record $1 runs, once a buffer of it waited.
 program_waiting() {
 	local i child= dir= buf=

@@ -42,16 +42,6 @@ program_of() {
 	done
 	return 1
 }
-# PID has ended, or is a zombie its stopped parent has not reaped
-ended() {
-	local i
-	for i in $(seq 1200); do
-		[ -e /proc/$1 ] || return 0
-		[ "$(sed -E 's/.*\) (.).*/\1/' /proc/$1/stat 2>/dev/null)" = Z ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 export UTRACE_TEST_DRAIN_DELAY_US=3000000 # no pass before the stop
 "$UTRACE" record -o s.dat -p function -- "$(prog threadchurn gcc-pfe)" 10000 10 \
 	>s.dat.out 2>s.dat.err &
