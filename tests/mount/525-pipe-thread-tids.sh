@@ -4,7 +4,7 @@
 # buffer) was another thread's before.  tests/live/525 does the same with
 # show --pipe; the program (threadchurn ... tids) says which tid made how
 # many calls.  Before, every thread of a reused slot printed under the
-# slot's first tid.
+# slot's first tid (a count no thread made: the check below fails).
 . "$(dirname "$0")/mount.lib"
 
 do_mount
@@ -29,6 +29,14 @@ reused=$(ctl_counter slots_reused "$(ls run/*/ctl | head -1)")
 [ "${reused:-0}" -ge 50 ] || fail "only ${reused:-0} slots reused"
 grep ' c_work <-' pipe.txt | sed -E 's/^ *.*-([0-9]+) +\[[0-9]+\].*/\1/' | sort | uniq -c |
 	awk '{print $2, $1}' | sort >got.txt
-expect "trace_pipe: each thread's calls under its own tid" got.txt <want.txt
+# Every thread printed has its own calls, all of them: never another's.  A
+# reader held up (ASan, a loaded machine) while ~45 threads exit may find
+# the oldest exited threads' buffers given to new threads first (64 MiB of
+# 1408 KiB buffers: buffer_total_size_kb, as the kernel overwrites): those
+# threads print nothing (their tids 346-348 did once in CI).
+comm -23 got.txt want.txt >wrong.txt
+expect "trace_pipe: each printed thread's calls under its own tid" wrong.txt </dev/null
+n=$(wc -l <got.txt)
+[ "$n" -ge 100 ] || fail "only $n of 150 threads printed: $(comm -13 got.txt want.txt | head -5)"
 alive
 finish
