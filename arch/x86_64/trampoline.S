@@ -299,10 +299,10 @@ utrace_graph_return:
 	jne	.Lr_long
 	cmpq	$0, SH_OVERRUN(%rsi)
 	jne	.Lr_long
-	cmpl	$0x8000, F_DEPTH(%rdx)
+	mov	F_DEPTH(%rdx), %edi
+	cmp	$0x8000, %edi
 	jae	.Lr_long
 	shl	$48, %r10			/* word 1: delta, retval, sext, depth */
-	mov	F_DEPTH(%rdx), %edi
 	or	%rdi, %r10
 	mov	-16(%rsp), %edi			/* the return value's low half, */
 	shl	$16, %rdi
