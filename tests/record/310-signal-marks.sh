@@ -63,7 +63,7 @@ EOF2
 	no_crash "$d.err" "$d.rerr"
 	command -v trace-cmd >/dev/null || return
 	trace-cmd report "$d" 2>"$d.tcerr" | grep -oE '(signal_(enter|exit): +sig=[0-9]+|funcgraph_entry:.*\|.*)$' |
-		sed -E 's/funcgraph_entry: +([0-9.]+ us)? +\| +/entry /; s/: +/: /' >"$d.tc"
+		sed -E 's/funcgraph_entry: +([+!#*@$] +)?([0-9.]+ us)? +\| +/entry /; s/: +/: /' >"$d.tc"
 	expect "$s trace-cmd" "$d.tc" <<'EOF2'
 entry sm_run() {
 signal_enter: sig=10
