@@ -283,41 +283,25 @@ size_t ut_rb_index(struct ut_rb_decoder *d, const uint8_t *bytes, size_t len, ui
 void ut_rb_decode_one(const uint8_t *p, uint64_t ts, int32_t tid, int32_t tgid,
 		      const struct ut_clockconv *clk, struct ut_event *ev)
 {
+	struct ut_call c = {0};
 	uint64_t w[2];
 
 	memcpy(w, p, sizeof(w));
 	*ev = (struct ut_event){.pid = tid, .tgid = tgid,
 				.cpu = (uint32_t)((w[0] >> UT_REC_CPU_SHIFT) & UT_REC_CPU_MASK),
 				.ip = w[0] & UT_REC_ADDR_MASK, .ts = ut_clock_to_trace(clk, ts)};
-	switch (w[0] >> UT_REC_TYPE_SHIFT) {
-	case UT_REC_FUNCTION:
-		ev->type = UT_EV_FUNCTION;
-		ev->parent_ip = w[1] & UT_REC_ADDR_MASK;
-		break;
-	case UT_REC_GRAPH_ENTRY:
-		ev->type = UT_EV_FUNCGRAPH_ENTRY;
-		ev->depth = (uint32_t)w[1];
-		break;
-	case UT_REC_GRAPH_EXIT: {
-		uint64_t x[2];
-
-		memcpy(x, p + 16, sizeof(x));
-		ev->type = UT_EV_FUNCGRAPH_EXIT;
-		ev->depth = (uint32_t)w[1];
-		ev->overrun = (uint32_t)((w[1] >> 32) & 0xffff);
-		ev->rettime = ev->ts;
-		ev->calltime = ut_clock_to_trace(clk, ts - (x[0] < ts ? x[0] : ts));
-		ev->retval = x[1];
-		break;
+	if (ut_rb_decode_call(p, ts, ev->ts, clk, &c)) { /* the calls: one decoder for both */
+		ev->type = c.type;
+		ev->parent_ip = c.parent_ip;
+		ev->depth = c.depth;
+		ev->overrun = c.overrun;
+		ev->calltime = c.calltime;
+		ev->retval = c.retval;
+		if (c.type == UT_EV_FUNCGRAPH_EXIT)
+			ev->rettime = ev->ts;
+		return;
 	}
-	case UT_REC_GRAPH_RET: /* a leaf's exit, as ut_rb_decode_call() decodes it */
-		ev->type = UT_EV_FUNCGRAPH_EXIT;
-		ev->depth = ut_rb_ret_depth(w[1]);
-		ev->overrun = 0;
-		ev->rettime = ev->ts;
-		ev->calltime = ut_clock_to_trace(clk, ts - ut_rb_ret_duration(w[1], ts));
-		ev->retval = ut_rb_ret_retval(w[1]);
-		break;
+	switch (w[0] >> UT_REC_TYPE_SHIFT) {
 	case UT_REC_MARKER:
 		ev->type = UT_EV_PRINT;
 		ev->ip = 0;

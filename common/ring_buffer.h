@@ -184,10 +184,10 @@ static inline uint64_t ut_rb_ret_duration(uint64_t w1, uint64_t ts)
 
 /*
  * The same for the records of calls only (FUNCTION, GRAPH_ENTRY, GRAPH_EXIT,
- * GRAPH_RET),
- * into @c, with @trace_ts the record's time already converted
+ * GRAPH_RET) into @c, with @trace_ts the record's time already converted
  * (ut_clock_to_trace(@clk, @ts)); false for any other record (@c then
- * holds nothing of use).  Inline: the record writer decodes millions.
+ * holds nothing of use).  Inline: the record writer decodes millions, and
+ * ut_rb_decode_one() decodes calls with it.
  */
 static inline bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t trace_ts,
 				     const struct ut_clockconv *clk, struct ut_call *c)
@@ -208,7 +208,6 @@ static inline bool ut_rb_decode_call(const uint8_t *p, uint64_t ts, uint64_t tra
 		c->depth = (uint32_t)w[1];
 		return true;
 	case UT_REC_GRAPH_EXIT:
-		/* as ut_rb_decode_one() does */
 		memcpy(x, p + 16, sizeof(x));
 		c->type = UT_EV_FUNCGRAPH_EXIT;
 		c->depth = (uint32_t)w[1];

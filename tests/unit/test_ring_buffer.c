@@ -353,6 +353,13 @@ TEST(decode_call_as_decode_one)
 	struct ut_event ev;
 	struct ut_call call = {0};
 
+	ut_rb_decode_one((const uint8_t *)recs[2], ts, 77, 70, &c, &ev);
+	CHECK(ev.type == UT_EV_FUNCGRAPH_EXIT && ev.depth == 6 && ev.overrun == 4 &&
+	      ev.retval == (uint64_t)-22 && ev.rettime == ev.ts &&
+	      ev.calltime == ut_clock_to_trace(&c, ts - 700));
+	ut_rb_decode_one((const uint8_t *)recs[0], ts, 77, 70, &c, &ev);
+	CHECK(ev.type == UT_EV_FUNCTION && ev.parent_ip == 0x7f0000001234 && ev.cpu == 3 &&
+	      ev.pid == 77 && ev.tgid == 70);
 	ut_rb_decode_one((const uint8_t *)recs[4], ts, 77, 70, &c, &ev);
 	CHECK(ev.type == UT_EV_FUNCGRAPH_EXIT && ev.ip == 0x401100 && ev.depth == 6 &&
 	      ev.retval == 0xfffffffeull && !ev.overrun && ev.rettime == ev.ts &&
