@@ -127,6 +127,9 @@ ended() {
 	return 1
 }
 
+# lost_told FILE: the sum of the counts FILE's "CPU:N [LOST M EVENTS]" lines tell
+lost_told() { sed -nE 's/^CPU:[0-9]+ \[LOST ([0-9]+) EVENTS\]$/\1/p' "$1" | awk '{n += $1} END {print n + 0}'; }
+
 # Sanitizer reports or crashes of utrace itself anywhere in FILEs: fail.
 no_crash() {
 	local f

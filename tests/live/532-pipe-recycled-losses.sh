@@ -13,9 +13,6 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
 
-# lost FILE: the sum of the LOST lines' counts
-lost() { sed -nE 's/^CPU:[0-9]+ \[LOST ([0-9]+) EVENTS\]$/\1/p' "$1" | awk '{n += $1} END {print n + 0}'; }
-
 rm -rf run
 check "start" "$UTRACE" start -p function -l c_work --buffer-total 8192
 P=$(prog threadchurn gcc-pfe)
@@ -28,17 +25,17 @@ ctl=$(ls run/*/ctl | head -1)
 "$UTRACE" show --pipe >pipe.txt 2>pipe.err &
 rd=$!
 for ((i = 0; i < 500; i++)); do # until it printed the rest and its losses (5 s at most)
-	[ $(($(grep -c ' c_work <-' pipe.txt) + $(lost pipe.txt))) -ge "$want" ] && break
+	[ $(($(grep -c ' c_work <-' pipe.txt) + $(lost_told pipe.txt))) -ge "$want" ] && break
 	sleep 0.01
 done
 kill -INT $rd
 wait $rd 2>/dev/null
 printed=$(grep -c ' c_work <-' pipe.txt)
-[ "$(lost pipe.txt)" -gt 0 ] || fail "show --pipe: no loss told ($printed calls printed of $want)"
-expect_eq "show --pipe: printed + lost = every call" "$want" $((printed + $(lost pipe.txt)))
+[ "$(lost_told pipe.txt)" -gt 0 ] || fail "show --pipe: no loss told ($printed calls printed of $want)"
+expect_eq "show --pipe: printed + lost = every call" "$want" $((printed + $(lost_told pipe.txt)))
 # a second reader finds nothing more: the events were taken, the losses told
 timeout -s INT 1 "$UTRACE" show --pipe >pipe2.txt 2>/dev/null
-expect_eq "a second show --pipe: nothing left" "0 0" "$(grep -c ' c_work <-' pipe2.txt) $(lost pipe2.txt)"
+expect_eq "a second show --pipe: nothing left" "0 0" "$(grep -c ' c_work <-' pipe2.txt) $(lost_told pipe2.txt)"
 no_crash pipe.err
 
 # A process that goes on: 4 threads of 1000 calls, then 4 more that take
@@ -52,13 +49,13 @@ server_cmd "hammer 1000"
 "$UTRACE" show --pipe >p1.txt 2>p1.err &
 rd=$!
 for ((i = 0; i < 500; i++)); do
-	[ $(($(grep -c ' st_step <-' p1.txt) + $(lost p1.txt))) -ge 8000 ] && break
+	[ $(($(grep -c ' st_step <-' p1.txt) + $(lost_told p1.txt))) -ge 8000 ] && break
 	sleep 0.01
 done
 kill -INT $rd
 wait $rd 2>/dev/null
-[ "$(lost p1.txt)" -ge 1000 ] || fail "server: $(lost p1.txt) lost told"
-expect_eq "server: printed + lost" 8000 $(($(grep -c ' st_step <-' p1.txt) + $(lost p1.txt)))
+[ "$(lost_told p1.txt)" -ge 1000 ] || fail "server: $(lost_told p1.txt) lost told"
+expect_eq "server: printed + lost" 8000 $(($(grep -c ' st_step <-' p1.txt) + $(lost_told p1.txt)))
 # a second reader, then 40 new calls: those, printed or told lost (threads
 # that exit past the bound give their buffers back, unread ones too), and
 # nothing told again
@@ -67,14 +64,14 @@ rd=$!
 sleep 0.3
 server_cmd "hammer 10"
 for ((i = 0; i < 500; i++)); do
-	[ $(($(grep -c ' st_step <-' p2.txt) + $(lost p2.txt))) -ge 40 ] && break
+	[ $(($(grep -c ' st_step <-' p2.txt) + $(lost_told p2.txt))) -ge 40 ] && break
 	sleep 0.01
 done
 sleep 0.1
 kill -INT $rd
 wait $rd 2>/dev/null
 expect_eq "server, a second reader: the new calls, printed + lost, no loss told again" 40 \
-	$(($(grep -c ' st_step <-' p2.txt) + $(lost p2.txt)))
+	$(($(grep -c ' st_step <-' p2.txt) + $(lost_told p2.txt)))
 server_stop
 no_crash p1.err
 finish
