@@ -7,28 +7,12 @@
 # slot's first tid (a count no thread made: the check below fails).
 . "$(dirname "$0")/mount.lib"
 
-do_mount
-cd "$MNT" || exit 1
-echo c_work >set_ftrace_filter
-echo function >current_tracer
-cd "$TOP" || exit 1
-cat "$MNT/trace_pipe" >pipe.txt &
-reader=$!
+churn_pipe_start
 LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog threadchurn gcc-pfe)" 150 1 tids </dev/null \
 	>prog.txt 2>prog.err || fail "program exited $?"
-sed -n 's/^tid \([0-9]*\) calls \([0-9]*\)$/\1 \2/p' prog.txt | sort >want.txt
-expect_eq "threads" 150 "$(wc -l <want.txt)"
-want=$(awk '{n += $2} END {print n}' want.txt)
-for ((i = 0; i < 1000; i++)); do # until the reader printed or told lost them all (10 s at most)
-	[ $(($(grep -c ' c_work <-' pipe.txt) + $(lost_told pipe.txt))) -ge "$want" ] && break
-	sleep 0.01
-done
-kill $reader
-wait $reader 2>/dev/null
+churn_pipe_end
 reused=$(ctl_counter slots_reused "$(ls run/*/ctl | head -1)")
 [ "${reused:-0}" -ge 50 ] || fail "only ${reused:-0} slots reused"
-grep ' c_work <-' pipe.txt | sed -E 's/^ *.*-([0-9]+) +\[[0-9]+\].*/\1/' | sort | uniq -c |
-	awk '{print $2, $1}' | sort >got.txt
 # Every thread printed has its own calls, all of them: never another's.  A
 # reader held up (ASan, a loaded machine) while ~45 threads exit may find
 # the oldest exited threads' buffers given to new threads first (64 MiB of
@@ -40,7 +24,6 @@ n=$(wc -l <got.txt)
 [ "$n" -ge 100 ] || fail "only $n of 150 threads printed: $(comm -13 got.txt want.txt | head -5)"
 # and what is missing is told lost, as the kernel's trace_pipe tells an
 # overrun: "CPU:N [LOST M EVENTS]" (tests/live/532 makes such losses on purpose)
-printed=$(grep -c ' c_work <-' pipe.txt)
 [ "$n" -eq 150 ] || expect_eq "calls printed + told lost" "$want" $((printed + $(lost_told pipe.txt)))
 alive
 finish
