@@ -118,8 +118,8 @@ report() {
 # ended PID: PID (not our child) has ended, or is a zombie its stopped
 # parent has not reaped: polled, with a generous bound (60 s)
 ended() {
-	local i
-	for i in $(seq 1200); do
+	local _
+	for _ in $(seq 1200); do
 		[ -e /proc/$1 ] || return 0
 		[ "$(sed -E 's/.*\) (.).*/\1/' /proc/$1/stat 2>/dev/null)" = Z ] && return 0
 		sleep 0.05
@@ -129,6 +129,22 @@ ended() {
 
 # lost_told FILE: the sum of the counts FILE's "CPU:N [LOST M EVENTS]" lines tell
 lost_told() { sed -nE 's/^CPU:[0-9]+ \[LOST ([0-9]+) EVENTS\]$/\1/p' "$1" | awk '{n += $1} END {print n + 0}'; }
+
+# churn_want: threadchurn's "tid N calls M" lines (its "tids" mode, in
+# prog.txt) as "N M" into want.txt, sorted, 150 threads of them; $want: all calls
+churn_want() {
+	sed -n 's/^tid \([0-9]*\) calls \([0-9]*\)$/\1 \2/p' prog.txt | sort >want.txt
+	expect_eq "threads" 150 "$(wc -l <want.txt)"
+	# shellcheck disable=SC2034 # used by the scripts that call this
+	want=$(awk '{n += $2} END {print n}' want.txt)
+}
+
+# churn_tids FILE: "tid calls" per thread, sorted, from FILE's c_work lines
+# (trace_pipe's: task "comm-TID")
+churn_tids() {
+	grep ' c_work <-' "$1" | sed -E 's/^ *.*-([0-9]+) +\[[0-9]+\].*/\1/' | sort | uniq -c |
+		awk '{print $2, $1}' | sort
+}
 
 # Sanitizer reports or crashes of utrace itself anywhere in FILEs: fail.
 no_crash() {

@@ -10,22 +10,13 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$UT_TESTS/lib/live.sh"
 
-# tids FILE: "tid calls" per thread, from trace_pipe lines (task "comm-TID")
-tids() {
-	grep ' c_work <-' "$1" | sed -E 's/^ *.*-([0-9]+) +\[[0-9]+\].*/\1/' | sort | uniq -c |
-		awk '{print $2, $1}' | sort
-}
-
-
 rm -rf run
 check "start" "$UTRACE" start -p function -l c_work
 "$UTRACE" show --pipe >pipe.txt 2>pipe.err &
 rd=$!
 P=$(prog threadchurn gcc-pfe)
 LD_PRELOAD=$UT_BUILD/libutrace.so "$P" 150 1 tids >prog.txt 2>prog.err || fail "program exited $?"
-sed -n 's/^tid \([0-9]*\) calls \([0-9]*\)$/\1 \2/p' prog.txt | sort >want.txt
-expect_eq "threads" 150 "$(wc -l <want.txt)"
-want=$(awk '{n += $2} END {print n}' want.txt)
+churn_want
 for ((i = 0; i < 1000; i++)); do # until the reader printed them all (10 s at most)
 	[ "$(grep -c ' c_work <-' pipe.txt)" -ge "$want" ] && break
 	sleep 0.01
@@ -36,7 +27,7 @@ wait $rd 2>/dev/null
 ctl=$(ls run/*/ctl | head -1)
 reused=$(ctl_counter slots_reused "$ctl")
 [ "${reused:-0}" -ge 50 ] || fail "only ${reused:-0} slots reused"
-tids pipe.txt >got.txt
+churn_tids pipe.txt >got.txt
 expect "show --pipe: each thread's calls under its own tid" got.txt <want.txt
 no_crash pipe.err
 finish
