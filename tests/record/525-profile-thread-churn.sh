@@ -35,6 +35,9 @@ expect_eq "a table per thread" 6001 "$(grep -c '^==> thread ' prof.txt)"
 awk '/^==> thread/ {t = 1} t && /^  c_thread / && $2 != 1' prof.txt >merged.txt
 expect "no table holds two threads' counts" merged.txt </dev/null
 say "slots used: ${slots:-none seen}"
-[ -n "$slots" ] && [ "$slots" -le 2048 ] || fail "the session used ${slots:-?} slots (tables)"
+# Fewer than all 4,096 (before: all, then merged tables).  How many depends
+# on how far the recorder lags behind the exits, a matter of timing: under
+# ASan beside another test it took tables late enough for 3,176 (CI).
+[ -n "$slots" ] && [ "$slots" -lt 4096 ] || fail "the session used ${slots:-?} slots (tables)"
 no_crash err
 finish
