@@ -50,11 +50,21 @@ long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_s
 		/* -EINVAL: not producer/consumer after all (a mode change) */
 	}
 	for (int torn = 0;;) {
-		size_t got;
-		uint8_t *buf = k->reserve(k, UT_PAGE_SIZE, CHUNK_MAX, &got);
+		/*
+		 * One ring's worth per call at most: a writer that laps every
+		 * copy would otherwise be followed for as long as it writes, and
+		 * a snapshot (show) would print more than the ring holds.
+		 */
+		size_t got, left = (size_t)rb->size - (size_t)total;
+		uint8_t *buf;
 
+		if (left < UT_PAGE_SIZE)
+			break;
+		buf = k->reserve(k, UT_PAGE_SIZE, left < CHUNK_MAX ? left : CHUNK_MAX, &got);
 		if (!buf)
 			break;
+		if (got > left)
+			got = left; /* a sink with a fixed buffer */
 		got = got / UT_PAGE_SIZE * UT_PAGE_SIZE;
 		if (ut_rb_drain(rb, &rc, all, buf, got) || (!rc.len && !rc.lost))
 			break; /* what was reserved is simply not committed */

@@ -43,7 +43,8 @@ struct ut_drain_sink {
  * producer/consumer ring, given to the sink in place (whole pages only
  * unless @all: reading the page the program writes makes its cache lines
  * bounce); otherwise -- or when the ring turns out not to be one -- a
- * flight-recorder ring the writer may lap, copied out through ut_rb_drain().
+ * flight-recorder ring the writer may lap, copied out through ut_rb_drain(),
+ * one ring's worth at most (a writer that laps every copy is not followed).
  * Returns the bytes taken, or -errno from the sink; what the sink has no
  * room for stays in the ring.
  */

@@ -21,7 +21,8 @@ done
 check "start" "$UTRACE" start -P $BL -p function_graph -l 'bl_*'
 sleep 0.3 # the ring is full and lapped many times
 
-# A 1408 KiB ring holds some 60,000 of these lines at most.
+# A 1408 KiB ring holds some 75,000 of these events at most (one ring's
+# worth is all a show takes: ut_drain stops there).
 look() {
 	local what=$1 n
 	timeout 30 "$UTRACE" show >"$what.txt" 2>"$what.err"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/ring_buffer.h"
+#include "reader/drain.h"
 #include "ut_test.h"
 
 #define SIZE ((size_t)4 * UT_PAGE_SIZE)
@@ -388,6 +389,64 @@ TEST(decode_call_as_decode_one)
 	CHECK(!ut_rb_decode_call((const uint8_t *)recs[0], ts, ts, &c, &call));
 }
 
+/*
+ * ut_drain() of a ring its writer laps during every copy (each commit here
+ * writes a whole ring more): it takes one ring's worth and returns, instead
+ * of following the writer for as long as it writes (a `show` of a busy ring
+ * printed more than the ring holds).
+ */
+struct lapping_sink {
+	struct ut_drain_sink sink;
+	struct prod *p;
+	uint8_t buf[UT_PAGE_SIZE];
+	size_t commits, bytes;
+};
+
+static uint8_t *lap_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
+{
+	struct lapping_sink *l = (struct lapping_sink *)k;
+
+	(void)min;
+	(void)max;
+	*got = sizeof(l->buf);
+	return l->buf;
+}
+
+static int lap_commit(struct ut_drain_sink *k, uint8_t *buf, uint64_t start, uint64_t lost,
+		      size_t len)
+{
+	struct lapping_sink *l = (struct lapping_sink *)k;
+
+	(void)buf;
+	(void)start;
+	(void)lost;
+	l->bytes += len;
+	if (++l->commits < 200) /* the writer goes on (and then stops: a bug ends) */
+		for (size_t i = 0; i < SIZE / UT_REC_SIZE; i++)
+			CHECK(produce(l->p, 0x1000 + l->p->hdr->written));
+	return 0;
+}
+
+TEST(drain_lapped_takes_one_ring)
+{
+	static struct lapping_sink l = {.sink = {.reserve = lap_reserve, .commit = lap_commit}};
+	struct ut_rb_reader r;
+	struct prod p;
+	long n;
+
+	prod_init(&p, true);
+	l.p = &p;
+	CHECK(ut_rb_open(&r, p.map, UT_BUF_HDR_SIZE + SIZE, false) == 0);
+	for (size_t i = 0; i < 3 * SIZE / UT_REC_SIZE; i++)
+		CHECK(produce(&p, 0x1000 + p.hdr->written));
+	n = ut_drain(&r, false, true, &l.sink);
+	CHECK(n > 0);
+	CHECK_EQ_INT(l.bytes, (size_t)n);
+	CHECK(l.bytes <= SIZE);
+	CHECK(l.commits <= SIZE / UT_PAGE_SIZE);
+	CHECK(r.lost > 0);
+}
+
 int main(void)
 {
 	RUN(open_validates);
@@ -400,5 +459,6 @@ int main(void)
 	RUN(lost_record);
 	RUN(local_clock_conversion);
 	RUN(decode_call_as_decode_one);
+	RUN(drain_lapped_takes_one_ring);
 	TEST_EXIT();
 }
