@@ -22,7 +22,9 @@ Q := $(if $(V),,@)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
-BASE_CFLAGS := -std=gnu11 -O2 -g -fPIC -D_GNU_SOURCE -Iinclude -I. -Iarch/$(ARCH) $(WARN)
+# x86-64: cmpxchg16b, for the consumed pair of a buffer header (common/tail_claim.h)
+ARCH_CFLAGS := -mcx16
+BASE_CFLAGS := -std=gnu11 -O2 -g -fPIC -D_GNU_SOURCE -Iinclude -I. -Iarch/$(ARCH) $(ARCH_CFLAGS) $(WARN)
 comma := ,
 SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
@@ -123,7 +125,7 @@ PART_DIRS_mount := cli tracefs common utrace
 PARTS := common reader arch cli tracefs mount
 part_of = $(if $(filter cli/cmd/mount.c,$(1)),mount,$(firstword $(subst /, ,$(1))))
 link_src = $(if $(filter utrace,$(1)),$(CURDIR)/include/utrace,$(CURDIR)/$(1))
-PART_CFLAGS := -std=gnu11 -O2 -g -fPIC -D_GNU_SOURCE $(WARN) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+PART_CFLAGS := -std=gnu11 -O2 -g -fPIC -D_GNU_SOURCE $(ARCH_CFLAGS) $(WARN) $(FUSE_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
 
 $(INC_DIR)/.stamp: Makefile
 	$(Q)rm -rf $(INC_DIR)

@@ -21,6 +21,7 @@
 #include "common/proc_alive.h"
 #include "common/safedir.h"
 #include "common/symbols.h"
+#include "common/tail_claim.h"
 #include "utrace/abi.h"
 #include "utrace/read.h"
 
@@ -620,8 +621,7 @@ int ut_live_clear(const char *sessdir, int inst)
 			uint64_t written = __atomic_load_n(&h->written, __ATOMIC_ACQUIRE);
 			uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 
-			__atomic_store_n(&h->tail_records, written, __ATOMIC_RELEASE);
-			__atomic_store_n(&h->tail, head, __ATOMIC_RELEASE);
+			ut_tail_claim(h, (struct ut_tail){head, written});
 		}
 		munmap(h, UT_BUF_HDR_SIZE);
 	}

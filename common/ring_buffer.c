@@ -34,7 +34,39 @@ int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
 	r->count.from = r->from;
 	r->base = r->from ? __atomic_load_n(&h->tail_records, __ATOMIC_ACQUIRE) : 0;
 	r->base_known = !r->from || r->base;
+	/* (two loads: if a claim came between them, the first consume sees it) */
+	r->claimed = (struct ut_tail){r->from, __atomic_load_n(&h->tail_records, __ATOMIC_ACQUIRE)};
 	return 0;
+}
+
+/*
+ * Move the header's pair to @end with @n more records counted (when the
+ * reader counts them).  false, and reading goes on from the pair's new
+ * place, if someone else moved it first.
+ */
+static bool claim(struct ut_rb_reader *r, uint64_t end, uint64_t n)
+{
+	struct ut_buf_hdr *h = (struct ut_buf_hdr *)(uintptr_t)r->hdr;
+	struct ut_tail seen;
+
+	for (;;) {
+		struct ut_tail want = {end, r->claimed.records + (r->count_taken ? n : 0)};
+
+		seen = ut_tail_cas(h, r->claimed, want);
+		if (ut_tail_eq(seen, r->claimed)) {
+			r->claimed = want;
+			r->tail = end;
+			return true;
+		}
+		if (seen.pos != r->claimed.pos)
+			break;
+		/* only the count differs (read in two pieces at open): ours is behind */
+		r->claimed.records = seen.records;
+	}
+	r->claimed = seen;
+	if (seen.pos > r->tail)
+		r->tail = seen.pos;
+	return false;
 }
 
 static void copy_out(const struct ut_rb_reader *r, uint8_t *dst, uint64_t from, size_t len)
@@ -103,7 +135,7 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 	uint64_t written = __atomic_load_n(&r->hdr->written, __ATOMIC_ACQUIRE);
 	uint64_t head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE), start, oldest;
 	static const struct ut_clockconv raw = {.clock = UT_CLOCK_COUNTER};
-	uint64_t real_head;
+	uint64_t real_head, was;
 	size_t len;
 	long n;
 
@@ -118,7 +150,7 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 		if (head <= r->tail)
 			return 0;
 	}
-	start = r->tail;
+	start = was = r->tail;
 	/* Pages older than this may be (or are being) overwritten. */
 	oldest = oldest_intact(r, head);
 	if (start < oldest) {
@@ -172,8 +204,13 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 		r->lost += c->lost;
 	}
 	r->read += (uint64_t)n;
-	if (r->consume)
-		__atomic_store_n(&((struct ut_buf_hdr *)r->hdr)->tail, r->tail, __ATOMIC_RELEASE);
+	if (r->consume) {
+		uint64_t end = r->tail;
+
+		r->tail = was; /* moved by the claim, or to whatever moved the pair */
+		if (!claim(r, end, (uint64_t)n))
+			memset(c, 0, sizeof(*c)); /* not ours after all: nothing to hand on */
+	}
 	return 0;
 }
 
@@ -201,10 +238,21 @@ long ut_rb_peek(struct ut_rb_reader *r, bool all, uint64_t *start, const uint8_t
 	return (long)len;
 }
 
-void ut_rb_consume(struct ut_rb_reader *r, size_t len)
+bool ut_rb_consume(struct ut_rb_reader *r, size_t len)
 {
-	r->tail += len;
-	__atomic_store_n(&((struct ut_buf_hdr *)r->hdr)->tail, r->tail, __ATOMIC_RELEASE);
+	static const struct ut_clockconv raw = {.clock = UT_CLOCK_COUNTER};
+	uint64_t n = 0, pos = r->tail, end = r->tail + len;
+
+	/* counted in place: the producer does not write over what is unread */
+	while (r->count_taken && pos < end) {
+		uint64_t off = pos & (r->size - 1);
+		size_t seg = (size_t)(end - pos < r->size - off ? end - pos : r->size - off);
+
+		n += (uint64_t)ut_rb_decode(&r->count, r->data + off, seg, pos, 0, 0, &raw, count_one,
+					    NULL);
+		pos += seg;
+	}
+	return claim(r, end, n);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/event.h"
+#include "common/tail_claim.h"
 #include "utrace/abi.h"
 
 /* The clock conversion of one session (from its control block). */
@@ -69,6 +70,11 @@ struct ut_rb_reader {
 				       * head read before the slot's gen was checked:
 				       * past it may be the slot's next thread's) */
 	struct ut_rb_decoder count;   /* for counting the records drained */
+	struct ut_tail claimed;       /* consume: the header's {tail, tail_records} as this
+				       * reader last moved or saw them (common/tail_claim.h) */
+	bool count_taken;             /* consume: tail_records counts what is taken (a
+				       * reader that prints it: the runtime then counts
+				       * as lost only what it did not take) */
 };
 
 /* Validate a mapped buffer of @map_len bytes and set up @r. Returns 0 or -EINVAL. */
@@ -108,7 +114,15 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
  */
 long ut_rb_peek(struct ut_rb_reader *r, bool all, uint64_t *start, const uint8_t *seg[2],
 		size_t seglen[2]);
-void ut_rb_consume(struct ut_rb_reader *r, size_t len);
+/*
+ * Consume @len bytes from tail (what was peeked, or copied out): a claim of
+ * the header's pair (common/tail_claim.h), counting the records taken when
+ * r->count_taken.  false: the pair moved under us -- a clear, the runtime
+ * took the buffer back for a new thread (and counted what was unread as
+ * lost), another consuming reader -- so what was copied is not ours to
+ * keep; reading goes on from where the pair is now.
+ */
+bool ut_rb_consume(struct ut_rb_reader *r, size_t len);
 
 /*
  * Decode the records of a chunk, calling @fn for each (and for LOST records

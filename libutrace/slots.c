@@ -20,7 +20,8 @@
  * So UT_MAX_THREADS bounds the threads alive (or whose data is not yet
  * taken) at one time, not the threads of a process's life.  Reuse continues
  * a buffer's positions: the new thread starts at the next page, tail is
- * moved there (tail_records = written, as a clear does), and the slot's gen
+ * moved there (tail_records = written, as a clear does: both claimed in one
+ * piece, common/tail_claim.h), and the slot's gen
  * is incremented before the new thread publishes its first record, so a
  * reader that loads head and then gen knows whose data it has.
  *
@@ -37,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/tail_claim.h"
 #include "libutrace/internal.h"
 
 #define REAP_EVERY_NS 100000000ull    /* vanished threads looked for at most this often */
@@ -281,13 +283,20 @@ static void reap_vanished(uint32_t nr)
 	}
 }
 
-/* What buffer @h's last thread wrote that no reader took or was told of. */
-static uint64_t unread(const struct ut_buf_hdr *h, uint64_t told, uint64_t tail, uint64_t head)
+/*
+ * What buffer @h's last thread wrote that no reader took or was told of,
+ * the buffer taken from its readers: its consumed pair claimed at head
+ * (common/tail_claim.h), so that a reader copying what lies past the tail
+ * claimed here drops its copy rather than print what is counted lost.
+ */
+static uint64_t take_unread(struct ut_buf_hdr *h, uint64_t told, uint64_t head)
 {
+	uint64_t written = __atomic_load_n(&h->written, __ATOMIC_ACQUIRE);
+	struct ut_tail t = ut_tail_claim(h, (struct ut_tail){head, written});
 	uint64_t lost = h->dropped - told + h->nested;
 
-	if (tail < head) /* overwritten before it was read: the total bound */
-		lost += h->written - h->tail_records;
+	if (t.pos < head) /* overwritten before it was read: the total bound */
+		lost += written - t.records;
 	return lost;
 }
 
@@ -300,9 +309,8 @@ static void recycle_buffer(struct ut_buf_hdr *h, uint32_t inst, uint64_t told, i
 			   uint64_t gen)
 {
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
-	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
 	uint64_t pos = (head + UT_PAGE_SIZE - 1) & ~(uint64_t)(UT_PAGE_SIZE - 1);
-	uint64_t lost = unread(h, told, tail, head);
+	uint64_t lost = take_unread(h, told, head);
 
 	if (head != pos)
 		*(uint64_t *)((uint8_t *)h + UT_BUF_HDR_SIZE + (head & (h->buf_size - 1))) = 0;
@@ -313,9 +321,8 @@ static void recycle_buffer(struct ut_buf_hdr *h, uint32_t inst, uint64_t told, i
 	h->tid = tid;
 	h->gen = gen;
 	h->gen_pos = pos;
-	__atomic_store_n(&h->tail_records, h->written, __ATOMIC_RELEASE);
 	__atomic_store_n(&h->head, pos, __ATOMIC_RELEASE);
-	__atomic_store_n(&h->tail, pos, __ATOMIC_RELEASE);
+	ut_tail_claim(h, (struct ut_tail){pos, h->written});
 }
 
 /* Slot @i's table, taken by a reader, is cleared when a thread next counts in it. */
@@ -367,8 +374,8 @@ static void give_back(uint32_t i)
 		if (!h)
 			continue;
 		__atomic_add_fetch(&ut_rt.ctl->recycled_lost[k],
-				   unread(h, slots[i].told[k], __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE),
-					  __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)),
+				   take_unread(h, slots[i].told[k],
+					       __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)),
 				   __ATOMIC_RELAXED);
 		munmap(h, UT_BUF_HDR_SIZE + (size_t)slots[i].size[k]);
 		prefix[1] = (char)('0' + k);

@@ -26,7 +26,7 @@ FUZZ_TARGETS ?= ring_buffer filter config tracedat dwarf usdt evtrigger evfilter
 
 FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude -I. \
-	-Iarch/$(ARCH) $(WARN) $(FUZZ_SAN)
+	-Iarch/$(ARCH) $(ARCH_CFLAGS) $(WARN) $(FUZZ_SAN)
 # Per target: the project sources it links, and the longest input tried.
 FUZZ_SRCS_ring_buffer := common/ring_buffer.c
 FUZZ_SRCS_filter := common/filter.c common/glob.c common/cxxname.c

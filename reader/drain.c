@@ -12,9 +12,13 @@
 #define CHUNK_MAX (1u << 20) /* bytes per copy (and per queue chunk) at most */
 #define DRAIN_TORN_RETRIES 8 /* copies of a lapped ring that came back all torn */
 
-/* Producer/consumer: the bytes in place to the sink, then consumed.  -EINVAL: not after all. */
-static long take_consuming(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
-			   int *sink_err)
+/*
+ * Producer/consumer, a sink that publishes as it takes (the spool: written
+ * to a file from the ring in place), then consumed.  -EINVAL: not
+ * producer/consumer after all.
+ */
+static long take_in_place(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
+			  int *sink_err)
 {
 	const uint8_t *seg[2];
 	size_t seglen[2];
@@ -28,8 +32,53 @@ static long take_consuming(struct ut_rb_reader *rb, bool all, struct ut_drain_si
 			*sink_err = (int)took;
 			break; /* full (the ring holds the rest), or failed */
 		}
+		/*
+		 * (it is out already: if the pair moved meanwhile -- a clear, the
+		 * runtime taking the buffer back, which a lossless reader's
+		 * buffers are not -- it stays out)
+		 */
 		ut_rb_consume(rb, (size_t)took);
 		total += took;
+	}
+	return n < 0 ? n : total;
+}
+
+/*
+ * Producer/consumer, a sink that copies (the chunk queue): copied, then
+ * consumed, then published -- or dropped, if the pair moved between (the
+ * runtime took the buffer back and counted those records lost; a clear
+ * discarded them): nothing is both printed and counted lost.  Chunks are
+ * cut only at page boundaries (a page opens with its TIME record).
+ */
+static long take_copying(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
+			 int *sink_err)
+{
+	const uint8_t *seg[2];
+	size_t seglen[2];
+	long n, total = 0;
+	uint64_t start;
+
+	while ((n = ut_rb_peek(rb, all, &start, seg, seglen)) > 0) {
+		size_t len = (size_t)n < CHUNK_MAX ? (size_t)n : CHUNK_MAX, got, head;
+		size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
+		uint8_t *buf;
+
+		if (len < (size_t)n)
+			len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+		buf = k->reserve(k, first < len ? first : len, len, &got);
+		if (!buf)
+			break; /* full: the ring holds the rest */
+		if (got < len)
+			len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+		head = len < seglen[0] ? len : seglen[0];
+		memcpy(buf, seg[0], head);
+		memcpy(buf + head, seg[1], len - head);
+		if (!ut_rb_consume(rb, len))
+			continue; /* not ours: the reservation is simply not committed */
+		*sink_err = k->commit(k, buf, start, 0, len);
+		if (*sink_err)
+			break;
+		total += (long)len;
 	}
 	return n < 0 ? n : total;
 }
@@ -41,7 +90,7 @@ long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_s
 	long total = 0;
 
 	if (consume) {
-		long n = take_consuming(rb, all, k, &err);
+		long n = k->put ? take_in_place(rb, all, k, &err) : take_copying(rb, all, k, &err);
 
 		if (err < 0)
 			return err;
@@ -88,32 +137,6 @@ long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_s
 
 /* --- the chunk-queue sink ----------------------------------------------- */
 
-static long q_put(struct ut_drain_sink *sink, uint64_t start, uint64_t lost, const uint8_t *seg[2],
-		  const size_t seglen[2])
-{
-	struct ut_drain_qsink *k = (struct ut_drain_qsink *)sink;
-	size_t n = seglen[0] + seglen[1], len = n < CHUNK_MAX ? n : CHUNK_MAX, got, head;
-	/* split only at page boundaries: a page opens with its TIME record */
-	size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
-	struct ut_drain_chunk *c;
-
-	if (len < n)
-		len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-	c = ut_chunkq_reserve(k->q, sizeof(*c) + (first < len ? first : len), sizeof(*c) + len,
-			      &got);
-	if (!c)
-		return 0; /* the queue is full: the ring holds the rest */
-	got -= sizeof(*c);
-	if (got < len)
-		len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-	*c = (struct ut_drain_chunk){.owner = k->owner, .start = start, .lost = lost, .len = len};
-	head = len < seglen[0] ? len : seglen[0];
-	memcpy(c->bytes, seg[0], head);
-	memcpy(c->bytes + head, seg[1], len - head);
-	ut_chunkq_push(k->q, c, sizeof(*c) + len);
-	return (long)len;
-}
-
 static uint8_t *q_reserve(struct ut_drain_sink *sink, size_t min, size_t max, size_t *got)
 {
 	struct ut_drain_qsink *k = (struct ut_drain_qsink *)sink;
@@ -140,7 +163,7 @@ static int q_commit(struct ut_drain_sink *sink, uint8_t *buf, uint64_t start, ui
 
 void ut_drain_qsink_init(struct ut_drain_qsink *k, struct ut_chunkq *q, void *owner)
 {
-	*k = (struct ut_drain_qsink){.sink = {.put = q_put, .reserve = q_reserve, .commit = q_commit},
+	*k = (struct ut_drain_qsink){.sink = {.reserve = q_reserve, .commit = q_commit},
 				     .q = q,
 				     .owner = owner};
 }

@@ -25,9 +25,13 @@
  */
 struct ut_drain_sink {
 	/*
-	 * Take ring data in place (two segments: the ring wraps), copying what
-	 * it keeps.  Returns the bytes taken (from the front; a sink that
-	 * splits cuts at page boundaries), 0 if it has no room, or -errno.
+	 * Optional: take ring data in place (two segments: the ring wraps),
+	 * publishing it at once (written out).  Returns the bytes taken (from
+	 * the front; a sink that splits cuts at page boundaries), 0 if it has
+	 * no room, or -errno.  Without it, producer/consumer data is copied
+	 * into reserve()d room, consumed, and committed only if the consume
+	 * held (common/tail_claim.h): what the runtime counted lost is never
+	 * also handed on.
 	 */
 	long (*put)(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
 		    const size_t seglen[2]);

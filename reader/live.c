@@ -630,6 +630,8 @@ static struct sthread *open_thread(struct ut_live_stream *s, struct ssess *ss, i
 	t->ss = ss;
 	t->gen = gen;
 	t->dec.from = t->rb.from;
+	/* what it takes counts as taken at once: never also lost when the slot is reused */
+	t->rb.count_taken = true;
 	t->tid = t->rb.hdr->tid;
 	memcpy(t->comm, ss->ctl->threads[j].comm, 16);
 	return t;
@@ -894,15 +896,6 @@ struct live_sink {
 	struct ssess *ss;
 };
 
-static long live_put(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
-		     const size_t seglen[2])
-{
-	struct live_sink *l = (struct live_sink *)k;
-
-	modules_check(l->s, l->ss);
-	return l->q.sink.put(&l->q.sink, start, lost, seg, seglen);
-}
-
 static uint8_t *live_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
 {
 	struct live_sink *l = (struct live_sink *)k;
@@ -922,8 +915,7 @@ static int live_commit(struct ut_drain_sink *k, uint8_t *buf, uint64_t start, ui
 static void live_sink_init(struct live_sink *l, struct ut_live_stream *s, struct ssess *ss,
 			   struct sthread *t)
 {
-	l->sink = (struct ut_drain_sink){.put = live_put, .reserve = live_reserve,
-					 .commit = live_commit};
+	l->sink = (struct ut_drain_sink){.reserve = live_reserve, .commit = live_commit};
 	ut_drain_qsink_init(&l->q, s->q, t);
 	l->s = s;
 	l->ss = ss;
@@ -1259,19 +1251,10 @@ static bool decode_queue(struct ut_live_stream *s, size_t max)
 			munmap(t->map, t->maplen);
 			t->map = NULL;
 		} else {
-			struct ut_buf_hdr *h = (struct ut_buf_hdr *)t->rb.hdr;
-
+			/* (what it took was counted in tail_records as it was consumed) */
 			t->lost += c->lost;
 			ut_rb_decode(&t->dec, c->bytes, c->len, c->start, t->tid, t->ss->pid,
 				     &t->ss->clk, collect_event, s);
-			/*
-			 * What this reader took is gone for every reader (`trace`
-			 * too); not once the ring is the slot's next thread's.
-			 */
-			if (__atomic_load_n(&h->gen, __ATOMIC_ACQUIRE) == t->gen)
-				__atomic_store_n(&h->tail_records,
-						 t->rb.base + t->decoded + t->stream_lost + t->rb.lost,
-						 __ATOMIC_RELEASE);
 		}
 		ut_chunkq_release(s->q, c);
 	}

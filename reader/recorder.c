@@ -792,21 +792,9 @@ static uint64_t pass_now(const struct ut_recorder *r)
 /* The queue's sink, noting when the queue refused data (it was full). */
 struct full_sink {
 	struct ut_drain_qsink q;
-	long (*put)(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
-		    const size_t seglen[2]);
 	uint8_t *(*reserve)(struct ut_drain_sink *k, size_t min, size_t max, size_t *got);
 	bool full;
 };
-
-static long full_put(struct ut_drain_sink *k, uint64_t start, uint64_t lost, const uint8_t *seg[2],
-		     const size_t seglen[2])
-{
-	struct full_sink *f = (struct full_sink *)(void *)k;
-	long n = f->put(k, start, lost, seg, seglen);
-
-	f->full |= n == 0;
-	return n;
-}
 
 static uint8_t *full_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
 {
@@ -896,9 +884,7 @@ static long stream_drain_thr(struct ut_recorder *r, struct thr *t, bool all)
 		t->spilled = false; /* the writer read it all: the queue again, if it has room */
 	if (!t->spilled) {
 		ut_rstream_sink(r->rs, &t->rs, &k.q);
-		k.put = k.q.sink.put;
 		k.reserve = k.q.sink.reserve;
-		k.q.sink.put = full_put;
 		k.q.sink.reserve = full_reserve;
 		k.full = false;
 		n = ut_drain(&t->rb, t->rb.consume && t->rb.tail >= t->rb.from, all, &k.q.sink);

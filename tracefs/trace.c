@@ -178,17 +178,21 @@ static void advance(const struct positions *p)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct bufpos *b = &p->v[i];
 		struct ut_buf_hdr *h;
-		uint64_t tail;
+		struct ut_tail tail;
 
 		h = map_header(b->path, true);
 		if (!h)
 			continue;
-		tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) == UT_BUF_MAGIC &&
-		    tail < b->head && b->head <= __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)) {
-			__atomic_store_n(&h->tail_records, b->written, __ATOMIC_RELEASE);
-			__atomic_compare_exchange_n(&h->tail, &tail, b->head, false, __ATOMIC_ACQ_REL,
-						    __ATOMIC_ACQUIRE);
+		/* (the pair in one piece: common/tail_claim.h) */
+		tail = ut_tail_load(h);
+		while (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) == UT_BUF_MAGIC &&
+		       tail.pos < b->head && b->head <= __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)) {
+			struct ut_tail seen =
+				ut_tail_cas(h, tail, (struct ut_tail){b->head, b->written});
+
+			if (ut_tail_eq(seen, tail))
+				break;
+			tail = seen;
 		}
 		munmap(h, UT_BUF_HDR_SIZE);
 	}

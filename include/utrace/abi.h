@@ -210,7 +210,8 @@ struct ut_buf_hdr {
 	uint64_t waits;          /* times the producer waited for room (back-pressure) */
 	uint64_t wait_ns;        /* how long it waited in all (CLOCK_MONOTONIC ns) */
 	uint64_t stuck_tail;     /* tail + 1 when a wait last gave up; 0: none */
-	/* consumer-owned cache line */
+	/* consumer-owned cache line; tail and tail_records move together, by a
+	 * 16-byte compare-and-swap only (docs/shm-abi.md, "Consuming") */
 	uint64_t tail;           /* bytes consumed */
 	uint64_t tail_records;   /* records before tail when a reader cleared the
 				  * buffer (tail = head: `echo > trace`) */

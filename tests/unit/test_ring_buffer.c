@@ -447,6 +447,84 @@ TEST(drain_lapped_takes_one_ring)
 	CHECK(r.lost > 0);
 }
 
+/*
+ * A consuming reader's copy and the runtime taking the buffer back
+ * (libutrace/slots.c: take_unread) race: the reader copies, then consumes.
+ * The pair {tail, tail_records} moves in one claim, so a copy made before
+ * the runtime's claim is dropped rather than handed on: the runtime
+ * counted it lost (common/tail_claim.h).
+ */
+struct claiming_sink {
+	struct ut_drain_sink sink;
+	struct prod *p;
+	bool claim;          /* the runtime claims as the reader copies */
+	uint8_t buf[SIZE];
+	size_t commits, bytes;
+};
+
+static uint8_t *claim_reserve(struct ut_drain_sink *k, size_t min, size_t max, size_t *got)
+{
+	struct claiming_sink *c = (struct claiming_sink *)k;
+
+	(void)min;
+	if (c->claim)
+		ut_tail_claim(c->p->hdr, (struct ut_tail){c->p->hdr->head, c->p->hdr->written});
+	*got = max < sizeof(c->buf) ? max : sizeof(c->buf);
+	return c->buf;
+}
+
+static int claim_commit(struct ut_drain_sink *k, uint8_t *buf, uint64_t start, uint64_t lost,
+			size_t len)
+{
+	struct claiming_sink *c = (struct claiming_sink *)k;
+
+	(void)buf;
+	(void)start;
+	(void)lost;
+	c->commits++;
+	c->bytes += len;
+	return 0;
+}
+
+TEST(consume_loses_to_a_claim)
+{
+	static struct claiming_sink c = {.sink = {.reserve = claim_reserve, .commit = claim_commit}};
+	struct ut_rb_reader r;
+	struct prod p;
+	/* a page: its TIME record, calls, room left for the end mark (produce()) */
+	const uint64_t per_page = UT_PAGE_SIZE / UT_REC_SIZE - 2;
+
+	/* counted as taken: whole pages only, the rest is what a claim would count lost */
+	prod_init(&p, false);
+	c.p = &p;
+	c.claim = false;
+	for (int i = 0; i < 600; i++)
+		CHECK(produce(&p, 0x1000 + (uint64_t)i));
+	CHECK(ut_rb_open(&r, p.map, UT_BUF_HDR_SIZE + SIZE, true) == 0);
+	r.count_taken = true;
+	CHECK(ut_drain(&r, true, false, &c.sink) == (long)UT_PAGE_SIZE * 2);
+	CHECK_EQ_INT(p.hdr->tail, 2 * UT_PAGE_SIZE);
+	CHECK_EQ_INT(p.hdr->tail_records, 2 * per_page);
+	CHECK_EQ_INT(c.commits, 1);
+
+	/* the runtime claims the rest while the reader copies it: not handed on */
+	c.claim = true;
+	CHECK(ut_drain(&r, true, true, &c.sink) == 0);
+	CHECK_EQ_INT(c.commits, 1);
+	CHECK_EQ_INT(p.hdr->tail, p.hdr->head); /* not moved back by the reader */
+	CHECK_EQ_INT(p.hdr->tail_records, 600);
+	CHECK_EQ_INT(r.tail, p.hdr->head);
+
+	/* and what comes after is the reader's again */
+	c.claim = false;
+	for (int i = 0; i < 10; i++)
+		CHECK(produce(&p, 0x2000 + (uint64_t)i));
+	CHECK(ut_drain(&r, true, true, &c.sink) > 0);
+	CHECK_EQ_INT(c.commits, 2);
+	CHECK_EQ_INT(p.hdr->tail, p.hdr->head);
+	CHECK_EQ_INT(p.hdr->tail_records, 610);
+}
+
 int main(void)
 {
 	RUN(open_validates);
@@ -460,5 +538,6 @@ int main(void)
 	RUN(local_clock_conversion);
 	RUN(decode_call_as_decode_one);
 	RUN(drain_lapped_takes_one_ring);
+	RUN(consume_loses_to_a_claim);
 	TEST_EXIT();
 }
