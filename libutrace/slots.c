@@ -334,6 +334,12 @@ static void prof_taken(uint32_t i)
 		slots[i].prof_clear = true;
 }
 
+/* Slot @i's buffer of set @inst is about to go: no longer said to exist (ut_slot_has_buf). */
+static void buf_gone(uint32_t i, uint32_t inst)
+{
+	__atomic_and_fetch(&ut_rt.ctl->threads[i].reserved[0], ~(1ull << inst), __ATOMIC_RELEASE);
+}
+
 /* Slot @i, EXITED and claimed by us (REUSING), becomes @tid's. */
 static void reuse(uint32_t i, int32_t tid)
 {
@@ -373,6 +379,7 @@ static void give_back(uint32_t i)
 
 		if (!h)
 			continue;
+		buf_gone(i, (uint32_t)k);
 		__atomic_add_fetch(&ut_rt.ctl->recycled_lost[k],
 				   take_unread(h, slots[i].told[k],
 					       __atomic_load_n(&h->head, __ATOMIC_ACQUIRE)),
@@ -557,6 +564,7 @@ static struct ut_buf_hdr *slot_buffer(uint32_t slot, uint32_t inst, uint32_t siz
 	if (r->buf[inst] && r->size[inst] == size)
 		return r->buf[inst];
 	if (r->buf[inst]) { /* another size now: this file goes, a new one is made */
+		buf_gone(slot, inst);
 		munmap(r->buf[inst], UT_BUF_HDR_SIZE + (size_t)r->size[inst]);
 		ut_num_name(name, inst ? prefix : "buf.", slot, "");
 		unlinkat(ut_rt.dirfd, name, 0);
@@ -604,6 +612,9 @@ bool ut_slot_buffer(struct ut_thread *t, uint32_t slot, uint32_t size)
 		h->slot = slot;
 		h->gen = s->gen;
 		__atomic_store_n(&h->magic, UT_BUF_MAGIC, __ATOMIC_RELEASE);
+		/* readers may now tell its file missing from never made */
+		__atomic_or_fetch(&ut_rt.ctl->threads[slot].reserved[0], 1ull << t->inst,
+				  __ATOMIC_RELEASE);
 		t->head = 0;
 	} else {
 		t->head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);

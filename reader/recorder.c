@@ -525,15 +525,17 @@ static bool slot_busy(struct ut_recorder *r, uint32_t state)
 
 /*
  * Slot @slot's buffer could not be opened (@ret, @err): if the slot still
- * says it has one (readable, the same gen), the file was deleted or cut
- * short under us -- by someone else: said once, the others are read on.
+ * says it has one (its bit, readable, the same gen), the file was deleted
+ * or cut short under us -- by someone else: said once, the others are
+ * read on.  A thread that only profiled, or never wrote to this instance,
+ * has none (`utrace profile` of a program making threads warned of each).
  */
 static void buffer_gone(struct ut_recorder *r, struct sess *s, uint32_t slot, uint64_t gen,
 			int ret, const char *err)
 {
 	const struct ut_thread_slot *ts = &s->ctl->threads[slot];
 
-	if ((ret != -ENOENT && ret != -EINVAL) ||
+	if ((ret != -ENOENT && ret != -EINVAL) || !ut_slot_has_buf(ts, (unsigned)r->inst) ||
 	    !ut_slot_readable(__atomic_load_n(&ts->state, __ATOMIC_ACQUIRE)) ||
 	    __atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != gen)
 		return;

@@ -102,6 +102,21 @@ static inline int ut_slot_readable(uint32_t state)
 }
 static_assert(sizeof(struct ut_thread_slot) == 40, "ABI");
 
+/*
+ * ut_thread_slot.reserved[0] of a thread's slot: bit k set (release) once
+ * buffer set k's file (buf.N, iK.buf.N) is made and its header written,
+ * cleared before the file goes.  A reader that finds no file tells a
+ * buffer deleted under it from one never made (a thread that only
+ * profiled, or never wrote to that instance).  A marker slot holds
+ * UT_SLOT_MARKER: its one buffer is the top level's.
+ */
+static inline int ut_slot_has_buf(const struct ut_thread_slot *s, unsigned inst)
+{
+	uint64_t v = __atomic_load_n(&s->reserved[0], __ATOMIC_ACQUIRE);
+
+	return v == UT_SLOT_MARKER ? inst == 0 : inst < 64 && ((v >> inst) & 1);
+}
+
 #define UT_SNAP_TS 8 /* snapshot requests whose times a control block keeps */
 
 struct ut_ctl {

@@ -39,5 +39,9 @@ say "slots used: ${slots:-none seen}"
 # on how far the recorder lags behind the exits, a matter of timing: under
 # ASan beside another test it took tables late enough for 3,176 (CI).
 [ -n "$slots" ] && [ "$slots" -lt 4096 ] || fail "the session used ${slots:-?} slots (tables)"
+# a thread that only profiled has no buffer: nothing was deleted (before:
+# a warning per exited thread that its buffer was "deleted or cut short")
+grep 'deleted or cut short' err | head -3 >gone.txt
+expect "no buffer said deleted" gone.txt </dev/null
 no_crash err
 finish
