@@ -29,7 +29,7 @@ _srv_lines=3
 "$UTRACE" show >t.txt 2>t.err || fail "show after the switches: $(cat t.err)"
 server_cmd "hammer 20000"
 expect_eq "same result traced and switched" "$want" "$REPLY"
-sed -n 3p srv.out | grep -q '^hammered ' || fail "no answer from the hammering: $(cat srv.out)"
+sed -n 3p srv.out | has '^hammered ' || fail "no answer from the hammering: $(cat srv.out)"
 server_stop
 [ -s srv.err ] && fail "program stderr: $(cat srv.err)"
 finish

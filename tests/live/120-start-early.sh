@@ -17,7 +17,7 @@ one() {
 	exec 7>srv.in
 	_srv_lines=0
 	for ((i = 0; i < 500; i++)); do
-		"$UTRACE" ps | grep -q " $SERVER_PID " && break
+		"$UTRACE" ps | has " $SERVER_PID " && break
 		sleep 0.01
 	done
 	check "$s start -P while starting" "$UTRACE" start -P "$SERVER_PID" -p function -l handle_request

@@ -15,7 +15,7 @@ one() {
 		-l 'parse_*' -l 'handle_*' -o p.dat >rec.out 2>rec.err &
 	rec=$!
 	for ((i = 0; i < 500; i++)); do
-		"$UTRACE" ps | grep -q ' function ' && break
+		"$UTRACE" ps | has ' function ' && break
 		sleep 0.01
 	done
 	server_cmd "run 2000"

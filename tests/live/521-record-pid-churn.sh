@@ -11,7 +11,7 @@ server_start gcc-pfe
 "$UTRACE" record -P "$SERVER_PID" -p function -l st_step -o p.dat >rec.out 2>rec.err &
 rec=$!
 for ((i = 0; i < 500; i++)); do
-	"$UTRACE" ps | grep -q ' function ' && break
+	"$UTRACE" ps | has ' function ' && break
 	sleep 0.01
 done
 server_cmd "churn 1100 5"

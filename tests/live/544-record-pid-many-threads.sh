@@ -12,7 +12,7 @@ LD_PRELOAD=$UT_BUILD/libutrace.so "$(prog seqthreads "$S")" $N 3 go <sq.in >prog
 P=$!
 exec 7>sq.in
 for ((i = 0; i < 500; i++)); do
-	"$UTRACE" ps | grep -q " $P " && break
+	"$UTRACE" ps | has " $P " && break
 	sleep 0.01
 done
 (
@@ -21,7 +21,7 @@ done
 ) &
 rec=$!
 for ((i = 0; i < 500; i++)); do
-	"$UTRACE" ps | grep -q ' function ' && break
+	"$UTRACE" ps | has ' function ' && break
 	sleep 0.01
 done
 echo go >&7

@@ -9,7 +9,7 @@
 
 py=/usr/bin/python3.11
 [ -x "$py" ] || skip "no $py"
-"$UTRACE" list -e "$py" | grep -q '^python:function__return ' || skip "$py has no function__return probe"
+"$UTRACE" list -e "$py" | has '^python:function__return ' || skip "$py has no function__return probe"
 do_mount
 {
 	echo 'import sys'

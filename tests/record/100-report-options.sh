@@ -74,7 +74,7 @@ EOF
 	[ -s bad.txt ] && fail "$S sym-offset: offsets: $(head -n 2 bad.txt)"
 	# Like the kernel's %pS, the size after '/' is the function's size.
 	known_bug "report -O sym-offset prints the symbol size as 0x0 (s_top+0x0/0x0); the kernel prints the function's size (s_top+0x0/0x39)"
-	report "$D" -O sym-offset | events | grep -q '/0x0\b' &&
+	report "$D" -O sym-offset | events | has '/0x0\b' &&
 		fail "$S sym-offset: a symbol size is 0x0: $(report "$D" -O sym-offset | events | sed -n 2p)"
 	end_known_bug
 

@@ -231,7 +231,7 @@ EOF
 			report r.dat >r.txt || fail "$s $p $c: report failed"
 			no_crash r.dat.rerr
 			# every line is a header, a graph line or a task-switch block
-			if grep -vE '^(#|$| *[0-9]+\) | -+$)' r.txt | grep -q .; then
+			if grep -vE '^(#|$| *[0-9]+\) | -+$)' r.txt | has .; then
 				fail "$s $p $c: malformed lines: $(grep -vE '^(#|$| *[0-9]+\) | -+$)' r.txt | head -3)"
 			fi
 			grep -qE -- '-[0-9][0-9.]* us' r.txt && fail "$s $p $c: negative duration"

@@ -18,9 +18,9 @@ tc_events() { trace-cmd report "$1" 2>&1 | grep -v '^cpus=\|version\|compress'; 
 
 for t in function function_graph; do
 	record $t.dat -p $t -- "$P" 22 || fail "$t: record exited $?: $(cat $t.dat.err)"
-	grep -v 'events lost' $t.dat.err | grep -q . && fail "$t: record said: $(cat $t.dat.err)"
+	grep -v 'events lost' $t.dat.err | has . && fail "$t: record said: $(cat $t.dat.err)"
 	expect_eq "$t: file version" 7 "$(version $t.dat)"
-	head -c 64 $t.dat | grep -qa zstd || fail "$t: no zstd in the header"
+	head -c 64 $t.dat | has -a zstd || fail "$t: no zstd in the header"
 	trace-cmd convert --file-version 6 --compression none -i $t.dat -o $t.v6.dat 2>/dev/null ||
 		fail "$t: trace-cmd convert failed"
 	expect_eq "$t: converted version" 6 "$(version $t.v6.dat)"

@@ -18,7 +18,7 @@ tc_events() { trace-cmd report "$1" 2>&1 | grep -v '^cpus=\|version\|compress'; 
 for t in function function_graph; do
 	UTRACE_TEST_ZSTORE=1 record $t.dat --compress-adaptive -p $t -- "$P" 22 ||
 		fail "$t: record exited $?: $(cat $t.dat.err)"
-	grep -v 'events lost' $t.dat.err | grep -q . && fail "$t: record said: $(cat $t.dat.err)"
+	grep -v 'events lost' $t.dat.err | has . && fail "$t: record said: $(cat $t.dat.err)"
 	expect_eq "$t: file version" 7 "$(version $t.dat)"
 	# stored: the size of the kernel's layout (function 28, graph 76 bytes a call)
 	size=$(stat -c %s $t.dat)

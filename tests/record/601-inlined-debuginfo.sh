@@ -91,7 +91,7 @@ static __attribute__((noinline)) int work(int x, int k) { for (int i = 0; i < k;
 int main(int c, char **v) { (void)v; printf("%d\n", work(c, 100) + work(c + 1, 100)); return 0; }
 EOF
 gcc -O2 -g -fpatchable-function-entry=5 c.c -o clone || fail "gcc failed"
-if nm clone | grep -q 'work\.constprop'; then
+if nm clone | has 'work\.constprop'; then
 	record clone.dat -p function -l work -- ./clone
 	expect_eq "clone: exit" 2 "$?"
 	check "clone: named" grep -q "the compiler made clones of work, which carry its code: work.constprop.0 (filter on them: 'work.\*')" clone.dat.err

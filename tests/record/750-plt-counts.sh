@@ -34,7 +34,7 @@ gcc -O2 -fpatchable-function-entry=5 -o prog prog.c || fail "gcc"
 
 record a.dat -O plt -p function -l malloc -l free -l main -- ./prog 1000
 expect_eq "exit status" 7 $?
-expect_eq "stdout" done "$(cat a.dat.out)"
+expect_eq "stdout" "done" "$(cat a.dat.out)"
 report a.dat | funcs | sort | uniq -c | awk '{$1 = $1; print}' >got
 expect "counts" got <<'X'
 1000 free <-work
@@ -86,6 +86,6 @@ check ":mod:libc.so.6" cmp -s got got2
 record d.dat -O plt -p function -- ./prog 2
 report d.dat | funcs | grep -c 'malloc <-work' >got
 expect "no filter" got <<<2
-report d.dat | funcs | grep -q '^work <-main$' || fail "the program's own function is missing"
+report d.dat | funcs | has '^work <-main$' || fail "the program's own function is missing"
 no_crash a.dat.err c.dat.err d.dat.err
 finish

@@ -64,7 +64,7 @@ for v in lazy now noplt nopie cet cetlazy; do
  C) D us |  }
 X
 	# a duration is a duration: a number of microseconds
-	report "$v.dat" | events | grep -q -E '^ *[0-9]+\) +([+!#*@$] +)?[0-9]+\.[0-9]+ us +\|      malloc \[libc\]\(\);' ||
+	report "$v.dat" | events | has -E '^ *[0-9]+\) +([+!#*@$] +)?[0-9]+\.[0-9]+ us +\|      malloc \[libc\]\(\);' ||
 		fail "$v: no duration on malloc"
 	no_crash "$v.dat.err"
 done

@@ -9,7 +9,7 @@
 
 py=/usr/bin/python3.11
 [ -x "$py" ] || skip "no $py"
-"$UTRACE" list -e "$py" | grep -q '^python:function__entry ' || skip "$py has no function__entry probe"
+"$UTRACE" list -e "$py" | has '^python:function__entry ' || skip "$py has no function__entry probe"
 cat >s.py <<'EOF'
 import sys
 sys.setprofile(lambda *a: None)

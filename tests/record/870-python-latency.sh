@@ -12,7 +12,7 @@
 
 py=/usr/bin/python3.11
 [ -x "$py" ] || skip "no $py"
-"$UTRACE" list -e "$py" | grep -q '^python:function__return ' || skip "$py has no function__return probe"
+"$UTRACE" list -e "$py" | has '^python:function__return ' || skip "$py has no function__return probe"
 # the profile function makes 3.11 fire its probes; foo and bar on lines 5000 and 5001
 {
 	echo 'import sys'
