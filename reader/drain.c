@@ -13,12 +13,50 @@
 #define DRAIN_TORN_RETRIES 8 /* copies of a lapped ring that came back all torn */
 
 /*
- * Producer/consumer, a sink that publishes as it takes (the spool: written
- * to a file from the ring in place), then consumed.  -EINVAL: not
- * producer/consumer after all.
+ * A sink that copies (the chunk queue): @n peeked bytes copied, then
+ * consumed, then published -- or dropped, if the pair moved between (the
+ * runtime took the buffer back and counted those records lost; a clear
+ * discarded them): nothing is both printed and counted lost.  Chunks are
+ * cut only at page boundaries (a page opens with its TIME record).  Returns
+ * the bytes taken, 0 if the sink is full or the copy was not ours (then
+ * *@dropped), or -errno.
  */
-static long take_in_place(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
-			  int *sink_err)
+static long copy_one(struct ut_rb_reader *rb, struct ut_drain_sink *k, uint64_t start,
+		     const uint8_t *seg[2], const size_t seglen[2], size_t n, bool *dropped)
+{
+	size_t len = n < CHUNK_MAX ? n : CHUNK_MAX, got, head;
+	size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
+	uint8_t *buf;
+	int err;
+
+	if (len < n)
+		len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+	buf = k->reserve(k, first < len ? first : len, len, &got);
+	if (!buf)
+		return 0; /* full: the ring holds the rest */
+	if (got < len)
+		len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
+	head = len < seglen[0] ? len : seglen[0];
+	memcpy(buf, seg[0], head);
+	memcpy(buf + head, seg[1], len - head);
+	if (!ut_rb_consume(rb, len)) {
+		*dropped = true; /* not ours: the reservation is simply not committed */
+		return 0;
+	}
+	err = k->commit(k, buf, start, 0, len);
+	return err ? err : (long)len;
+}
+
+/*
+ * Producer/consumer: what is unread, to the sink.  A sink with put()
+ * publishes as it takes (the spool: written to a file from the ring in
+ * place), then it is consumed (out already: if the pair moved meanwhile --
+ * a clear, or the runtime taking the buffer back, which a lossless
+ * reader's buffers never are -- it stays out); the others copy_one().
+ * -EINVAL: not producer/consumer after all.
+ */
+static long take_consuming(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
+			   int *sink_err)
 {
 	const uint8_t *seg[2];
 	size_t seglen[2];
@@ -26,59 +64,19 @@ static long take_in_place(struct ut_rb_reader *rb, bool all, struct ut_drain_sin
 	uint64_t start;
 
 	while ((n = ut_rb_peek(rb, all, &start, seg, seglen)) > 0) {
-		long took = k->put(k, start, 0, seg, seglen);
+		bool dropped = false;
+		long took = k->put ? k->put(k, start, 0, seg, seglen)
+				   : copy_one(rb, k, start, seg, seglen, (size_t)n, &dropped);
 
+		if (dropped)
+			continue;
 		if (took <= 0) {
 			*sink_err = (int)took;
 			break; /* full (the ring holds the rest), or failed */
 		}
-		/*
-		 * (it is out already: if the pair moved meanwhile -- a clear, the
-		 * runtime taking the buffer back, which a lossless reader's
-		 * buffers are not -- it stays out)
-		 */
-		ut_rb_consume(rb, (size_t)took);
+		if (k->put)
+			ut_rb_consume(rb, (size_t)took);
 		total += took;
-	}
-	return n < 0 ? n : total;
-}
-
-/*
- * Producer/consumer, a sink that copies (the chunk queue): copied, then
- * consumed, then published -- or dropped, if the pair moved between (the
- * runtime took the buffer back and counted those records lost; a clear
- * discarded them): nothing is both printed and counted lost.  Chunks are
- * cut only at page boundaries (a page opens with its TIME record).
- */
-static long take_copying(struct ut_rb_reader *rb, bool all, struct ut_drain_sink *k,
-			 int *sink_err)
-{
-	const uint8_t *seg[2];
-	size_t seglen[2];
-	long n, total = 0;
-	uint64_t start;
-
-	while ((n = ut_rb_peek(rb, all, &start, seg, seglen)) > 0) {
-		size_t len = (size_t)n < CHUNK_MAX ? (size_t)n : CHUNK_MAX, got, head;
-		size_t first = UT_PAGE_SIZE - (start & (UT_PAGE_SIZE - 1));
-		uint8_t *buf;
-
-		if (len < (size_t)n)
-			len = first + (len - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-		buf = k->reserve(k, first < len ? first : len, len, &got);
-		if (!buf)
-			break; /* full: the ring holds the rest */
-		if (got < len)
-			len = first + (got - first) / UT_PAGE_SIZE * UT_PAGE_SIZE;
-		head = len < seglen[0] ? len : seglen[0];
-		memcpy(buf, seg[0], head);
-		memcpy(buf + head, seg[1], len - head);
-		if (!ut_rb_consume(rb, len))
-			continue; /* not ours: the reservation is simply not committed */
-		*sink_err = k->commit(k, buf, start, 0, len);
-		if (*sink_err)
-			break;
-		total += (long)len;
 	}
 	return n < 0 ? n : total;
 }
@@ -90,7 +88,7 @@ long ut_drain(struct ut_rb_reader *rb, bool consume, bool all, struct ut_drain_s
 	long total = 0;
 
 	if (consume) {
-		long n = k->put ? take_in_place(rb, all, k, &err) : take_copying(rb, all, k, &err);
+		long n = take_consuming(rb, all, k, &err);
 
 		if (err < 0)
 			return err;
