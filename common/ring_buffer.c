@@ -11,7 +11,7 @@
 int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
 {
 	const struct ut_buf_hdr *h = map;
-	uint64_t size;
+	uint64_t size, records;
 
 	memset(r, 0, sizeof(*r));
 	if (map_len < UT_BUF_HDR_SIZE + (size_t)2 * PAGE)
@@ -32,10 +32,11 @@ int ut_rb_open(struct ut_rb_reader *r, void *map, size_t map_len, bool consume)
 		return -EINVAL;
 	r->tail = r->from & ~(uint64_t)(PAGE - 1);
 	r->count.from = r->from;
-	r->base = r->from ? __atomic_load_n(&h->tail_records, __ATOMIC_ACQUIRE) : 0;
+	records = __atomic_load_n(&h->tail_records, __ATOMIC_ACQUIRE);
+	r->base = r->from ? records : 0;
 	r->base_known = !r->from || r->base;
-	/* (two loads: if a claim came between them, the first consume sees it) */
-	r->claimed = (struct ut_tail){r->from, __atomic_load_n(&h->tail_records, __ATOMIC_ACQUIRE)};
+	/* (tail and its count in two loads: if a claim came between, the first consume sees it) */
+	r->claimed = (struct ut_tail){r->from, records};
 	return 0;
 }
 
@@ -84,6 +85,26 @@ static int count_one(void *ctx, const struct ut_event *ev)
 	(void)ctx;
 	(void)ev;
 	return 0;
+}
+
+/*
+ * The records of ring bytes [@pos, @end), counted in place with decoder @d
+ * (the ring may wrap: one segment at a time).
+ */
+static uint64_t count_in_place(const struct ut_rb_reader *r, struct ut_rb_decoder *d,
+			       uint64_t pos, uint64_t end)
+{
+	static const struct ut_clockconv raw = {.clock = UT_CLOCK_COUNTER};
+	uint64_t n = 0;
+
+	while (pos < end) {
+		uint64_t off = pos & (r->size - 1);
+		size_t seg = (size_t)(end - pos < r->size - off ? end - pos : r->size - off);
+
+		n += (uint64_t)ut_rb_decode(d, r->data + off, seg, pos, 0, 0, &raw, count_one, NULL);
+		pos += seg;
+	}
+	return n;
 }
 
 /*
@@ -186,19 +207,10 @@ int ut_rb_drain(struct ut_rb_reader *r, struct ut_rb_chunk *c, bool all, uint8_t
 		 * What was overwritten: produced, but neither read before, nor
 		 * here, nor still unread after this chunk (left for later).
 		 */
-		uint64_t later = 0, pos = r->tail;
 		/* goes on from this chunk's end: a page's TIME record may be in it */
 		struct ut_rb_decoder d = r->count;
+		uint64_t later = count_in_place(r, &d, r->tail, real_head);
 
-		while (pos < real_head) { /* the ring may wrap: one segment at a time */
-			uint64_t off = pos & (r->size - 1);
-			size_t seg = (size_t)(real_head - pos < r->size - off ? real_head - pos
-									   : r->size - off);
-
-			later += (uint64_t)ut_rb_decode(&d, r->data + off, seg, pos, 0, 0, &raw,
-							count_one, NULL);
-			pos += seg;
-		}
 		later += r->base + r->read + r->lost + (uint64_t)n;
 		c->lost = written > later ? written - later : 0;
 		r->lost += c->lost;
@@ -240,19 +252,10 @@ long ut_rb_peek(struct ut_rb_reader *r, bool all, uint64_t *start, const uint8_t
 
 bool ut_rb_consume(struct ut_rb_reader *r, size_t len)
 {
-	static const struct ut_clockconv raw = {.clock = UT_CLOCK_COUNTER};
-	uint64_t n = 0, pos = r->tail, end = r->tail + len;
+	uint64_t end = r->tail + len;
 
 	/* counted in place: the producer does not write over what is unread */
-	while (r->count_taken && pos < end) {
-		uint64_t off = pos & (r->size - 1);
-		size_t seg = (size_t)(end - pos < r->size - off ? end - pos : r->size - off);
-
-		n += (uint64_t)ut_rb_decode(&r->count, r->data + off, seg, pos, 0, 0, &raw, count_one,
-					    NULL);
-		pos += seg;
-	}
-	return claim(r, end, n);
+	return claim(r, end, r->count_taken ? count_in_place(r, &r->count, r->tail, end) : 0);
 }
 
 /*
